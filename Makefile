@@ -1,0 +1,35 @@
+# pwtui: `make run` and `make test` work on a fresh Debian machine with Swift installed.
+SHELL := /bin/bash
+SWIFT ?= swift
+PACKAGES := libsodium-dev libncurses-dev libpsl-dev tmux
+BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
+
+.PHONY: run test build deps unit e2e bench clean
+
+run: deps build
+	$(BIN_DIR)/pwtui $(ARGS)
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build
+	PWTUI_BIN_DIR="$(BIN_DIR)" $(SWIFT) test --no-parallel 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+
+# Benchmarks are run by hand, never as part of the tests (see Benchmarks/README.md).
+bench: deps
+	cd Benchmarks && $(SWIFT) run -c release pwtui-bench
+
+# Installs the system packages that are missing (as root, or through sudo when available).
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$missing; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq $$missing; fi; \
+	fi
+
+clean:
+	rm -rf .build

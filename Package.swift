@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "pwtui",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "pwtui", targets: ["pwtui"]),
+        .library(name: "VaultModel", targets: ["VaultModel"]),
+        .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
+        .library(name: "TUI", targets: ["TUI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C system libraries: a module map and a shim header, nothing else.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
+                       providers: [.apt(["libsodium-dev"])]),
+
+        .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        .target(name: "VaultModel", dependencies: ["VaultCrypto"]),
+        .target(name: "TUI", dependencies: ["VaultCrypto"]),
+        .executableTarget(
+            name: "pwtui",
+            dependencies: [
+                "VaultModel", "VaultCrypto", "TUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // A process that saves in a loop, for the kill -9 tests: it exercises the real save
+        // protocol from a separate process so the test can SIGKILL it mid-save.
+        .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel"],
+                          path: "Tests/SaveLoop"),
+
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
+                    resources: [.copy("Golden")]),
+        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,54 @@
+internal import CSodium
+
+/// BLAKE2b-256, unkeyed (the header checksum: "is this file intact?") and keyed (the key
+/// commitment: "is this the key the file was written with?").
+public enum BLAKE2b {
+    public static let digestByteCount = 32
+
+    public static func hash(_ data: UnsafeRawBufferPointer) throws(VaultCryptoError) -> [UInt8] {
+        try Sodium.ready()
+        var digest = [UInt8](repeating: 0, count: digestByteCount)
+        var dummy: UInt8 = 0
+        let status = digest.withUnsafeMutableBufferPointer { out in
+            withUnsafeMutablePointer(to: &dummy) { dummyPointer in
+                crypto_generichash(out.baseAddress!, digestByteCount,
+                                   data.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(dummyPointer),
+                                   UInt64(data.count), nil, 0)
+            }
+        }
+        guard status == 0 else { throw .invalidInput("BLAKE2b failed") }
+        return digest
+    }
+
+    public static func hash(_ data: [UInt8]) throws(VaultCryptoError) -> [UInt8] {
+        try narrowingErrors { try data.withUnsafeBytes { try hash($0) } }
+    }
+
+    /// BLAKE2b-256 keyed with `key` (16 to 64 bytes).
+    public static func mac(_ data: [UInt8], key: borrowing SecureBytes) throws(VaultCryptoError) -> [UInt8] {
+        try Sodium.ready()
+        guard key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX) else {
+            throw .invalidInput("BLAKE2b key must be 16 to 64 bytes")
+        }
+        var digest = [UInt8](repeating: 0, count: digestByteCount)
+        let status = key.withUnsafeBytes { keyBytes in
+            data.withUnsafeBufferPointer { input in
+                digest.withUnsafeMutableBufferPointer { out in
+                    crypto_generichash(out.baseAddress!, digestByteCount,
+                                       input.baseAddress, UInt64(input.count),
+                                       keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count)
+                }
+            }
+        }
+        guard status == 0 else { throw .invalidInput("BLAKE2b failed") }
+        return digest
+    }
+
+    /// Constant-time equality of two 32-byte digests (`crypto_verify_32`).
+    public static func digestsMatch(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == digestByteCount, b.count == digestByteCount else { return false }
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in crypto_verify_32(x.baseAddress!, y.baseAddress!) == 0 }
+        }
+    }
+}

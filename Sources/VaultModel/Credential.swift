@@ -1,0 +1,66 @@
+import Foundation
+
+/// One login: the unit the picker lists and `get` returns.
+///
+/// Everything here except the secret is an identity (AutoFill's `ASPasswordCredentialIdentity`):
+/// safe to list and to rank. The secret itself stays in the vault's `SecretArena`, referenced,
+/// never copied into a `String`. When the secret changes, the old one moves to `history` with
+/// the time it was replaced, so a password changed by mistake is never lost.
+public struct Credential: Sendable {
+    public let id: UUID
+    public var title: String
+    public var services: [ServiceIdentifier]
+    public var username: String
+    public var secret: SecretReference
+    public var notes: String
+    /// Higher is offered first among equally good matches (AutoFill's identity rank).
+    public var rank: Int32
+    public let created: Timestamp
+    public var modified: Timestamp
+    public var history: [PreviousSecret]
+
+    public init(
+        id: UUID, title: String, services: [ServiceIdentifier], username: String,
+        secret: SecretReference, notes: String = "", rank: Int32 = 0,
+        created: Timestamp, modified: Timestamp, history: [PreviousSecret] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.services = services
+        self.username = username
+        self.secret = secret
+        self.notes = notes
+        self.rank = rank
+        self.created = created
+        self.modified = modified
+        self.history = history
+    }
+
+    /// The title, or the first service when no title was given.
+    public var displayTitle: String {
+        title.isEmpty ? (services.first?.text ?? "") : title
+    }
+}
+
+/// A secret that was replaced, and when.
+public struct PreviousSecret: Sendable {
+    public var secret: SecretReference
+    public var replaced: Timestamp
+
+    public init(secret: SecretReference, replaced: Timestamp) {
+        self.secret = secret
+        self.replaced = replaced
+    }
+}
+
+/// What remains of a deleted credential: enough for a merge to tell "deleted here" from
+/// "never seen here", and nothing the user typed.
+public struct Tombstone: Hashable, Sendable {
+    public let id: UUID
+    public let deleted: Timestamp
+
+    public init(id: UUID, deleted: Timestamp) {
+        self.id = id
+        self.deleted = deleted
+    }
+}

@@ -1,0 +1,80 @@
+import VaultCrypto
+
+/// Where a vault's secrets live while it is open: one protected buffer for all of them.
+///
+/// `sodium_malloc` costs three to four pages per allocation and the kernel locks only 8 MiB
+/// per user, so one allocation per password would not scale to thousands of entries. Instead the
+/// decrypted payload itself becomes the arena (secrets are referenced where the decoder found
+/// them, with no copy) and secrets added later are appended to it. A `SecretReference` is just an
+/// offset and a length; it is meaningful only with the arena it came from. Nothing is ever
+/// removed: a deleted secret stays until the vault is closed, and the next save simply does not
+/// write it.
+public final class SecretArena {
+    private var storage: SecureBytes
+
+    /// An arena that starts with `bytes` (the decrypted payload), taking ownership of them.
+    public init(adopting bytes: consuming SecureBytes) {
+        storage = bytes
+    }
+
+    public convenience init() throws {
+        do {
+            self.init(adopting: try SecureBytes(capacity: 4096))
+        } catch {
+            throw VaultError.crypto(error)
+        }
+    }
+
+    /// Copies `bytes` into the arena.
+    public func store(_ bytes: UnsafeRawBufferPointer) throws -> SecretReference {
+        let offset = storage.count
+        do {
+            try storage.append(contentsOf: bytes)
+        } catch {
+            throw VaultError.crypto(error)
+        }
+        return SecretReference(offset: offset, count: bytes.count)
+    }
+
+    public func store(_ secret: borrowing SecureBytes) throws -> SecretReference {
+        try secret.withUnsafeBytes { bytes in try store(bytes) }
+    }
+
+    /// Lends the bytes of one secret; the pointer must not escape `body`.
+    public func withBytes<Result, Failure: Error>(
+        of reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try storage.withUnsafeBytes { (all) throws(Failure) in
+            try body(UnsafeRawBufferPointer(rebasing: all[reference.offset ..< reference.offset + reference.count]))
+        }
+    }
+
+    /// Lends the whole arena, for the payload decoder that locates secrets in it.
+    func withAllBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try storage.withUnsafeBytes(body)
+    }
+
+    /// Constant-time equality of two stored secrets (lengths may leak; contents do not).
+    public func secretsEqual(_ a: SecretReference, _ b: SecretReference) -> Bool {
+        guard a.count == b.count else { return false }
+        return withBytes(of: a) { x in
+            withBytes(of: b) { y in
+                // XOR-accumulate so the time does not depend on where the bytes differ.
+                var difference: UInt8 = 0
+                for i in 0 ..< x.count { difference |= x[i] ^ y[i] }
+                return difference == 0
+            }
+        }
+    }
+
+    /// Bytes the arena holds, for memory accounting.
+    public var byteCount: Int { storage.count }
+}
+
+/// Where one secret lies in its vault's `SecretArena`.
+public struct SecretReference: Hashable, Sendable {
+    let offset: Int
+    public let count: Int
+}

@@ -1,0 +1,210 @@
+import Foundation
+import VaultCrypto
+
+/// An open vault: its file's header, the data key, and the decrypted contents, with the edits a
+/// user makes and the save that writes them back.
+///
+/// A `Vault` remembers the checksum of the file it was read from. When it saves and finds a
+/// different file on disk, another process saved in between; the two versions are merged
+/// (last writer wins per credential, see `VaultMerge`) as long as both are under the same key,
+/// and the save is refused otherwise, never overwriting what the other process wrote.
+public final class Vault {
+    public let path: String
+    public private(set) var header: VaultHeader
+    public private(set) var contents: VaultContents
+    private var dataKey: SecureBytes
+    /// The checksum of the file this vault matches on disk; nil until it is first saved.
+    private var checksumOnDisk: [UInt8]?
+    private let environment: VaultEnvironment
+
+    private init(path: String, keys: consuming VaultKeys, contents: VaultContents,
+                 checksumOnDisk: [UInt8]?, environment: VaultEnvironment) {
+        self.path = path
+        self.header = keys.header
+        self.dataKey = keys.dataKey
+        self.contents = contents
+        self.checksumOnDisk = checksumOnDisk
+        self.environment = environment
+    }
+
+    /// A new, empty vault that `save()` will create at `path` (refusing if a file appears there).
+    public static func create(
+        at path: String, password: borrowing SecureBytes, parameters: KDFParameters,
+        environment: VaultEnvironment = .standard
+    ) throws -> Vault {
+        let vaultID = try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.make(16) }
+        let keys = try VaultFormat.makeKeys(
+            password: password, parameters: parameters, derivation: environment.derivation,
+            vaultID: vaultID, generation: 0)
+        return Vault(path: path, keys: keys, contents: try .empty(), checksumOnDisk: nil, environment: environment)
+    }
+
+    /// Opens the vault at `path` with the master password.
+    public static func open(
+        at path: String, password: borrowing SecureBytes, environment: VaultEnvironment = .standard
+    ) throws -> Vault {
+        let file = try VaultStorage.load(path)
+        let unlocked = try VaultFormat.unlock(
+            file, password: password, derivation: environment.derivation, bounds: environment.bounds, path: path)
+        return Vault(path: path, keys: unlocked.keys, contents: unlocked.contents,
+                     checksumOnDisk: checksum(of: file), environment: environment)
+    }
+
+    // MARK: Reading
+
+    /// The credential whose id is `text`, or starts with it (at least 4 characters, unique).
+    public func credential(id text: String) throws -> Credential {
+        let wanted = text.lowercased()
+        guard wanted.count >= 4 else {
+            throw VaultError.invalidRequest("an id prefix needs at least 4 characters; '\(text)' is too short")
+        }
+        let found = contents.credentials.filter { $0.id.uuidString.lowercased().hasPrefix(wanted) }
+        switch found.count {
+        case 1: return found[0]
+        case 0: throw VaultError.noMatch("no credential has an id starting with '\(text)'")
+        default:
+            let ids = found.prefix(5).map { $0.id.uuidString.lowercased() }.joined(separator: ", ")
+            throw VaultError.invalidRequest("'\(text)' matches \(found.count) credentials (\(ids)); give more of the id")
+        }
+    }
+
+    /// Lends a secret's bytes; they must not be copied out of `body` into unprotected memory.
+    public func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try contents.secrets.withBytes(of: reference, body)
+    }
+
+    // MARK: Editing
+
+    /// Adds a credential; the secret is copied into the vault's protected arena.
+    @discardableResult
+    public func add(
+        services: [ServiceIdentifier], username: String, secret: borrowing SecureBytes,
+        title: String = "", notes: String = "", rank: Int32 = 0
+    ) throws -> Credential {
+        guard !services.isEmpty else { throw VaultError.invalidRequest("a credential needs at least one service") }
+        let now = environment.clock.now()
+        let credential = Credential(
+            id: UUID(), title: title, services: services, username: username,
+            secret: try contents.secrets.store(secret), notes: notes, rank: rank,
+            created: now, modified: now)
+        contents.credentials.append(credential)
+        return credential
+    }
+
+    /// Applies `change` to the credential `id` and stamps it modified.
+    public func update(_ id: UUID, _ change: (inout Credential) throws -> Void) throws {
+        guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        var credential = contents.credentials[index]
+        try change(&credential)
+        guard !credential.services.isEmpty else {
+            throw VaultError.invalidRequest("a credential needs at least one service")
+        }
+        credential.modified = environment.clock.now()
+        contents.credentials[index] = credential
+    }
+
+    /// Replaces a credential's secret, keeping the old one in its history.
+    public func replaceSecret(of id: UUID, with secret: borrowing SecureBytes) throws {
+        let reference = try contents.secrets.store(secret)
+        let now = environment.clock.now()
+        try update(id) { credential in
+            credential.history.append(PreviousSecret(secret: credential.secret, replaced: now))
+            credential.secret = reference
+        }
+    }
+
+    /// Deletes a credential, leaving a tombstone.
+    public func remove(_ id: UUID) throws {
+        guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        contents.credentials.remove(at: index)
+        contents.tombstones.append(Tombstone(id: id, deleted: environment.clock.now()))
+    }
+
+    // MARK: Saving
+
+    /// Writes the vault with the save protocol (see `VaultStorage`).
+    public func save() throws {
+        try save(backup: .keepPrevious)
+    }
+
+    /// Re-encrypts everything under a new salt, key-encryption key and data key, and removes
+    /// every file that still opens with the old password (`.bak`, stale temporaries).
+    public func changePassword(to newPassword: borrowing SecureBytes, parameters: KDFParameters? = nil) throws {
+        var keys = try VaultFormat.makeKeys(
+            password: newPassword, parameters: parameters ?? header.kdf, derivation: environment.derivation,
+            vaultID: header.vaultID, generation: header.generation)
+        let oldHeader = header
+        header = keys.header
+        swap(&dataKey, &keys.dataKey)
+        do {
+            // A merge would have to read the other file with the old key; a password change is
+            // rare enough to simply refuse when someone else saved in between.
+            try save(backup: .removeAll, mergeIfChanged: false)
+        } catch {
+            header = oldHeader
+            swap(&dataKey, &keys.dataKey)
+            throw error
+        }
+    }
+
+    private func save(backup: VaultStorage.Backup, mergeIfChanged: Bool = true) throws {
+        guard header.minorVersion <= VaultHeader.currentMinorVersion else {
+            throw VaultError.unsupported(path: path, reason: "it was written by a newer pwtui (format \(header.majorVersion).\(header.minorVersion)); it can be read but not changed here")
+        }
+        var written = header
+        var merged: VaultContents?
+        try VaultStorage.commit(path: path, backup: backup, produce: { current in
+            var base = contents
+            if let current {
+                let currentChecksum = Self.checksum(of: current)
+                if currentChecksum != checksumOnDisk {
+                    guard mergeIfChanged else {
+                        throw VaultError.conflict(path: path, reason: "another process saved it meanwhile")
+                    }
+                    base = try merge(with: current)
+                    merged = base
+                }
+            } else if checksumOnDisk != nil {
+                throw VaultError.conflict(path: path, reason: "the vault file was removed")
+            }
+            written.generation = max(written.generation, header.generation) + 1
+            return try VaultFormat.seal(base, header: &written, dataKey: dataKey)
+        }, verify: { readBack in
+            let check = try VaultFormat.decrypt(readBack, header: written, dataKey: dataKey, path: path)
+            guard check.credentials.count == (merged ?? contents).credentials.count else {
+                throw VaultError.io(path: path, operation: "verifying", errno: EIO)
+            }
+        })
+        if let merged { contents = merged }
+        header = written
+        checksumOnDisk = Array(try header.serialized()[VaultHeader.checksumOffset...])
+    }
+
+    /// Folds the file another process saved into this vault's contents, when both use the
+    /// same keys; refuses otherwise.
+    private func merge(with current: [UInt8]) throws -> VaultContents {
+        guard checksumOnDisk != nil else { throw VaultError.alreadyExists(path: path) }
+        let theirs = try current.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
+        guard theirs.vaultID == header.vaultID else {
+            throw VaultError.conflict(path: path, reason: "a different vault was put in its place")
+        }
+        guard theirs.salt == header.salt, theirs.wrappedKey == header.wrappedKey else {
+            throw VaultError.conflict(path: path, reason: "its master password was changed by another process")
+        }
+        guard theirs.minorVersion <= VaultHeader.currentMinorVersion else {
+            throw VaultError.unsupported(path: path, reason: "a newer pwtui saved it in the meantime")
+        }
+        header.generation = max(header.generation, theirs.generation)
+        let other = try VaultFormat.decrypt(current, header: theirs, dataKey: dataKey, path: path)
+        return try VaultMerge.merge(ours: contents, theirs: other)
+    }
+
+    static func checksum(of file: [UInt8]) -> [UInt8]? {
+        guard file.count >= VaultHeader.byteCount else { return nil }
+        return Array(file[VaultHeader.checksumOffset ..< VaultHeader.byteCount])
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The decrypted contents of a vault: the credentials, the tombstones of deleted ones, and the
+/// arena holding every secret they reference.
+public struct VaultContents {
+    public internal(set) var credentials: [Credential]
+    public internal(set) var tombstones: [Tombstone]
+    public let secrets: SecretArena
+
+    public init(credentials: [Credential] = [], tombstones: [Tombstone] = [], secrets: SecretArena) {
+        self.credentials = credentials
+        self.tombstones = tombstones
+        self.secrets = secrets
+    }
+
+    public static func empty() throws -> VaultContents {
+        VaultContents(secrets: try SecretArena())
+    }
+
+    public func credential(withID id: UUID) -> Credential? {
+        credentials.first { $0.id == id }
+    }
+}

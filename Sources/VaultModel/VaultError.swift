@@ -1,0 +1,68 @@
+import VaultCrypto
+
+/// Everything that can go wrong with a vault, each case carrying what the user needs to act.
+/// The command line maps these to the exit codes of DESIGN §3 (`exitCode` below is the single
+/// place that mapping lives).
+public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No vault at the path.
+    case notFound(path: String)
+    /// Refusing to create a vault where something already is.
+    case alreadyExists(path: String)
+    /// The file is damaged: a flipped byte, a truncation, trailing garbage, an inconsistency.
+    case corrupt(path: String, reason: String)
+    /// The file is intact but of a version or with features this pwtui does not know.
+    case unsupported(path: String, reason: String)
+    /// The file asks for more key-derivation work than this process agrees to do.
+    case keyDerivationTooExpensive(path: String, requested: KDFParameters, bounds: KDFParameters.Bounds)
+    /// The master password does not open the vault.
+    case wrongPassword(path: String)
+    /// A system call failed; the vault on disk is unchanged.
+    case io(path: String, operation: String, errno: Int32)
+    /// Someone else changed the vault in a way this process cannot merge into.
+    case conflict(path: String, reason: String)
+    /// The cryptographic layer refused (out of protected memory, usually).
+    case crypto(VaultCryptoError)
+    /// A request that does not make sense (an ambiguous id, an empty field that must not be).
+    case invalidRequest(String)
+    /// Nothing matches what was asked for.
+    case noMatch(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path):
+            return "no vault at \(path) (create one with 'pwtui init', or point --vault / PWTUI_VAULT at yours)"
+        case .alreadyExists(let path):
+            return "\(path) already exists; refusing to overwrite it"
+        case .corrupt(let path, let reason):
+            return "\(path) is damaged: \(reason). The file was not changed; restore it from \(path).bak or a backup"
+        case .unsupported(let path, let reason):
+            return "\(path) cannot be opened by this pwtui: \(reason). The file was not changed"
+        case .keyDerivationTooExpensive(let path, let requested, let bounds):
+            return "\(path) asks for key derivation with \(requested), more than the allowed "
+                + "\(bounds.maxOpsLimit) passes / \(bounds.maxMemLimitKiB / 1024) MiB; refusing before doing any of it"
+        case .wrongPassword(let path):
+            return "wrong master password for \(path)"
+        case .io(let path, let operation, let errno):
+            return "\(operation) \(path) failed: \(SystemError.message(errno)). The vault on disk is unchanged"
+        case .conflict(let path, let reason):
+            return "\(path) changed while pwtui was working: \(reason). Nothing was written; try again"
+        case .crypto(let error):
+            return error.description
+        case .invalidRequest(let message):
+            return message
+        case .noMatch(let message):
+            return message
+        }
+    }
+}
+
+/// Calls into VaultCrypto and wraps its error, so that everything leaving VaultModel is a
+/// `VaultError`.
+@inline(__always)
+func cryptoCall<Result: ~Copyable>(_ body: () throws(VaultCryptoError) -> Result) throws -> Result {
+    do {
+        return try body()
+    } catch {
+        throw VaultError.crypto(error)
+    }
+}

@@ -1,0 +1,158 @@
+import VaultCrypto
+
+/// The cryptography of a vault file: how a password, a header and the contents become bytes
+/// on disk, and back.
+///
+/// Two keys. The key-encryption key (KEK) comes from the master password through Argon2id and is
+/// used for exactly two things: it wraps the random data key (DEK), and its keyed BLAKE2b digest
+/// is stored as a commitment. The DEK encrypts the payload. So a save needs only the DEK (no key
+/// derivation per save), and a password change replaces salt, KEK and DEK together.
+///
+/// Opening tells three failures apart, in this order, so that each gets its own exit code:
+/// damage (the unkeyed header checksum, the file size: before any key derivation), a wrong
+/// password (the commitment, compared in constant time: never confused with damage), and
+/// tampering that kept the checksum consistent (the wrapped key or the payload fails to
+/// authenticate under a key that the commitment proved right).
+public enum VaultFormat {
+    /// A fresh header and data key for a new vault, or for a password change.
+    public static func makeKeys(
+        password: borrowing SecureBytes, parameters: KDFParameters, derivation: any KeyDerivation,
+        vaultID: [UInt8], generation: UInt64
+    ) throws -> VaultKeys {
+        guard parameters.isStrongEnoughToWrite else {
+            throw VaultError.invalidRequest("key derivation below the minimum of \(KDFParameters.minimumForWriting) is not written")
+        }
+        do {
+            var header = VaultHeader(
+                vaultID: vaultID, generation: generation, kdf: parameters,
+                salt: try RandomBytes.make(Argon2id.saltByteCount),
+                wrappedKeyNonce: try RandomBytes.make(XChaCha20Poly1305.nonceByteCount),
+                wrappedKey: [], keyCommitment: [],
+                payloadNonce: [UInt8](repeating: 0, count: XChaCha20Poly1305.nonceByteCount),
+                payloadLength: 0)
+            let kek = try derivation.deriveKey(password: password, salt: header.salt, parameters: parameters)
+            let dek = try SecureBytes.random(count: XChaCha20Poly1305.keyByteCount)
+            header.keyCommitment = try commitment(kek: kek, header: header)
+            // Placeholders of the right size so that the AD below is computed on the final layout.
+            header.wrappedKey = [UInt8](repeating: 0, count: XChaCha20Poly1305.keyByteCount + XChaCha20Poly1305.tagByteCount)
+            header.wrappedKey = try XChaCha20Poly1305.seal(
+                dek, key: kek, nonce: header.wrappedKeyNonce, associatedData: try header.keyWrappingAssociatedData)
+            return VaultKeys(header: header, dataKey: dek)
+        } catch let error as VaultCryptoError {
+            throw VaultError.crypto(error)
+        }
+    }
+
+    /// Opens a whole file image with the master password.
+    public static func unlock(
+        _ file: [UInt8], password: borrowing SecureBytes, derivation: any KeyDerivation,
+        bounds: KDFParameters.Bounds, path: String
+    ) throws -> UnlockedVault {
+        let header = try file.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
+        guard bounds.admits(header.kdf) else {
+            throw VaultError.keyDerivationTooExpensive(path: path, requested: header.kdf, bounds: bounds)
+        }
+        let minimum = Argon2id.minimumParameters
+        guard header.kdf.opsLimit >= minimum.opsLimit, header.kdf.memLimitKiB >= minimum.memLimitKiB else {
+            throw VaultError.corrupt(path: path, reason: "its key derivation parameters (\(header.kdf)) are below Argon2id's minimum")
+        }
+        let kek = try cryptoCall { () throws(VaultCryptoError) in
+            try derivation.deriveKey(password: password, salt: header.salt, parameters: header.kdf)
+        }
+        guard BLAKE2b.digestsMatch(try commitment(kek: kek, header: header), header.keyCommitment) else {
+            throw VaultError.wrongPassword(path: path)
+        }
+        let associatedData = try header.keyWrappingAssociatedData
+        let dek: SecureBytes
+        do {
+            dek = try XChaCha20Poly1305.open(
+                header.wrappedKey, key: kek, nonce: header.wrappedKeyNonce, associatedData: associatedData)
+        } catch VaultCryptoError.authenticationFailed {
+            throw VaultError.corrupt(path: path, reason: "the wrapped key does not authenticate although the password is right (the header was tampered with)")
+        } catch let error as VaultCryptoError {
+            throw VaultError.crypto(error)
+        }
+        let contents = try decrypt(file, header: header, dataKey: dek, path: path)
+        return UnlockedVault(keys: VaultKeys(header: header, dataKey: dek), contents: contents)
+    }
+
+    /// Decrypts a file image with a data key already held: the read-back check of a save, and
+    /// re-reading a vault that changed on disk.
+    public static func decrypt(
+        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
+    ) throws -> VaultContents {
+        guard file.count == VaultHeader.byteCount + Int(header.payloadLength) else {
+            throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
+        }
+        var plaintext: SecureBytes?
+        do {
+            try file.withUnsafeBytes { bytes in
+                try header.payloadNonce.withUnsafeBytes { nonce in
+                    plaintext = try XChaCha20Poly1305.open(
+                        UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey,
+                        nonce: nonce, associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
+                }
+            }
+        } catch VaultCryptoError.authenticationFailed {
+            throw VaultError.corrupt(path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)")
+        } catch let error as VaultCryptoError {
+            throw VaultError.crypto(error)
+        }
+        guard let plaintext = plaintext.take() else {
+            throw VaultError.corrupt(path: path, reason: "the encrypted contents could not be read")
+        }
+        return try PayloadCodec.decode(plaintext, path: path)
+    }
+
+    /// The file image for `contents` under `header` (whose payload nonce and length this fills
+    /// in) and `dataKey`.
+    public static func seal(
+        _ contents: VaultContents, header: inout VaultHeader, dataKey: borrowing SecureBytes
+    ) throws -> [UInt8] {
+        let plaintext = try PayloadCodec.encode(contents)
+        header.payloadNonce = try cryptoCall { () throws(VaultCryptoError) in
+            try RandomBytes.make(XChaCha20Poly1305.nonceByteCount)
+        }
+        header.payloadLength = UInt64(plaintext.count + XChaCha20Poly1305.tagByteCount)
+        var file = try header.serialized()
+        file += [UInt8](repeating: 0, count: Int(header.payloadLength))
+        let nonce = header.payloadNonce
+        do {
+            try plaintext.withUnsafeBytes { plain in
+                try file.withUnsafeMutableBytes { bytes in
+                    try nonce.withUnsafeBytes { nonceBytes in
+                        let headerBytes = UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount])
+                        try XChaCha20Poly1305.seal(
+                            plain, into: UnsafeMutableRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]),
+                            key: dataKey, nonce: nonceBytes, associatedData: headerBytes)
+                    }
+                }
+            }
+        } catch let error as VaultCryptoError {
+            throw VaultError.crypto(error)
+        }
+        return file
+    }
+
+    /// BLAKE2b-256 keyed with the KEK over a fixed context, the vault id and the salt. Equal
+    /// commitments mean an equal KEK, so "wrong password" is unambiguous.
+    static func commitment(kek: borrowing SecureBytes, header: VaultHeader) throws -> [UInt8] {
+        do {
+            return try BLAKE2b.mac(VaultHeader.commitmentContext + header.vaultID + header.salt, key: kek)
+        } catch {
+            throw VaultError.crypto(error)
+        }
+    }
+}
+
+/// A vault's header together with the data key it wraps: what a save needs.
+public struct VaultKeys: ~Copyable {
+    public var header: VaultHeader
+    public var dataKey: SecureBytes
+}
+
+/// What unlocking yields: the keys to save with, and the contents.
+public struct UnlockedVault: ~Copyable {
+    public var keys: VaultKeys
+    public var contents: VaultContents
+}

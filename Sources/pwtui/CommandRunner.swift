@@ -1,0 +1,42 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Parses, runs, and turns every failure into a message on stderr and the exit code of
+/// DESIGN §3. The one place where errors become exit codes.
+enum CommandRunner {
+    static func run(_ root: Pwtui.Type) -> Never {
+        do {
+            var command = try root.parseAsRoot()
+            try command.run()
+            exit(0)
+        } catch let failure as CommandFailure {
+            report(failure.message)
+            exit(failure.code.rawValue)
+        } catch {
+            if let code = ExitStatus(error) {
+                report("\(error)")
+                exit(code.rawValue)
+            }
+            // ArgumentParser's own errors: help, version, usage (exit 64).
+            root.exit(withError: error)
+        }
+    }
+
+    static func report(_ message: String) {
+        var line = "pwtui: " + message + "\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// An error the commands raise themselves, with the code it exits with.
+struct CommandFailure: Error {
+    let code: ExitStatus
+    let message: String
+
+    init(_ code: ExitStatus, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

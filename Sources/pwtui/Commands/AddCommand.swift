@@ -1,0 +1,46 @@
+import ArgumentParser
+import VaultCrypto
+import VaultModel
+
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a credential. The password comes from stdin, a no-echo prompt, or --generate.",
+        discussion: "Prints the new credential's id on stdout.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Services it is for: domains, URLs or webcredentials: entries.")
+    var services: [String]
+
+    @Option(help: "The account name.")
+    var username: String
+
+    @Option(help: "A title (default: the first service).")
+    var title: String = ""
+
+    @Option(help: "Offered first among equally good matches when higher.")
+    var rank: Int32 = 0
+
+    @Option(help: "Free-form notes.")
+    var notes: String = ""
+
+    @Flag(help: "Generate a strong password instead of reading one.")
+    var generate = false
+
+    func validate() throws {
+        guard !services.isEmpty else { throw ValidationError("name at least one service") }
+    }
+
+    func run() throws {
+        let identifiers = try services.map { try ServiceIdentifier($0) }
+        let vault = try global.openVault()
+        let secret = generate
+            ? try PasswordGenerator.generate()
+            : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
+        let credential = try vault.add(
+            services: identifiers, username: username, secret: secret, title: title, notes: notes, rank: rank)
+        try vault.save()
+        try StandardOutput.write(credential.id.uuidString.lowercased() + "\n")
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import VaultModel
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List credentials (identities only: never a secret), ranked for SERVICE(s) if given.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Only credentials matching these services, best first.")
+    var services: [String] = []
+
+    @Option(help: "table or json.")
+    var format: Format = .table
+
+    func run() throws {
+        let requests = try services.map { try ServiceIdentifier($0) }
+        let vault = try global.openVault()
+        let rows: [(Credential, MatchKind?)]
+        if requests.isEmpty {
+            rows = vault.contents.credentials
+                .sorted { $0.displayTitle.localizedStandardCompare($1.displayTitle) == .orderedAscending }
+                .map { ($0, nil) }
+        } else {
+            rows = CredentialRanking.rank(vault.contents.credentials, for: requests).map { ($0.credential, $0.match) }
+            if rows.isEmpty, format == .table {
+                throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
+            }
+        }
+        switch format {
+        case .json: try StandardOutput.write(json(rows, ranked: !requests.isEmpty))
+        case .table: try StandardOutput.write(table(rows))
+        }
+    }
+
+    private func json(_ rows: [(Credential, MatchKind?)], ranked: Bool) -> String {
+        let objects = rows.map { credential, match in
+            var fields = [
+                "\"id\":\(JSONText.quote(credential.id.uuidString.lowercased()))",
+                "\"title\":\(JSONText.quote(credential.displayTitle))",
+                "\"username\":\(JSONText.quote(credential.username))",
+                "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))]",
+                "\"rank\":\(credential.rank)",
+                "\"created\":\(JSONText.quote(credential.created.description))",
+                "\"modified\":\(JSONText.quote(credential.modified.description))",
+            ]
+            if ranked { fields.append("\"match\":\(match.map { JSONText.quote($0.rawValue) } ?? "null")") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        return "[" + objects.joined(separator: ",\n ") + "]\n"
+    }
+
+    private func table(_ rows: [(Credential, MatchKind?)]) -> String {
+        let header = ["ID", "TITLE", "USERNAME", "SERVICES"]
+        let cells = rows.map { credential, _ in
+            [String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
+             credential.services.map(\.text).joined(separator: " ")]
+        }
+        var widths = header.map(\.count)
+        for row in cells { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ") + "\n"
+        }
+        return line(header) + cells.map(line).joined()
+    }
+}

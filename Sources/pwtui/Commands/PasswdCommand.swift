@@ -1,0 +1,26 @@
+import ArgumentParser
+import VaultModel
+
+struct PasswdCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passwd",
+        abstract: "Change the master password: new salt, new keys, everything re-encrypted.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .customLong("new-master-password-fd"),
+            help: ArgumentHelp("Read the new master password's first line from this descriptor.", valueName: "n"))
+    var newMasterPasswordFD: Int32?
+
+    @Option(help: "Also change the unlock cost.")
+    var kdf: KDFPreset?
+
+    func run() throws {
+        let vault = try global.openVault()
+        let newPassword = try newMasterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--new-master-password-fd") }
+            ?? SecretReader.typedTwice(label: "master password")
+        guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
+        try vault.changePassword(to: newPassword, parameters: kdf?.parameters)
+        StandardError.say("Master password changed for \(vault.path).")
+    }
+}

@@ -1,0 +1,37 @@
+import TUI
+import VaultCrypto
+import VaultModel
+
+/// The exit codes of DESIGN §3, and which error gets which.
+enum ExitStatus: Int32 {
+    case success = 0
+    case noMatch = 1
+    case usage = 64
+    case corrupt = 65
+    case noVault = 66
+    case ioError = 74
+    case interactionRequired = 75
+    case wrongPassword = 77
+    case cancelled = 130
+
+    /// The code for one of pwtui's own errors; nil for errors that are not ours.
+    init?(_ error: any Error) {
+        switch error {
+        case let error as VaultError:
+            switch error {
+            case .notFound: self = .noVault
+            case .corrupt, .unsupported, .keyDerivationTooExpensive: self = .corrupt
+            case .wrongPassword: self = .wrongPassword
+            case .io, .conflict, .alreadyExists, .crypto: self = .ioError
+            case .invalidRequest: self = .usage
+            case .noMatch: self = .noMatch
+            }
+        case is VaultCryptoError:
+            self = .ioError
+        case let error as PromptError:
+            self = error == .cancelled ? .cancelled : .ioError
+        default:
+            return nil
+        }
+    }
+}

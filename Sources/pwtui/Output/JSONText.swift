@@ -1,0 +1,77 @@
+import VaultCrypto
+
+/// The little JSON pwtui writes: strings, numbers, arrays and objects of them. Written by hand
+/// because one value (the secret, with `--field json`) must be escaped from protected memory
+/// into protected memory, which no JSON encoder does.
+enum JSONText {
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result += "\\u00" + String(scalar.value, radix: 16).leftPadded(2)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Appends `bytes` (UTF-8) as a JSON string to `output`. Invalid UTF-8 is written as the
+    /// replacement character's escape, so the output always parses.
+    static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to output: inout SecureBytes) throws {
+        try output.append(0x22)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x22, 0x5C:
+                try output.append(0x5C)
+                try output.append(byte)
+            case 0x00 ..< 0x20:
+                for escapeByte in Array("\\u00".utf8) + Array(String(byte, radix: 16).leftPadded(2).utf8) {
+                    try output.append(escapeByte)
+                }
+            case 0x20 ..< 0x80:
+                try output.append(byte)
+            default:
+                let length = utf8SequenceLength(bytes, at: index)
+                if length == 0 {
+                    for escapeByte in Array("\\ufffd".utf8) { try output.append(escapeByte) }
+                    index += 1
+                    continue
+                }
+                try output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index ..< index + length]))
+                index += length
+                continue
+            }
+            index += 1
+        }
+        try output.append(0x22)
+    }
+
+    /// The length of a valid UTF-8 sequence starting at `index`, or 0.
+    private static func utf8SequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
+        let lead = bytes[index]
+        let length: Int
+        switch lead {
+        case 0xC2 ... 0xDF: length = 2
+        case 0xE0 ... 0xEF: length = 3
+        case 0xF0 ... 0xF4: length = 4
+        default: return 0
+        }
+        guard index + length <= bytes.count else { return 0 }
+        for offset in 1 ..< length where bytes[index + offset] & 0xC0 != 0x80 { return 0 }
+        return String(validating: UnsafeRawBufferPointer(rebasing: bytes[index ..< index + length]), as: UTF8.self) == nil ? 0 : length
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

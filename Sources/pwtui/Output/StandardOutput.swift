@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCrypto
+
+/// stdout, written with write(2): a secret goes from protected memory to the descriptor with no
+/// String, no stdio buffer and no copy in between.
+enum StandardOutput {
+    static func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(1, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { throw CommandFailure(.ioError, "stdout was closed before the answer was written") }
+                throw CommandFailure(.ioError, "writing to stdout failed (errno \(errno))")
+            }
+            offset += written
+        }
+    }
+
+    static func write(_ secret: borrowing SecureBytes) throws {
+        try secret.withUnsafeBytes { try write($0) }
+    }
+}
+
+/// Standard error: messages for the person at the terminal.
+enum StandardError {
+    static func say(_ text: String) {
+        var line = text + "\n"
+        line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

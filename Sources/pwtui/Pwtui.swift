@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The root command: subcommands only; parsing and wiring, no logic of its own.
+struct Pwtui: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pwtui",
+        abstract: "A terminal password manager: the right credential, fast, and only to whoever asked.",
+        discussion: """
+            Exit codes: 0 done, 1 no credential matches, 64 usage, 65 vault corrupt or unsupported, \
+            66 no vault, 74 I/O error (vault unchanged), 75 interaction required, 77 wrong master \
+            password, 130 cancelled.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
+            EditCommand.self, RemoveCommand.self, PasswdCommand.self,
+        ])
+}

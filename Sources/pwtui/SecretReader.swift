@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TUI
+import VaultCrypto
+
+/// Reads secrets from descriptors and the terminal into protected memory, never into a String.
+enum SecretReader {
+    /// The longest line accepted: a secret longer than this is a mistake (a file piped in).
+    static let maximumLength = 64 * 1024
+
+    /// Bytes up to the first newline (or the end), without the newline and a trailing CR.
+    static func firstLine(of fd: Int32, what: String) throws -> SecureBytes {
+        var line = try SecureBytes(capacity: 256)
+        var byte: UInt8 = 0
+        while true {
+            let got = read(fd, &byte, 1)
+            if got < 0 {
+                if errno == EINTR { continue }
+                if errno == EBADF { throw CommandFailure(.usage, "\(what): descriptor \(fd) is not open") }
+                throw CommandFailure(.ioError, "\(what): reading descriptor \(fd) failed (errno \(errno))")
+            }
+            if got == 0 || byte == 0x0A { break }
+            guard line.count < maximumLength else {
+                throw CommandFailure(.usage, "\(what): the line is longer than \(maximumLength) bytes")
+            }
+            try line.append(byte)
+        }
+        if line.withUnsafeBytes({ $0.last == 0x0D }) { line.removeLast(1) }
+        return line
+    }
+
+    /// A new secret: from stdin when it is not a terminal; otherwise typed twice on the terminal.
+    static func newSecret(label: String) throws -> SecureBytes {
+        if isatty(0) == 0 {
+            let secret = try firstLine(of: 0, what: "stdin")
+            guard !secret.isEmpty else { throw CommandFailure(.usage, "the \(label) read from stdin is empty") }
+            return secret
+        }
+        return try typedTwice(label: label)
+    }
+
+    /// Asks twice on the terminal until both entries agree (three tries).
+    static func typedTwice(label: String) throws -> SecureBytes {
+        guard let terminal = TerminalPrompt() else {
+            throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); pipe it to stdin")
+        }
+        for _ in 0 ..< 3 {
+            let first = try terminal.readSecret(prompt: "New \(label): ")
+            guard !first.isEmpty else {
+                terminal.say("The \(label) must not be empty.\n")
+                continue
+            }
+            let second = try terminal.readSecret(prompt: "Repeat the \(label): ")
+            if first.isEqual(to: second) { return first }
+            terminal.say("The two entries differ; again.\n")
+        }
+        throw CommandFailure(.usage, "the \(label) was not confirmed")
+    }
+}

@@ -1,0 +1,5 @@
+import VaultCrypto
+
+// Before anything can hold a secret: no core dumps, not dumpable, no crash dump of memory.
+ProcessHardening.apply()
+CommandRunner.run(Pwtui.self)
