@@ -1,0 +1,36 @@
+import Testing
+import VaultCrypto
+
+/// Expected digests from an independent implementation (CPython's hashlib.blake2b,
+/// digest_size=32).
+@Suite struct BLAKE2bTests {
+    @Test func unkeyedDigests() throws {
+        #expect(hex(try BLAKE2b.hash([])) == "0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8")
+        #expect(hex(try BLAKE2b.hash(Array("abc".utf8))) == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
+    }
+
+    @Test func keyedDigest() throws {
+        let key = try secure(Array(0 ..< 32))
+        #expect(hex(try BLAKE2b.mac(Array("pwtui".utf8), key: key)) == "cd6ff83dfbb63f1b6cb85811c3d3cedd408ba54b24968b80232eae7fcfdff4f9")
+    }
+
+    @Test func digestComparison() throws {
+        let a = try BLAKE2b.hash(Array("a".utf8))
+        var b = a
+        #expect(BLAKE2b.digestsMatch(a, b))
+        b[31] ^= 1
+        #expect(!BLAKE2b.digestsMatch(a, b))
+        #expect(!BLAKE2b.digestsMatch(a, Array(a.prefix(16))))
+    }
+
+    @Test func keyOfWrongSizeIsRefused() throws {
+        #expect(throws: VaultCryptoError.self) { _ = try BLAKE2b.mac([1], key: try secure([1, 2, 3])) }
+    }
+}
+
+@Suite struct ProcessHardeningTests {
+    @Test func processBecomesNonDumpable() {
+        #expect(ProcessHardening.apply())
+        #expect(ProcessHardening.isDumpable == false)
+    }
+}
