@@ -35,7 +35,7 @@ let package = Package(
 
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
-                    resources: [.copy("Golden")]),
+                    exclude: ["Golden"]),
         .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"]),
     ],
     swiftLanguageModes: [.v6]
