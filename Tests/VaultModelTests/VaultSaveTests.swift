@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import VaultCrypto
+@testable import VaultModel
+
+/// The save protocol's promises that can be checked in-process: concurrent savers merge, a
+/// refused save leaves the file byte-identical and no temporary behind, a password change leaves
+/// nothing that opens with the old password. (Kill -9 and a full disk are tested on the real
+/// binary in CommandLineTests.)
+@Suite struct VaultSaveTests {
+    let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
+
+    func newVault() throws -> Vault {
+        let path = try temporaryDirectory() + "/v.pwtui"
+        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        try vault.save()
+        return vault
+    }
+
+    func reopen(_ path: String, password: String = testPassword) throws -> Vault {
+        try Vault.open(at: path, password: try secure(password), environment: environment)
+    }
+
+    func directoryListing(_ path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).sorted()
+    }
+
+    @Test func savesFromTwoOpenCopiesMerge() throws {
+        let a = try newVault()
+        let b = try reopen(a.path)
+        try a.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        try a.save()
+        try b.add(services: [ServiceIdentifier("b.example")], username: "b", secret: try secure("pb"))
+        try b.save()
+        let merged = try reopen(a.path)
+        #expect(Set(merged.contents.credentials.map(\.username)) == ["a", "b"])
+        #expect(merged.header.generation == 3)
+        // b now holds the merged contents too, with a's secret copied into its arena.
+        let fromA = try #require(b.contents.credentials.first { $0.username == "a" })
+        #expect(secretText(b, fromA.secret) == "pa")
+    }
+
+    @Test func theNewerEditWinsAndDeletionsAreNotResurrected() throws {
+        let a = try newVault()
+        let shared = try a.add(services: [ServiceIdentifier("s.example")], username: "first", secret: try secure("p1"))
+        let doomed = try a.add(services: [ServiceIdentifier("d.example")], username: "doomed", secret: try secure("p2"))
+        try a.save()
+        let b = try reopen(a.path)
+        try a.update(shared.id) { $0.username = "older edit" }
+        try b.update(shared.id) { $0.username = "newer edit" }
+        try b.remove(doomed.id)
+        try b.save()
+        try a.save()
+        let merged = try reopen(a.path)
+        #expect(merged.contents.credentials.map(\.username) == ["newer edit"])
+        #expect(merged.contents.tombstones.map(\.id) == [doomed.id])
+    }
+
+    @Test func refusedSaveLeavesTheFileByteIdenticalAndNoTemporary() throws {
+        let a = try newVault()
+        try a.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        try a.save()
+        let b = try reopen(a.path)
+        try b.changePassword(to: try secure("new password"))
+        let afterPasswordChange = try readFile(a.path)
+        let listing = try directoryListing(a.path)
+
+        try a.add(services: [ServiceIdentifier("x.example")], username: "x", secret: try secure("px"))
+        #expect(throws: VaultError.self) { try a.save() }
+        #expect(try readFile(a.path) == afterPasswordChange)
+        #expect(try directoryListing(a.path) == listing)
+        #expect(!listing.contains { $0.contains(".tmp-") })
+    }
+
+    @Test func staleTemporariesFromAKilledSaverAreRemoved() throws {
+        let vault = try newVault()
+        let directory = (vault.path as NSString).deletingLastPathComponent
+        try writeFile(directory + "/.v.pwtui.tmp-deadbeef0000", [1, 2, 3])
+        try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        try vault.save()
+        #expect(try directoryListing(vault.path) == ["v.pwtui", "v.pwtui.bak", "v.pwtui.lock"])
+    }
+
+    @Test func backupHoldsThePreviousVersion() throws {
+        let vault = try newVault()
+        try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        try vault.save()
+        let previous = try readFile(vault.path)
+        try vault.add(services: [ServiceIdentifier("b.example")], username: "b", secret: try secure("pb"))
+        try vault.save()
+        #expect(try readFile(vault.path + ".bak") == previous)
+        #expect(try reopen(vault.path + ".bak").contents.credentials.count == 1)
+    }
+
+    @Test func passwordChangeLeavesNothingOpenableWithTheOldPassword() throws {
+        let vault = try newVault()
+        let credential = try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        try vault.save()
+        let oldHeader = vault.header
+        try vault.changePassword(to: try secure("new password"))
+        #expect(vault.header.salt != oldHeader.salt)
+        #expect(vault.header.wrappedKey != oldHeader.wrappedKey)
+        #expect(vault.header.vaultID == oldHeader.vaultID)
+
+        let directory = (vault.path as NSString).deletingLastPathComponent
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) where !name.hasSuffix(".lock") {
+            #expect(throws: VaultError.self, "\(name) opens with the old password") {
+                _ = try reopen(directory + "/" + name)
+            }
+        }
+        let reopened = try reopen(vault.path, password: "new password")
+        #expect(secretText(reopened, try #require(reopened.contents.credential(withID: credential.id)).secret) == "pa")
+        // The data key changed as well: the new file cannot be read with the old data key.
+        try reopened.add(services: [ServiceIdentifier("b.example")], username: "b", secret: try secure("pb"))
+        try reopened.save()
+        #expect(try reopen(vault.path, password: "new password").contents.credentials.count == 2)
+    }
+
+    @Test func aRemovedVaultIsNotSilentlyRecreated() throws {
+        let vault = try newVault()
+        try FileManager.default.removeItem(atPath: vault.path)
+        try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        #expect(throws: VaultError.self) { try vault.save() }
+        #expect(!FileManager.default.fileExists(atPath: vault.path))
+    }
+
+    @Test func idPrefixesResolveUniquely() throws {
+        let vault = try newVault()
+        let credential = try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        let full = credential.id.uuidString
+        #expect(try vault.credential(id: full).id == credential.id)
+        #expect(try vault.credential(id: String(full.lowercased().prefix(4))).id == credential.id)
+        #expect(throws: VaultError.self) { _ = try vault.credential(id: "abc") }
+        #expect(throws: VaultError.self) { _ = try vault.credential(id: "zzzz") }
+    }
+}
