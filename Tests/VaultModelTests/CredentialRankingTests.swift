@@ -6,6 +6,8 @@ import Testing
     @Test(arguments: [
         ("github.com", "github.com", false),
         ("GitHub.COM.", "github.com", false),
+        ("HTTPS://User@GitHub.COM:443/Path", "github.com", false),
+        ("WebCredentials:*.Example.COM", "example.com", true),
         ("https://github.com:8443/login?x=1#y", "github.com", false),
         ("webcredentials:*.example.com:8443", "example.com", true),
         ("*.example.com", "example.com", true),

@@ -39,6 +39,16 @@ public struct SecureBytes: ~Copyable {
         count = bytes.count
     }
 
+    /// A protected copy of a collection of bytes (test data, a key read from a cache). Secrets
+    /// themselves should never have been in an ordinary collection in the first place.
+    public init<Bytes: Collection>(copying bytes: Bytes) throws(VaultCryptoError) where Bytes.Element == UInt8 {
+        try self.init(capacity: bytes.count)
+        for byte in bytes {
+            base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+            count += 1
+        }
+    }
+
     /// `count` bytes from the operating system's CSPRNG.
     public static func random(count: Int) throws(VaultCryptoError) -> SecureBytes {
         var bytes = try SecureBytes(zeros: count)

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import VaultCrypto
+import VaultModel
+
+// Measures what issue "Foundation" asks of the vault, after the key derivation:
+//   open 10,000 credentials ≤ 15 ms, 100,000 ≤ 150 ms; add one to 10,000 ≤ 40 ms including
+//   fsync; peak memory for the 10,000 case ≤ 40 MB beyond the KDF's own.
+// Usage: swift run -c release pwtui-bench [rounds]
+
+/// Argon2id once, then the same key from memory: "after the KDF".
+final class CachedDerivation: KeyDerivation {
+    private let cache = Mutex<[[UInt8]: [UInt8]]>([:])
+
+    func deriveKey(password: borrowing SecureBytes, salt: [UInt8], parameters: KDFParameters) throws(VaultCryptoError) -> SecureBytes {
+        let key = password.withUnsafeBytes { Array($0) } + salt
+        if let cached = cache.withLock({ $0[key] }) {
+            return try SecureBytes(copying: cached)
+        }
+        let derived = try Argon2id().deriveKey(password: password, salt: salt, parameters: parameters)
+        let bytes = derived.withUnsafeBytes { Array($0) }
+        cache.withLock { $0[key] = bytes }
+        return derived
+    }
+}
+
+func secure(_ text: String) throws -> SecureBytes {
+    try SecureBytes(copying: Array(text.utf8))
+}
+
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+func format(_ values: [Double]) -> String {
+    String(format: "median %.2f ms (min %.2f, max %.2f, n=%d)", median(values), values.min() ?? 0, values.max() ?? 0, values.count)
+}
+
+/// Kilobytes from /proc/self/status (VmRSS, VmHWM).
+func status(_ field: String) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+    }
+    return 0
+}
+
+func resetPeakMemory() {
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+}
+
+let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 15
+let environment = VaultEnvironment(derivation: CachedDerivation())
+let directory = NSTemporaryDirectory() + "pwtui-bench-" + UUID().uuidString
+try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: directory) }
+
+func makeVault(_ count: Int) throws -> String {
+    let path = "\(directory)/v\(count).pwtui"
+    let vault = try Vault.create(at: path, password: try secure("bench"), parameters: .interactive, environment: environment)
+    for index in 0 ..< count {
+        try vault.add(
+            services: [try ServiceIdentifier("https://login.site\(index).example.com/auth"), try ServiceIdentifier("site\(index).example.com")],
+            username: "user\(index)@example.com", secret: try secure("Pa55-word-\(index)-xyzzy-plugh"),
+            title: "Site number \(index)", notes: index % 10 == 0 ? "Some notes for entry \(index)" : "")
+    }
+    try vault.save()
+    return path
+}
+
+// `pwtui-bench profile-open`: only opens a 100,000-credential vault, over and over, for perf.
+if CommandLine.arguments.dropFirst().first == "profile-open" {
+    let path = try makeVault(100_000)
+    for _ in 0 ..< 5 {
+        var file: [UInt8] = []
+        let load = try milliseconds { file = try VaultStorage.load(path) }
+        let password = try secure("bench")
+        var unlocked: UnlockedVault?
+        let unlock = try milliseconds {
+            unlocked = try VaultFormat.unlock(file, password: password, derivation: environment.derivation, bounds: .standard, path: path)
+        }
+        guard let opened = unlocked.take() else { exit(1) }
+        let decrypt = try milliseconds {
+            _ = try VaultFormat.decrypt(file, header: opened.keys.header, dataKey: opened.keys.dataKey, path: path)
+        }
+        print(String(format: "load %.1f  unlock %.1f  decrypt+decode %.1f", load, unlock, decrypt))
+    }
+    exit(0)
+}
+
+// `pwtui-bench memory PATH` (run by the main benchmark as a fresh process): the peak memory of
+// opening PATH beyond the key derivation's own. The KDF runs first and its peak is then reset
+// through /proc/self/clear_refs, so what remains is the open itself.
+if CommandLine.arguments.dropFirst().first == "memory", let path = CommandLine.arguments.dropFirst(2).first {
+    let file = try VaultStorage.load(path)
+    let header = try file.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
+    _ = try environment.derivation.deriveKey(password: try secure("bench"), salt: header.salt, parameters: header.kdf)
+    resetPeakMemory()
+    let baseline = status("VmRSS")
+    let vault = try Vault.open(at: path, password: try secure("bench"), environment: environment)
+    print("peak memory opening \(vault.contents.credentials.count) credentials: \((status("VmHWM") - baseline) / 1024) MiB beyond the KDF (process baseline \(baseline / 1024) MiB)")
+    exit(0)
+}
+
+print("pwtui benchmarks, \(rounds) rounds each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+for count in [10_000, 100_000] {
+    let path = try makeVault(count)
+    let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    _ = try Vault.open(at: path, password: try secure("bench"), environment: environment)  // warms the KDF cache
+    var times: [Double] = []
+    for _ in 0 ..< rounds {
+        // The opened vault is freed outside the timing: a command exits without tearing it down.
+        var opened: Vault?
+        times.append(try milliseconds { opened = try Vault.open(at: path, password: try secure("bench"), environment: environment) })
+        opened = nil
+        _ = opened
+    }
+    print("open \(count) credentials (\(size / 1024) KiB file), after the KDF: \(format(times))")
+}
+
+do {
+    let path = "\(directory)/v10000.pwtui"
+    let vault = try Vault.open(at: path, password: try secure("bench"), environment: environment)
+    var times: [Double] = []
+    for round in 0 ..< rounds {
+        times.append(try milliseconds {
+            try vault.add(services: [try ServiceIdentifier("new\(round).example")], username: "n", secret: try secure("p"))
+            try vault.save()
+        })
+    }
+    print("add one credential to 10,000 and save (fsync included): \(format(times))")
+}
+
+for count in [10_000, 100_000] {
+    fflush(stdout)
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["memory", "\(directory)/v\(count).pwtui"]
+    try child.run()
+    child.waitUntilExit()
+}
