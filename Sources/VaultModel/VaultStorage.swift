@@ -63,7 +63,9 @@ public enum VaultStorage {
                 bytes += [UInt8](repeating: 0, count: 4096)
                 continue
             }
-            let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, room) }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { read(fd, $0 + filled, room) } ?? 0
+            }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw VaultError.io(path: path, operation: "reading", errno: errno)
@@ -134,7 +136,9 @@ public enum VaultStorage {
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            let result = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { write(fd, $0 + written, bytes.count - written) } ?? 0
+            }
             if result < 0 {
                 if errno == EINTR { continue }
                 throw VaultError.io(path: path, operation: "writing", errno: errno)

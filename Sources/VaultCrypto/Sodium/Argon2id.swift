@@ -32,22 +32,14 @@ public struct Argon2id: KeyDerivation {
             throw .invalidInput("Argon2id parameters below libsodium's minimum: \(parameters)")
         }
         var key = try SecureBytes(zeros: outputLength)
-        // crypto_pwhash wants a non-nil password pointer even for an empty password.
-        var emptyPasswordStandIn: UInt8 = 0
         let status: Int32 = password.withUnsafeBytes { passwordBytes in
             key.withUnsafeMutableBytes { output in
                 salt.withUnsafeBufferPointer { saltBytes in
-                    withUnsafeMutablePointer(to: &emptyPasswordStandIn) { standIn in
-                        let passwordPointer = passwordBytes.baseAddress.map {
-                            $0.assumingMemoryBound(to: CChar.self)
-                        } ?? UnsafeRawPointer(standIn).assumingMemoryBound(to: CChar.self)
-                        return crypto_pwhash(
-                            output.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                            UInt64(outputLength),
-                            passwordPointer, UInt64(passwordBytes.count),
-                            saltBytes.baseAddress!,
-                            UInt64(parameters.opsLimit), parameters.memLimitBytes,
-                            crypto_pwhash_ALG_ARGON2ID13)
+                    UnsafeRawPointer(passwordBytes.bytes).withMemoryRebound(to: CChar.self, capacity: passwordBytes.count) { passwordPointer in
+                        crypto_pwhash(
+                            output.mutableBytes, UInt64(outputLength),
+                            passwordPointer, UInt64(passwordBytes.count), saltBytes.bytes,
+                            UInt64(parameters.opsLimit), parameters.memLimitBytes, crypto_pwhash_ALG_ARGON2ID13)
                     }
                 }
             }

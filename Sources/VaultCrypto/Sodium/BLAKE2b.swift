@@ -8,13 +8,8 @@ public enum BLAKE2b {
     public static func hash(_ data: UnsafeRawBufferPointer) throws(VaultCryptoError) -> [UInt8] {
         try Sodium.ready()
         var digest = [UInt8](repeating: 0, count: digestByteCount)
-        var dummy: UInt8 = 0
         let status = digest.withUnsafeMutableBufferPointer { out in
-            withUnsafeMutablePointer(to: &dummy) { dummyPointer in
-                crypto_generichash(out.baseAddress!, digestByteCount,
-                                   data.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(dummyPointer),
-                                   UInt64(data.count), nil, 0)
-            }
+            crypto_generichash(out.mutableBytes, digestByteCount, data.bytes, UInt64(data.count), nil, 0)
         }
         guard status == 0 else { throw .invalidInput("BLAKE2b failed") }
         return digest
@@ -34,9 +29,8 @@ public enum BLAKE2b {
         let status = key.withUnsafeBytes { keyBytes in
             data.withUnsafeBufferPointer { input in
                 digest.withUnsafeMutableBufferPointer { out in
-                    crypto_generichash(out.baseAddress!, digestByteCount,
-                                       input.baseAddress, UInt64(input.count),
-                                       keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count)
+                    crypto_generichash(out.mutableBytes, digestByteCount, input.bytes, UInt64(input.count),
+                                       keyBytes.bytes, keyBytes.count)
                 }
             }
         }
@@ -48,7 +42,7 @@ public enum BLAKE2b {
     public static func digestsMatch(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == digestByteCount, b.count == digestByteCount else { return false }
         return a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in crypto_verify_32(x.baseAddress!, y.baseAddress!) == 0 }
+            b.withUnsafeBufferPointer { y in crypto_verify_32(x.bytes, y.bytes) == 0 }
         }
     }
 }

@@ -52,7 +52,7 @@ public struct SecureBytes: ~Copyable {
     /// `count` bytes from the operating system's CSPRNG.
     public static func random(count: Int) throws(VaultCryptoError) -> SecureBytes {
         var bytes = try SecureBytes(zeros: count)
-        bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        bytes.withUnsafeMutableBytes { randombytes_buf($0.mutableBytes, $0.count) }
         return bytes
     }
 

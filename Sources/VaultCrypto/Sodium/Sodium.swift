@@ -10,3 +10,28 @@ enum Sodium {
         guard initResult >= 0 else { throw .libraryUnavailable }
     }
 }
+
+/// libsodium reads nothing from a zero-length input and writes nothing to a zero-length output,
+/// but its parameters are non-optional pointers, while an empty Swift buffer has no address.
+/// These give such a buffer a valid one, so no call site force-unwraps.
+private nonisolated(unsafe) let emptyBufferStandIn = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+
+extension UnsafeRawBufferPointer {
+    var bytes: UnsafePointer<UInt8> {
+        baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(emptyBufferStandIn)
+    }
+}
+
+extension UnsafeMutableRawBufferPointer {
+    var mutableBytes: UnsafeMutablePointer<UInt8> {
+        baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? emptyBufferStandIn
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    var bytes: UnsafePointer<UInt8> { baseAddress ?? UnsafePointer(emptyBufferStandIn) }
+}
+
+extension UnsafeMutableBufferPointer<UInt8> {
+    var mutableBytes: UnsafeMutablePointer<UInt8> { baseAddress ?? emptyBufferStandIn }
+}

@@ -19,15 +19,10 @@ public enum XChaCha20Poly1305 {
         guard output.count == plaintext.count + tagByteCount else {
             throw .invalidInput("AEAD output buffer has the wrong size")
         }
-        var dummy: UInt8 = 0
         let status = key.withUnsafeBytes { keyBytes in
-            withUnsafeMutablePointer(to: &dummy) { dummyPointer in
-                crypto_aead_xchacha20poly1305_ietf_encrypt(
-                    output.baseAddress!.assumingMemoryBound(to: UInt8.self), nil,
-                    bytes(plaintext, or: dummyPointer), UInt64(plaintext.count),
-                    bytes(associatedData, or: dummyPointer), UInt64(associatedData.count),
-                    nil, bytes(nonce, or: dummyPointer), bytes(keyBytes, or: dummyPointer))
-            }
+            crypto_aead_xchacha20poly1305_ietf_encrypt(
+                output.mutableBytes, nil, plaintext.bytes, UInt64(plaintext.count),
+                associatedData.bytes, UInt64(associatedData.count), nil, nonce.bytes, keyBytes.bytes)
         }
         guard status == 0 else { throw .invalidInput("encryption failed") }
     }
@@ -62,17 +57,11 @@ public enum XChaCha20Poly1305 {
         try check(key: key, nonce: nonce)
         guard ciphertext.count >= tagByteCount else { throw .authenticationFailed }
         var plaintext = try SecureBytes(zeros: ciphertext.count - tagByteCount)
-        var dummy: UInt8 = 0
         let status = key.withUnsafeBytes { keyBytes in
             plaintext.withUnsafeMutableBytes { output in
-                withUnsafeMutablePointer(to: &dummy) { dummyPointer in
-                    crypto_aead_xchacha20poly1305_ietf_decrypt(
-                        output.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? dummyPointer,
-                        nil, nil,
-                        bytes(ciphertext, or: dummyPointer), UInt64(ciphertext.count),
-                        bytes(associatedData, or: dummyPointer), UInt64(associatedData.count),
-                        bytes(nonce, or: dummyPointer), bytes(keyBytes, or: dummyPointer))
-                }
+                crypto_aead_xchacha20poly1305_ietf_decrypt(
+                    output.mutableBytes, nil, nil, ciphertext.bytes, UInt64(ciphertext.count),
+                    associatedData.bytes, UInt64(associatedData.count), nonce.bytes, keyBytes.bytes)
             }
         }
         guard status == 0 else { throw .authenticationFailed }
@@ -100,10 +89,5 @@ public enum XChaCha20Poly1305 {
     private static func check(key: borrowing SecureBytes, nonce: UnsafeRawBufferPointer) throws(VaultCryptoError) {
         guard key.count == keyByteCount else { throw .invalidInput("key must be \(keyByteCount) bytes") }
         guard nonce.count == nonceByteCount else { throw .invalidInput("nonce must be \(nonceByteCount) bytes") }
-    }
-
-    /// libsodium reads nothing from a zero-length input but still wants a pointer.
-    private static func bytes(_ buffer: UnsafeRawBufferPointer, or dummy: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
-        buffer.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(dummy)
     }
 }
