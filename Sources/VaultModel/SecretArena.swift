@@ -56,19 +56,6 @@ public final class SecretArena {
         try storage.withUnsafeBytes(body)
     }
 
-    /// Constant-time equality of two stored secrets (lengths may leak; contents do not).
-    public func secretsEqual(_ a: SecretReference, _ b: SecretReference) -> Bool {
-        guard a.count == b.count else { return false }
-        return withBytes(of: a) { x in
-            withBytes(of: b) { y in
-                // XOR-accumulate so the time does not depend on where the bytes differ.
-                var difference: UInt8 = 0
-                for i in 0 ..< x.count { difference |= x[i] ^ y[i] }
-                return difference == 0
-            }
-        }
-    }
-
     /// Bytes the arena holds, for memory accounting.
     public var byteCount: Int { storage.count }
 }

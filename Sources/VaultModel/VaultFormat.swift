@@ -69,7 +69,7 @@ public enum VaultFormat {
                 header.wrappedKey, key: kek, nonce: header.wrappedKeyNonce, associatedData: associatedData)
         } catch VaultCryptoError.authenticationFailed {
             throw VaultError.corrupt(path: path, reason: "the wrapped key does not authenticate although the password is right (the header was tampered with)")
-        } catch let error as VaultCryptoError {
+        } catch {
             throw VaultError.crypto(error)
         }
         let contents = try decrypt(file, header: header, dataKey: dek, path: path)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import VaultCrypto
 
 // The save protocol: how a new vault image replaces the old one without ever leaving a torn,
@@ -179,7 +180,7 @@ public enum VaultStorage {
 
     private static func randomSuffix() throws -> String {
         let bytes = try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.make(6) }
-        return bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
 
@@ -201,11 +202,5 @@ struct FileLock {
 
     func release() {
         close(fd)
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import VaultCrypto
 
 /// The little JSON pwtui writes: strings, numbers, arrays and objects of them. Written by hand
@@ -14,7 +15,7 @@ enum JSONText {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20:
-                result += "\\u00" + String(scalar.value, radix: 16).leftPadded(2)
+                result += String(format: "\\u%04x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -33,7 +34,7 @@ enum JSONText {
                 try output.append(0x5C)
                 try output.append(byte)
             case 0x00 ..< 0x20:
-                for escapeByte in Array("\\u00".utf8) + Array(String(byte, radix: 16).leftPadded(2).utf8) {
+                for escapeByte in Array(String(format: "\\u%04x", byte).utf8) {
                     try output.append(escapeByte)
                 }
             case 0x20 ..< 0x80:
@@ -67,11 +68,5 @@ enum JSONText {
         guard index + length <= bytes.count else { return 0 }
         for offset in 1 ..< length where bytes[index + offset] & 0xC0 != 0x80 { return 0 }
         return String(validating: UnsafeRawBufferPointer(rebasing: bytes[index ..< index + length]), as: UTF8.self) == nil ? 0 : length
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
