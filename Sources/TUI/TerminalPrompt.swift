@@ -46,13 +46,15 @@ public final class TerminalPrompt {
     /// Asks for a secret without echo. Enter ends it; Backspace and Ctrl-U edit it; Ctrl-C,
     /// Ctrl-D on an empty line and Esc cancel.
     public func readSecret(prompt: String) throws(PromptError) -> SecureBytes {
-        say(prompt)
+        // Echo goes off before the prompt appears, as getpass does: keys typed the moment the
+        // prompt shows must not be echoed.
         let saved = try enterRawMode()
         defer {
             var restore = saved
             tcsetattr(fd, TCSAFLUSH, &restore)
             say("\n")
         }
+        say(prompt)
         var secret: SecureBytes
         do {
             secret = try SecureBytes(capacity: 256)

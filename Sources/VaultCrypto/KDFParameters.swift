@@ -30,7 +30,12 @@ public struct KDFParameters: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(opsLimit) passes, \(memLimitKiB / 1024) MiB"
+        "\(opsLimit) passes, \(Self.memory(kibibytes: memLimitKiB))"
+    }
+
+    /// MiB when whole, KiB otherwise: a limit one KiB above 1 GiB must not read as 1024 MiB.
+    public static func memory(kibibytes: UInt32) -> String {
+        kibibytes % 1024 == 0 ? "\(kibibytes / 1024) MiB" : "\(kibibytes) KiB"
     }
 
     /// The most an opened file may ask for.

@@ -187,7 +187,9 @@ public final class Vault {
     /// Folds the file another process saved into this vault's contents, when both use the
     /// same keys; refuses otherwise.
     private func merge(with current: [UInt8]) throws -> VaultContents {
-        guard checksumOnDisk != nil else { throw VaultError.alreadyExists(path: path) }
+        guard checksumOnDisk != nil else {
+            throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile")
+        }
         let theirs = try current.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
         guard theirs.vaultID == header.vaultID else {
             throw VaultError.conflict(path: path, reason: "a different vault was put in its place")

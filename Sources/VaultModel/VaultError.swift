@@ -39,7 +39,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) cannot be opened by this pwtui: \(reason). The file was not changed"
         case .keyDerivationTooExpensive(let path, let requested, let bounds):
             return "\(path) asks for key derivation with \(requested), more than the allowed "
-                + "\(bounds.maxOpsLimit) passes / \(bounds.maxMemLimitKiB / 1024) MiB; refusing before doing any of it"
+                + "\(bounds.maxOpsLimit) passes / \(KDFParameters.memory(kibibytes: bounds.maxMemLimitKiB)); refusing before doing any of it"
         case .wrongPassword(let path):
             return "wrong master password for \(path)"
         case .io(let path, let operation, let errno):

@@ -22,8 +22,8 @@ enum ExitStatus: Int32 {
             case .notFound: self = .noVault
             case .corrupt, .unsupported, .keyDerivationTooExpensive: self = .corrupt
             case .wrongPassword: self = .wrongPassword
-            case .io, .conflict, .alreadyExists, .crypto: self = .ioError
-            case .invalidRequest: self = .usage
+            case .io, .conflict, .crypto: self = .ioError
+            case .invalidRequest, .alreadyExists: self = .usage
             case .noMatch: self = .noMatch
             }
         case is VaultCryptoError:

@@ -1,0 +1,97 @@
+// The master-password prompt on a real terminal: tmux runs an interactive bash, the test types
+// into it with send-keys and reads the screen with capture-pane. pwtui's stdout goes to a file,
+// so what the terminal shows and what the pipeline gets are checked separately.
+
+import Foundation
+import Testing
+
+@Suite("Master-password prompt under tmux")
+struct TerminalPromptTests {
+    private let prompt = "Master password:"
+
+    /// A vault with github.com → s3cret, and a tmux session whose shell has PWTUI_VAULT set.
+    private func session() throws -> (Sandbox, TmuxSession) {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let tmux = try TmuxSession(sandbox: sandbox)
+        let ready = try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }  // the prompt
+        try #require(ready != nil, "the shell in tmux did not start: \(tmux.captures.last ?? "")")
+        return (sandbox, tmux)
+    }
+
+    /// Waits for the prompt on the screen and for echo to be off on the terminal. pwtui writes
+    /// the prompt a moment before it switches the terminal to no-echo mode (and that switch
+    /// flushes pending input), so keys sent as soon as the prompt shows could be echoed or lost;
+    /// the test types only once the terminal is in no-echo mode.
+    private func waitForPrompt(_ tmux: TmuxSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let prompted = try tmux.waitForPane { $0.contains(prompt) }
+        try #require(prompted != nil, "no prompt: \(tmux.captures.last ?? "")", sourceLocation: sourceLocation)
+        var modes: Set<String> = []
+        let silent = try poll(timeout: .seconds(10)) {
+            modes = try tmux.terminalModes()
+            return modes.contains("-echo")
+        }
+        try #require(silent, "echo stays on while the master password is asked: \(modes.sorted())",
+                     sourceLocation: sourceLocation)
+    }
+
+    @Test("get asks on the terminal without echo; the secret goes to stdout only")
+    func promptWithoutEcho() throws {
+        let (sandbox, tmux) = try session()
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
+        try tmux.type("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
+        try tmux.press("Enter")
+
+        try waitForPrompt(tmux)
+        try tmux.type(sandbox.password)
+        try tmux.press("Enter")
+
+        let finished = poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+        try #require(finished, "pwtui did not finish: \(tmux.captures.last ?? "")")
+        #expect(readBytes(rc).map { String(decoding: $0, as: UTF8.self) } == "EXIT=0\n")
+        #expect(readBytes(out) == Array("s3cret\n".utf8))
+
+        _ = try tmux.capture()
+        for screen in tmux.captures {
+            #expect(!screen.contains(sandbox.password), "the typed password is on the screen:\n\(screen)")
+            #expect(!screen.contains("s3cret"), "the secret is on the screen:\n\(screen)")
+        }
+    }
+
+    @Test("Escape at the prompt cancels: exit 130, nothing on stdout, the terminal echoes again")
+    func escapeCancels() throws {
+        let (sandbox, tmux) = try session()
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
+        try tmux.type("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
+        try tmux.press("Enter")
+        try waitForPrompt(tmux)
+
+        try tmux.type("zq-typed-9")  // a few keys first: they are discarded, not echoed, not returned
+        try tmux.press("Escape")
+        let finished = poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+        try #require(finished, "Escape did not end pwtui: \(tmux.captures.last ?? "")")
+        #expect(readBytes(rc).map { String(decoding: $0, as: UTF8.self) } == "EXIT=130\n")
+        #expect(readBytes(out) == [], "nothing on stdout after a cancel")
+
+        // The terminal is usable again: the kernel echoes (stty shows echo and canonical mode on)
+        // and the shell shows what is typed and runs it.
+        let stty = sandbox.scratch + "/stty"
+        try tmux.type("stty -a > '\(stty)'; echo ok-after")
+        try tmux.press("Enter")
+        let after = try tmux.waitForPane { pane in
+            pane.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "ok-after" }
+        }
+        try #require(after != nil, "the shell did not run the next command: \(tmux.captures.last ?? "")")
+        #expect(after?.contains("; echo ok-after") == true, "the typed command is shown")
+        let settings = Set(readBytes(stty).map { String(decoding: $0, as: UTF8.self) }?
+            .split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).map(String.init) ?? [])
+        #expect(settings.isSuperset(of: ["echo", "icanon", "isig", "icrnl"]), "terminal modes after the cancel: \(settings.sorted())")
+        #expect(settings.isDisjoint(with: ["-echo", "-icanon", "-isig", "-icrnl"]), "terminal modes after the cancel: \(settings.sorted())")
+        for screen in tmux.captures {
+            #expect(!screen.contains("zq-typed-9"), "typed keys were echoed:\n\(screen)")
+        }
+    }
+}
