@@ -20,10 +20,8 @@ struct TerminalPromptTests {
         return (sandbox, tmux)
     }
 
-    /// Waits for the prompt on the screen and for echo to be off on the terminal. pwtui writes
-    /// the prompt a moment before it switches the terminal to no-echo mode (and that switch
-    /// flushes pending input), so keys sent as soon as the prompt shows could be echoed or lost;
-    /// the test types only once the terminal is in no-echo mode.
+    /// Waits for the prompt on the screen and for echo to be off on the terminal. pwtui turns echo
+    /// off before it writes the prompt; checking both makes the test independent of that order.
     private func waitForPrompt(_ tmux: TmuxSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let prompted = try tmux.waitForPane { $0.contains(prompt) }
         try #require(prompted != nil, "no prompt: \(tmux.captures.last ?? "")", sourceLocation: sourceLocation)
@@ -36,19 +34,29 @@ struct TerminalPromptTests {
                      sourceLocation: sourceLocation)
     }
 
+    /// Types `pwtui get github.com` into the shell, stdout and exit code to files.
+    private func startGet(_ pwtui: String, in tmux: TmuxSession, _ sandbox: Sandbox) throws -> (out: String, rc: String) {
+        let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
+        try tmux.type("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
+        try tmux.press("Enter")
+        return (out, rc)
+    }
+
+    private func waitForExit(_ rc: String) -> Bool {
+        poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+    }
+
     @Test("get asks on the terminal without echo; the secret goes to stdout only")
     func promptWithoutEcho() throws {
         let (sandbox, tmux) = try session()
         let pwtui = try Binaries.require(Binaries.pwtui)
-        let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
-        try tmux.type("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
-        try tmux.press("Enter")
+        let (out, rc) = try startGet(pwtui, in: tmux, sandbox)
 
         try waitForPrompt(tmux)
         try tmux.type(sandbox.password)
         try tmux.press("Enter")
 
-        let finished = poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+        let finished = waitForExit(rc)
         try #require(finished, "pwtui did not finish: \(tmux.captures.last ?? "")")
         #expect(readBytes(rc).map { String(decoding: $0, as: UTF8.self) } == "EXIT=0\n")
         #expect(readBytes(out) == Array("s3cret\n".utf8))
@@ -64,14 +72,12 @@ struct TerminalPromptTests {
     func escapeCancels() throws {
         let (sandbox, tmux) = try session()
         let pwtui = try Binaries.require(Binaries.pwtui)
-        let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
-        try tmux.type("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
-        try tmux.press("Enter")
+        let (out, rc) = try startGet(pwtui, in: tmux, sandbox)
         try waitForPrompt(tmux)
 
         try tmux.type("zq-typed-9")  // a few keys first: they are discarded, not echoed, not returned
         try tmux.press("Escape")
-        let finished = poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+        let finished = waitForExit(rc)
         try #require(finished, "Escape did not end pwtui: \(tmux.captures.last ?? "")")
         #expect(readBytes(rc).map { String(decoding: $0, as: UTF8.self) } == "EXIT=130\n")
         #expect(readBytes(out) == [], "nothing on stdout after a cancel")
