@@ -18,8 +18,11 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
 
+        .systemLibrary(name: "CPSL", pkgConfig: "libpsl",
+                       providers: [.apt(["libpsl-dev"])]),
+
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
-        .target(name: "VaultModel", dependencies: ["VaultCrypto"]),
+        .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
         .target(name: "TUI", dependencies: ["VaultCrypto"]),
         .executableTarget(
             name: "pwtui",

@@ -1,89 +1,242 @@
 import Foundation
 
-// Which credentials answer a request for some services, best first.
+// Ranking: which credentials answer a request, best first (DESIGN §5).
 //
-// This is the first cut of DESIGN §5: a stored service matches a requested host when it names
-// the same host, when it is a bare domain of which the host is a subdomain (more labels in
-// common is a closer match: `api.github.com` before `github.com` for `x.api.github.com`), or when
-// it is a wildcard `*.d` and the host is a strict subdomain of d. Comparison is on whole labels,
-// so `box.com` never matches `dropbox.com`. Ports, schemes, paths and the Public Suffix List come
-// with the full ranking work.
+// AutoFill's promise is that the credential you need is the first one offered, and that a
+// credential for another site is never offered as a match. So matching is exact and explainable:
+// every stored service identifier is compared with every requested one, and the pair falls into
+// one tier, from the most to the least specific:
 //
-// Several requested services: the earlier ones are more specific, so a match for the first beats
-// any match for the second. Ties go to the higher identity rank, then the title.
-public enum MatchKind: String, Sendable, Comparable, CaseIterable {
+//     exact URL      the stored URL is the requested URL (scheme, host, port, path)
+//     path prefix    the stored URL's path is a prefix of the requested path, on a '/' boundary
+//     same host      the same host (and port, when either names one)
+//     parent domain  a bare stored domain of which the requested host is a subdomain
+//     wildcard       `*.d` and the requested host is a strict subdomain of d
+//     same site      the same registrable domain, per the Public Suffix List
+//     equivalent     domains the user declared equivalent (amazon.com, amazon.co.uk)
+//     none           shown only with "show all"
+//
+// Across every tier two rules hold: an https credential is never offered to an http request, and
+// a stored port must match (a port named on either side must be the one the other side uses).
+// Hosts compare whole labels, so `box.com` never matches `dropbox.com`; addresses and single-label
+// hosts get no parent-domain, wildcard or same-site matches.
+//
+// A credential takes its best pair. Pairs compare by tier first; within a tier, a match for an
+// earlier requested identifier (which the caller lists most specific first) beats a match for a
+// later one, and a parent domain with more labels beats a shorter one. A weak match for the first
+// identifier does not beat an exact match for the second: a tier says more than a position.
+// Ties between credentials go to the identity rank (higher first), then the last use for this
+// service (more recent first), then the use count, then the title, and finally the id, so the
+// order is deterministic and does not depend on the order of the vault.
+//
+// Cost: for each credential and service, a handful of byte comparisons on ASCII hosts; the
+// Public Suffix List is consulted only for hosts that share the requested registrable domain as a
+// suffix, and those lookups are cached. Only matching credentials are sorted by the full key.
+public enum MatchKind: String, Sendable, CaseIterable {
+    case exactURL = "exact-url"
+    case pathPrefix = "path-prefix"
     case sameHost = "same-host"
     case parentDomain = "parent-domain"
     case wildcard = "wildcard"
+    case sameSite = "same-site"
+    case equivalent = "equivalent"
 
-    /// Higher is better.
-    var strength: Int {
+    /// Lower is better.
+    var order: Int {
         switch self {
-        case .sameHost: return 3
-        case .parentDomain: return 2
-        case .wildcard: return 1
+        case .exactURL: return 0
+        case .pathPrefix: return 1
+        case .sameHost: return 2
+        case .parentDomain: return 3
+        case .wildcard: return 4
+        case .sameSite: return 5
+        case .equivalent: return 6
         }
     }
-
-    public static func < (a: MatchKind, b: MatchKind) -> Bool { a.strength < b.strength }
 }
 
-/// A credential as offered for a request: how it matched and through which of its services.
+/// A credential as offered for a request: how it matched (nil: it did not) and through which of
+/// its services.
 public struct RankedCredential: Sendable {
     public let credential: Credential
-    public let match: MatchKind
-    public let matchedService: ServiceIdentifier
-    /// Index of the requested service it matched.
+    public let match: MatchKind?
+    public let matchedService: ServiceIdentifier?
+    /// Index of the requested identifier it matched.
     public let requestIndex: Int
-    /// Labels the stored host has: more is closer.
-    let labels: Int
+}
+
+/// What ranking needs besides the credentials: the suffix list, the user's equivalent domains,
+/// and local use history for the tie-breaks.
+public struct RankingContext {
+    public var suffixes: PublicSuffixList
+    public var equivalents: EquivalentDomains
+    public var usage: UsageHistory
+
+    public init(suffixes: PublicSuffixList, equivalents: EquivalentDomains = EquivalentDomains(), usage: UsageHistory = UsageHistory()) {
+        self.suffixes = suffixes
+        self.equivalents = equivalents
+        self.usage = usage
+    }
 }
 
 public enum CredentialRanking {
-    /// The credentials matching any of `requests`, best first; non-matching ones are left out.
-    public static func rank(_ credentials: [Credential], for requests: [ServiceIdentifier]) -> [RankedCredential] {
-        var ranked: [RankedCredential] = []
+    /// Every credential, matching ones first in ranked order, then the others by title.
+    public static func rank(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
+        let prepared = requests.map { PreparedRequest($0, context) }
+        var matched: [(RankedCredential, Key)] = []
+        var others: [RankedCredential] = []
         for credential in credentials {
-            if let best = bestMatch(credential, requests) { ranked.append(best) }
-        }
-        ranked.sort(by: isBetter)
-        return ranked
-    }
-
-    static func bestMatch(_ credential: Credential, _ requests: [ServiceIdentifier]) -> RankedCredential? {
-        var best: RankedCredential?
-        for (requestIndex, request) in requests.enumerated() {
-            for service in credential.services {
-                guard let kind = match(stored: service, requestedHost: request.host) else { continue }
-                let candidate = RankedCredential(
-                    credential: credential, match: kind, matchedService: service,
-                    requestIndex: requestIndex, labels: service.host.split(separator: ".").count)
-                if best.map({ isCloser(candidate, than: $0) }) ?? true { best = candidate }
+            if let (best, labels) = bestMatch(credential, prepared, context) {
+                matched.append((best, Key(best, labels: labels, prepared: prepared, context: context)))
+            } else {
+                others.append(RankedCredential(credential: credential, match: nil, matchedService: nil, requestIndex: requests.count))
             }
         }
-        return best
+        matched.sort { $0.1 < $1.1 }
+        others.sort { byTitle($0.credential, $1.credential) }
+        return matched.map(\.0) + others
     }
 
-    static func match(stored: ServiceIdentifier, requestedHost host: String) -> MatchKind? {
-        let isSubdomain = host.count > stored.host.count && host.hasSuffix("." + stored.host)
-        if stored.isWildcard { return isSubdomain ? .wildcard : nil }
-        if host == stored.host { return .sameHost }
-        return isSubdomain ? .parentDomain : nil
+    /// Only the matching credentials, best first.
+    public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
+        rank(credentials, for: requests, context: context).filter { $0.match != nil }
     }
 
-    /// Closeness of the match alone: request order, then tier, then labels in common.
-    private static func isCloser(_ a: RankedCredential, than b: RankedCredential) -> Bool {
-        if a.requestIndex != b.requestIndex { return a.requestIndex < b.requestIndex }
-        if a.match != b.match { return a.match > b.match }
-        return a.labels > b.labels
+    /// The tier of one stored identifier against one request, or nil.
+    public static func match(stored: ServiceIdentifier, request: ServiceIdentifier, context: RankingContext) -> MatchKind? {
+        matchTier(stored, PreparedRequest(request, context), context)?.kind
     }
 
-    private static func isBetter(_ a: RankedCredential, _ b: RankedCredential) -> Bool {
-        if isCloser(a, than: b) { return true }
-        if isCloser(b, than: a) { return false }
-        if a.credential.rank != b.credential.rank { return a.credential.rank > b.credential.rank }
-        let titleOrder = a.credential.displayTitle.localizedStandardCompare(b.credential.displayTitle)
-        if titleOrder != .orderedSame { return titleOrder == .orderedAscending }
-        return a.credential.id.uuidString < b.credential.id.uuidString
+    // MARK: -
+
+    /// A request with what every comparison needs computed once.
+    struct PreparedRequest {
+        let identifier: ServiceIdentifier
+        let site: String?
+        let equivalentGroup: Int?
+        let equivalentIndex: [String: Int]
+
+        init(_ identifier: ServiceIdentifier, _ context: RankingContext) {
+            self.identifier = identifier
+            site = identifier.hostKind == .name && !identifier.isSingleLabel
+                ? context.suffixes.registrableDomain(of: identifier.host) : nil
+            equivalentIndex = context.equivalents.index
+            equivalentGroup = context.equivalents.groupIndex(of: identifier.host, in: equivalentIndex)
+        }
+    }
+
+    private static func bestMatch(_ credential: Credential, _ requests: [PreparedRequest], _ context: RankingContext)
+        -> (RankedCredential, Int)?
+    {
+        var best: (kind: MatchKind, request: Int, labels: Int, service: ServiceIdentifier)?
+        for (index, request) in requests.enumerated() {
+            for service in credential.services {
+                guard let (kind, labels) = matchTier(service, request, context) else { continue }
+                if let current = best {
+                    let better = kind.order != current.kind.order ? kind.order < current.kind.order
+                        : index != current.request ? index < current.request
+                        : labels > current.labels
+                    guard better else { continue }
+                }
+                best = (kind, index, labels, service)
+            }
+        }
+        guard let best else { return nil }
+        return (RankedCredential(credential: credential, match: best.kind, matchedService: best.service, requestIndex: best.request), best.labels)
+    }
+
+    private static func matchTier(_ stored: ServiceIdentifier, _ prepared: PreparedRequest, _ context: RankingContext)
+        -> (kind: MatchKind, labels: Int)?
+    {
+        let request = prepared.identifier
+        if stored.scheme == .https, request.scheme == .http { return nil }
+        if stored.port != nil || request.port != nil {
+            guard let storedPort = stored.effectivePort, storedPort == request.effectivePort else { return nil }
+        }
+        if stored.host == request.host {
+            if stored.isWildcard { return nil }  // *.d does not cover d itself
+            if stored.form == .url, request.form == .url, stored.scheme == request.scheme,
+               let storedPath = stored.path, let requestPath = request.path {
+                if storedPath == requestPath { return (.exactURL, 0) }
+                if storedPath != "/", isPathPrefix(storedPath, of: requestPath) { return (.pathPrefix, 0) }
+            }
+            return (.sameHost, 0)
+        }
+        guard stored.hostKind == .name, request.hostKind == .name, !request.isSingleLabel else { return nil }
+        if stored.isWildcard {
+            return isStrictSubdomain(request.host, of: stored.host) ? (.wildcard, labelCount(stored.host)) : nil
+        }
+        if isStrictSubdomain(request.host, of: stored.host), stored.path == nil || stored.path == "/" {
+            return (.parentDomain, labelCount(stored.host))
+        }
+        if let site = prepared.site, !stored.isSingleLabel,
+           stored.host == site || isStrictSubdomain(stored.host, of: site),
+           context.suffixes.registrableDomain(of: stored.host) == site {
+            return (.sameSite, 0)
+        }
+        if let group = prepared.equivalentGroup,
+           context.equivalents.groupIndex(of: stored.host, in: prepared.equivalentIndex) == group {
+            return (.equivalent, 0)
+        }
+        return nil
+    }
+
+    /// `host` ends with "." + `domain`: a subdomain on a label boundary.
+    static func isStrictSubdomain(_ host: String, of domain: String) -> Bool {
+        let hostBytes = host.utf8, domainBytes = domain.utf8
+        guard hostBytes.count > domainBytes.count + 1 else { return false }
+        let dot = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count - 1)
+        return hostBytes[dot] == 0x2E && hostBytes[hostBytes.index(after: dot)...].elementsEqual(domainBytes)
+    }
+
+    /// "/login" is a prefix of "/login/two-factor" but not of "/loginx".
+    static func isPathPrefix(_ prefix: String, of path: String) -> Bool {
+        guard path.utf8.count > prefix.utf8.count, path.utf8.starts(with: prefix.utf8) else { return false }
+        if prefix.utf8.last == 0x2F { return true }
+        return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: prefix.utf8.count)] == 0x2F
+    }
+
+    private static func labelCount(_ host: String) -> Int {
+        host.utf8.reduce(1) { $0 + ($1 == 0x2E ? 1 : 0) }
+    }
+
+    /// The full sort key of a matching credential.
+    struct Key: Comparable {
+        let tier: Int
+        let request: Int
+        let labels: Int
+        let rank: Int32
+        let lastUsed: Int64
+        let useCount: Int
+        let credential: Credential
+
+        init(_ ranked: RankedCredential, labels: Int, prepared: [PreparedRequest], context: RankingContext) {
+            tier = ranked.match?.order ?? Int.max
+            request = ranked.requestIndex
+            self.labels = labels
+            rank = ranked.credential.rank
+            let service = prepared.first?.identifier.host ?? ""
+            lastUsed = context.usage.lastUsed(ranked.credential.id, for: service)?.millisecondsSince1970 ?? Int64.min
+            useCount = context.usage.useCount(ranked.credential.id)
+            credential = ranked.credential
+        }
+
+        static func < (a: Key, b: Key) -> Bool {
+            if a.tier != b.tier { return a.tier < b.tier }
+            if a.request != b.request { return a.request < b.request }
+            if a.labels != b.labels { return a.labels > b.labels }
+            if a.rank != b.rank { return a.rank > b.rank }
+            if a.lastUsed != b.lastUsed { return a.lastUsed > b.lastUsed }
+            if a.useCount != b.useCount { return a.useCount > b.useCount }
+            return byTitle(a.credential, b.credential)
+        }
+
+        static func == (a: Key, b: Key) -> Bool { !(a < b) && !(b < a) }
+    }
+
+    static func byTitle(_ a: Credential, _ b: Credential) -> Bool {
+        let order = a.displayTitle.localizedStandardCompare(b.displayTitle)
+        if order != .orderedSame { return order == .orderedAscending }
+        return a.id.uuidString < b.id.uuidString
     }
 }

@@ -14,6 +14,8 @@ import VaultCrypto
 //     credential := field*                                 kind 1
 //     field      := u8 tag, u32 length, value
 //     tombstone  := uuid (16), i64 deleted ms              kind 2
+//     equivalents:= i64 modified ms, field*                kind 3 (format 1.1): one field per
+//                                                          group, its domains joined by "\n"
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
 // a newer minor version can add fields without breaking older readers (which then refuse to
@@ -30,10 +32,13 @@ enum PayloadCodec {
     enum Kind: UInt8 {
         case credential = 1
         case tombstone = 2
+        case equivalents = 3
     }
 
     enum Field: UInt8 {
         case id = 1, created, modified, title, username, secret, notes, rank, service, history
+        /// In the equivalents record: one group.
+        case group = 11
     }
 
     // MARK: Encoding
@@ -71,6 +76,14 @@ enum PayloadCodec {
             let start = try writer.beginRecord(.tombstone)
             try writer.uuid(tombstone.id)
             try writer.u64(UInt64(bitPattern: tombstone.deleted.millisecondsSince1970))
+            writer.endRecord(start)
+        }
+        if !contents.equivalents.groups.isEmpty || contents.equivalents.modified.millisecondsSince1970 != 0 {
+            let start = try writer.beginRecord(.equivalents)
+            try writer.u64(UInt64(bitPattern: contents.equivalents.modified.millisecondsSince1970))
+            for group in contents.equivalents.groups {
+                try writer.stringField(.group, group.joined(separator: "\n"))
+            }
             writer.endRecord(start)
         }
         return try writer.finishPadded()
@@ -190,6 +203,7 @@ enum PayloadCodec {
         let arena = SecretArena(adopting: plaintext)
         var credentials: [Credential] = []
         var tombstones: [Tombstone] = []
+        var equivalents = EquivalentDomains()
         try arena.withAllBytes { all in
             var reader = Reader(bytes: all, path: path)
             let contentLength = Int(try reader.u32())
@@ -216,13 +230,24 @@ enum PayloadCodec {
                     let tombstone = Tombstone(id: try body.uuid(), deleted: Timestamp(millisecondsSince1970: try body.i64()))
                     id = tombstone.id
                     tombstones.append(tombstone)
+                case .equivalents:
+                    let modified = Timestamp(millisecondsSince1970: try body.i64())
+                    var groups: [[String]] = []
+                    while !body.isAtEnd {
+                        let tag = try body.u8()
+                        var group = try body.subreader(Int(try body.u32()))
+                        guard tag == Field.group.rawValue else { continue }
+                        groups.append(try group.string().split(separator: "\n").map(String.init))
+                    }
+                    equivalents = EquivalentDomains(groups: groups, modified: modified)
+                    continue
                 case nil:
                     continue  // a record kind from a newer minor version
                 }
                 guard seen.insert(id).inserted else { throw reader.corrupt("entry \(id) appears twice") }
             }
         }
-        return VaultContents(credentials: credentials, tombstones: tombstones, secrets: arena)
+        return VaultContents(credentials: credentials, tombstones: tombstones, equivalents: equivalents, secrets: arena)
     }
 
     private static func decodeCredential(_ body: inout Reader) throws -> Credential {
@@ -259,8 +284,8 @@ enum PayloadCodec {
             case .history:
                 let replaced = Timestamp(millisecondsSince1970: try value.i64())
                 history.append(PreviousSecret(secret: value.remainingReference(), replaced: replaced))
-            case nil:
-                continue  // a field from a newer minor version
+            case .group, nil:
+                continue  // not a credential field, or one from a newer minor version
             }
         }
         guard let id, let created, let modified, let secret else {

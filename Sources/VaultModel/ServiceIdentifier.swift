@@ -1,83 +1,276 @@
-/// What a credential is for: a domain (`github.com`), a URL (`https://github.com:8443/login`) or
-/// an associated-domain entry (`webcredentials:*.example.com:8443`).
+import Foundation
+
+/// What a credential is for, or what a request asks for, in one of three forms:
 ///
-/// The text is kept exactly as typed, so that nothing the user wrote is lost; `host` is the
-/// lowercased host that matching compares. Full parsing (IDN, ports, schemes, paths) and the
-/// ranking tiers of DESIGN §5 belong to the ranking work; this type already rejects what can
-/// never be a service.
+///     github.com, *.example.com:8443                      a domain (optionally wildcard, port)
+///     https://github.com:8443/login?x=1#y                 a URL: http or https only
+///     webcredentials:*.example.com:8443                   an associated-domain entry
+///
+/// `text` is kept exactly as typed (nothing the user wrote is lost); the other fields are the
+/// normalised parts that matching compares: a lowercased ASCII host (IDN labels in `xn--` form,
+/// no trailing dot), the scheme, a port only when it is not the scheme's default, and for URLs
+/// the path without query or fragment. IPv4 addresses, bracketed IPv6 addresses and single-label
+/// hosts (`localhost`) are plain hosts: no wildcard, no parent domains, no public-suffix logic.
+///
+/// Parsing is byte-wise and copies nothing for ASCII text: a vault of 100,000 credentials parses
+/// every stored service when it opens.
 public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
+    public enum Form: Sendable { case domain, url, associatedDomain }
+    public enum HostKind: Sendable { case name, ipv4, ipv6 }
+
+    public enum Scheme: String, Sendable {
+        case http, https
+        var defaultPort: UInt16 { self == .https ? 443 : 80 }
+    }
+
     public let text: String
-    /// Lowercased, without scheme, user info, port, path or trailing dot.
+    public let form: Form
+    public let scheme: Scheme?
     public let host: String
-    /// `*.example.com`: any strict subdomain of `host`.
+    public let hostKind: HostKind
+    /// An explicit port that differs from the scheme's default.
+    public let port: UInt16?
+    /// URLs only: the path, "/" at least.
+    public let path: String?
+    /// `*.example.com`: any strict subdomain of `host`, not `host` itself.
     public let isWildcard: Bool
 
-    public init(_ text: String) throws {
-        guard !text.isEmpty else { throw VaultError.invalidRequest("a service must not be empty") }
-        // Byte-wise, with no copy for the usual ASCII text: a vault of 100,000 credentials
-        // parses every stored service on open, and Character-wise scanning costs ten times as
-        // much. Non-ASCII text takes a slow path for Unicode whitespace and lowercasing.
-        var isASCII = true
-        var hasUpper = false
-        for byte in text.utf8 {
-            if byte <= 0x20 || byte == 0x7F {
-                throw VaultError.invalidRequest("service '\(text)' contains \(byte == 0x20 ? "a space" : "a control character")")
-            }
-            if byte >= 0x80 { isASCII = false }
-            if byte >= 0x41, byte <= 0x5A { hasUpper = true }
-        }
-        if !isASCII, text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
-            throw VaultError.invalidRequest("service '\(text)' contains a space character")
-        }
-        var normalized = isASCII ? text : text.lowercased()
-        let parsed = normalized.withUTF8 { Self.locateHost(in: $0, lowercasing: isASCII && hasUpper) }
-        guard let parsed else { throw VaultError.invalidRequest("service '\(text)' has no usable host") }
-        self.text = text
-        self.host = parsed.host
-        self.isWildcard = parsed.wildcard
-    }
+    /// The port a connection would use: the explicit one, else the scheme's default.
+    public var effectivePort: UInt16? { port ?? scheme?.defaultPort }
 
-    /// Finds the host in `[webcredentials:][scheme://][user@](*.)host[.][:port][/path?query#fragment]`.
-    private static func locateHost(in bytes: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> (host: String, wildcard: Bool)? {
-        var start = 0
-        var end = bytes.count
-        func hasPrefix(_ prefix: StaticString, at index: Int) -> Bool {
-            let count = prefix.utf8CodeUnitCount
-            guard index + count <= end else { return false }
-            for offset in 0 ..< count where bytes[index + offset] | (lowercasing ? 0x20 : 0) != prefix.utf8Start[offset] {
-                return false
-            }
-            return true
-        }
-        if hasPrefix("webcredentials:", at: start) { start += 15 }
-        var index = start
-        while index + 3 <= end {
-            if hasPrefix("://", at: index) {
-                start = index + 3
-                break
-            }
-            index += 1
-        }
-        if let pathStart = (start ..< end).first(where: { bytes[$0] == 0x2F || bytes[$0] == 0x3F || bytes[$0] == 0x23 }) {
-            end = pathStart  // / ? #
-        }
-        if let at = (start ..< end).last(where: { bytes[$0] == 0x40 }) { start = at + 1 }  // user@
-        if start < end, bytes[start] == 0x5B {  // [IPv6]: the port, if any, follows the bracket
-            if let close = (start ..< end).first(where: { bytes[$0] == 0x5D }) { end = close + 1 }
-        } else if let colon = (start ..< end).last(where: { bytes[$0] == 0x3A }) {
-            end = colon
-        }
-        let wildcard = hasPrefix("*.", at: start)
-        if wildcard { start += 2 }
-        if end > start, bytes[end - 1] == 0x2E { end -= 1 }  // trailing dot
-        guard start < end, !bytes[start ..< end].contains(0x2A) else { return nil }
-        let host = UnsafeBufferPointer(rebasing: bytes[start ..< end])
-        guard lowercasing else { return (String(decoding: host, as: UTF8.self), wildcard) }
-        return (String(unsafeUninitializedCapacity: host.count) { output in
-            for (offset, byte) in host.enumerated() { output[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-            return host.count
-        }, wildcard)
-    }
+    /// A name with a single label (`localhost`, `intranet`).
+    public var isSingleLabel: Bool { hostKind == .name && !host.utf8.contains(0x2E) }
 
     public var description: String { text }
+
+    public init(_ text: String) throws {
+        var utf8 = text
+        let parsed = utf8.withUTF8 { Parser(text: text, bytes: $0).parse() }
+        switch parsed {
+        case .failure(let problem):
+            throw VaultError.invalidRequest("invalid service '\(text)': \(problem.message)")
+        case .success(let parts):
+            self.text = text
+            form = parts.form
+            scheme = parts.scheme
+            host = parts.host
+            hostKind = parts.hostKind
+            port = parts.port
+            path = parts.path
+            isWildcard = parts.isWildcard
+        }
+    }
+
+    /// Two identifiers are equal when they name the same thing, however they were written.
+    public static func == (a: ServiceIdentifier, b: ServiceIdentifier) -> Bool {
+        a.form == b.form && a.scheme == b.scheme && a.host == b.host && a.port == b.port
+            && a.path == b.path && a.isWildcard == b.isWildcard
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(host)
+        hasher.combine(port)
+        hasher.combine(path)
+        hasher.combine(isWildcard)
+    }
+}
+
+private struct Problem: Error {
+    let message: String
+}
+
+private struct Parts {
+    var form: ServiceIdentifier.Form
+    var scheme: ServiceIdentifier.Scheme?
+    var host: String
+    var hostKind: ServiceIdentifier.HostKind
+    var port: UInt16?
+    var path: String?
+    var isWildcard: Bool
+}
+
+/// One pass over the UTF-8 bytes of a service.
+private struct Parser {
+    let text: String
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    func slice(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    func hasPrefix(_ prefix: StaticString, at index: Int, end: Int, caseInsensitive: Bool = false) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard index + count <= end else { return false }
+        for offset in 0 ..< count {
+            var byte = bytes[index + offset]
+            if caseInsensitive, byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+            if byte != prefix.utf8Start[offset] { return false }
+        }
+        return true
+    }
+
+    func firstIndex(in range: Range<Int>, where test: (UInt8) -> Bool) -> Int? {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if test(bytes[index]) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    func lastIndex(in range: Range<Int>, of byte: UInt8) -> Int? {
+        var index = range.upperBound - 1
+        while index >= range.lowerBound {
+            if bytes[index] == byte { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    func parse() -> Result<Parts, Problem> {
+        guard !bytes.isEmpty else { return .failure(Problem(message: "it is empty")) }
+        var isASCII = true
+        for byte in bytes {
+            if byte == 0x20 { return .failure(Problem(message: "it contains a space")) }
+            if byte < 0x20 || byte == 0x7F { return .failure(Problem(message: "it contains a control character")) }
+            if byte >= 0x80 { isASCII = false }
+        }
+        if !isASCII, text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+            return .failure(Problem(message: "it contains a space character"))
+        }
+
+        var start = 0
+        var end = bytes.count
+        var form = ServiceIdentifier.Form.domain
+        var scheme: ServiceIdentifier.Scheme?
+        if hasPrefix("webcredentials:", at: 0, end: end, caseInsensitive: true) {
+            form = .associatedDomain
+            start = 15
+        } else if let separator = firstIndex(in: 0 ..< end, where: { $0 == 0x3A }),
+                  hasPrefix("://", at: separator, end: end) {
+            let name = slice(0 ..< separator).lowercased()
+            guard let known = ServiceIdentifier.Scheme(rawValue: name) else {
+                return .failure(Problem(message: "unsupported scheme '\(slice(0 ..< separator))' (use http or https)"))
+            }
+            form = .url
+            scheme = known
+            start = separator + 3
+        }
+
+        // The path, for URLs; other forms have none.
+        var path: String?
+        if let pathStart = firstIndex(in: start ..< end, where: { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 }) {
+            guard form == .url else {
+                return .failure(Problem(message: "'\(slice(pathStart ..< end))' is a path: give a URL (https://…) to name one"))
+            }
+            let pathEnd = firstIndex(in: pathStart ..< end, where: { $0 == 0x3F || $0 == 0x23 }) ?? end
+            path = bytes[pathStart] == 0x2F ? slice(pathStart ..< pathEnd) : "/"
+            end = pathStart
+        } else if form == .url {
+            path = "/"
+        }
+        if form == .url, let at = lastIndex(in: start ..< end, of: 0x40) { start = at + 1 }  // user@
+
+        // host[:port], or [v6][:port]
+        var hostEnd = end
+        var portText: Range<Int>?
+        if start < end, bytes[start] == 0x5B {
+            guard let close = firstIndex(in: start ..< end, where: { $0 == 0x5D }) else {
+                return .failure(Problem(message: "'\(slice(start ..< end))' opens '[' without closing it"))
+            }
+            hostEnd = close + 1
+            if hostEnd < end {
+                guard bytes[hostEnd] == 0x3A else {
+                    return .failure(Problem(message: "unexpected '\(slice(hostEnd ..< end))' after the address"))
+                }
+                portText = hostEnd + 1 ..< end
+            }
+        } else if let colon = lastIndex(in: start ..< end, of: 0x3A) {
+            if firstIndex(in: start ..< colon, where: { $0 == 0x3A }) != nil {
+                return .failure(Problem(message: "an IPv6 address must be in brackets, as in [::1]:8080"))
+            }
+            hostEnd = colon
+            portText = colon + 1 ..< end
+        }
+        var port: UInt16?
+        if let portText {
+            let digits = slice(portText)
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return .failure(Problem(message: "port '\(digits)' is not a number"))
+            }
+            guard digits.utf8.count <= 5, let value = Int(digits), value >= 1, value <= 65535 else {
+                return .failure(Problem(message: "port '\(digits)' is out of range (1–65535)"))
+            }
+            port = UInt16(value)
+        }
+        if let given = port, given == scheme?.defaultPort { port = nil }
+
+        var hostStart = start
+        let isWildcard = hasPrefix("*.", at: hostStart, end: hostEnd)
+        if isWildcard { hostStart += 2 }
+        if firstIndex(in: hostStart ..< hostEnd, where: { $0 == 0x2A }) != nil {
+            return .failure(Problem(message: "'*' may only begin a service, as '*.' ('\(slice(start ..< hostEnd))')"))
+        }
+        if hostEnd > hostStart, bytes[hostEnd - 1] == 0x2E { hostEnd -= 1 }  // trailing dot
+        guard hostStart < hostEnd else { return .failure(Problem(message: "it names no host")) }
+
+        let host: String
+        let hostKind: ServiceIdentifier.HostKind
+        switch classify(hostStart ..< hostEnd) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let classified): (host, hostKind) = classified
+        }
+        if isWildcard {
+            guard hostKind == .name else { return .failure(Problem(message: "an address cannot have a wildcard")) }
+            guard host.utf8.contains(0x2E) else {
+                return .failure(Problem(message: "'*.\(host)' would cover a whole top-level domain"))
+            }
+        }
+        return .success(Parts(form: form, scheme: scheme, host: host, hostKind: hostKind, port: port,
+                              path: path, isWildcard: isWildcard))
+    }
+
+    /// The normalised host and its kind.
+    func classify(_ range: Range<Int>) -> Result<(String, ServiceIdentifier.HostKind), Problem> {
+        let raw = slice(range)
+        if bytes[range.lowerBound] == 0x5B {
+            let inside = raw.dropFirst().dropLast().lowercased()
+            guard inside.contains(":"), inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2E }) else {
+                return .failure(Problem(message: "'\(raw)' is not an IPv6 address"))
+            }
+            return .success(("[" + inside + "]", .ipv6))
+        }
+        if raw.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }) {
+            let parts = raw.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && (Int($0) ?? 256) <= 255 }) else {
+                return .failure(Problem(message: "'\(raw)' is not an IPv4 address"))
+            }
+            return .success((raw, .ipv4))
+        }
+        var host: String
+        if raw.utf8.allSatisfy({ $0 < 0x80 }) {
+            host = raw.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? raw.lowercased() : raw
+        } else {
+            guard let ascii = Punycode.toASCII(raw.lowercased().precomposedStringWithCanonicalMapping) else {
+                return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
+            }
+            host = ascii
+        }
+        var labelLength = 0
+        for byte in host.utf8 {
+            if byte == 0x2E {
+                guard labelLength > 0 else { return .failure(Problem(message: "'\(raw)' has an empty label")) }
+                labelLength = 0
+                continue
+            }
+            let allowed = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+            guard allowed else {
+                return .failure(Problem(message: "'\(raw)' contains '\(Character(UnicodeScalar(byte)))', which no host name may"))
+            }
+            labelLength += 1
+            guard labelLength <= 63 else { return .failure(Problem(message: "'\(raw)' has a label longer than 63 characters")) }
+        }
+        guard labelLength > 0 else { return .failure(Problem(message: "'\(raw)' has an empty label")) }
+        return .success((host, .name))
+    }
 }

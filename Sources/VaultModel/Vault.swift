@@ -115,6 +115,11 @@ public final class Vault {
         }
     }
 
+    /// Replaces the equivalent-domain groups.
+    public func updateEquivalents(_ change: (inout EquivalentDomains, Timestamp) -> Void) {
+        change(&contents.equivalents, environment.clock.now())
+    }
+
     /// Deletes a credential, leaving a tombstone.
     public func remove(_ id: UUID) throws {
         guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
@@ -156,6 +161,9 @@ public final class Vault {
             throw VaultError.unsupported(path: path, reason: "it was written by a newer pwtui (format \(header.majorVersion).\(header.minorVersion)); it can be read but not changed here")
         }
         var written = header
+        // Whatever this pwtui writes is in its own format version, so an older reader that
+        // would skip the newer records refuses to save over them.
+        written.minorVersion = VaultHeader.currentMinorVersion
         var merged: VaultContents?
         try VaultStorage.commit(path: path, backup: backup, produce: { current in
             var base = contents

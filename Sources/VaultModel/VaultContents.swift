@@ -5,11 +5,14 @@ import Foundation
 public struct VaultContents {
     public internal(set) var credentials: [Credential]
     public internal(set) var tombstones: [Tombstone]
+    public internal(set) var equivalents: EquivalentDomains
     public let secrets: SecretArena
 
-    public init(credentials: [Credential] = [], tombstones: [Tombstone] = [], secrets: SecretArena) {
+    public init(credentials: [Credential] = [], tombstones: [Tombstone] = [],
+                equivalents: EquivalentDomains = EquivalentDomains(), secrets: SecretArena) {
         self.credentials = credentials
         self.tombstones = tombstones
+        self.equivalents = equivalents
         self.secrets = secrets
     }
 

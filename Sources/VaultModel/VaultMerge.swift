@@ -15,6 +15,7 @@ import Foundation
 enum VaultMerge {
     static func merge(ours: VaultContents, theirs: VaultContents) throws -> VaultContents {
         var result = ours
+        if theirs.equivalents.modified > ours.equivalents.modified { result.equivalents = theirs.equivalents }
         var index: [UUID: Int] = [:]
         for (position, credential) in result.credentials.enumerated() { index[credential.id] = position }
         var ourTombstones: [UUID: Timestamp] = [:]

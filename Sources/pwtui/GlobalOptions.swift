@@ -23,6 +23,42 @@ struct GlobalOptions: ParsableArguments {
         return dataHome + "/pwtui/vault.pwtui"
     }
 
+    /// `$XDG_STATE_HOME/pwtui/usage`: local use history, never synced.
+    var usagePath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? ".") + "/.local/state"
+        return stateHome + "/pwtui/usage"
+    }
+
+    /// What ranking needs: the Public Suffix List (`PWTUI_PSL_FILE` names another list file),
+    /// the vault's equivalent domains and the local use history. Without a list, says so on
+    /// stderr and ranks without same-site matches.
+    func rankingContext(for vault: Vault) -> RankingContext {
+        RankingContext(suffixes: publicSuffixList(), equivalents: vault.contents.equivalents,
+                       usage: UsageHistory.load(from: usagePath))
+    }
+
+    func publicSuffixList() -> PublicSuffixList {
+        let file = ProcessInfo.processInfo.environment["PWTUI_PSL_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let list = LibPSL(file: file) { return list }
+        StandardError.say("pwtui: the Public Suffix List could not be loaded\(file.map { " from \($0)" } ?? ""); "
+            + "matching exact hosts and parent domains only")
+        return NoPublicSuffixList()
+    }
+
+    /// Parses services a user gives for a credential: also refuses wildcards that would cover a
+    /// whole public suffix (`*.co.uk`, `*.github.io`).
+    func credentialServices(_ texts: [String]) throws -> [ServiceIdentifier] {
+        let services = try texts.map { try ServiceIdentifier($0) }
+        guard services.contains(where: \.isWildcard) else { return services }
+        let suffixes = publicSuffixList()
+        for service in services where service.isWildcard && suffixes.isPublicSuffix(service.host) {
+            throw CommandFailure(.usage, "invalid service '\(service.text)': it would cover every site under the public suffix '\(service.host)'")
+        }
+        return services
+    }
+
     /// The master password, from the descriptor if one was given, else from the terminal.
     func masterPassword(prompt: String = "Master password: ") throws -> SecureBytes {
         if let masterPasswordFD {

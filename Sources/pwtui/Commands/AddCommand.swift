@@ -33,7 +33,7 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let identifiers = try services.map { try ServiceIdentifier($0) }
+        let identifiers = try global.credentialServices(services)
         let vault = try global.openVault()
         let secret = generate
             ? try PasswordGenerator.generate()

@@ -37,11 +37,11 @@ struct EditCommand: ParsableCommand {
     }
 
     func run() throws {
-        let added = try addServices.map { try ServiceIdentifier($0) }
+        let added = try global.credentialServices(addServices)
         let removed = try removeServices.map { try ServiceIdentifier($0) }
         let vault = try global.openVault()
         let credential = try vault.credential(id: id)
-        for service in removed where !credential.services.contains(where: { $0.host == service.host && $0.text.lowercased() == service.text.lowercased() }) {
+        for service in removed where !credential.services.contains(service) {
             throw CommandFailure(.usage, "\(credential.displayTitle) has no service '\(service.text)'")
         }
         try vault.update(credential.id) { entry in
@@ -49,7 +49,7 @@ struct EditCommand: ParsableCommand {
             if let username { entry.username = username }
             if let rank { entry.rank = rank }
             if let notes { entry.notes = notes }
-            entry.services.removeAll { stored in removed.contains { $0.text.lowercased() == stored.text.lowercased() } }
+            entry.services.removeAll { removed.contains($0) }
             for service in added where !entry.services.contains(service) { entry.services.append(service) }
         }
         if password || generate {

@@ -35,10 +35,16 @@ struct GetCommand: ParsableCommand {
         if let id {
             credential = try vault.credential(id: id)
         } else {
-            guard let best = CredentialRanking.rank(vault.contents.credentials, for: requests).first else {
+            let context = global.rankingContext(for: vault)
+            guard let best = CredentialRanking.rank(vault.contents.credentials, for: requests, context: context).first,
+                  best.match != nil else {
                 throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
             }
             credential = best.credential
+            // Use history is a tie-break only: failing to record it must not fail the answer.
+            var usage = context.usage
+            usage.recordUse(of: credential.id, for: requests[0].host, at: Clock.system.now())
+            try? usage.save(to: global.usagePath)
         }
         switch field {
         case .password:

@@ -18,6 +18,9 @@ struct ListCommand: ParsableCommand {
     @Option(help: "table or json.")
     var format: Format = .table
 
+    @Flag(help: "With services: also list the credentials that do not match (match: null).")
+    var all = false
+
     func run() throws {
         let requests = try services.map { try ServiceIdentifier($0) }
         let vault = try global.openVault()
@@ -27,7 +30,8 @@ struct ListCommand: ParsableCommand {
                 .sorted { $0.displayTitle.localizedStandardCompare($1.displayTitle) == .orderedAscending }
                 .map { ($0, nil) }
         } else {
-            rows = CredentialRanking.rank(vault.contents.credentials, for: requests).map { ($0.credential, $0.match) }
+            let ranked = CredentialRanking.rank(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault))
+            rows = ranked.filter { all || $0.match != nil }.map { ($0.credential, $0.match) }
             if rows.isEmpty, format == .table {
                 throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
             }

@@ -1,0 +1,62 @@
+internal import CPSL
+import Foundation
+
+/// Where registrable domains come from: "which site is this host part of?"
+/// (`alice.github.io` → `alice.github.io`, `www.amazon.co.uk` → `amazon.co.uk`).
+public protocol PublicSuffixList: AnyObject {
+    /// The registrable domain of an ASCII host name, or nil for a public suffix itself.
+    func registrableDomain(of host: String) -> String?
+    /// Whether `domain` is a public suffix (`com`, `co.uk`, `github.io`).
+    func isPublicSuffix(_ domain: String) -> Bool
+}
+
+/// The Public Suffix List through libpsl, private section included. Lookups are cached: a
+/// ranking pass asks about the same few hosts again and again.
+public final class LibPSL: PublicSuffixList {
+    private let context: OpaquePointer
+    private let ownsContext: Bool
+    private var registrable: [String: String?] = [:]
+
+    /// The newest list on this machine: the system's file (Debian's publicsuffix package) or
+    /// the one compiled into libpsl. With `file`, that file only; nil when it cannot be loaded.
+    public init?(file: String? = nil) {
+        if let file {
+            guard let loaded = psl_load_file(file) else { return nil }
+            context = loaded
+            ownsContext = true
+        } else if let latest = psl_latest(nil) {
+            context = latest
+            ownsContext = true
+        } else if let builtin = psl_builtin() {
+            context = builtin
+            ownsContext = false
+        } else {
+            return nil
+        }
+    }
+
+    deinit {
+        if ownsContext { psl_free(context) }
+    }
+
+    public func registrableDomain(of host: String) -> String? {
+        if let cached = registrable[host] { return cached }
+        let result = psl_registrable_domain(context, host).map { String(cString: $0) }
+        registrable[host] = result
+        return result
+    }
+
+    public func isPublicSuffix(_ domain: String) -> Bool {
+        psl_is_public_suffix2(context, domain, pwtui_psl_type_any()) != 0
+    }
+}
+
+/// What matching uses when no list could be loaded: no registrable domains at all, so only the
+/// exact, path, host, parent-domain and wildcard tiers apply. Guessing "the last two labels"
+/// would make `alice.github.io` and `bob.github.io` one site, which is exactly the mistake the
+/// list exists to prevent.
+public final class NoPublicSuffixList: PublicSuffixList {
+    public init() {}
+    public func registrableDomain(of host: String) -> String? { nil }
+    public func isPublicSuffix(_ domain: String) -> Bool { !domain.contains(".") }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+// Punycode (RFC 3492) and the ToASCII step of IDNA for host names: `bücher.example` and
+// `xn--bcher-kva.example` are one host, and a credential saved under either form must match a
+// request in the other. Only encoding is needed: hosts are compared in their ASCII form.
+//
+// The algorithm writes the label's ASCII characters first, then encodes each non-ASCII code
+// point, smallest first, as a "delta": how many positions (times code point steps) the decoder
+// must advance to insert it. Deltas are written as variable-length base-36 integers whose digit
+// thresholds adapt ("bias") to the sizes seen so far, which keeps typical labels short.
+enum Punycode {
+    private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
+    private static let initialBias = 72, initialN = 128
+
+    /// The Punycode form of one label (without the `xn--` prefix), or nil on overflow.
+    static func encode(_ label: String) -> String? {
+        let input = label.unicodeScalars.map { Int($0.value) }
+        var output = input.filter { $0 < 0x80 }.map { Character(UnicodeScalar(UInt8($0))) }
+        let basicCount = output.count
+        var handled = basicCount
+        if basicCount > 0 { output.append("-") }
+        var n = initialN, delta = 0, bias = initialBias
+        while handled < input.count {
+            guard let next = input.filter({ $0 >= n }).min() else { return nil }
+            let (product, overflow) = (next - n).multipliedReportingOverflow(by: handled + 1)
+            guard !overflow else { return nil }
+            delta += product
+            n = next
+            for codePoint in input {
+                if codePoint < n { delta += 1 }
+                guard codePoint == n else { continue }
+                var q = delta
+                var k = base
+                while true {
+                    let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                    if q < t { break }
+                    output.append(digit(t + (q - t) % (base - t)))
+                    q = (q - t) / (base - t)
+                    k += base
+                }
+                output.append(digit(q))
+                bias = adapt(delta, points: handled + 1, first: handled == basicCount)
+                delta = 0
+                handled += 1
+            }
+            delta += 1
+            n += 1
+        }
+        return String(output)
+    }
+
+    /// A host name in ASCII: each non-ASCII label lowercased, NFC-normalised and encoded as
+    /// `xn--…`. Nil when a label cannot be encoded.
+    static func toASCII(_ host: String) -> String? {
+        var labels: [String] = []
+        for label in host.split(separator: ".", omittingEmptySubsequences: false) {
+            if label.utf8.allSatisfy({ $0 < 0x80 }) {
+                labels.append(String(label))
+            } else {
+                guard let encoded = encode(String(label).lowercased().precomposedStringWithCanonicalMapping) else { return nil }
+                labels.append("xn--" + encoded)
+            }
+        }
+        return labels.joined(separator: ".")
+    }
+
+    private static func adapt(_ delta: Int, points: Int, first: Bool) -> Int {
+        var delta = first ? delta / damp : delta / 2
+        delta += delta / points
+        var k = 0
+        while delta > ((base - tMin) * tMax) / 2 {
+            delta /= base - tMin
+            k += base
+        }
+        return k + ((base - tMin + 1) * delta) / (delta + skew)
+    }
+
+    private static func digit(_ value: Int) -> Character {
+        Character(UnicodeScalar(UInt8(value < 26 ? 97 + value : 22 + value)))
+    }
+}
