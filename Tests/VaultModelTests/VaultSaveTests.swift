@@ -124,6 +124,21 @@ import VaultCrypto
         #expect(!FileManager.default.fileExists(atPath: vault.path))
     }
 
+    @Test func equivalentsPersistAndTheNewerSetWinsAMerge() throws {
+        let a = try newVault()
+        a.updateEquivalents { $0.add(["amazon.com", "amazon.de"], at: $1) }
+        try a.save()
+        #expect(a.header.minorVersion == VaultHeader.currentMinorVersion)
+        let b = try reopen(a.path)
+        #expect(b.contents.equivalents.groups == [["amazon.com", "amazon.de"]])
+        a.updateEquivalents { $0.add(["amazon.de", "amazon.fr"], at: $1) }
+        b.updateEquivalents { $0.add(["ebay.com", "ebay.de"], at: $1) }  // later clock reading
+        try a.save()
+        try b.add(services: [ServiceIdentifier("x.example")], username: "x", secret: try secure("x"))
+        try b.save()
+        #expect(try reopen(a.path).contents.equivalents.groups == [["amazon.com", "amazon.de"], ["ebay.com", "ebay.de"]])
+    }
+
     @Test func idPrefixesResolveUniquely() throws {
         let vault = try newVault()
         let credential = try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
