@@ -80,26 +80,34 @@ public struct RankingContext {
 }
 
 public enum CredentialRanking {
-    /// Every credential, matching ones first in ranked order, then the others by title.
+    /// Every credential: the matching ones in ranked order, then the others by title (what
+    /// "show all" lists). Sorting the others is most of the cost; `matches` skips it.
     public static func rank(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
-        let prepared = requests.map { PreparedRequest($0, context) }
-        var matched: [(RankedCredential, Key)] = []
-        var others: [RankedCredential] = []
-        for credential in credentials {
-            if let (best, labels) = bestMatch(credential, prepared, context) {
-                matched.append((best, Key(best, labels: labels, prepared: prepared, context: context)))
-            } else {
-                others.append(RankedCredential(credential: credential, match: nil, matchedService: nil, requestIndex: requests.count))
-            }
+        var matched = Set<UUID>()
+        let ranked = matches(credentials, for: requests, context: context)
+        for entry in ranked { matched.insert(entry.credential.id) }
+        var others: [(title: String, entry: RankedCredential)] = []
+        for credential in credentials where !matched.contains(credential.id) {
+            let entry = RankedCredential(credential: credential, match: nil, matchedService: nil, requestIndex: requests.count)
+            others.append((credential.displayTitle.lowercased(), entry))
         }
-        matched.sort { $0.1 < $1.1 }
-        others.sort { byTitle($0.credential, $1.credential) }
-        return matched.map(\.0) + others
+        others.sort { a, b in
+            a.title != b.title ? a.title < b.title : a.entry.credential.id.uuidString < b.entry.credential.id.uuidString
+        }
+        return ranked + others.map { $0.entry }
     }
 
     /// Only the matching credentials, best first.
     public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
-        rank(credentials, for: requests, context: context).filter { $0.match != nil }
+        let prepared = requests.map { PreparedRequest($0, context) }
+        var matched: [(RankedCredential, Key)] = []
+        for credential in credentials {
+            if let (best, labels) = bestMatch(credential, prepared, context) {
+                matched.append((best, Key(best, labels: labels, prepared: prepared, context: context)))
+            }
+        }
+        matched.sort { $0.1 < $1.1 }
+        return matched.map(\.0)
     }
 
     /// The tier of one stored identifier against one request, or nil.
@@ -128,21 +136,22 @@ public enum CredentialRanking {
     private static func bestMatch(_ credential: Credential, _ requests: [PreparedRequest], _ context: RankingContext)
         -> (RankedCredential, Int)?
     {
-        var best: (kind: MatchKind, request: Int, labels: Int, service: ServiceIdentifier)?
+        var best: (kind: MatchKind, request: Int, labels: Int, service: Int)?
         for (index, request) in requests.enumerated() {
-            for service in credential.services {
-                guard let (kind, labels) = matchTier(service, request, context) else { continue }
+            for serviceIndex in credential.services.indices {
+                guard let (kind, labels) = matchTier(credential.services[serviceIndex], request, context) else { continue }
                 if let current = best {
                     let better = kind.order != current.kind.order ? kind.order < current.kind.order
                         : index != current.request ? index < current.request
                         : labels > current.labels
                     guard better else { continue }
                 }
-                best = (kind, index, labels, service)
+                best = (kind, index, labels, serviceIndex)
             }
         }
         guard let best else { return nil }
-        return (RankedCredential(credential: credential, match: best.kind, matchedService: best.service, requestIndex: best.request), best.labels)
+        return (RankedCredential(credential: credential, match: best.kind, matchedService: credential.services[best.service],
+                                 requestIndex: best.request), best.labels)
     }
 
     private static func matchTier(_ stored: ServiceIdentifier, _ prepared: PreparedRequest, _ context: RankingContext)
@@ -208,6 +217,9 @@ public enum CredentialRanking {
         let rank: Int32
         let lastUsed: Int64
         let useCount: Int
+        /// Lowercased once: titles decide most ties, and a localized comparison per sort step
+        /// costs more than all the matching.
+        let title: String
         let credential: Credential
 
         init(_ ranked: RankedCredential, labels: Int, prepared: [PreparedRequest], context: RankingContext) {
@@ -218,6 +230,7 @@ public enum CredentialRanking {
             let service = prepared.first?.identifier.host ?? ""
             lastUsed = context.usage.lastUsed(ranked.credential.id, for: service)?.millisecondsSince1970 ?? Int64.min
             useCount = context.usage.useCount(ranked.credential.id)
+            title = ranked.credential.displayTitle.lowercased()
             credential = ranked.credential
         }
 
@@ -228,15 +241,10 @@ public enum CredentialRanking {
             if a.rank != b.rank { return a.rank > b.rank }
             if a.lastUsed != b.lastUsed { return a.lastUsed > b.lastUsed }
             if a.useCount != b.useCount { return a.useCount > b.useCount }
-            return byTitle(a.credential, b.credential)
+            if a.title != b.title { return a.title < b.title }
+            return a.credential.id.uuidString < b.credential.id.uuidString
         }
 
         static func == (a: Key, b: Key) -> Bool { !(a < b) && !(b < a) }
-    }
-
-    static func byTitle(_ a: Credential, _ b: Credential) -> Bool {
-        let order = a.displayTitle.localizedStandardCompare(b.displayTitle)
-        if order != .orderedSame { return order == .orderedAscending }
-        return a.id.uuidString < b.id.uuidString
     }
 }

@@ -38,8 +38,8 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// The port a connection would use: the explicit one, else the scheme's default.
     public var effectivePort: UInt16? { port ?? scheme?.defaultPort }
 
-    /// A name with a single label (`localhost`, `intranet`).
-    public var isSingleLabel: Bool { hostKind == .name && !host.utf8.contains(0x2E) }
+    /// A name with a single label (`localhost`, `intranet`). Stored: ranking asks for it per pair.
+    public let isSingleLabel: Bool
 
     public var description: String { text }
 
@@ -58,6 +58,7 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
             port = parts.port
             path = parts.path
             isWildcard = parts.isWildcard
+            isSingleLabel = parts.hostKind == .name && !parts.host.utf8.contains(0x2E)
         }
     }
 
@@ -77,6 +78,13 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
 
 private struct Problem: Error {
     let message: String
+}
+
+/// Result without its generic error parameter: `Result<_, Problem>` asks the runtime for generic
+/// metadata on every parse, which showed up in the profile of opening a large vault.
+private enum Outcome<Value> {
+    case success(Value)
+    case failure(Problem)
 }
 
 private struct Parts {
@@ -127,7 +135,7 @@ private struct Parser {
         return nil
     }
 
-    func parse() -> Result<Parts, Problem> {
+    func parse() -> Outcome<Parts> {
         guard !bytes.isEmpty else { return .failure(Problem(message: "it is empty")) }
         var isASCII = true
         for byte in bytes {
@@ -148,8 +156,9 @@ private struct Parser {
             start = 15
         } else if let separator = firstIndex(in: 0 ..< end, where: { $0 == 0x3A }),
                   hasPrefix("://", at: separator, end: end) {
-            let name = slice(0 ..< separator).lowercased()
-            guard let known = ServiceIdentifier.Scheme(rawValue: name) else {
+            let known: ServiceIdentifier.Scheme? = separator == 5 && hasPrefix("https", at: 0, end: 5, caseInsensitive: true) ? .https
+                : separator == 4 && hasPrefix("http", at: 0, end: 4, caseInsensitive: true) ? .http : nil
+            guard let known else {
                 return .failure(Problem(message: "unsupported scheme '\(slice(0 ..< separator))' (use http or https)"))
             }
             form = .url
@@ -230,47 +239,57 @@ private struct Parser {
                               path: path, isWildcard: isWildcard))
     }
 
-    /// The normalised host and its kind.
-    func classify(_ range: Range<Int>) -> Result<(String, ServiceIdentifier.HostKind), Problem> {
-        let raw = slice(range)
+    /// The normalised host and its kind, in one pass over the bytes for the usual ASCII name.
+    func classify(_ range: Range<Int>) -> Outcome<(String, ServiceIdentifier.HostKind)> {
         if bytes[range.lowerBound] == 0x5B {
-            let inside = raw.dropFirst().dropLast().lowercased()
+            let inside = slice(range.lowerBound + 1 ..< range.upperBound - 1).lowercased()
             guard inside.contains(":"), inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2E }) else {
-                return .failure(Problem(message: "'\(raw)' is not an IPv6 address"))
+                return .failure(Problem(message: "'\(slice(range))' is not an IPv6 address"))
             }
             return .success(("[" + inside + "]", .ipv6))
         }
-        if raw.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }) {
+        var onlyDigitsAndDots = true, hasUpper = false, isASCII = true, valid = true
+        var labelLength = 0, longestLabel = 0, emptyLabel = false
+        for index in range {
+            let byte = bytes[index]
+            if byte == 0x2E {
+                emptyLabel = emptyLabel || labelLength == 0
+                labelLength = 0
+                continue
+            }
+            labelLength += 1
+            longestLabel = max(longestLabel, labelLength)
+            if byte >= 0x80 { isASCII = false; continue }
+            if byte < 0x30 || byte > 0x39 { onlyDigitsAndDots = false }
+            if byte >= 0x41, byte <= 0x5A { hasUpper = true; continue }
+            let allowed = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+            valid = valid && allowed
+        }
+        emptyLabel = emptyLabel || labelLength == 0
+        let raw = slice(range)
+        if onlyDigitsAndDots && isASCII {
             let parts = raw.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && (Int($0) ?? 256) <= 255 }) else {
                 return .failure(Problem(message: "'\(raw)' is not an IPv4 address"))
             }
             return .success((raw, .ipv4))
         }
-        var host: String
-        if raw.utf8.allSatisfy({ $0 < 0x80 }) {
-            host = raw.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? raw.lowercased() : raw
-        } else {
-            guard let ascii = Punycode.toASCII(raw.lowercased().precomposedStringWithCanonicalMapping) else {
-                return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
+        if isASCII {
+            guard valid else {
+                let bad = raw.first { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") } ?? "?"
+                return .failure(Problem(message: "'\(raw)' contains '\(bad)', which no host name may"))
             }
-            host = ascii
+            guard !emptyLabel else { return .failure(Problem(message: "'\(raw)' has an empty label")) }
+            guard longestLabel <= 63 else { return .failure(Problem(message: "'\(raw)' has a label longer than 63 characters")) }
+            return .success((hasUpper ? raw.lowercased() : raw, .name))
         }
-        var labelLength = 0
-        for byte in host.utf8 {
-            if byte == 0x2E {
-                guard labelLength > 0 else { return .failure(Problem(message: "'\(raw)' has an empty label")) }
-                labelLength = 0
-                continue
-            }
-            let allowed = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
-            guard allowed else {
-                return .failure(Problem(message: "'\(raw)' contains '\(Character(UnicodeScalar(byte)))', which no host name may"))
-            }
-            labelLength += 1
-            guard labelLength <= 63 else { return .failure(Problem(message: "'\(raw)' has a label longer than 63 characters")) }
+        // International: lowercase, NFC, Punycode per label, then the ASCII rules again.
+        guard let ascii = Punycode.toASCII(raw.lowercased().precomposedStringWithCanonicalMapping) else {
+            return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
         }
-        guard labelLength > 0 else { return .failure(Problem(message: "'\(raw)' has an empty label")) }
-        return .success((host, .name))
+        var copy = ascii
+        let again = copy.withUTF8 { Parser(text: text, bytes: $0).classify(0 ..< $0.count) }
+        if case .failure = again { return .failure(Problem(message: "'\(raw)' is not a valid international host name")) }
+        return again
     }
 }

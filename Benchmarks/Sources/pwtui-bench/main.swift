@@ -67,7 +67,7 @@ func makeVault(_ count: Int) throws -> String {
     let vault = try Vault.create(at: path, password: try secure("bench"), parameters: .interactive, environment: environment)
     for index in 0 ..< count {
         try vault.add(
-            services: [try ServiceIdentifier("https://login.site\(index).example.com/auth"), try ServiceIdentifier("site\(index).example.com")],
+            services: [try ServiceIdentifier("https://login.site\(index).example.com/auth"), try ServiceIdentifier("site\(index).com")],
             username: "user\(index)@example.com", secret: try secure("Pa55-word-\(index)-xyzzy-plugh"),
             title: "Site number \(index)", notes: index % 10 == 0 ? "Some notes for entry \(index)" : "")
     }
@@ -76,6 +76,15 @@ func makeVault(_ count: Int) throws -> String {
 }
 
 // `pwtui-bench profile-open`: only opens a 100,000-credential vault, over and over, for perf.
+if CommandLine.arguments.dropFirst().first == "profile-rank" {
+    let path = try makeVault(100_000)
+    let vault = try Vault.open(at: path, password: try secure("bench"), environment: environment)
+    let context = RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList())
+    let requests = [try ServiceIdentifier("https://www.site4242.com/login")]
+    for _ in 0 ..< 200 { _ = CredentialRanking.matches(vault.contents.credentials, for: requests, context: context) }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "profile-open" {
     let path = try makeVault(100_000)
     for _ in 0 ..< 5 {
@@ -138,8 +147,38 @@ do {
     print("add one credential to 10,000 and save (fsync included): \(format(times))")
 }
 
+do {
+    // Ranking and filtering the 100,000-credential vault (services site<i>.example.com and
+    // https://login.site<i>.example.com/auth), warm PSL cache as in a picker session.
+    let vault = try Vault.open(at: "\(directory)/v100000.pwtui", password: try secure("bench"), environment: environment)
+    let context = RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList())
+    var ranked: [RankedCredential] = []
+    // Typical: the request shares its site with a few credentials. Worst case: with every
+    // credential (all of them are under example.com), so all 100,000 are same-site matches to sort.
+    for (label, url) in [("typical", "https://www.site4242.com/login"), ("worst case", "https://www.site4242.example.com/login")] {
+        let requests = [try ServiceIdentifier(url)]
+        var times: [Double] = []
+        for _ in 0 ..< rounds {
+            times.append(milliseconds { ranked = CredentialRanking.matches(vault.contents.credentials, for: requests, context: context) })
+        }
+        print("rank 100,000 credentials against \(url) (\(label)): \(format(times)); \(ranked.count) match")
+    }
+    let showAll = try milliseconds { ranked = CredentialRanking.rank(vault.contents.credentials, for: [try ServiceIdentifier("https://www.site4242.com/login")], context: context) }
+    print(String(format: "rank with show-all (the other 99,999 sorted by title): %.1f ms", showAll))
+    var list: FilterableList?
+    let prepare = milliseconds { list = FilterableList(ranked) }
+    guard let list else { exit(1) }
+    var filterTimes: [Double] = []
+    var hits = 0
+    for round in 0 ..< rounds {
+        let query = ["s", "si", "sit", "site4", "site42", "us 42"][round % 6]
+        filterTimes.append(milliseconds { hits = list.filtered(by: query).count })
+    }
+    print(String(format: "re-score 100,000 after a keystroke: %@ (index built once in %.1f ms; last query %d hits)", format(filterTimes), prepare, hits))
+}
+
 for count in [10_000, 100_000] {
-    fflush(stdout)
+    fflush(nil)  // all streams: Swift 6 forbids naming the C global stdout
     let child = Process()
     child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     child.arguments = ["memory", "\(directory)/v\(count).pwtui"]

@@ -36,8 +36,7 @@ struct GetCommand: ParsableCommand {
             credential = try vault.credential(id: id)
         } else {
             let context = global.rankingContext(for: vault)
-            guard let best = CredentialRanking.rank(vault.contents.credentials, for: requests, context: context).first,
-                  best.match != nil else {
+            guard let best = CredentialRanking.matches(vault.contents.credentials, for: requests, context: context).first else {
                 throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
             }
             credential = best.credential

@@ -30,8 +30,10 @@ struct ListCommand: ParsableCommand {
                 .sorted { $0.displayTitle.localizedStandardCompare($1.displayTitle) == .orderedAscending }
                 .map { ($0, nil) }
         } else {
-            let ranked = CredentialRanking.rank(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault))
-            rows = ranked.filter { all || $0.match != nil }.map { ($0.credential, $0.match) }
+            let context = global.rankingContext(for: vault)
+            let ranked = all ? CredentialRanking.rank(vault.contents.credentials, for: requests, context: context)
+                : CredentialRanking.matches(vault.contents.credentials, for: requests, context: context)
+            rows = ranked.map { ($0.credential, $0.match) }
             if rows.isEmpty, format == .table {
                 throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
             }
