@@ -125,16 +125,16 @@ public struct FilterableList: Sendable {
     public func filtered(by query: String) -> [RankedCredential] {
         let terms = FuzzyMatch.terms(query)
         guard !terms.isEmpty else { return ranked }
-        var hits: [(section: Int, score: Int, position: Int)] = []
+        // One integer per hit, ordered as (section, better score, ranked position): sorting
+        // plain integers keeps a one-letter query over 100,000 entries within a frame.
+        var keys: [UInt64] = []
         for position in ranked.indices {
             guard let score = FuzzyMatch.score(query: terms, candidate: searchTexts[position]) else { continue }
-            hits.append((ranked[position].match == nil ? 1 : 0, score, position))
+            let section: UInt64 = ranked[position].match == nil ? 1 : 0
+            let inverted = UInt64(clamping: (1 << 30) - min(max(score, -(1 << 29)), 1 << 29))
+            keys.append(section << 62 | inverted << 32 | UInt64(position))
         }
-        hits.sort { a, b in
-            if a.section != b.section { return a.section < b.section }
-            if a.score != b.score { return a.score > b.score }
-            return a.position < b.position
-        }
-        return hits.map { ranked[$0.position] }
+        keys.sort()
+        return keys.map { ranked[Int($0 & 0xFFFF_FFFF)] }
     }
 }
