@@ -20,10 +20,12 @@ let package = Package(
 
         .systemLibrary(name: "CPSL", pkgConfig: "libpsl",
                        providers: [.apt(["libpsl-dev"])]),
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw",
+                       providers: [.apt(["libncurses-dev"])]),
 
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
-        .target(name: "TUI", dependencies: ["VaultCrypto"]),
+        .target(name: "TUI", dependencies: ["VaultModel", "VaultCrypto", "CNcurses"]),
         .executableTarget(
             name: "pwtui",
             dependencies: [
@@ -37,6 +39,7 @@ let package = Package(
                           path: "Tests/SaveLoop"),
 
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
                     exclude: ["Golden"]),
         .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"]),

@@ -12,7 +12,7 @@ struct Pwtui: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
+            PickCommand.self, InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
             EditCommand.self, RemoveCommand.self, PasswdCommand.self, EquivalentsCommand.self,
         ])
 }

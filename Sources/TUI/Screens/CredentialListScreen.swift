@@ -1,0 +1,199 @@
+import Foundation
+import VaultModel
+
+/// The credential list (AutoFill's credential list for service identifiers): matches for the
+/// requested services in ranked order; Tab adds every other credential in a second section
+/// ("show all"); typing filters and re-scores within the sections; Enter chooses, Esc cancels.
+/// A value: a key in, an action out, and a frame drawn from the state alone.
+public struct CredentialListScreen: Sendable {
+    public enum Action: Sendable, Equatable {
+        case up, down, pageUp, pageDown, first, last, toggleAll, choose, cancel
+        case deleteCharacter, clearQuery, deleteWord
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case stay
+        case chosen(UUID)
+        case cancelled
+    }
+
+    public static let bindings: [KeyBinding<Action>] = [
+        KeyBinding([.enter], "Enter", "choose", .choose),
+        KeyBinding([.tab, .backTab], "Tab", "show all", .toggleAll),
+        KeyBinding([.up, .control("p")], "↑↓", "move", .up),
+        KeyBinding([.down, .control("n")], "", "", .down, inHelpBar: false),
+        KeyBinding([.pageUp], "PgUp", "", .pageUp, inHelpBar: false),
+        KeyBinding([.pageDown], "PgDn", "", .pageDown, inHelpBar: false),
+        KeyBinding([.home], "Home", "", .first, inHelpBar: false),
+        KeyBinding([.end], "End", "", .last, inHelpBar: false),
+        KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
+        KeyBinding([.control("u")], "^U", "clear", .clearQuery),
+        KeyBinding([.control("w")], "", "", .deleteWord, inHelpBar: false),
+        KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
+    ]
+
+    /// The smallest terminal the list is drawn in; below it the screen says so.
+    public static let minimumSize = TerminalSize(rows: 6, columns: 40)
+
+    let requestLabel: String?
+    let list: FilterableList
+    public private(set) var query = ""
+    public private(set) var showAll: Bool
+    public private(set) var selection = 0
+    private var scroll = 0
+    private var visible: [RankedCredential]
+
+    /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
+    /// requested services (`requestLabel` nil) everything is one section.
+    public init(ranked: [RankedCredential], requestLabel: String?) {
+        self.requestLabel = requestLabel
+        list = FilterableList(ranked)
+        showAll = requestLabel == nil
+        visible = []
+        refilter()
+    }
+
+    public var matchCount: Int { list.ranked.prefix { $0.match != nil }.count }
+    public var selected: RankedCredential? { visible.indices.contains(selection) ? visible[selection] : nil }
+    public var visibleEntries: [RankedCredential] { visible }
+
+    public mutating func handle(_ event: TerminalEvent, pageSize: Int = 10) -> Outcome {
+        guard case .key(let key) = event else { return .stay }
+        if case .text(let scalar) = key {
+            query.unicodeScalars.append(scalar)
+            refilter()
+            return .stay
+        }
+        guard let action = KeyBinding.action(for: key, in: Self.bindings) else { return .stay }
+        switch action {
+        case .up: move(by: -1)
+        case .down: move(by: 1)
+        case .pageUp: move(by: -pageSize)
+        case .pageDown: move(by: pageSize)
+        case .first: selection = 0
+        case .last: selection = max(visible.count - 1, 0)
+        case .toggleAll:
+            guard requestLabel != nil else { return .stay }
+            let current = selected?.credential.id
+            showAll.toggle()
+            refilter(keeping: current)
+        case .choose:
+            if let selected { return .chosen(selected.credential.id) }
+        case .cancel: return .cancelled
+        case .deleteCharacter:
+            if !query.isEmpty {
+                query.removeLast()
+                refilter()
+            }
+        case .clearQuery:
+            query = ""
+            refilter()
+        case .deleteWord:
+            while query.last == " " { query.removeLast() }
+            while let last = query.last, last != " " { query.removeLast() }
+            refilter()
+        }
+        return .stay
+    }
+
+    private mutating func move(by delta: Int) {
+        guard !visible.isEmpty else { return }
+        selection = min(max(selection + delta, 0), visible.count - 1)
+    }
+
+    private mutating func refilter(keeping id: UUID? = nil) {
+        let filtered = list.filtered(by: query)
+        visible = showAll ? filtered : filtered.filter { $0.match != nil }
+        selection = id.flatMap { wanted in visible.firstIndex { $0.credential.id == wanted } } ?? 0
+        scroll = 0
+    }
+
+    // MARK: Drawing
+
+    public mutating func render(into canvas: inout Canvas) {
+        let size = canvas.size
+        guard size.rows >= Self.minimumSize.rows, size.columns >= Self.minimumSize.columns else {
+            canvas.put("Terminal too small", row: 0, column: 0, role: .error)
+            canvas.put("need \(Self.minimumSize), have \(size)", row: 1, column: 0, role: .dim)
+            return
+        }
+        let heading = requestLabel.map { "pwtui — credentials for \($0)" } ?? "pwtui — all credentials"
+        canvas.put(heading, row: 0, column: 0, role: .title)
+        let prompt = "Filter: "
+        let afterPrompt = canvas.put(prompt, row: 1, column: 0, role: .dim)
+        let afterQuery = canvas.put(query, row: 1, column: afterPrompt, role: .input)
+        canvas.cursor = Canvas.Position(row: 1, column: min(afterQuery, size.columns - 1))
+
+        let lines = displayLines()
+        let top = 3
+        let height = size.rows - top - 1
+        let selectedLine = lines.firstIndex { $0.entry == selection } ?? 0
+        if selectedLine < scroll { scroll = selectedLine }
+        if selectedLine >= scroll + height { scroll = selectedLine - height + 1 }
+        if let sectionLine = lines[..<selectedLine].lastIndex(where: { $0.entry == nil }), selectedLine - sectionLine < height,
+           sectionLine < scroll {
+            scroll = sectionLine  // keep the selected entry's section header in view when it fits
+        }
+        for (offset, line) in lines.dropFirst(scroll).prefix(height).enumerated() {
+            let row = top + offset
+            if let index = line.entry {
+                draw(visible[index], row: row, selected: index == selection, into: &canvas)
+            } else {
+                canvas.put(line.text, row: row, column: 0, role: line.role)
+            }
+        }
+        canvas.fill(row: size.rows - 1, role: .help)
+        canvas.put(KeyBinding.helpBar(Self.bindings), row: size.rows - 1, column: 0, role: .help)
+    }
+
+    private struct Line {
+        var text = ""
+        var role = StyleRole.normal
+        var entry: Int?
+    }
+
+    /// Section headers, entries and empty-state messages, in display order.
+    private func displayLines() -> [Line] {
+        var lines: [Line] = []
+        let matches = visible.indices.filter { visible[$0].match != nil }
+        let others = visible.indices.filter { visible[$0].match == nil }
+        let otherTotal = list.ranked.count - matchCount
+        if let requestLabel {
+            lines.append(Line(text: "Matches for \(requestLabel) (\(matches.count))", role: .section))
+            if matches.isEmpty {
+                let hint = query.isEmpty
+                    ? "No credentials for \(requestLabel)" + (showAll || otherTotal == 0 ? "" : " — Tab shows all \(otherTotal)")
+                    : "Nothing matches '\(query)'" + (showAll ? "" : " — Tab searches all \(list.ranked.count)")
+                lines.append(Line(text: "  " + hint, role: .dim))
+            }
+            lines += matches.map { Line(entry: $0) }
+            if showAll {
+                lines.append(Line(text: "All other credentials (\(others.count))", role: .section))
+                lines += others.map { Line(entry: $0) }
+            }
+        } else {
+            lines.append(Line(text: "All credentials (\(others.count))", role: .section))
+            if list.ranked.isEmpty {
+                lines.append(Line(text: "  The vault is empty — add one with: pwtui add SERVICE --username NAME", role: .dim))
+            } else if others.isEmpty {
+                lines.append(Line(text: "  Nothing matches '\(query)'", role: .dim))
+            }
+            lines += others.map { Line(entry: $0) }
+        }
+        return lines
+    }
+
+    private func draw(_ entry: RankedCredential, row: Int, selected: Bool, into canvas: inout Canvas) {
+        let width = canvas.size.columns
+        let role: StyleRole = selected ? .selected : .normal
+        if selected { canvas.fill(row: row, role: .selected) }
+        let titleWidth = max(12, width * 2 / 5)
+        let userWidth = max(10, width * 3 / 10)
+        canvas.put((selected ? "▸ " : "  ") + entry.credential.displayTitle, row: row, column: 0, role: role, width: titleWidth - 1)
+        canvas.put(entry.credential.username, row: row, column: titleWidth, role: selected ? .selected : .dim, width: userWidth - 1)
+        let service = entry.matchedService ?? entry.credential.services.first
+        let how = entry.match.map { " (\($0.rawValue))" } ?? ""
+        canvas.put((service?.text ?? "") + how, row: row, column: titleWidth + userWidth,
+                   role: selected ? .selected : .match, width: width - titleWidth - userWidth)
+    }
+}

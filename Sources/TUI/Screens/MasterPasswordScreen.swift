@@ -1,0 +1,106 @@
+import VaultCrypto
+
+/// The authentication screen (AutoFill's "prepare interface to provide credential"): asks for
+/// the master password before anything secret leaves the vault.
+///
+/// Keystrokes go straight into `SecureBytes`; the field shows one • per character and nothing
+/// else of it. A class rather than a value because it owns that protected buffer, which must
+/// exist exactly once.
+public final class MasterPasswordScreen {
+    public enum Outcome: Equatable {
+        case stay
+        case submit
+        case cancelled
+    }
+
+    public static let bindings: [KeyBinding<Action>] = [
+        KeyBinding([.enter], "Enter", "unlock", .submit),
+        KeyBinding([.control("u")], "^U", "clear", .clear),
+        KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
+        KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
+    ]
+
+    public enum Action: Sendable {
+        case submit, clear, deleteCharacter, cancel
+    }
+
+    let vaultPath: String
+    let hint: String?
+    private(set) var password: SecureBytes
+    /// Characters typed (UTF-8 lead bytes), for the dots.
+    private(set) var characters = 0
+    public var message: (text: String, role: StyleRole)?
+    /// Shown while Argon2id runs; the screen accepts no input meanwhile.
+    public var busy: String?
+
+    /// `hint` is shown under the field (the demo vault's password, nothing else).
+    public init(vaultPath: String, hint: String? = nil) throws(VaultCryptoError) {
+        self.vaultPath = vaultPath
+        self.hint = hint
+        password = try SecureBytes(capacity: 128)
+    }
+
+    public func handle(_ event: TerminalEvent) -> Outcome {
+        guard busy == nil, case .key(let key) = event else { return .stay }
+        if case .text(let scalar) = key {
+            for byte in String(Character(scalar)).utf8 {
+                guard (try? password.append(byte)) != nil else { return .stay }
+            }
+            characters += 1
+            return .stay
+        }
+        switch KeyBinding.action(for: key, in: Self.bindings) {
+        case .submit: return .submit
+        case .cancel: return .cancelled
+        case .clear:
+            password.removeAll()
+            characters = 0
+        case .deleteCharacter:
+            guard characters > 0 else { return .stay }
+            let length = password.withUnsafeBytes { bytes in
+                var length = 0
+                for byte in bytes.reversed() {
+                    length += 1
+                    if byte & 0xC0 != 0x80 { break }
+                }
+                return length
+            }
+            password.removeLast(length)
+            characters -= 1
+        case nil: break
+        }
+        return .stay
+    }
+
+    /// Lends the typed password (to unlock with), then forgets it.
+    public func consumePassword<Result>(_ body: (borrowing SecureBytes) throws -> Result) rethrows -> Result {
+        defer {
+            password.removeAll()
+            characters = 0
+        }
+        return try body(password)
+    }
+
+    public func render(into canvas: inout Canvas) {
+        let size = canvas.size
+        guard size.rows >= 6, size.columns >= 30 else {
+            canvas.put("Terminal too small", row: 0, column: 0, role: .error)
+            return
+        }
+        canvas.put("pwtui — unlock", row: 0, column: 0, role: .title)
+        canvas.put("Vault: \(vaultPath)", row: 2, column: 0, role: .dim)
+        let label = "Master password: "
+        let start = canvas.put(label, row: 4, column: 0)
+        let dots = String(repeating: "•", count: characters)
+        let end = canvas.put(dots, row: 4, column: start, role: .input)
+        if busy == nil { canvas.cursor = Canvas.Position(row: 4, column: min(end, size.columns - 1)) }
+        if let hint { canvas.put(hint, row: 5, column: start, role: .dim) }
+        if let busy {
+            canvas.put(busy, row: 6, column: 0, role: .warning)
+        } else if let message {
+            canvas.put(message.text, row: 6, column: 0, role: message.role)
+        }
+        canvas.fill(row: size.rows - 1, role: .help)
+        canvas.put(KeyBinding.helpBar(Self.bindings), row: size.rows - 1, column: 0, role: .help)
+    }
+}

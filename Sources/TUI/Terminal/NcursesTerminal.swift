@@ -1,0 +1,166 @@
+internal import CNcurses
+import Foundation
+
+/// The real terminal, through ncurses (the wide-character `ncursesw`).
+///
+/// It draws on `/dev/tty`, never on stdout, so `x=$(pwtui pick github.com)` captures only the
+/// answer. It opens with `newterm` (not `initscr`, which writes to stdout and exits the process
+/// on failure), runs in raw mode so Ctrl-C arrives as a key and the terminal is restored on every
+/// path, and uses the alternate screen, so the shell's screen comes back untouched. Call
+/// `close()` before writing the result.
+public final class NcursesTerminal: Terminal {
+    private let input: UnsafeMutablePointer<FILE>
+    private let output: UnsafeMutablePointer<FILE>
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private let theme: Theme
+    private var pairs: [String: Int16] = [:]
+    private var closed = false
+
+    public enum OpenError: Error, CustomStringConvertible {
+        case noTerminal
+        case unusable(String)
+
+        public var description: String {
+            switch self {
+            case .noTerminal: return "no terminal to draw on (/dev/tty cannot be opened)"
+            case .unusable(let term): return "the terminal type '\(term)' is not usable (check TERM)"
+            }
+        }
+    }
+
+    public init(theme: Theme) throws(OpenError) {
+        pwtui_set_utf8_locale()
+        guard let input = fopen("/dev/tty", "r") else { throw .noTerminal }
+        guard let output = fopen("/dev/tty", "w") else {
+            fclose(input)
+            throw .noTerminal
+        }
+        guard let screen = newterm(nil, output, input) else {
+            fclose(input)
+            fclose(output)
+            throw .unusable(ProcessInfo.processInfo.environment["TERM"] ?? "")
+        }
+        self.input = input
+        self.output = output
+        self.screen = screen
+        _ = set_term(screen)
+        guard let window = pwtui_stdscr() else { throw .unusable("stdscr") }
+        self.window = window
+        if ProcessInfo.processInfo.environment["ESCDELAY"] == nil { set_escdelay(25) }
+        raw()
+        noecho()
+        nonl()
+        keypad(window, true)
+        let colorful = theme.usesColor && has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        if colorful {
+            start_color()
+            use_default_colors()
+        }
+        self.theme = colorful ? theme : .monochrome
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Leaves the alternate screen and gives the terminal back as it was.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        endwin()
+        delscreen(screen)
+        fclose(output)
+        fclose(input)
+    }
+
+    public var size: TerminalSize {
+        TerminalSize(rows: Int(pwtui_rows(window)), columns: Int(pwtui_columns(window)))
+    }
+
+    public func nextEvent() throws -> TerminalEvent {
+        while true {
+            var character: wint_t = 0
+            let status = wget_wch(window, &character)
+            if status == KEY_CODE_YES {
+                if Int32(character) == pwtui_key_resize() { return .resize(size) }
+                if let key = Self.functionKey(Int32(character)) { return .key(key) }
+                continue
+            }
+            guard status == OK else { continue }
+            if character < 0x20 || character == 0x7F {
+                if let key = Key.fromControlByte(UInt8(character)) { return .key(key) }
+                continue
+            }
+            if let scalar = Unicode.Scalar(UInt32(character)) { return .key(.text(scalar)) }
+        }
+    }
+
+    public func present(_ canvas: Canvas) throws {
+        werase(window)
+        for (row, cells) in canvas.cells.enumerated() {
+            for (column, cell) in cells.enumerated() {
+                guard let character = cell.character else { continue }
+                var wide = character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+                wide.append(0)
+                let (attributes, pair) = look(cell.role)
+                _ = pwtui_put_cell(window, Int32(row), Int32(column), wide, attributes, Int32(pair))
+            }
+        }
+        if let cursor = canvas.cursor {
+            curs_set(1)
+            wmove(window, Int32(cursor.row), Int32(cursor.column))
+        } else {
+            curs_set(0)
+        }
+        wrefresh(window)
+    }
+
+    private func look(_ role: StyleRole) -> (Int32, Int16) {
+        let style = theme.style(role)
+        var attributes: Int32 = 0
+        if style.bold { attributes |= pwtui_attr_bold() }
+        if style.reverse { attributes |= pwtui_attr_reverse() }
+        if style.underline { attributes |= pwtui_attr_underline() }
+        if style.dim { attributes |= pwtui_attr_dim() }
+        guard theme.usesColor, style.foreground != .default || style.background != .default else { return (attributes, 0) }
+        let key = style.foreground.rawValue + "/" + style.background.rawValue
+        if let pair = pairs[key] { return (attributes, pair) }
+        let pair = Int16(pairs.count + 1)
+        init_pair(pair, Self.colorNumber(style.foreground), Self.colorNumber(style.background))
+        pairs[key] = pair
+        return (attributes, pair)
+    }
+
+    private static func colorNumber(_ color: Style.Color) -> Int16 {
+        switch color {
+        case .default: return -1
+        case .black: return 0
+        case .red: return 1
+        case .green: return 2
+        case .yellow: return 3
+        case .blue: return 4
+        case .magenta: return 5
+        case .cyan: return 6
+        case .white: return 7
+        }
+    }
+
+    private static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_ENTER: return .enter
+        case KEY_BTAB: return .backTab
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import TUI
+import VaultCrypto
+import VaultModel
+
+struct PickCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pick",
+        abstract: "Choose a credential in a list ranked for SERVICE(s); the choice goes to stdout or the clipboard.",
+        discussion: """
+            Drawn on the terminal (/dev/tty), so `x=$(pwtui pick github.com)` captures only the answer. \
+            With stdout a terminal, the password is copied to the clipboard instead. Esc cancels (exit 130).
+            """)
+
+    enum Output: String, ExpressibleByArgument, CaseIterable {
+        case password, username, both, json
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Services to rank for, most specific first (none: list everything).")
+    var services: [String] = []
+
+    @Option(help: "What a pipe receives: password, username, both (username, newline, password) or json.")
+    var output: Output = .password
+
+    func run() throws {
+        let requests = try services.map { try ServiceIdentifier($0) }
+        let path = global.vaultPath
+        guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
+        let unlocked = try global.masterPasswordFD.map { fd in
+            try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
+        }
+        let terminal: NcursesTerminal
+        do {
+            terminal = try NcursesTerminal(theme: ThemeLocator.current())
+        } catch {
+            throw CommandFailure(.interactionRequired, "\(error); use 'pwtui get' in scripts")
+        }
+        let global = self.global
+        let flow = PickerFlow(
+            terminal: terminal, vaultPath: path,
+            requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
+            unlock: { password in try Vault.open(at: path, password: password) },
+            rank: { vault in
+                requests.isEmpty
+                    ? CredentialRanking.rank(vault.contents.credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
+                    : CredentialRanking.rank(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault))
+            })
+        let outcome: PickerFlow.Outcome
+        do {
+            defer { terminal.close() }
+            outcome = try flow.run(unlocked: unlocked)
+        }
+        switch outcome {
+        case .cancelled:
+            throw CommandFailure(.cancelled, "cancelled")
+        case .wrongPassword(let attempts):
+            throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
+        case .chosen(let vault, let credential):
+            try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: 45)
+        }
+    }
+}
