@@ -9,6 +9,18 @@
 #include <stdio.h>
 #include <wchar.h>
 #include <ncurses.h>
+#include <signal.h>
+
+// ncurses catches SIGWINCH only when it is neither ignored nor blocked; a parent that ignores or
+// blocks it (the mask survives fork and exec: test runners and service managers pass it on)
+// would leave the picker deaf to resizes.
+static inline void pwtui_default_sigwinch(void) {
+    signal(SIGWINCH, SIG_DFL);
+    sigset_t winch;
+    sigemptyset(&winch);
+    sigaddset(&winch, SIGWINCH);
+    sigprocmask(SIG_UNBLOCK, &winch, NULL);
+}
 
 static inline int pwtui_attr_bold(void) { return A_BOLD; }
 static inline int pwtui_attr_reverse(void) { return A_REVERSE; }

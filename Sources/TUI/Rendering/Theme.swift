@@ -47,6 +47,12 @@ public struct Theme: Equatable, Sendable {
         public let line: Int
         public let problem: String
         public var description: String { "\(file):\(line): \(problem); using the default theme" }
+
+        public init(file: String, line: Int, problem: String) {
+            self.file = file
+            self.line = line
+            self.problem = problem
+        }
     }
 
     /// Parses a theme file's text; `file` names it in errors.

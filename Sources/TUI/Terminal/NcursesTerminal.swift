@@ -31,6 +31,7 @@ public final class NcursesTerminal: Terminal {
 
     public init(theme: Theme) throws(OpenError) {
         pwtui_set_utf8_locale()
+        pwtui_default_sigwinch()
         guard let input = fopen("/dev/tty", "r") else { throw .noTerminal }
         guard let output = fopen("/dev/tty", "w") else {
             fclose(input)

@@ -1,0 +1,73 @@
+// The picker on a real terminal: tmux runs bash, the test types `x=$(pwtui pick …)` and reads
+// the screen. The list is drawn on /dev/tty, so only the chosen secret reaches `$x`.
+
+import Foundation
+import Testing
+
+@Suite("Picker under tmux")
+struct PickerTmuxTests {
+    /// For github.com: "GitHub login" (same host) first, "Gist" (same site) second.
+    func session() throws -> (Sandbox, TmuxSession, String) {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
+        try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
+        try sandbox.add(["gitlab.com"], username: "carol", secret: "other-secret", extra: ["--title", "GitLab"])
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/pick.rc"
+        try tmux.type("x=$('\(pwtui)' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Master password:") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.type(sandbox.password)
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
+        return (sandbox, tmux, rc)
+    }
+
+    func result(_ rc: String) -> String? {
+        var text: String?
+        poll(timeout: .seconds(15)) {
+            text = readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
+            return text?.hasSuffix("\n") ?? false
+        }
+        return text
+    }
+
+    @Test("x=$(pwtui pick github.com) with ↓ Enter gives exactly the second match's password")
+    func pickSecondMatch() throws {
+        let (_, tmux, rc) = try session()
+        let list = try #require(tmux.captures.last)
+        let githubLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("GitHub login") })
+        let gistLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("Gist") })
+        #expect(githubLine < gistLine, "ranked: same host before same site\n\(list)")
+        #expect(!list.contains("GitLab"), "no show-all before Tab")
+        try tmux.press("Down")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0 X=second-secret\n")
+        for screen in tmux.captures { #expect(!screen.contains("second-secret") && !screen.contains("first-secret"), "\(screen)") }
+    }
+
+    @Test("Esc cancels: exit 130 and nothing on stdout")
+    func escapeCancels() throws {
+        let (_, tmux, rc) = try session()
+        try tmux.press("Escape")
+        #expect(result(rc) == "RC=130 X=\n")
+    }
+
+    @Test("Tab shows all; typing filters the sections")
+    func showAllFilterResize() throws {
+        let (_, tmux, rc) = try session()
+        try tmux.press("Tab")
+        let all = try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("GitLab") }
+        #expect(all != nil, "\(tmux.captures.last ?? "")")
+        try tmux.type("carol")
+        #expect(try tmux.waitForPane { $0.contains("Filter: carol") && $0.contains("Matches for github.com (0)") } != nil,
+                "\(tmux.captures.last ?? "")")
+        #expect(try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("▸ GitLab") } != nil,
+                "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0 X=other-secret\n")
+    }
+}
