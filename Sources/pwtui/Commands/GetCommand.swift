@@ -7,10 +7,6 @@ struct GetCommand: ParsableCommand {
         commandName: "get",
         abstract: "Print the best match's password (or another field) without opening a screen.")
 
-    enum Field: String, ExpressibleByArgument, CaseIterable {
-        case password, username, json
-    }
-
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Services to match, most specific first.")
@@ -19,8 +15,8 @@ struct GetCommand: ParsableCommand {
     @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
     var id: String?
 
-    @Option(help: "What to print: password, username or json.")
-    var field: Field = .password
+    @Option(help: "What to print: password, username, both (username, newline, password) or json.")
+    var field: CredentialField = .password
 
     func validate() throws {
         guard services.isEmpty != (id == nil) else {
@@ -45,23 +41,6 @@ struct GetCommand: ParsableCommand {
             usage.recordUse(of: credential.id, for: requests[0].host, at: Clock.system.now())
             try? usage.save(to: global.usagePath)
         }
-        switch field {
-        case .password:
-            try vault.withSecret(credential.secret) { try StandardOutput.write($0) }
-            try StandardOutput.write("\n")
-        case .username:
-            try StandardOutput.write(credential.username + "\n")
-        case .json:
-            var output = try SecureBytes(capacity: 512)
-            let head = "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
-                + "\"title\":\(JSONText.quote(credential.displayTitle)),"
-                + "\"username\":\(JSONText.quote(credential.username)),"
-                + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
-                + "\"password\":"
-            try Array(head.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
-            try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
-            try Array("}\n".utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
-            try StandardOutput.write(output)
-        }
+        try field.write(credential, from: vault)
     }
 }

@@ -13,17 +13,13 @@ struct PickCommand: ParsableCommand {
             With stdout a terminal, the password is copied to the clipboard instead. Esc cancels (exit 130).
             """)
 
-    enum Output: String, ExpressibleByArgument, CaseIterable {
-        case password, username, both, json
-    }
-
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Services to rank for, most specific first (none: list everything).")
     var services: [String] = []
 
     @Option(help: "What a pipe receives: password, username, both (username, newline, password) or json.")
-    var output: Output = .password
+    var output: CredentialField = .password
 
     func run() throws {
         let requests = try services.map { try ServiceIdentifier($0) }

@@ -10,28 +10,9 @@ import VaultModel
 /// field on stdout; a person at a terminal gets the password on the clipboard, cleared again
 /// after a while, and a one-line confirmation on stderr. The secret never reaches the screen.
 enum Handover {
-    static func deliver(_ credential: Credential, from vault: Vault, field: PickCommand.Output, clipboardTimeout: Int) throws {
+    static func deliver(_ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int) throws {
         if isatty(1) == 0 {
-            switch field {
-            case .password:
-                try vault.withSecret(credential.secret) { try StandardOutput.write($0) }
-                try StandardOutput.write("\n")
-            case .username:
-                try StandardOutput.write(credential.username + "\n")
-            case .both:
-                try StandardOutput.write(credential.username + "\n")
-                try vault.withSecret(credential.secret) { try StandardOutput.write($0) }
-                try StandardOutput.write("\n")
-            case .json:
-                var output = try SecureBytes(capacity: 512)
-                let head = "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
-                    + "\"title\":\(JSONText.quote(credential.displayTitle)),"
-                    + "\"username\":\(JSONText.quote(credential.username)),\"password\":"
-                try Array(head.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
-                try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
-                try Array("}\n".utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
-                try StandardOutput.write(output)
-            }
+            try field.write(credential, from: vault)
             return
         }
         try vault.withSecret(credential.secret) { try Clipboard.copy($0, clearAfter: clipboardTimeout) }
