@@ -12,7 +12,9 @@ struct Pwtui: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            PickCommand.self, InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
+            PickCommand.self, DemoCommand.self, InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
             EditCommand.self, RemoveCommand.self, PasswdCommand.self, EquivalentsCommand.self,
-        ])
+        ],
+        // `pwtui` alone: the picker over every credential.
+        defaultSubcommand: PickCommand.self)
 }

@@ -70,4 +70,26 @@ struct PickerTmuxTests {
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0 X=other-secret\n")
     }
+
+    @Test("pwtui demo: a throwaway vault, its password on the password screen, the list for github.com")
+    func demo() throws {
+        let sandbox = try Sandbox()
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/demo.rc"
+        try tmux.type("x=$('\(pwtui)' demo); echo \"RC=$? LEN=${#x}\" > '\(rc)'")
+        try tmux.press("Enter")
+        let prompt = try tmux.waitForPane { $0.contains("the master password is: correct horse battery staple") }
+        try #require(prompt != nil, "\(tmux.captures.last ?? "")")
+        try tmux.type("correct horse battery staple")
+        try tmux.press("Enter")
+        let list = try tmux.waitForPane { $0.contains("Matches for https://github.com/login (4)") }
+        try #require(list != nil, "\(tmux.captures.last ?? "")")
+        #expect(list?.contains("github.com (same-host)") == true, "the tiers are shown")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0 LEN=20\n", "a generated Safari-style password reached $x")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pwtui-demo-") }
+        #expect(leftovers.isEmpty, "the throwaway vault is deleted: \(leftovers)")
+    }
 }

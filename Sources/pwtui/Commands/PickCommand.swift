@@ -28,15 +28,20 @@ struct PickCommand: ParsableCommand {
         let unlocked = try global.masterPasswordFD.map { fd in
             try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
         }
+        try Self.runPicker(vaultPath: path, requests: requests, global: global, output: output, unlocked: unlocked)
+    }
+
+    /// The picker on the terminal, then the handover of the choice (shared with `demo`).
+    static func runPicker(vaultPath path: String, requests: [ServiceIdentifier], global: GlobalOptions,
+                          output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil) throws {
         let terminal: NcursesTerminal
         do {
             terminal = try NcursesTerminal(theme: ThemeLocator.current())
         } catch {
             throw CommandFailure(.interactionRequired, "\(error); use 'pwtui get' in scripts")
         }
-        let global = self.global
         let flow = PickerFlow(
-            terminal: terminal, vaultPath: path,
+            terminal: terminal, vaultPath: path, passwordHint: passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
             unlock: { password in try Vault.open(at: path, password: password) },
             rank: { vault in
