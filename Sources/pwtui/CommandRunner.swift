@@ -8,7 +8,10 @@ import Glibc
 enum CommandRunner {
     static func run(_ root: Pwtui.Type) -> Never {
         do {
-            var command = try root.parseAsRoot()
+            // `pwtui` alone is the picker over every credential. Not ArgumentParser's default
+            // subcommand: that would read a mistyped subcommand as a service to pick for.
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            var command = try root.parseAsRoot(arguments.isEmpty ? ["pick"] : arguments)
             try command.run()
             exit(0)
         } catch let failure as CommandFailure {

@@ -14,7 +14,5 @@ struct Pwtui: ParsableCommand {
         subcommands: [
             PickCommand.self, DemoCommand.self, InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
             EditCommand.self, RemoveCommand.self, PasswdCommand.self, EquivalentsCommand.self,
-        ],
-        // `pwtui` alone: the picker over every credential.
-        defaultSubcommand: PickCommand.self)
+        ])
 }
