@@ -11,7 +11,7 @@ enum CommandRunner {
             // `pwtui` alone is the picker over every credential. Not ArgumentParser's default
             // subcommand: that would read a mistyped subcommand as a service to pick for.
             let arguments = Array(CommandLine.arguments.dropFirst())
-            var command = try root.parseAsRoot(arguments.isEmpty ? ["pick"] : arguments)
+            var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
             exit(0)
         } catch let failure as CommandFailure {

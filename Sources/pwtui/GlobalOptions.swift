@@ -9,15 +9,43 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The vault file (default: $PWTUI_VAULT, else $XDG_DATA_HOME/pwtui/vault.pwtui).", valueName: "path"))
     var vault: String?
 
+    @Option(name: .long, help: ArgumentHelp("The settings file (default: $XDG_CONFIG_HOME/pwtui/config.toml).", valueName: "path"))
+    var config: String?
+
     @Option(name: .customLong("master-password-fd"),
             help: ArgumentHelp("Read the master password's first line from this file descriptor (for scripts).", valueName: "n"))
     var masterPasswordFD: Int32?
 
-    /// The vault path: --vault, then PWTUI_VAULT, then the XDG data directory.
+    /// `--config`, else `$XDG_CONFIG_HOME/pwtui/config.toml`.
+    var configPath: String {
+        if let config, !config.isEmpty { return config }
+        let environment = ProcessInfo.processInfo.environment
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? ".") + "/.config"
+        return configHome + "/pwtui/config.toml"
+    }
+
+    /// The settings; a file others can write, or one that does not parse, is an error.
+    func settings() throws -> Settings {
+        do {
+            return try Settings.load(from: configPath)
+        } catch {
+            throw CommandFailure(.usage, error.description)
+        }
+    }
+
+    /// The vault path: --vault, then PWTUI_VAULT, then the settings, then the XDG data directory.
     var vaultPath: String {
         let environment = ProcessInfo.processInfo.environment
         if let vault, !vault.isEmpty { return vault }
         if let fromEnvironment = environment["PWTUI_VAULT"], !fromEnvironment.isEmpty { return fromEnvironment }
+        if let configured = (try? Settings.load(from: configPath))?.vault, !configured.isEmpty { return configured }
+        return Self.defaultVaultPath
+    }
+
+    /// `$XDG_DATA_HOME/pwtui/vault.pwtui` (DESIGN §3).
+    static var defaultVaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? ".") + "/.local/share"
         return dataHome + "/pwtui/vault.pwtui"

@@ -19,6 +19,18 @@ enum ThemeLocator {
         return directories
     }
 
+    /// Every theme name found, the built-in three first.
+    static func available() -> [String] {
+        var names = ["default", "high-contrast", "monochrome"]
+        for directory in directories() {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasSuffix(".theme") {
+                let name = String(file.dropLast(6))
+                if !names.contains(name) { names.append(name) }
+            }
+        }
+        return names
+    }
+
     static func current(named name: String = "default") -> Theme {
         if ProcessInfo.processInfo.environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return .monochrome }
         return Theme.load(named: name, from: directories()) { StandardError.say("pwtui: " + $0) }

@@ -34,4 +34,11 @@ public final class GridTerminal: Terminal {
     }
 
     public var lastFrame: Canvas? { frames.last }
+
+    /// The theme the flow asked for last.
+    public private(set) var theme = Theme.standard
+
+    public func use(_ theme: Theme) {
+        self.theme = theme
+    }
 }

@@ -13,7 +13,8 @@ public final class NcursesTerminal: Terminal {
     private let output: UnsafeMutablePointer<FILE>
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
-    private let theme: Theme
+    private var theme: Theme
+    private let colorful: Bool
     private var pairs: [String: Int16] = [:]
     private var closed = false
 
@@ -58,7 +59,13 @@ public final class NcursesTerminal: Terminal {
             start_color()
             use_default_colors()
         }
+        self.colorful = colorful
         self.theme = colorful ? theme : .monochrome
+    }
+
+    public func use(_ theme: Theme) {
+        self.theme = colorful ? theme : .monochrome
+        pairs = [:]
     }
 
     deinit {

@@ -7,6 +7,8 @@ public protocol Terminal: AnyObject {
     func nextEvent() throws -> TerminalEvent
     /// Shows `canvas` as the whole screen.
     func present(_ canvas: Canvas) throws
+    /// Draws from now on in `theme` (the configuration screen's live preview).
+    func use(_ theme: Theme)
 }
 
 public struct TerminalSize: Equatable, Sendable, CustomStringConvertible {

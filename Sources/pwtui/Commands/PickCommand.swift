@@ -33,13 +33,10 @@ struct PickCommand: ParsableCommand {
 
     /// The picker on the terminal, then the handover of the choice (shared with `demo`).
     static func runPicker(vaultPath path: String, requests: [ServiceIdentifier], global: GlobalOptions,
-                          output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil) throws {
-        let terminal: NcursesTerminal
-        do {
-            terminal = try NcursesTerminal(theme: ThemeLocator.current())
-        } catch {
-            throw CommandFailure(.interactionRequired, "\(error); use 'pwtui get' in scripts")
-        }
+                          output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil,
+                          terminal existing: NcursesTerminal? = nil) throws {
+        let settings = try global.settings()
+        let terminal = try existing ?? openTerminal(theme: settings.theme)
         let flow = PickerFlow(
             terminal: terminal, vaultPath: path, passwordHint: passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
@@ -60,7 +57,15 @@ struct PickCommand: ParsableCommand {
         case .wrongPassword(let attempts):
             throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
         case .chosen(let vault, let credential):
-            try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: 45)
+            try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout)
+        }
+    }
+
+    static func openTerminal(theme: String) throws -> NcursesTerminal {
+        do {
+            return try NcursesTerminal(theme: ThemeLocator.current(named: theme))
+        } catch {
+            throw CommandFailure(.interactionRequired, "\(error); use 'pwtui get' in scripts")
         }
     }
 }

@@ -16,7 +16,8 @@ enum Handover {
             return
         }
         try vault.withSecret(credential.secret) { try Clipboard.copy($0, clearAfter: clipboardTimeout) }
-        StandardError.say("Copied the password of \(credential.displayTitle) (\(credential.username)) to the clipboard; cleared in \(clipboardTimeout) s.")
+        let clearing = clipboardTimeout > 0 ? "cleared in \(clipboardTimeout) s" : "not cleared (clipboard_timeout = 0)"
+        StandardError.say("Copied the password of \(credential.displayTitle) (\(credential.username)) to the clipboard; \(clearing).")
     }
 }
 
@@ -37,6 +38,7 @@ enum Clipboard {
                 throw CommandFailure(.ioError, "writing to the terminal failed")
             }
         }
+        guard seconds > 0 else { return }
         let clear = Process()
         clear.executableURL = URL(fileURLWithPath: "/bin/sh")
         clear.arguments = ["-c", "sleep \(seconds); printf '\\033]52;c;!\\007' > /dev/tty"]

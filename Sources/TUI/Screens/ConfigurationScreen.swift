@@ -1,0 +1,293 @@
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// The configuration screen (AutoFill's "prepare interface for extension configuration"): the
+/// first-run wizard, and `pwtui configure` for an existing vault. One step at a time — vault
+/// location, master password (twice, with a strength estimate), unlock cost measured on this
+/// machine, theme (previewed live), clipboard timeout, summary — Enter goes on, Esc goes back
+/// (and cancels on the first step).
+///
+/// A class because it owns the new master password in protected memory while the wizard runs.
+public final class ConfigurationScreen {
+    public enum Step: Equatable, Sendable {
+        case location, password, confirmation, unlockCost, theme, clipboard, summary
+    }
+
+    public enum Outcome: Equatable {
+        case stay
+        /// The unlock-cost step needs its options measured (slow: the flow shows it is busy).
+        case calibrate
+        /// Show the whole screen in this theme now.
+        case preview(String)
+        case finished
+        case cancelled
+    }
+
+    public struct Choices: Equatable, Sendable {
+        public var vaultPath: String
+        public var parameters: KDFParameters
+        public var theme: String
+        public var clipboardTimeout: Int
+
+        public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int) {
+            self.vaultPath = vaultPath
+            self.parameters = parameters
+            self.theme = theme
+            self.clipboardTimeout = clipboardTimeout
+        }
+    }
+
+    public let steps: [Step]
+    public private(set) var step: Step
+    public private(set) var choices: Choices
+    public let themes: [String]
+    public var calibration: [KDFCalibration.Option] = []
+    public var busy: String?
+    private var costIndex = 0
+    private var themeIndex = 0
+    private var field: String
+    private var password: SecureBytes
+    private var confirmation: SecureBytes
+    private var message: (text: String, role: StyleRole)?
+
+    /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
+    public init(firstRun: Bool, defaults: Choices, themes: [String]) throws(VaultCryptoError) {
+        steps = firstRun ? [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .summary]
+            : [.unlockCost, .theme, .clipboard, .summary]
+        step = steps[0]
+        choices = defaults
+        self.themes = themes.isEmpty ? ["default"] : themes
+        themeIndex = self.themes.firstIndex(of: defaults.theme) ?? 0
+        field = firstRun ? defaults.vaultPath : ""
+        password = try SecureBytes(capacity: 128)
+        confirmation = try SecureBytes(capacity: 128)
+    }
+
+    /// Lends the new master password (first run only).
+    public func withPassword<Result>(_ body: (borrowing SecureBytes) throws -> Result) rethrows -> Result {
+        try body(password)
+    }
+
+    /// What the flow must do on entering the current step.
+    public var entryOutcome: Outcome {
+        step == .unlockCost && calibration.isEmpty ? .calibrate : .stay
+    }
+
+    public func handle(_ event: TerminalEvent) -> Outcome {
+        guard busy == nil, case .key(let key) = event else { return .stay }
+        message = nil
+        switch key {
+        case .escape, .control("c"):
+            guard let index = steps.firstIndex(of: step), index > 0 else { return .cancelled }
+            enter(steps[index - 1])
+            return step == .theme ? .preview(themes[themeIndex]) : .stay
+        case .enter:
+            return advance()
+        case .up, .control("p"), .left:
+            return choose(by: -1)
+        case .down, .control("n"), .right, .tab:
+            return choose(by: 1)
+        case .backspace:
+            switch step {
+            case .password: password.removeLast(lastCharacterLength(password))
+            case .confirmation: confirmation.removeLast(lastCharacterLength(confirmation))
+            default: if !field.isEmpty { field.removeLast() }
+            }
+        case .control("u"):
+            switch step {
+            case .password: password.removeAll()
+            case .confirmation: confirmation.removeAll()
+            default: field = ""
+            }
+        case .text(let scalar):
+            switch step {
+            case .password, .confirmation:
+                for byte in String(Character(scalar)).utf8 {
+                    if step == .password { try? password.append(byte) } else { try? confirmation.append(byte) }
+                }
+            case .location:
+                field.unicodeScalars.append(scalar)
+            case .clipboard:
+                if scalar.properties.numericType == .decimal, field.count < 4 { field.unicodeScalars.append(scalar) }
+            default: break
+            }
+        default: break
+        }
+        return .stay
+    }
+
+    private func choose(by delta: Int) -> Outcome {
+        switch step {
+        case .unlockCost where !calibration.isEmpty:
+            costIndex = min(max(costIndex + delta, 0), calibration.count - 1)
+        case .theme:
+            themeIndex = (themeIndex + delta + themes.count) % themes.count
+            return .preview(themes[themeIndex])
+        default: break
+        }
+        return .stay
+    }
+
+    private func advance() -> Outcome {
+        switch step {
+        case .location:
+            let path = (field as NSString).expandingTildeInPath
+            guard path.hasPrefix("/") else {
+                message = ("Give an absolute path (or ~/…)", .error)
+                return .stay
+            }
+            guard !FileManager.default.fileExists(atPath: path) else {
+                message = ("\(path) already exists; choose another place", .error)
+                return .stay
+            }
+            choices.vaultPath = path
+        case .password:
+            guard !password.isEmpty else {
+                message = ("The master password must not be empty", .error)
+                return .stay
+            }
+        case .confirmation:
+            guard password.isEqual(to: confirmation) else {
+                confirmation.removeAll()
+                password.removeAll()
+                enter(.password)
+                message = ("The two entries differ; type it again", .error)
+                return .stay
+            }
+        case .unlockCost:
+            guard calibration.indices.contains(costIndex) else { return .calibrate }
+            choices.parameters = calibration[costIndex].parameters
+        case .theme:
+            choices.theme = themes[themeIndex]
+        case .clipboard:
+            guard let seconds = Int(field), seconds <= 3600 else {
+                message = ("A number of seconds, 0 to 3600 (0: never clear)", .error)
+                return .stay
+            }
+            choices.clipboardTimeout = seconds
+        case .summary:
+            return .finished
+        }
+        guard let index = steps.firstIndex(of: step), index + 1 < steps.count else { return .finished }
+        enter(steps[index + 1])
+        return entryOutcome
+    }
+
+    private func enter(_ next: Step) {
+        step = next
+        switch next {
+        case .location: field = choices.vaultPath
+        case .clipboard: field = String(choices.clipboardTimeout)
+        case .confirmation: confirmation.removeAll()
+        default: break
+        }
+    }
+
+    private func lastCharacterLength(_ bytes: borrowing SecureBytes) -> Int {
+        bytes.withUnsafeBytes { raw in
+            var length = 0
+            for byte in raw.reversed() {
+                length += 1
+                if byte & 0xC0 != 0x80 { break }
+            }
+            return length
+        }
+    }
+
+    private func characterCount(_ bytes: borrowing SecureBytes) -> Int {
+        bytes.withUnsafeBytes { raw in raw.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
+    }
+
+    // MARK: Drawing
+
+    public func render(into canvas: inout Canvas) {
+        let size = canvas.size
+        guard size.rows >= 12, size.columns >= 50 else {
+            canvas.put("Terminal too small", row: 0, column: 0, role: .error)
+            canvas.put("need 50×12, have \(size)", row: 1, column: 0, role: .dim)
+            return
+        }
+        let number = (steps.firstIndex(of: step) ?? 0) + 1
+        let title = steps.count == 7 ? "pwtui — first-run setup" : "pwtui — configure"
+        canvas.put("\(title) (step \(number) of \(steps.count))", row: 0, column: 0, role: .title)
+        var row = 2
+        func line(_ text: String, _ role: StyleRole = .normal, column: Int = 0) {
+            canvas.put(text, row: row, column: column, role: role)
+            row += 1
+        }
+        switch step {
+        case .location:
+            line("Where should the vault live?", .header)
+            line("It is the one file to back up or sync; it stays encrypted wherever it goes.", .dim)
+            row += 1
+            let end = canvas.put("Vault: ", row: row, column: 0)
+            let after = canvas.put(field, row: row, column: end, role: .input)
+            canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))
+            row += 1
+        case .password, .confirmation:
+            line(step == .password ? "Choose a master password" : "Type the master password again", .header)
+            line("It cannot be recovered: without it the vault cannot be opened.", .dim)
+            row += 1
+            let secret = step == .password ? characterCount(password) : characterCount(confirmation)
+            let end = canvas.put("Master password: ", row: row, column: 0)
+            let after = canvas.put(String(repeating: "•", count: secret), row: row, column: end, role: .input)
+            canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))
+            row += 2
+            if step == .password, !password.isEmpty {
+                let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
+                switch strength.verdict {
+                case .weak: line("Strength: weak (about \(strength.bits) bits) — a passphrase of 4–5 random words is far stronger", .error)
+                case .fair: line("Strength: fair (about \(strength.bits) bits)", .warning)
+                case .strong: line("Strength: strong (about \(strength.bits) bits)", .match)
+                }
+            }
+        case .unlockCost:
+            line("How long should unlocking take?", .header)
+            line("Slower unlocking makes guessing the password slower too. Measured on this machine:", .dim)
+            row += 1
+            for (index, option) in calibration.enumerated() {
+                let label = String(format: "about %.1f s — %@", option.estimatedSeconds, option.parameters.description)
+                if index == costIndex { canvas.fill(row: row, role: .selected) }
+                line((index == costIndex ? "▸ " : "  ") + label, index == costIndex ? .selected : .normal)
+            }
+        case .theme:
+            line("Theme", .header)
+            line("↑↓ changes it; the whole screen shows it at once.", .dim)
+            row += 1
+            for (index, name) in themes.enumerated() {
+                if index == themeIndex { canvas.fill(row: row, role: .selected) }
+                line((index == themeIndex ? "▸ " : "  ") + name, index == themeIndex ? .selected : .normal)
+            }
+            row += 1
+            line("Sample: section", .section)
+            line("  GitHub   alice   github.com (same-host)", .match)
+            line("  A warning looks like this", .warning)
+        case .clipboard:
+            line("Clear the clipboard after how many seconds?", .header)
+            line("A copied password is removed again after this time (0: never).", .dim)
+            row += 1
+            let end = canvas.put("Seconds: ", row: row, column: 0)
+            let after = canvas.put(field, row: row, column: end, role: .input)
+            canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))
+            row += 1
+        case .summary:
+            line("Summary", .header)
+            row += 1
+            if steps.count == 7 { line("Vault:             \(choices.vaultPath)") }
+            line("Unlock cost:       \(choices.parameters)")
+            line("Theme:             \(choices.theme)")
+            line("Clipboard cleared: after \(choices.clipboardTimeout) s")
+            row += 1
+            line(steps.count == 7 ? "Enter creates the vault." : "Enter applies the changes.", .dim)
+        }
+        if let busy {
+            canvas.put(busy, row: size.rows - 3, column: 0, role: .warning)
+        } else if let message {
+            canvas.put(message.text, row: size.rows - 3, column: 0, role: message.role)
+        }
+        canvas.fill(row: size.rows - 1, role: .help)
+        let help = step == .unlockCost || step == .theme ? "Enter next  ↑↓ choose  Esc back" : "Enter next  Esc back"
+        canvas.put(help, row: size.rows - 1, column: 0, role: .help)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The user's settings, `$XDG_CONFIG_HOME/pwtui/config.toml`: a small TOML subset (comments,
+/// `key = "string"`, `key = integer`). Written atomically with mode 0600; a file that others
+/// may write is refused, since it decides which vault pwtui opens.
+public struct Settings: Equatable, Sendable {
+    public var vault: String?
+    public var theme = "default"
+    public var clipboardTimeout = 45
+
+    public init(vault: String? = nil, theme: String = "default", clipboardTimeout: Int = 45) {
+        self.vault = vault
+        self.theme = theme
+        self.clipboardTimeout = clipboardTimeout
+    }
+
+    public enum LoadError: Error, Equatable, CustomStringConvertible {
+        case unsafePermissions(path: String)
+        case malformed(path: String, line: Int, problem: String)
+
+        public var description: String {
+            switch self {
+            case .unsafePermissions(let path):
+                return "\(path) can be written by other users; refusing to use it (chmod go-w \(path))"
+            case .malformed(let path, let line, let problem):
+                return "\(path):\(line): \(problem)"
+            }
+        }
+    }
+
+    /// The settings at `path`; defaults when there is no file.
+    public static func load(from path: String) throws(LoadError) -> Settings {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return Settings() }
+        if let mode = attributes[.posixPermissions] as? Int, mode & 0o022 != 0 {
+            throw .unsafePermissions(path: path)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { return Settings() }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws(LoadError) -> Settings {
+        var settings = Settings()
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else { throw .malformed(path: path, line: index + 1, problem: "expected key = value") }
+            let (key, value) = (parts[0], parts[1])
+            func string() throws(LoadError) -> String {
+                guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else {
+                    throw .malformed(path: path, line: index + 1, problem: "\(key) needs a quoted string")
+                }
+                return String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                    .replacingOccurrences(of: "\\\\", with: "\\")
+            }
+            switch key {
+            case "vault": settings.vault = try string()
+            case "theme": settings.theme = try string()
+            case "clipboard_timeout":
+                guard let seconds = Int(value), seconds >= 0, seconds <= 3600 else {
+                    throw .malformed(path: path, line: index + 1, problem: "clipboard_timeout must be 0 to 3600 seconds")
+                }
+                settings.clipboardTimeout = seconds
+            default:
+                throw .malformed(path: path, line: index + 1, problem: "unknown setting '\(key)'")
+            }
+        }
+        return settings
+    }
+
+    public var text: String {
+        func quoted(_ value: String) -> String {
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var lines = ["# pwtui settings (pwtui configure changes them)"]
+        if let vault { lines.append("vault = \(quoted(vault))") }
+        lines.append("theme = \(quoted(theme))")
+        lines.append("clipboard_timeout = \(clipboardTimeout)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the settings atomically (temporary file, rename), mode 0600, directory 0700.
+    public func save(to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".config.toml.tmp-\(UUID().uuidString)")
+            try Data(text.utf8).write(to: temporary, options: .withoutOverwriting)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
+            if rename(temporary.path, path) != 0 {
+                let code = errno
+                try? FileManager.default.removeItem(at: temporary)
+                throw VaultError.io(path: path, operation: "replacing", errno: code)
+            }
+        } catch let error as VaultError {
+            throw error
+        } catch {
+            throw VaultError.io(path: path, operation: "writing", errno: Int32((error as NSError).code))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import TUI
+import VaultCrypto
+import VaultModel
+
+/// `pwtui` alone: the picker over every credential, or, when there is no vault yet, the
+/// first-run wizard followed by the (empty) picker.
+struct StartCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start", abstract: "What plain `pwtui` runs.", shouldDisplay: false)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let path = global.vaultPath
+        if FileManager.default.fileExists(atPath: path) {
+            try PickCommand.runPicker(vaultPath: path, requests: [], global: global, output: .password)
+            return
+        }
+        let terminal = try PickCommand.openTerminal(theme: try global.settings().theme)
+        let vault: Vault
+        do {
+            guard let created = try ConfigureCommand.firstRun(on: terminal, global: global) else {
+                terminal.close()
+                throw CommandFailure(.cancelled, "setup cancelled; nothing was created")
+            }
+            vault = created
+        } catch {
+            terminal.close()
+            throw error
+        }
+        try PickCommand.runPicker(vaultPath: vault.path, requests: [], global: global, output: .password,
+                                  unlocked: vault, terminal: terminal)
+    }
+}
+
+/// `pwtui configure`: the configuration screen. Without a vault it is the first-run wizard; with
+/// one it changes the unlock cost (re-encrypting, after the master password), the theme and the
+/// clipboard timeout.
+struct ConfigureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "configure", abstract: "Change the unlock cost, theme and clipboard timeout (or set up a first vault).")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let path = global.vaultPath
+        guard FileManager.default.fileExists(atPath: path) else {
+            let terminal = try PickCommand.openTerminal(theme: try global.settings().theme)
+            defer { terminal.close() }
+            guard try Self.firstRun(on: terminal, global: global) != nil else {
+                throw CommandFailure(.cancelled, "setup cancelled; nothing was created")
+            }
+            return
+        }
+        let password = try global.masterPassword()
+        let vault = try Vault.open(at: path, password: password)
+        var settings = try global.settings()
+        let terminal = try PickCommand.openTerminal(theme: settings.theme)
+        let choices: ConfigurationScreen.Choices?
+        do {
+            defer { terminal.close() }
+            let screen = try ConfigurationScreen(
+                firstRun: false,
+                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout),
+                themes: ThemeLocator.available())
+            choices = try Self.flow(terminal, screen).run()
+        }
+        guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
+        if choices.parameters != vault.header.kdf {
+            StandardError.say("Re-encrypting \(path) with \(choices.parameters)…")
+            try vault.changePassword(to: password, parameters: choices.parameters)
+        }
+        settings.theme = choices.theme
+        settings.clipboardTimeout = choices.clipboardTimeout
+        try settings.save(to: global.configPath)
+        StandardError.say("Settings saved to \(global.configPath).")
+    }
+
+    static func flow(_ terminal: Terminal, _ screen: ConfigurationScreen) -> ConfigurationFlow {
+        ConfigurationFlow(terminal: terminal, screen: screen,
+                          calibrate: { try KDFCalibration.measure(with: Argon2id()) },
+                          loadTheme: { ThemeLocator.current(named: $0) })
+    }
+
+    /// The first-run wizard; creates the vault and the settings. Nil when cancelled.
+    static func firstRun(on terminal: Terminal, global: GlobalOptions) throws -> Vault? {
+        let settings = try global.settings()
+        let screen = try ConfigurationScreen(
+            firstRun: true,
+            defaults: .init(vaultPath: global.vaultPath, parameters: .moderate, theme: settings.theme,
+                            clipboardTimeout: settings.clipboardTimeout),
+            themes: ThemeLocator.available())
+        guard let choices = try flow(terminal, screen).run() else { return nil }
+        try VaultStorage.createDirectory(for: choices.vaultPath)
+        let vault = try screen.withPassword { try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters) }
+        try vault.save()
+        let defaultPath = GlobalOptions.defaultVaultPath
+        try Settings(vault: choices.vaultPath == defaultPath ? nil : choices.vaultPath, theme: choices.theme,
+                     clipboardTimeout: choices.clipboardTimeout).save(to: global.configPath)
+        return vault
+    }
+}
