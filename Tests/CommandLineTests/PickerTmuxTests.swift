@@ -92,4 +92,43 @@ struct PickerTmuxTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pwtui-demo-") }
         #expect(leftovers.isEmpty, "the throwaway vault is deleted: \(leftovers)")
     }
+
+    @Test("pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get")
+    func firstRunWizard() throws {
+        let sandbox = try Sandbox()
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/wizard.rc"
+        try tmux.type("'\(pwtui)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("first-run setup (step 1 of 7)") && $0.contains(sandbox.vault) } != nil,
+                     "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        let password = "wizard passphrase orbit velvet"
+        for _ in 0 ..< 2 {
+            try tmux.type(password)
+            try tmux.press("Enter")
+        }
+        try #require(try tmux.waitForPane { $0.contains("How long should unlocking take?") && $0.contains("▸ about") } != nil,
+                     "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")   // about 0.5 s
+        try tmux.press("Enter")   // theme
+        try tmux.press("Enter")   // clipboard
+        try #require(try tmux.waitForPane { $0.contains("Enter creates the vault.") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane(timeout: .seconds(20)) { $0.contains("The vault is empty") } != nil,
+                     "the list opens after setup: \(tmux.captures.last ?? "")")
+        try tmux.press("Escape")
+        #expect(result(rc) == "RC=130\n")
+        for screen in tmux.captures { #expect(!screen.contains(password), "\(screen)") }
+
+        #expect(FileManager.default.fileExists(atPath: sandbox.vault))
+        let settings = try String(contentsOfFile: sandbox.root + "/xdg/config/pwtui/config.toml", encoding: .utf8)
+        #expect(settings.contains("clipboard_timeout = 45"), "\(settings)")
+        let add = try sandbox.pwtui(["add", "example.com", "--username", "u"], password: .text(password), stdin: "from-wizard")
+        #expect(add.exitCode == 0, "\(add)")
+        #expect(try sandbox.pwtui(["get", "example.com"], password: .text(password)).out == "from-wizard\n")
+        #expect(try sandbox.pwtui(["get", "example.com"]).exitCode == 77)
+    }
 }

@@ -138,7 +138,7 @@ public final class ConfigurationScreen {
                 return .stay
             }
             guard !FileManager.default.fileExists(atPath: path) else {
-                message = ("\(path) already exists; choose another place", .error)
+                message = ("A file already exists there; choose another place", .error)
                 return .stay
             }
             choices.vaultPath = path

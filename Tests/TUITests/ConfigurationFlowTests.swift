@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TUI
+import VaultCrypto
+import VaultModel
+
+@Suite struct ConfigurationFlowTests {
+    let options = KDFCalibration.options(floorSeconds: 0.065)
+
+    func wizard(_ terminal: GridTerminal, defaultPath: String, firstRun: Bool = true) throws -> (ConfigurationScreen, ConfigurationFlow) {
+        let screen = try ConfigurationScreen(
+            firstRun: firstRun,
+            defaults: .init(vaultPath: defaultPath, parameters: .moderate, theme: "default", clipboardTimeout: 45),
+            themes: ["default", "high-contrast", "monochrome"])
+        let options = self.options
+        let flow = ConfigurationFlow(terminal: terminal, screen: screen, calibrate: { options },
+                                     loadTheme: { $0 == "monochrome" ? .monochrome : Theme.standard })
+        return (screen, flow)
+    }
+
+    @Test func firstRunWalksEveryStepAndKeepsThePasswordOffScreen() throws {
+        let path = "/nonexistent-pwtui-wizard-test/v.pwtui"  // fixed: it appears in the snapshot
+        let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
+        terminal.press(.enter)                                   // location: the default
+        terminal.type("hunter2")                                 // weak
+        terminal.press(.control("u"))
+        terminal.type("tiger lamp orbit velvet seven")
+        terminal.press(.enter)
+        terminal.type("tiger lamp orbit velvet sevem")            // mismatch: back to the password
+        terminal.press(.enter)
+        terminal.type("tiger lamp orbit velvet seven")
+        terminal.press(.enter)
+        terminal.type("tiger lamp orbit velvet seven")
+        terminal.press(.enter)
+        terminal.press(.down, .enter)                            // unlock cost: about 1 s
+        terminal.press(.down, .down, .enter)                     // theme: monochrome, previewed
+        terminal.press(.control("u"))
+        terminal.type("30")
+        terminal.press(.enter)                                   // clipboard
+        terminal.press(.enter)                                   // summary
+        let (screen, flow) = try wizard(terminal, defaultPath: path)
+        let choices = try #require(try flow.run())
+        #expect(choices.vaultPath == path)
+        #expect(choices.parameters == options[1].parameters)
+        #expect(choices.theme == "monochrome")
+        #expect(choices.clipboardTimeout == 30)
+        #expect(terminal.theme == .monochrome, "the theme step previews on the terminal")
+        let password = screen.withPassword { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+        #expect(password == "tiger lamp orbit velvet seven")
+
+        let texts = terminal.frames.map(\.text)
+        #expect(texts.contains { $0.contains("Strength: weak") })
+        #expect(texts.contains { $0.contains("Strength: strong") })
+        #expect(texts.contains { $0.contains("The two entries differ") })
+        #expect(texts.contains { $0.contains("Measuring how fast this machine derives keys") })
+        for text in texts {
+            #expect(!text.contains("hunter2") && !text.contains("tiger") && !text.contains("velvet"), "\(text)")
+        }
+        try assertSnapshot(terminal.frames.last, named: "wizard-summary")
+    }
+
+    @Test func escapeGoesBackAndCancelsOnTheFirstStep() throws {
+        let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
+        terminal.press(.enter, .escape, .escape)
+        let (_, flow) = try wizard(terminal, defaultPath: NSTemporaryDirectory() + "pwtui-none/v.pwtui")
+        #expect(try flow.run() == nil)
+        #expect(terminal.frames.filter { $0.text.contains("(step 1 of 7)") }.count == 2)
+    }
+
+    @Test func anExistingFileOrARelativePathIsRefused() throws {
+        let existing = NSTemporaryDirectory() + "pwtui-exists-" + UUID().uuidString
+        try Data().write(to: URL(fileURLWithPath: existing))
+        let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
+        terminal.press(.enter, .control("u"))
+        terminal.type("relative/v.pwtui")
+        terminal.press(.enter, .escape)
+        let (_, flow) = try wizard(terminal, defaultPath: existing)
+        #expect(try flow.run() == nil)
+        let texts = terminal.frames.map(\.text)
+        #expect(texts.contains { $0.contains("A file already exists there; choose another place") })
+        #expect(texts.contains { $0.contains("Give an absolute path") })
+    }
+
+    @Test func reconfigureStartsAtTheUnlockCost() throws {
+        let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
+        terminal.press(.enter, .enter, .enter, .enter)
+        let (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        let choices = try #require(try flow.run())
+        #expect(choices.parameters == options[0].parameters)
+        #expect(choices.clipboardTimeout == 45)
+        #expect(terminal.frames.first?.text.contains("pwtui — configure (step 1 of 4)") == true)
+    }
+}
+
+@Suite struct SettingsAndStrengthTests {
+    @Test func settingsRoundTripAndRefuseNonsense() throws {
+        let settings = Settings(vault: "/home/a \"b\"/v.pwtui", theme: "high-contrast", clipboardTimeout: 12)
+        #expect(try Settings.parse(settings.text, path: "c") == settings)
+        #expect(throws: Settings.LoadError.malformed(path: "c", line: 2, problem: "unknown setting 'colour'")) {
+            _ = try Settings.parse("# x\ncolour = \"red\"\n", path: "c")
+        }
+        #expect(throws: Settings.LoadError.self) { _ = try Settings.parse("clipboard_timeout = -1", path: "c") }
+        let directory = NSTemporaryDirectory() + "pwtui-settings-" + UUID().uuidString
+        let path = directory + "/config.toml"
+        try settings.save(to: path)
+        #expect(try Settings.load(from: path) == settings)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        #expect(throws: Settings.LoadError.unsafePermissions(path: path)) { _ = try Settings.load(from: path) }
+        #expect(try Settings.load(from: directory + "/missing.toml") == Settings())
+    }
+
+    func strength(_ text: String) -> PasswordStrength {
+        Array(text.utf8).withUnsafeBytes { PasswordStrength(utf8: $0) }
+    }
+
+    @Test func strengthGrowsWithLengthAndVariety() {
+        #expect(strength("hunter2").verdict == .weak)
+        #expect(strength("aaaaaaaaaaaaaaaaaaaa").verdict == .weak)
+        #expect(strength("tiger lamp orbit velvet seven").verdict == .strong)
+        #expect(strength("Xk9#mQ2!vR").bits > strength("xk9mq2vr").bits)
+    }
+
+    @Test func calibrationScalesMemoryFirstThenPasses() {
+        let options = KDFCalibration.options(floorSeconds: 0.065)
+        #expect(options.map(\.targetSeconds) == [0.5, 1, 3])
+        #expect(options[0].parameters.opsLimit == 3 && options[0].parameters.memLimitKiB > 64 * 1024)
+        #expect(options[2].parameters.memLimitKiB == 1024 * 1024 && options[2].parameters.opsLimit > 3)
+        for option in options {
+            #expect(option.parameters.isStrongEnoughToWrite)
+            #expect(KDFParameters.Bounds.standard.admits(option.parameters))
+            #expect(abs(option.estimatedSeconds - option.targetSeconds) / option.targetSeconds < 0.2)
+        }
+        // A slow machine never goes below the floor.
+        #expect(KDFCalibration.options(floorSeconds: 5).allSatisfy { $0.parameters == .minimumForWriting })
+    }
+}
