@@ -123,8 +123,13 @@ public struct FilterableList: Sendable {
     /// sections), and within each the better fuzzy score comes first, ties keeping the ranked
     /// order. An empty query returns the list as ranked.
     public func filtered(by query: String) -> [RankedCredential] {
+        filteredPositions(by: query).map { ranked[$0] }
+    }
+
+    /// `filtered(by:)` as positions in `ranked`: what a screen keeps, without copying entries.
+    public func filteredPositions(by query: String) -> [Int] {
         let terms = FuzzyMatch.terms(query)
-        guard !terms.isEmpty else { return ranked }
+        guard !terms.isEmpty else { return Array(ranked.indices) }
         // One integer per hit, ordered as (section, better score, ranked position): sorting
         // plain integers keeps a one-letter query over 100,000 entries within a frame.
         var keys: [UInt64] = []
@@ -135,6 +140,6 @@ public struct FilterableList: Sendable {
             keys.append(section << 62 | inverted << 32 | UInt64(position))
         }
         keys.sort()
-        return keys.map { ranked[Int($0 & 0xFFFF_FFFF)] }
+        return keys.map { Int($0 & 0xFFFF_FFFF) }
     }
 }

@@ -41,7 +41,10 @@ public struct CredentialListScreen: Sendable {
     public private(set) var showAll: Bool
     public private(set) var selection = 0
     private var scroll = 0
-    private var visible: [RankedCredential]
+    /// Positions in `list.ranked` of the entries shown, matching ones first.
+    private var visible: [Int]
+    /// How many of `visible` are matches (they come first).
+    private var visibleMatches = 0
 
     /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
     /// requested services (`requestLabel` nil) everything is one section.
@@ -54,8 +57,8 @@ public struct CredentialListScreen: Sendable {
     }
 
     public var matchCount: Int { list.ranked.prefix { $0.match != nil }.count }
-    public var selected: RankedCredential? { visible.indices.contains(selection) ? visible[selection] : nil }
-    public var visibleEntries: [RankedCredential] { visible }
+    public var selected: RankedCredential? { visible.indices.contains(selection) ? list.ranked[visible[selection]] : nil }
+    public var visibleEntries: [RankedCredential] { visible.map { list.ranked[$0] } }
 
     public mutating func handle(_ event: TerminalEvent, pageSize: Int = 10) -> Outcome {
         guard case .key(let key) = event else { return .stay }
@@ -102,9 +105,10 @@ public struct CredentialListScreen: Sendable {
     }
 
     private mutating func refilter(keeping id: UUID? = nil) {
-        let filtered = list.filtered(by: query)
-        visible = showAll ? filtered : filtered.filter { $0.match != nil }
-        selection = id.flatMap { wanted in visible.firstIndex { $0.credential.id == wanted } } ?? 0
+        let filtered = list.filteredPositions(by: query)
+        visibleMatches = filtered.prefix { list.ranked[$0].match != nil }.count
+        visible = showAll ? filtered : Array(filtered.prefix(visibleMatches))
+        selection = id.flatMap { wanted in visible.firstIndex { list.ranked[$0].credential.id == wanted } } ?? 0
         scroll = 0
     }
 
@@ -124,63 +128,98 @@ public struct CredentialListScreen: Sendable {
         let afterQuery = canvas.put(query, row: 1, column: afterPrompt, role: .input)
         canvas.cursor = Canvas.Position(row: 1, column: min(afterQuery, size.columns - 1))
 
-        let lines = displayLines()
+        let layout = Layout(self)
         let top = 3
         let height = size.rows - top - 1
-        let selectedLine = lines.firstIndex { $0.entry == selection } ?? 0
+        let selectedLine = layout.line(ofEntry: selection)
         if selectedLine < scroll { scroll = selectedLine }
         if selectedLine >= scroll + height { scroll = selectedLine - height + 1 }
-        if let sectionLine = lines[..<selectedLine].lastIndex(where: { $0.entry == nil }), selectedLine - sectionLine < height,
-           sectionLine < scroll {
-            scroll = sectionLine  // keep the selected entry's section header in view when it fits
+        let header = layout.sectionHeader(above: selectedLine)
+        if selectedLine - header < height, header < scroll {
+            scroll = header  // keep the selected entry's section header in view when it fits
         }
-        for (offset, line) in lines.dropFirst(scroll).prefix(height).enumerated() {
+        for offset in 0 ..< min(height, max(layout.count - scroll, 0)) {
             let row = top + offset
-            if let index = line.entry {
-                draw(visible[index], row: row, selected: index == selection, into: &canvas)
-            } else {
-                canvas.put(line.text, row: row, column: 0, role: line.role)
+            switch layout.line(scroll + offset) {
+            case .entry(let index):
+                draw(list.ranked[visible[index]], row: row, selected: index == selection, into: &canvas)
+            case .text(let text, let role):
+                canvas.put(text, row: row, column: 0, role: role)
             }
         }
         canvas.fill(row: size.rows - 1, role: .help)
         canvas.put(KeyBinding.helpBar(Self.bindings), row: size.rows - 1, column: 0, role: .help)
     }
 
-    private struct Line {
-        var text = ""
-        var role = StyleRole.normal
-        var entry: Int?
-    }
-
-    /// Section headers, entries and empty-state messages, in display order.
-    private func displayLines() -> [Line] {
-        var lines: [Line] = []
-        let matches = visible.indices.filter { visible[$0].match != nil }
-        let others = visible.indices.filter { visible[$0].match == nil }
-        let otherTotal = list.ranked.count - matchCount
-        if let requestLabel {
-            lines.append(Line(text: "Matches for \(requestLabel) (\(matches.count))", role: .section))
-            if matches.isEmpty {
-                let hint = query.isEmpty
-                    ? "No credentials for \(requestLabel)" + (showAll || otherTotal == 0 ? "" : " — Tab shows all \(otherTotal)")
-                    : "Nothing matches '\(query)'" + (showAll ? "" : " — Tab searches all \(list.ranked.count)")
-                lines.append(Line(text: "  " + hint, role: .dim))
-            }
-            lines += matches.map { Line(entry: $0) }
-            if showAll {
-                lines.append(Line(text: "All other credentials (\(others.count))", role: .section))
-                lines += others.map { Line(entry: $0) }
-            }
-        } else {
-            lines.append(Line(text: "All credentials (\(others.count))", role: .section))
-            if list.ranked.isEmpty {
-                lines.append(Line(text: "  The vault is empty — add one with: pwtui add SERVICE --username NAME", role: .dim))
-            } else if others.isEmpty {
-                lines.append(Line(text: "  Nothing matches '\(query)'", role: .dim))
-            }
-            lines += others.map { Line(entry: $0) }
+    /// The lines of the list — section headers, empty-state hints and entries — computed on
+    /// demand from counts, so drawing costs the height of the window, not the length of the list.
+    private struct Layout {
+        enum Line {
+            case text(String, StyleRole)
+            case entry(Int)
         }
-        return lines
+
+        let lines: [Line]  // the lines before the first entry of each section, and hints
+        let matches: Int
+        let others: Int
+        let grouped: Bool
+        let hint: Line?
+        let othersHeader: Line?
+
+        init(_ screen: CredentialListScreen) {
+            matches = screen.visibleMatches
+            others = screen.visible.count - screen.visibleMatches
+            let otherTotal = screen.list.ranked.count - screen.matchCount
+            grouped = screen.requestLabel != nil
+            if let label = screen.requestLabel {
+                lines = [.text("Matches for \(label) (\(matches))", .section)]
+                if matches == 0 {
+                    let text = screen.query.isEmpty
+                        ? "No credentials for \(label)" + (screen.showAll || otherTotal == 0 ? "" : " — Tab shows all \(otherTotal)")
+                        : "Nothing matches '\(screen.query)'" + (screen.showAll ? "" : " — Tab searches all \(screen.list.ranked.count)")
+                    hint = .text("  " + text, .dim)
+                } else {
+                    hint = nil
+                }
+                othersHeader = screen.showAll ? .text("All other credentials (\(others))", .section) : nil
+            } else {
+                lines = [.text("All credentials (\(others))", .section)]
+                if screen.list.ranked.isEmpty {
+                    hint = .text("  The vault is empty — add one with: pwtui add SERVICE --username NAME", .dim)
+                } else if others == 0 {
+                    hint = .text("  Nothing matches '\(screen.query)'", .dim)
+                } else {
+                    hint = nil
+                }
+                othersHeader = nil
+            }
+        }
+
+        /// Lines before the first match: the header, and the hint if any.
+        private var lead: Int { 1 + (hint == nil ? 0 : 1) }
+
+        var count: Int {
+            grouped ? lead + matches + (othersHeader == nil ? 0 : 1 + others) : lead + others
+        }
+
+        func line(_ index: Int) -> Line {
+            if index == 0 { return lines[0] }
+            if index == 1, let hint { return hint }
+            let afterLead = index - lead
+            guard grouped else { return .entry(afterLead) }
+            if afterLead < matches { return .entry(afterLead) }
+            if afterLead == matches, let othersHeader { return othersHeader }
+            return .entry(afterLead - 1)
+        }
+
+        func line(ofEntry entry: Int) -> Int {
+            guard grouped else { return lead + entry }
+            return entry < matches ? lead + entry : lead + entry + 1
+        }
+
+        func sectionHeader(above line: Int) -> Int {
+            grouped && othersHeader != nil && line > lead + matches ? lead + matches : 0
+        }
     }
 
     private func draw(_ entry: RankedCredential, row: Int, selected: Bool, into canvas: inout Canvas) {
