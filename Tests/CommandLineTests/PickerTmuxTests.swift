@@ -131,4 +131,35 @@ struct PickerTmuxTests {
         #expect(try sandbox.pwtui(["get", "example.com"], password: .text(password)).out == "from-wizard\n")
         #expect(try sandbox.pwtui(["get", "example.com"]).exitCode == 77)
     }
+
+    @Test("with stdout a terminal the password goes to the clipboard (OSC 52 and wl-copy), never the screen, and is cleared")
+    func clipboardHandover() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "clip-secret-42", extra: ["--title", "GitHub"])
+        // A stand-in wl-copy that records what it is given, and a one-second clipboard timeout.
+        let bin = sandbox.root + "/bin", clip = sandbox.scratch + "/clipboard"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nif [ \"$1\" = --clear ]; then : > '\(clip)'; else cat > '\(clip)'; fi\n"
+            .write(toFile: bin + "/wl-copy", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/wl-copy")
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
+        try "clipboard_timeout = 1\n".write(toFile: sandbox.root + "/xdg/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: sandbox.root + "/xdg/config/pwtui/config.toml")
+
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        try tmux.type("export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        let done = try tmux.waitForPane { $0.contains("Copied the password of GitHub (alice) to the clipboard; cleared in 1 s.") && $0.contains("RC=0") }
+        #expect(done != nil, "\(tmux.captures.last ?? "")")
+        #expect(try tmux.tmux(["show-buffer"]).out == "clip-secret-42", "OSC 52 reached tmux's clipboard")
+        #expect(readBytes(clip) == Array("clip-secret-42".utf8), "wl-copy got it on stdin")
+        for screen in tmux.captures { #expect(!screen.contains("clip-secret-42"), "\(screen)") }
+        #expect(poll(timeout: .seconds(5)) { readBytes(clip) == [] }, "cleared after the timeout")
+    }
 }

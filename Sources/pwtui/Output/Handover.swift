@@ -21,10 +21,38 @@ enum Handover {
     }
 }
 
-/// The clipboard through OSC 52, which terminals (and tmux, and ssh) forward to the system
-/// clipboard: the secret is base64-encoded from protected memory into protected memory and
-/// written to /dev/tty. A detached shell clears it after the timeout; it carries no secret.
+/// The clipboard: OSC 52, which terminals (and tmux, and ssh) forward to the system clipboard,
+/// plus `wl-copy` (Wayland) or `xclip` / `xsel` (X11) when their display is set and they are
+/// installed. The secret goes from protected memory to the terminal and to the tool's stdin with
+/// write(2): base64-encoded into protected memory for OSC 52, never through argv. A detached shell
+/// clears every clipboard it was put in after the timeout; it carries no secret.
 enum Clipboard {
+    /// A clipboard program: how to give it text on stdin, and how to clear it.
+    struct Tool {
+        let name: String
+        let copyArguments: [String]
+        let clearCommand: String
+    }
+
+    static func tools(environment: [String: String] = ProcessInfo.processInfo.environment) -> [(Tool, String)] {
+        var candidates: [Tool] = []
+        if environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) == true {
+            candidates.append(Tool(name: "wl-copy", copyArguments: [], clearCommand: "wl-copy --clear"))
+        }
+        if environment["DISPLAY"].map({ !$0.isEmpty }) == true {
+            candidates.append(Tool(name: "xclip", copyArguments: ["-selection", "clipboard"], clearCommand: "xclip -selection clipboard < /dev/null"))
+            candidates.append(Tool(name: "xsel", copyArguments: ["--clipboard", "--input"], clearCommand: "xsel --clipboard --clear"))
+        }
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        var found: [(Tool, String)] = []
+        for tool in candidates {
+            guard let executable = path.map({ $0 + "/" + tool.name }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { continue }
+            found.append((tool, executable))
+            if tool.name == "xclip" { break }  // one X11 tool is enough
+        }
+        return found
+    }
+
     static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int) throws {
         let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC)
         guard tty >= 0 else { throw CommandFailure(.interactionRequired, "no terminal to copy to; pipe the output instead") }
@@ -38,14 +66,43 @@ enum Clipboard {
                 throw CommandFailure(.ioError, "writing to the terminal failed")
             }
         }
+        let tools = tools()
+        for (tool, executable) in tools { try run(executable, tool.copyArguments, input: secret) }
         guard seconds > 0 else { return }
+        let clears = ["printf '\\033]52;c;!\\007' > /dev/tty"] + tools.map(\.0.clearCommand)
         let clear = Process()
         clear.executableURL = URL(fileURLWithPath: "/bin/sh")
-        clear.arguments = ["-c", "sleep \(seconds); printf '\\033]52;c;!\\007' > /dev/tty"]
+        clear.arguments = ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")]
         clear.standardInput = FileHandle.nullDevice
         clear.standardOutput = FileHandle.nullDevice
         clear.standardError = FileHandle.nullDevice
         try? clear.run()
+    }
+
+    /// Runs a clipboard tool with the secret on its stdin, written straight from protected memory.
+    private static func run(_ executable: String, _ arguments: [String], input: UnsafeRawBufferPointer) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return  // the terminal's clipboard (OSC 52) still has it
+        }
+        let fd = pipe.fileHandleForWriting.fileDescriptor
+        var offset = 0
+        while offset < input.count, let base = input.baseAddress {
+            let written = write(fd, base + offset, input.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { break }
+            offset += written
+        }
+        try? pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
