@@ -162,4 +162,33 @@ struct PickerTmuxTests {
         for screen in tmux.captures { #expect(!screen.contains("clip-secret-42"), "\(screen)") }
         #expect(poll(timeout: .seconds(5)) { readBytes(clip) == [] }, "cleared after the timeout")
     }
+
+    @Test("pwtui configure on a vault: a new unlock cost re-encrypts it, settings are saved, the password still opens it")
+    func configureExistingVault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()  // 3 passes, 64 MiB
+        try sandbox.add(["github.com"], username: "alice", secret: "still-here")
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/configure.rc"
+        try tmux.type("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("pwtui — configure (step 1 of 4)") && $0.contains("▸ about") } != nil,
+                     "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")       // about 0.5 s: more than the 64 MiB it has
+        try tmux.press("Enter")       // theme
+        try tmux.press("C-u")
+        try tmux.type("20")
+        try tmux.press("Enter")       // clipboard
+        try #require(try tmux.waitForPane { $0.contains("Enter applies the changes.") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0\n")
+        let bytes = try #require(readBytes(sandbox.vault))
+        let memoryKiB = bytes[46 ..< 50].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        #expect(memoryKiB > 64 * 1024, "re-encrypted with the new cost (\(memoryKiB) KiB)")
+        let settings = try String(contentsOfFile: sandbox.root + "/xdg/config/pwtui/config.toml", encoding: .utf8)
+        #expect(settings.contains("clipboard_timeout = 20"), "\(settings)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "still-here\n")
+    }
 }
