@@ -10,6 +10,16 @@
 #include <wchar.h>
 #include <ncurses.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+
+// The terminal's size as the kernel knows it (ioctl is variadic: Swift cannot call it).
+static inline int pwtui_tty_size(FILE *tty, int *rows, int *columns) {
+    struct winsize size;
+    if (ioctl(fileno(tty), TIOCGWINSZ, &size) != 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
 
 // ncurses catches SIGWINCH only when it is neither ignored nor blocked; a parent that ignores or
 // blocks it (the mask survives fork and exec: test runners and service managers pass it on)

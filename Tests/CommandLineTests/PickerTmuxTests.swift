@@ -56,7 +56,7 @@ struct PickerTmuxTests {
         #expect(result(rc) == "RC=130 X=\n")
     }
 
-    @Test("Tab shows all; typing filters the sections")
+    @Test("Tab shows all; typing filters the sections; a resize redraws")
     func showAllFilterResize() throws {
         let (_, tmux, rc) = try session()
         try tmux.press("Tab")
@@ -66,6 +66,11 @@ struct PickerTmuxTests {
         #expect(try tmux.waitForPane { $0.contains("Filter: carol") && $0.contains("Matches for github.com (0)") } != nil,
                 "\(tmux.captures.last ?? "")")
         #expect(try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("▸ GitLab") } != nil,
+                "\(tmux.captures.last ?? "")")
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "30", "-y", "5"])
+        #expect(try tmux.waitForPane { $0.contains("Terminal too small") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "60", "-y", "20"])
+        #expect(try tmux.waitForPane { $0.contains("▸ GitLab") && !$0.contains("Terminal too small") } != nil,
                 "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0 X=other-secret\n")

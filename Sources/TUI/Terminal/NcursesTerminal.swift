@@ -87,9 +87,23 @@ public final class NcursesTerminal: Terminal {
     }
 
     public func nextEvent() throws -> TerminalEvent {
+        // Resizes normally arrive as KEY_RESIZE through ncurses' SIGWINCH handler, but a process
+        // started with SIGWINCH blocked on some threads may never see the signal on the thread
+        // that reads keys. So the read also times out a few times a second to compare the
+        // kernel's idea of the size with ncurses'.
+        wtimeout(window, 250)
         while true {
             var character: wint_t = 0
             let status = wget_wch(window, &character)
+            if status == ERR {
+                var rows: Int32 = 0, columns: Int32 = 0
+                if pwtui_tty_size(output, &rows, &columns) == 0, rows > 0, columns > 0,
+                   rows != pwtui_rows(window) || columns != pwtui_columns(window) {
+                    resizeterm(rows, columns)
+                    return .resize(size)
+                }
+                continue
+            }
             if status == KEY_CODE_YES {
                 if Int32(character) == pwtui_key_resize() { return .resize(size) }
                 if let key = Self.functionKey(Int32(character)) { return .key(key) }
