@@ -11,6 +11,8 @@
 #include <ncurses.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <poll.h>
+#include <string.h>
 
 // The terminal's size as the kernel knows it (ioctl is variadic: Swift cannot call it).
 static inline int pwtui_tty_size(FILE *tty, int *rows, int *columns) {
@@ -50,4 +52,34 @@ static inline int pwtui_put_cell(WINDOW *w, int y, int x, const wchar_t *text, i
     if (setcchar(&cell, text, (attr_t)attrs, (short)pair, NULL) != OK) return ERR;
     return mvwadd_wch(w, y, x, &cell);
 }
+// Whether the terminal has gone away (hang-up or error on its descriptor): reads then fail at
+// once, and a blocked SIGHUP would never say so.
+static inline int pwtui_tty_gone(FILE *tty) {
+    struct pollfd descriptor = { fileno(tty), POLLIN, 0 };
+    if (poll(&descriptor, 1, 0) < 0) return 0;
+    return (descriptor.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+// SIGTERM and SIGHUP while the picker runs: a flag the key loop checks (the read is interrupted
+// or times out within 250 ms), so the terminal is restored by the same code as every other exit
+// instead of inside a signal handler. Installed after newterm, replacing ncurses' own handlers,
+// which restore the terminal but then exit with status 1 (our "no match").
+static volatile sig_atomic_t pwtui_terminating = 0;
+static void pwtui_on_termination(int signal_number) { pwtui_terminating = signal_number; }
+static inline void pwtui_watch_termination(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = pwtui_on_termination;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    // A blocked mask is inherited through fork and exec (Foundation's Process passes its
+    // thread's on): unblock, or the handler never runs.
+    sigset_t termination;
+    sigemptyset(&termination);
+    sigaddset(&termination, SIGTERM);
+    sigaddset(&termination, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &termination, NULL);
+}
+static inline int pwtui_termination_signal(void) { return pwtui_terminating; }
 #endif

@@ -13,6 +13,8 @@ enum ExitStatus: Int32 {
     case interactionRequired = 75
     case wrongPassword = 77
     case cancelled = 130
+    /// SIGTERM or SIGHUP during the picker: the terminal restored, then 128 + 15 as a shell would report.
+    case terminated = 143
 
     /// The code for one of pwtui's own errors; nil for errors that are not ours.
     init?(_ error: any Error) {
@@ -30,6 +32,8 @@ enum ExitStatus: Int32 {
             self = .ioError
         case let error as PromptError:
             self = error == .cancelled ? .cancelled : .ioError
+        case is NcursesTerminal.Terminated:
+            self = .terminated
         default:
             return nil
         }

@@ -196,4 +196,38 @@ struct PickerTmuxTests {
         #expect(settings.contains("clipboard_timeout = 20"), "\(settings)")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "still-here\n")
     }
+
+    @Test("SIGTERM during the picker restores the terminal and exits 143; a closed terminal leaves no picker behind")
+    func terminationAndHangup() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s")
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        // The sandbox's vault path in the command line tells this test's picker from any other.
+        let command = "'\(pwtui)' pick github.com --vault '\(sandbox.vault)' --master-password-fd 3 3<<<'\(sandbox.password)'"
+        let rc = sandbox.scratch + "/term.rc", modes = sandbox.scratch + "/stty"
+        var tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        try tmux.type("\(command); echo \"RC=$?\" > '\(rc)'; stty -a > '\(modes)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        _ = try sandbox.run("/usr/bin/env", ["pkill", "-TERM", "-f", "pick github.com --vault \(sandbox.vault)"])
+        #expect(result(rc) == "RC=143\n")
+        #expect(poll(timeout: .seconds(5)) { readBytes(modes).map { String(decoding: $0, as: UTF8.self).contains(" echo ") } ?? false },
+                "echo is back on")
+
+        tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        try tmux.type(command)
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        let running = try sandbox.run("/usr/bin/env", ["pgrep", "-f", "pick github[.]com --vault \(sandbox.vault)"])
+        try #require(running.exitCode == 0, "the picker is found while it runs, so the check below can fail")
+        try tmux.tmux(["kill-session", "-t", tmux.name])
+        // "github[.]com": the pattern must not match the command line of pgrep's own wrapper.
+        let gone = poll(timeout: .seconds(5)) {
+            (try? sandbox.run("/usr/bin/env", ["pgrep", "-f", "pick github[.]com --vault \(sandbox.vault)"]).exitCode) == 1
+        }
+        #expect(gone, "the picker exits when its terminal goes away")
+    }
 }

@@ -18,6 +18,12 @@ public final class NcursesTerminal: Terminal {
     private var pairs: [String: Int16] = [:]
     private var closed = false
 
+    /// SIGTERM or SIGHUP arrived while waiting for a key.
+    public struct Terminated: Error, CustomStringConvertible {
+        public let signal: Int32
+        public var description: String { "terminated by signal \(signal)" }
+    }
+
     public enum OpenError: Error, CustomStringConvertible {
         case noTerminal
         case unusable(String)
@@ -54,6 +60,7 @@ public final class NcursesTerminal: Terminal {
         noecho()
         nonl()
         keypad(window, true)
+        pwtui_watch_termination()
         let colorful = theme.usesColor && has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         if colorful {
             start_color()
@@ -96,9 +103,15 @@ public final class NcursesTerminal: Terminal {
             var character: wint_t = 0
             let status = wget_wch(window, &character)
             if status == ERR {
+                let signal = pwtui_termination_signal()
+                if signal != 0 { throw Terminated(signal: signal) }
                 var rows: Int32 = 0, columns: Int32 = 0
-                if pwtui_tty_size(output, &rows, &columns) == 0, rows > 0, columns > 0,
-                   rows != pwtui_rows(window) || columns != pwtui_columns(window) {
+                guard pwtui_tty_gone(input) == 0, pwtui_tty_size(output, &rows, &columns) == 0 else {
+                    // The terminal is gone (the window closed, ssh dropped): a read would now
+                    // fail at once, forever. Leave as if hung up.
+                    throw Terminated(signal: SIGHUP)
+                }
+                if rows > 0, columns > 0, rows != pwtui_rows(window) || columns != pwtui_columns(window) {
                     resizeterm(rows, columns)
                     return .resize(size)
                 }
