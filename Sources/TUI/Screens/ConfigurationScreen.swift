@@ -90,8 +90,8 @@ public final class ConfigurationScreen {
             return choose(by: 1)
         case .backspace:
             switch step {
-            case .password: password.removeLast(lastCharacterLength(password))
-            case .confirmation: confirmation.removeLast(lastCharacterLength(confirmation))
+            case .password: password.removeLastCharacter()
+            case .confirmation: confirmation.removeLastCharacter()
             default: if !field.isEmpty { field.removeLast() }
             }
         case .control("u"):
@@ -184,21 +184,6 @@ public final class ConfigurationScreen {
         }
     }
 
-    private func lastCharacterLength(_ bytes: borrowing SecureBytes) -> Int {
-        bytes.withUnsafeBytes { raw in
-            var length = 0
-            for byte in raw.reversed() {
-                length += 1
-                if byte & 0xC0 != 0x80 { break }
-            }
-            return length
-        }
-    }
-
-    private func characterCount(_ bytes: borrowing SecureBytes) -> Int {
-        bytes.withUnsafeBytes { raw in raw.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
-    }
-
     // MARK: Drawing
 
     public func render(into canvas: inout Canvas) {
@@ -229,7 +214,7 @@ public final class ConfigurationScreen {
             line(step == .password ? "Choose a master password" : "Type the master password again", .header)
             line("It cannot be recovered: without it the vault cannot be opened.", .dim)
             row += 1
-            let secret = step == .password ? characterCount(password) : characterCount(confirmation)
+            let secret = step == .password ? password.characterCount : confirmation.characterCount
             let end = canvas.put("Master password: ", row: row, column: 0)
             let after = canvas.put(String(repeating: "•", count: secret), row: row, column: end, role: .input)
             canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))

@@ -27,8 +27,6 @@ public final class MasterPasswordScreen {
     let vaultPath: String
     let hint: String?
     private(set) var password: SecureBytes
-    /// Characters typed (UTF-8 lead bytes), for the dots.
-    private(set) var characters = 0
     public var message: (text: String, role: StyleRole)?
     /// Shown while Argon2id runs; the screen accepts no input meanwhile.
     public var busy: String?
@@ -46,7 +44,6 @@ public final class MasterPasswordScreen {
             for byte in String(Character(scalar)).utf8 {
                 guard (try? password.append(byte)) != nil else { return .stay }
             }
-            characters += 1
             return .stay
         }
         switch KeyBinding.action(for: key, in: Self.bindings) {
@@ -54,19 +51,8 @@ public final class MasterPasswordScreen {
         case .cancel: return .cancelled
         case .clear:
             password.removeAll()
-            characters = 0
         case .deleteCharacter:
-            guard characters > 0 else { return .stay }
-            let length = password.withUnsafeBytes { bytes in
-                var length = 0
-                for byte in bytes.reversed() {
-                    length += 1
-                    if byte & 0xC0 != 0x80 { break }
-                }
-                return length
-            }
-            password.removeLast(length)
-            characters -= 1
+            password.removeLastCharacter()
         case nil: break
         }
         return .stay
@@ -74,10 +60,7 @@ public final class MasterPasswordScreen {
 
     /// Lends the typed password (to unlock with), then forgets it.
     public func consumePassword<Result>(_ body: (borrowing SecureBytes) throws -> Result) rethrows -> Result {
-        defer {
-            password.removeAll()
-            characters = 0
-        }
+        defer { password.removeAll() }
         return try body(password)
     }
 
@@ -91,7 +74,7 @@ public final class MasterPasswordScreen {
         canvas.put("Vault: \(vaultPath)", row: 2, column: 0, role: .dim)
         let label = "Master password: "
         let start = canvas.put(label, row: 4, column: 0)
-        let dots = String(repeating: "•", count: characters)
+        let dots = String(repeating: "•", count: password.characterCount)
         let end = canvas.put(dots, row: 4, column: start, role: .input)
         if busy == nil { canvas.cursor = Canvas.Position(row: 4, column: min(end, size.columns - 1)) }
         if let hint { canvas.put(hint, row: 5, column: start, role: .dim) }

@@ -71,7 +71,7 @@ public final class TerminalPrompt {
             case 0x04 where secret.isEmpty:
                 throw .cancelled
             case 0x7F, 0x08:
-                secret.removeLast(trailingCharacterLength(secret))
+                secret.removeLastCharacter()
             case 0x15:
                 secret.removeAll()
             default:
@@ -140,21 +140,6 @@ public final class TerminalPrompt {
             if got < 0, errno == EINTR { continue }
             if got == 0 { throw .cancelled }
             throw .io(errno)
-        }
-    }
-
-    /// How many bytes the last UTF-8 character of `secret` takes, so Backspace removes a whole
-    /// character, not the last byte of one.
-    private func trailingCharacterLength(_ secret: borrowing SecureBytes) -> Int {
-        secret.withUnsafeBytes { bytes in
-            var length = 0
-            var index = bytes.count - 1
-            while index >= 0 {
-                length += 1
-                if bytes[index] & 0xC0 != 0x80 { break }
-                index -= 1
-            }
-            return length
         }
     }
 }
