@@ -7,11 +7,14 @@ public struct Settings: Equatable, Sendable {
     public var vault: String?
     public var theme = "default"
     public var clipboardTimeout = 45
+    /// Whether the credential identity store is kept (off: no such file exists at all).
+    public var identityStore = true
 
-    public init(vault: String? = nil, theme: String = "default", clipboardTimeout: Int = 45) {
+    public init(vault: String? = nil, theme: String = "default", clipboardTimeout: Int = 45, identityStore: Bool = true) {
         self.vault = vault
         self.theme = theme
         self.clipboardTimeout = clipboardTimeout
+        self.identityStore = identityStore
     }
 
     public enum LoadError: Error, Equatable, CustomStringConvertible {
@@ -61,6 +64,11 @@ public struct Settings: Equatable, Sendable {
                     throw .malformed(path: path, line: index + 1, problem: "clipboard_timeout must be 0 to 3600 seconds")
                 }
                 settings.clipboardTimeout = seconds
+            case "identity_store":
+                guard value == "true" || value == "false" else {
+                    throw .malformed(path: path, line: index + 1, problem: "identity_store must be true or false")
+                }
+                settings.identityStore = value == "true"
             default:
                 throw .malformed(path: path, line: index + 1, problem: "unknown setting '\(key)'")
             }
@@ -76,27 +84,12 @@ public struct Settings: Equatable, Sendable {
         if let vault { lines.append("vault = \(quoted(vault))") }
         lines.append("theme = \(quoted(theme))")
         lines.append("clipboard_timeout = \(clipboardTimeout)")
+        lines.append("identity_store = \(identityStore)")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes the settings atomically (temporary file, rename), mode 0600, directory 0700.
+    /// Writes the settings atomically, mode 0600, directory 0700.
     public func save(to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".config.toml.tmp-\(UUID().uuidString)")
-            try Data(text.utf8).write(to: temporary, options: .withoutOverwriting)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
-            if rename(temporary.path, path) != 0 {
-                let code = errno
-                try? FileManager.default.removeItem(at: temporary)
-                throw VaultError.io(path: path, operation: "replacing", errno: code)
-            }
-        } catch let error as VaultError {
-            throw error
-        } catch {
-            throw VaultError.io(path: path, operation: "writing", errno: Int32((error as NSError).code))
-        }
+        try AtomicFile.write(Data(text.utf8), to: path)
     }
 }

@@ -60,16 +60,8 @@ public struct UsageHistory: Sendable {
         return UsageHistory(text: String(decoding: data, as: UTF8.self))
     }
 
-    /// Writes the history atomically (temporary file and rename), mode 0600.
+    /// Writes the history atomically, mode 0600.
     public func save(to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            try Data(text.utf8).write(to: url, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        } catch {
-            throw VaultError.io(path: path, operation: "writing", errno: Int32((error as NSError).code))
-        }
+        try AtomicFile.write(Data(text.utf8), to: path)
     }
 }

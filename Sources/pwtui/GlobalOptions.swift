@@ -99,12 +99,52 @@ struct GlobalOptions: ParsableArguments {
         return try terminal.readSecret(prompt: prompt)
     }
 
-    /// Opens the vault with the master password.
+    /// Opens the vault with the master password, and rebuilds the identity store if it is
+    /// missing or stale.
     func openVault() throws -> Vault {
         let path = vaultPath
         // A missing vault is reported before asking for a password nobody can use.
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
         let password = try masterPassword()
-        return try Vault.open(at: path, password: password)
+        let vault = try Vault.open(at: path, password: password)
+        syncIdentities(with: vault, previousGeneration: nil)
+        return vault
+    }
+
+    /// Saves with the save protocol, then updates the identity store incrementally.
+    func save(_ vault: Vault) throws {
+        let previous = vault.header.generation
+        try vault.save()
+        syncIdentities(with: vault, previousGeneration: previous)
+    }
+
+    /// `$XDG_STATE_HOME/pwtui/identities`.
+    var identityStorePath: String {
+        (usagePath as NSString).deletingLastPathComponent + "/identities"
+    }
+
+    /// Keeps the identity store in step with `vault` (or removes it when the setting is off).
+    /// `previousGeneration`: the generation before a save just made, for an incremental update;
+    /// nil after opening, when only a missing or stale store is rebuilt. A store that cannot be
+    /// written is reported, never fatal: it is a cache of what the vault holds.
+    func syncIdentities(with vault: Vault, previousGeneration: UInt64?) {
+        guard (try? settings())?.identityStore ?? true else {
+            IdentityStore.remove(at: identityStorePath)
+            return
+        }
+        var store = IdentityStore.load(from: identityStorePath)
+        if let previousGeneration, var existing = store {
+            existing.update(from: vault, previousGeneration: previousGeneration)
+            store = existing
+        } else if let existing = store, existing.isCurrent(for: vault.header) {
+            return
+        } else {
+            store = IdentityStore(vault: vault)
+        }
+        do {
+            try store?.save(to: identityStorePath)
+        } catch {
+            StandardError.say("pwtui: the identity store could not be written (\(error)); suggestions may be out of date")
+        }
     }
 }

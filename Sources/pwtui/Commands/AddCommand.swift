@@ -40,7 +40,7 @@ struct AddCommand: ParsableCommand {
             : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
         let credential = try vault.add(
             services: identifiers, username: username, secret: secret, title: title, notes: notes, rank: rank)
-        try vault.save()
+        try global.save(vault)
         try StandardOutput.write(credential.id.uuidString.lowercased() + "\n")
     }
 }

@@ -70,7 +70,9 @@ struct ConfigureCommand: ParsableCommand {
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
         if choices.parameters != vault.header.kdf {
             StandardError.say("Re-encrypting \(path) with \(choices.parameters)…")
+            let previous = vault.header.generation
             try vault.changePassword(to: password, parameters: choices.parameters)
+            global.syncIdentities(with: vault, previousGeneration: previous)
         }
         settings.theme = choices.theme
         settings.clipboardTimeout = choices.clipboardTimeout
@@ -95,10 +97,13 @@ struct ConfigureCommand: ParsableCommand {
         guard let choices = try flow(terminal, screen).run() else { return nil }
         try VaultStorage.createDirectory(for: choices.vaultPath)
         let vault = try screen.withPassword { try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters) }
-        try vault.save()
+        try global.save(vault)
         let defaultPath = GlobalOptions.defaultVaultPath
-        try Settings(vault: choices.vaultPath == defaultPath ? nil : choices.vaultPath, theme: choices.theme,
-                     clipboardTimeout: choices.clipboardTimeout).save(to: global.configPath)
+        var saved = settings
+        saved.vault = choices.vaultPath == defaultPath ? nil : choices.vaultPath
+        saved.theme = choices.theme
+        saved.clipboardTimeout = choices.clipboardTimeout
+        try saved.save(to: global.configPath)
         return vault
     }
 }

@@ -58,7 +58,7 @@ struct EditCommand: ParsableCommand {
                 : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
             try vault.replaceSecret(of: credential.id, with: secret)
         }
-        try vault.save()
+        try global.save(vault)
         StandardError.say("Updated \(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8))).")
     }
 }

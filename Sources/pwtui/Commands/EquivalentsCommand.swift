@@ -32,7 +32,7 @@ struct EquivalentsCommand: ParsableCommand {
             let normalized = try EquivalentsCommand.domains(domains)
             let vault = try global.openVault()
             vault.updateEquivalents { $0.add(normalized, at: $1) }
-            try vault.save()
+            try global.save(vault)
             if let group = vault.contents.equivalents.group(containing: normalized[0]) {
                 StandardError.say("Equivalent: \(group.sorted().joined(separator: " "))")
             }
@@ -62,7 +62,7 @@ struct EquivalentsCommand: ParsableCommand {
             guard unknown.count < normalized.count else {
                 throw CommandFailure(.noMatch, "\(unknown.joined(separator: " ")) in no group; nothing changed")
             }
-            try vault.save()
+            try global.save(vault)
         }
     }
 }

@@ -20,7 +20,7 @@ struct InitCommand: ParsableCommand {
         guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
         try VaultStorage.createDirectory(for: path)
         let vault = try Vault.create(at: path, password: password, parameters: kdf.parameters)
-        try vault.save()
+        try global.save(vault)
         StandardError.say("Created \(path) (unlock cost: \(kdf.parameters)).")
     }
 }

@@ -39,12 +39,13 @@ struct ListCommand: ParsableCommand {
             }
         }
         switch format {
-        case .json: try StandardOutput.write(json(rows, ranked: !requests.isEmpty))
-        case .table: try StandardOutput.write(table(rows))
+        case .json: try StandardOutput.write(Self.json(rows, ranked: !requests.isEmpty))
+        case .table: try StandardOutput.write(Self.table(rows))
         }
     }
 
-    private func json(_ rows: [(Credential, MatchKind?)], ranked: Bool) -> String {
+    /// `times`: false for identities from the identity store, which has none.
+    static func json(_ rows: [(Credential, MatchKind?)], ranked: Bool, times: Bool = true) -> String {
         let objects = rows.map { credential, match in
             var fields = [
                 "\"id\":\(JSONText.quote(credential.id.uuidString.lowercased()))",
@@ -52,16 +53,18 @@ struct ListCommand: ParsableCommand {
                 "\"username\":\(JSONText.quote(credential.username))",
                 "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))]",
                 "\"rank\":\(credential.rank)",
-                "\"created\":\(JSONText.quote(credential.created.description))",
-                "\"modified\":\(JSONText.quote(credential.modified.description))",
             ]
+            if times {
+                fields.append("\"created\":\(JSONText.quote(credential.created.description))")
+                fields.append("\"modified\":\(JSONText.quote(credential.modified.description))")
+            }
             if ranked { fields.append("\"match\":\(match.map { JSONText.quote($0.rawValue) } ?? "null")") }
             return "{" + fields.joined(separator: ",") + "}"
         }
         return "[" + objects.joined(separator: ",\n ") + "]\n"
     }
 
-    private func table(_ rows: [(Credential, MatchKind?)]) -> String {
+    static func table(_ rows: [(Credential, MatchKind?)]) -> String {
         let header = ["ID", "TITLE", "USERNAME", "SERVICES"]
         let cells = rows.map { credential, _ in
             [String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,

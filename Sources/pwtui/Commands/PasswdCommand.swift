@@ -20,7 +20,9 @@ struct PasswdCommand: ParsableCommand {
         let newPassword = try newMasterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--new-master-password-fd") }
             ?? SecretReader.typedTwice(label: "master password")
         guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
+        let previous = vault.header.generation
         try vault.changePassword(to: newPassword, parameters: kdf?.parameters)
+        global.syncIdentities(with: vault, previousGeneration: previous)
         StandardError.say("Master password changed for \(vault.path).")
     }
 }

@@ -40,7 +40,11 @@ struct PickCommand: ParsableCommand {
         let flow = PickerFlow(
             terminal: terminal, vaultPath: path, passwordHint: passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
-            unlock: { password in try Vault.open(at: path, password: password) },
+            unlock: { password in
+                let vault = try Vault.open(at: path, password: password)
+                global.syncIdentities(with: vault, previousGeneration: nil)
+                return vault
+            },
             rank: { vault in
                 requests.isEmpty
                     ? CredentialRanking.rank(vault.contents.credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))

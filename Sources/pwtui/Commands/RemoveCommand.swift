@@ -27,7 +27,7 @@ struct RemoveCommand: ParsableCommand {
             }
         }
         try vault.remove(credential.id)
-        try vault.save()
+        try global.save(vault)
         StandardError.say("Deleted \(description).")
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import VaultModel
+
+@Suite struct IdentityStoreTests {
+    let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
+
+    func vaultWithThree() throws -> Vault {
+        let path = try temporaryDirectory() + "/v.pwtui"
+        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        for name in ["a", "b", "c"] {
+            try vault.add(services: [ServiceIdentifier("\(name).example")], username: name, secret: try secure("secret-\(name)"),
+                          title: "T\(name)", notes: "notes-\(name)")
+        }
+        try vault.save()
+        return vault
+    }
+
+    @Test func holdsIdentitiesOnlyAndRoundTrips() throws {
+        let vault = try vaultWithThree()
+        let store = IdentityStore(vault: vault)
+        let path = try temporaryDirectory() + "/state/identities"
+        try store.save(to: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("secret-") && !text.contains("notes-"))
+        #expect(IdentityStore.load(from: path) == store)
+        #expect(store.isCurrent(for: vault.header))
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try "garbage\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(IdentityStore.load(from: path) == nil, "a damaged store is missing, to be rebuilt")
+    }
+
+    @Test func updatesIncrementallyWhenItWasCurrent() throws {
+        let vault = try vaultWithThree()
+        var store = IdentityStore(vault: vault)
+        let before = vault.header.generation
+        let b = try #require(vault.contents.credentials.first { $0.username == "b" })
+        let c = try #require(vault.contents.credentials.first { $0.username == "c" })
+        try vault.update(b.id) { $0.title = "renamed" }
+        try vault.remove(c.id)
+        try vault.add(services: [ServiceIdentifier("d.example")], username: "d", secret: try secure("x"))
+        try vault.replaceSecret(of: b.id, with: try secure("new secret"))  // not an identity change by itself
+        try vault.save()
+        #expect(store.update(from: vault, previousGeneration: before) == 3, "renamed b, removed c, added d")
+        #expect(store == IdentityStore(vault: vault))
+        #expect(store.isCurrent(for: vault.header))
+    }
+
+    @Test func rebuildsWhenItWasNotCurrent() throws {
+        let vault = try vaultWithThree()
+        var store = IdentityStore(vault: vault)
+        try vault.add(services: [ServiceIdentifier("d.example")], username: "d", secret: try secure("x"))
+        try vault.save()
+        let skipped = vault.header.generation
+        try vault.add(services: [ServiceIdentifier("e.example")], username: "e", secret: try secure("x"))
+        try vault.save()
+        // The store missed the save at `skipped`: a diff against it would be wrong, so it rebuilds.
+        #expect(store.update(from: vault, previousGeneration: skipped) == 5)
+        #expect(store == IdentityStore(vault: vault))
+    }
+}
