@@ -143,11 +143,18 @@ final class Child: @unchecked Sendable {
         process.arguments = ["-c", script, "pwtui-test-wrapper", executable] + arguments
         process.environment = environment
         process.standardInput = FileHandle.nullDevice  // never the terminal the tests run from
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardOutput = output
+        process.standardError = errors
         let exited = self.exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        // The child has its own copies; holding ours open for the life of every Child made the
+        // test process accumulate descriptors over hundreds of runs, and Foundation's
+        // Process.run() was seen crashing (memcpy) with many open.
+        try? output.close()
+        try? errors.close()
     }
 
     deinit {
