@@ -42,7 +42,8 @@ let package = Package(
         .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
                     exclude: ["Golden"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
