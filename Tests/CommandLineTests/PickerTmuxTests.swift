@@ -230,4 +230,21 @@ struct PickerTmuxTests {
         }
         #expect(gone, "the picker exits when its terminal goes away")
     }
+
+    @Test("get --no-interaction on a terminal exits 75 at once and never prompts")
+    func noInteraction() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s")
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/nointeraction.rc"
+        try tmux.type("'\(pwtui)' get github.com --no-interaction; echo \"RC=$?\" > '\(rc)'")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=75\n")
+        for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
+        _ = try tmux.capture()
+        #expect(tmux.captures.last?.contains("--no-interaction forbids asking") == true)
+    }
 }

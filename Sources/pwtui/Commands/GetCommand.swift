@@ -18,6 +18,10 @@ struct GetCommand: ParsableCommand {
     @Option(help: "What to print: password, username, both (username, newline, password) or json.")
     var field: CredentialField = .password
 
+    @Flag(name: .customLong("no-interaction"),
+          help: "Never ask: without --master-password-fd, exit 75 at once instead of prompting.")
+    var noInteraction = false
+
     func validate() throws {
         guard services.isEmpty != (id == nil) else {
             throw ValidationError("give either services or --id, not both and not neither")
@@ -26,6 +30,9 @@ struct GetCommand: ParsableCommand {
 
     func run() throws {
         let requests = try services.map { try ServiceIdentifier($0) }
+        if noInteraction, global.masterPasswordFD == nil {
+            throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
+        }
         let vault = try global.openVault()
         let credential: Credential
         if let id {
