@@ -201,24 +201,26 @@ public final class ConfigurationScreen {
             canvas.put(text, row: row, column: column, role: role)
             row += 1
         }
+        /// A labelled field with the cursor after its text.
+        func input(_ label: String, _ text: String) {
+            let end = canvas.put(label, row: row, column: 0)
+            let after = canvas.put(text, row: row, column: end, role: .input)
+            canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))
+            row += 1
+        }
         switch step {
         case .location:
             line("Where should the vault live?", .header)
             line("It is the one file to back up or sync; it stays encrypted wherever it goes.", .dim)
             row += 1
-            let end = canvas.put("Vault: ", row: row, column: 0)
-            let after = canvas.put(field, row: row, column: end, role: .input)
-            canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))
-            row += 1
+            input("Vault: ", field)
         case .password, .confirmation:
             line(step == .password ? "Choose a master password" : "Type the master password again", .header)
             line("It cannot be recovered: without it the vault cannot be opened.", .dim)
             row += 1
             let secret = step == .password ? password.characterCount : confirmation.characterCount
-            let end = canvas.put("Master password: ", row: row, column: 0)
-            let after = canvas.put(String(repeating: "•", count: secret), row: row, column: end, role: .input)
-            canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))
-            row += 2
+            input("Master password: ", String(repeating: "•", count: secret))
+            row += 1
             if step == .password, !password.isEmpty {
                 let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
                 switch strength.verdict {
@@ -252,10 +254,7 @@ public final class ConfigurationScreen {
             line("Clear the clipboard after how many seconds?", .header)
             line("A copied password is removed again after this time (0: never).", .dim)
             row += 1
-            let end = canvas.put("Seconds: ", row: row, column: 0)
-            let after = canvas.put(field, row: row, column: end, role: .input)
-            canvas.cursor = Canvas.Position(row: row, column: min(after, size.columns - 1))
-            row += 1
+            input("Seconds: ", field)
         case .summary:
             line("Summary", .header)
             row += 1
