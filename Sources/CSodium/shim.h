@@ -6,9 +6,18 @@
 #include <sodium.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
 #endif
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 // Makes this process unable to leave its memory anywhere: no core file, not dumpable (so no
 // ptrace by same-uid processes and /proc/PID/mem is closed), and the fatal signals back to their
@@ -37,5 +46,55 @@ static inline int pwtui_is_dumpable(void) {
     return -1;
 #endif
 }
+
+// The agent's process controls. The uid of the process at the other end of a Unix socket
+// (SO_PEERCRED; struct ucred needs _GNU_SOURCE, which Swift's Glibc module does not set), or -1.
+static inline long pwtui_peer_uid(int fd) {
+#if defined(__linux__)
+    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    return (long)credentials.uid;
+#else
+    return -1;
+#endif
+}
+
+// Binds (and listens) or connects a Unix stream socket at `path`; -1 with errno on failure.
+static inline int pwtui_unix_socket(const char *path, int listening) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof address.sun_path) { errno = ENAMETOOLONG; return -1; }
+    strcpy(address.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int status = listening ? bind(fd, (struct sockaddr *)&address, sizeof address)
+                           : connect(fd, (struct sockaddr *)&address, sizeof address);
+    if (status == 0 && listening) status = listen(fd, 16);
+    if (status != 0) { int saved = errno; close(fd); errno = saved; return -1; }
+    return fd;
+}
+
+// SIGTERM, SIGHUP and SIGINT as a flag the agent's loop polls (unblocked: masks are inherited).
+static volatile sig_atomic_t pwtui_agent_signal = 0;
+static void pwtui_agent_on_signal(int number) { pwtui_agent_signal = number; }
+static inline void pwtui_agent_watch_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = pwtui_agent_on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGINT, &action, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGINT);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+static inline int pwtui_agent_received_signal(void) { return pwtui_agent_signal; }
 
 #endif

@@ -199,18 +199,38 @@ public final class Vault {
             throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile")
         }
         let theirs = try current.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
-        guard theirs.vaultID == header.vaultID else {
-            throw VaultError.conflict(path: path, reason: "a different vault was put in its place")
-        }
-        guard theirs.salt == header.salt, theirs.wrappedKey == header.wrappedKey else {
-            throw VaultError.conflict(path: path, reason: "its master password was changed by another process")
-        }
+        try requireSameKeys(theirs)
         guard theirs.minorVersion <= VaultHeader.currentMinorVersion else {
             throw VaultError.unsupported(path: path, reason: "a newer pwtui saved it in the meantime")
         }
         header.generation = max(header.generation, theirs.generation)
         let other = try VaultFormat.decrypt(current, header: theirs, dataKey: dataKey, path: path)
         return try VaultMerge.merge(ours: contents, theirs: other)
+    }
+
+    /// Another save of this vault under the same keys, or a conflict saying what differs.
+    private func requireSameKeys(_ theirs: VaultHeader) throws {
+        guard theirs.vaultID == header.vaultID else {
+            throw VaultError.conflict(path: path, reason: "a different vault was put in its place")
+        }
+        guard theirs.salt == header.salt, theirs.wrappedKey == header.wrappedKey else {
+            throw VaultError.conflict(path: path, reason: "its master password was changed by another process")
+        }
+    }
+
+    /// Re-reads the file when another process saved it since, with the data key already held:
+    /// what a long-lived agent does before answering. Returns whether it changed. Throws a
+    /// conflict when the file's keys changed (a new master password): the holder must lock.
+    @discardableResult
+    public func reloadIfChanged() throws -> Bool {
+        let file = try VaultStorage.load(path)
+        guard Self.checksum(of: file) != checksumOnDisk else { return false }
+        let theirs = try file.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
+        try requireSameKeys(theirs)
+        contents = try VaultFormat.decrypt(file, header: theirs, dataKey: dataKey, path: path)
+        header = theirs
+        checksumOnDisk = Self.checksum(of: file)
+        return true
     }
 
     static func checksum(of file: [UInt8]) -> [UInt8]? {

@@ -12,7 +12,7 @@ struct Pwtui: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            PickCommand.self, SuggestCommand.self, GitCredentialCommand.self, DemoCommand.self, ConfigureCommand.self, StartCommand.self, InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
+            PickCommand.self, SuggestCommand.self, GitCredentialCommand.self, AgentCommand.self, UnlockCommand.self, DemoCommand.self, ConfigureCommand.self, StartCommand.self, InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
             EditCommand.self, RemoveCommand.self, PasswdCommand.self, EquivalentsCommand.self,
         ])
 }

@@ -30,6 +30,7 @@ struct GetCommand: ParsableCommand {
 
     func run() throws {
         let requests = try services.map { try ServiceIdentifier($0) }
+        if global.masterPasswordFD == nil, try answerFromAgent(requests) { return }
         if noInteraction, global.masterPasswordFD == nil {
             throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
         }
@@ -49,5 +50,21 @@ struct GetCommand: ParsableCommand {
             try? usage.save(to: global.usagePath)
         }
         try field.write(credential, from: vault)
+    }
+
+    /// The fast path: an unlocked agent answers and nothing is derived here. False when no agent
+    /// runs or it is locked (the caller then unlocks locally, or exits 75).
+    private func answerFromAgent(_ requests: [ServiceIdentifier]) throws -> Bool {
+        var request: [String: Any] = ["op": "get", "vault": global.vaultPath, "services": requests.map(\.text), "field": field.rawValue]
+        if let id { request["id"] = id }
+        guard let socket = try? AgentClient.socketPath(), let answer = try AgentClient(socketPath: socket).request(request)
+        else { return false }
+        guard answer.header["ok"] as? Bool == true else {
+            let code = answer.header["code"] as? Int ?? 74
+            if code == Int(ExitStatus.interactionRequired.rawValue) { return false }
+            throw CommandFailure(ExitStatus(rawValue: Int32(code)) ?? .ioError, answer.header["message"] as? String ?? "the agent refused")
+        }
+        try StandardOutput.write(answer.payload)
+        return true
     }
 }

@@ -9,26 +9,35 @@ enum CredentialField: String, ExpressibleByArgument, CaseIterable {
     case password, username, both, json
 
     func write(_ credential: Credential, from vault: Vault) throws {
+        try StandardOutput.write(try render(credential, from: vault))
+    }
+
+    /// What `write` prints, in protected memory (the agent sends it over its socket).
+    func render(_ credential: Credential, from vault: Vault) throws -> SecureBytes {
+        var output = try SecureBytes(capacity: 256)
         switch self {
         case .password:
-            try vault.withSecret(credential.secret) { try StandardOutput.write($0) }
-            try StandardOutput.write("\n")
+            try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
+            try Self.append("\n", to: &output)
         case .username:
-            try StandardOutput.write(credential.username + "\n")
+            try Self.append(credential.username + "\n", to: &output)
         case .both:
-            try StandardOutput.write(credential.username + "\n")
-            try CredentialField.password.write(credential, from: vault)
+            try Self.append(credential.username + "\n", to: &output)
+            try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
+            try Self.append("\n", to: &output)
         case .json:
-            var output = try SecureBytes(capacity: 512)
-            let head = "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
+            try Self.append("{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
                 + "\"title\":\(JSONText.quote(credential.displayTitle)),"
                 + "\"username\":\(JSONText.quote(credential.username)),"
                 + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
-                + "\"password\":"
-            try Array(head.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
+                + "\"password\":", to: &output)
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
-            try Array("}\n".utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
-            try StandardOutput.write(output)
+            try Self.append("}\n", to: &output)
         }
+        return output
+    }
+
+    private static func append(_ text: String, to output: inout SecureBytes) throws {
+        try Array(text.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
     }
 }

@@ -1,0 +1,37 @@
+internal import CSodium
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The agent's system calls that Swift cannot make directly (SO_PEERCRED's struct, sockaddr_un,
+/// sigaction): thin wrappers over the shim, so no other file touches C.
+public enum ProcessSockets {
+    /// A listening Unix socket at `path`, or the errno.
+    public static func listen(at path: String) -> Result<Int32, SocketError> {
+        let fd = pwtui_unix_socket(path, 1)
+        return fd >= 0 ? .success(fd) : .failure(SocketError(code: errno))
+    }
+
+    /// A connection to the Unix socket at `path`, or the errno.
+    public static func connect(to path: String) -> Result<Int32, SocketError> {
+        let fd = pwtui_unix_socket(path, 0)
+        return fd >= 0 ? .success(fd) : .failure(SocketError(code: errno))
+    }
+
+    /// The uid of the peer of a connected Unix socket; nil when it cannot be known.
+    public static func peerUID(_ fd: Int32) -> UInt32? {
+        let uid = pwtui_peer_uid(fd)
+        return uid >= 0 ? UInt32(uid) : nil
+    }
+
+    /// Starts turning SIGTERM, SIGHUP and SIGINT into `receivedSignal`.
+    public static func watchTerminationSignals() {
+        pwtui_agent_watch_signals()
+    }
+
+    public static var receivedSignal: Int32 { pwtui_agent_received_signal() }
+
+    public struct SocketError: Error, Equatable {
+        public let code: Int32
+    }
+}

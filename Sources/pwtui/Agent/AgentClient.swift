@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import VaultCrypto
+
+/// Talks to a running agent; nil from `connect` when none listens.
+struct AgentClient {
+    let socketPath: String
+
+    /// `$XDG_RUNTIME_DIR/pwtui/agent.sock`, else `/tmp/pwtui-<uid>/agent.sock`; the directory is
+    /// created 0700 and must be owned by this user.
+    static func socketPath(creating: Bool = false) throws -> String {
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let directory = runtime.map { $0 + "/pwtui" } ?? "/tmp/pwtui-\(getuid())"
+        if creating, mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw CommandFailure(.ioError, "cannot create \(directory) (errno \(errno))")
+        }
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+                throw CommandFailure(.ioError, "\(directory) must be a 0700 directory of this user; refusing to use it")
+            }
+        }
+        return directory + "/agent.sock"
+    }
+
+    func connect() -> AgentConnection? {
+        guard case .success(let fd) = ProcessSockets.connect(to: socketPath) else { return nil }
+        let connection = AgentConnection(fd: fd)
+        connection.setTimeout(seconds: 10)
+        return connection
+    }
+
+    /// One request and its answer; nil when no agent listens.
+    func request(_ header: [String: Any]) throws -> AgentMessage? {
+        guard let connection = connect() else { return nil }
+        defer { close(connection.fd) }
+        try connection.send(header)
+        return try connection.receive()
+    }
+
+    func request(_ header: [String: Any], payload: borrowing SecureBytes) throws -> AgentMessage? {
+        guard let connection = connect() else { return nil }
+        defer { close(connection.fd) }
+        try connection.send(header, payload: payload)
+        return try connection.receive()
+    }
+}

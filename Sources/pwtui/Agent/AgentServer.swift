@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// `pwtui agent` (AutoFill's reusable extension process): holds one vault unlocked so that
+/// `get`, git and scripts answer at once, and hands out only what each request asks for — never
+/// the master password or the data key, which stay in this process.
+///
+/// One client at a time on a Unix socket in a 0700 directory; a peer of any other uid is refused
+/// before it is read. Before answering it re-reads the vault if another process saved it (with
+/// the data key it holds, when the keys are unchanged; a new master password locks it). It locks
+/// — dropping the vault, whose protected memory is zeroed as it is freed — after the idle timeout
+/// (reset by each use), on `lock`, and on SIGTERM, SIGHUP or SIGINT, after which it exits.
+final class AgentServer {
+    let socketPath: String
+    let vaultPath: String
+    let idleTimeout: Duration
+    let global: GlobalOptions
+    private var vault: Vault?
+    private var lastUse = ContinuousClock.now
+    private var stopping = false
+
+    init(socketPath: String, vaultPath: String, idleTimeout: Duration, global: GlobalOptions) {
+        self.socketPath = socketPath
+        self.vaultPath = vaultPath
+        self.idleTimeout = idleTimeout
+        self.global = global
+    }
+
+    func run() throws {
+        ProcessSockets.watchTerminationSignals()
+        let listener: Int32
+        switch ProcessSockets.listen(at: socketPath) {
+        case .success(let fd): listener = fd
+        case .failure(let error):
+            throw CommandFailure(.ioError, "cannot listen on \(socketPath): \(String(cString: strerror(error.code)))")
+        }
+        chmod(socketPath, 0o600)
+        defer {
+            close(listener)
+            unlink(socketPath)
+        }
+        while !stopping {
+            if ProcessSockets.receivedSignal != 0 { break }
+            if vault != nil, ContinuousClock.now - lastUse >= idleTimeout { vault = nil }
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 250) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            serve(client)
+            close(client)
+        }
+        vault = nil
+    }
+
+    private func serve(_ fd: Int32) {
+        let connection = AgentConnection(fd: fd)
+        connection.setTimeout(seconds: 5)
+        guard ProcessSockets.peerUID(fd) == getuid() else {
+            try? connection.send(["ok": false, "code": 77, "message": "refused: the agent serves only its own user"])
+            return
+        }
+        do {
+            var message = try connection.receive()
+            let answer = try handle(message.header, &message.payload)
+            if let payload = answer.payload {
+                try connection.send(answer.header, payload: payload)
+            } else {
+                try connection.send(answer.header)
+            }
+        } catch {
+            try? connection.send(["ok": false, "code": Int(ExitStatus(error)?.rawValue ?? 74), "message": "\(error)"])
+        }
+    }
+
+    private struct Answer: ~Copyable {
+        var header: [String: Any]
+        var payload: SecureBytes?
+    }
+
+    private func handle(_ header: [String: Any], _ payload: inout SecureBytes) throws -> Answer {
+        switch header["op"] as? String {
+        case "status":
+            let idle = vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
+            return Answer(header: ["ok": true, "locked": vault == nil, "vault": vaultPath, "locksInSeconds": idle, "pid": Int(getpid())])
+        case "unlock":
+            vault = try Vault.open(at: vaultPath, password: payload)
+            payload.removeAll()
+            lastUse = .now
+            return Answer(header: ["ok": true])
+        case "lock":
+            vault = nil
+            return Answer(header: ["ok": true])
+        case "stop":
+            vault = nil
+            stopping = true
+            return Answer(header: ["ok": true])
+        case "get":
+            guard header["vault"] as? String == vaultPath else {
+                return Answer(header: ["ok": false, "code": 75, "message": "the agent holds another vault"])
+            }
+            guard let vault else { return Answer(header: ["ok": false, "code": 75, "message": "the agent is locked"]) }
+            do {
+                try vault.reloadIfChanged()
+            } catch VaultError.conflict(_, let reason) {
+                self.vault = nil
+                return Answer(header: ["ok": false, "code": 75, "message": "locked: \(reason)"])
+            }
+            lastUse = .now
+            let credential = try select(header, in: vault)
+            let field = CredentialField(rawValue: header["field"] as? String ?? "") ?? .password
+            return Answer(header: ["ok": true], payload: try field.render(credential, from: vault))
+        default:
+            throw AgentError.protocolError("unknown operation")
+        }
+    }
+
+    private func select(_ header: [String: Any], in vault: Vault) throws -> Credential {
+        if let id = header["id"] as? String { return try vault.credential(id: id) }
+        let requests = try (header["services"] as? [String] ?? []).map { try ServiceIdentifier($0) }
+        guard let best = CredentialRanking.matches(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault)).first
+        else { throw VaultError.noMatch("no credential matches \(requests.map(\.text).joined(separator: " "))") }
+        return best.credential
+    }
+}
