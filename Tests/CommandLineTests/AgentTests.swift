@@ -103,5 +103,6 @@ struct AgentTests {
                                                            "/usr/bin/python3", "-c", script, directory + "/agent.sock", sandbox.vault])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.out.contains("refused") && !result.out.contains("agent-secret"), "\(result)")
+        for path in [sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", directory] { chmod(path, 0o700) }
     }
 }

@@ -45,6 +45,9 @@ final class AgentServer {
         }
         while !stopping {
             if ProcessSockets.receivedSignal != 0 { break }
+            // Its socket removed (the runtime directory cleaned up at logout): nobody can reach
+            // this agent any more, so it leaves rather than hold the vault for no one.
+            if access(socketPath, F_OK) != 0 { break }
             if vault != nil, ContinuousClock.now - lastUse >= idleTimeout { vault = nil }
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 250) > 0 else { continue }
