@@ -76,6 +76,19 @@ func makeVault(_ count: Int) throws -> String {
     return path
 }
 
+// `pwtui-bench make-vault PATH COUNT`: a vault of COUNT sample credentials (master password
+// "bench"), for timing the real binary (agent fast path, suggest) by hand.
+if CommandLine.arguments.dropFirst().first == "make-vault", CommandLine.arguments.count == 4,
+   let count = Int(CommandLine.arguments[3]) {
+    let vault = try Vault.create(at: CommandLine.arguments[2], password: try secure("bench"), parameters: .interactive, environment: environment)
+    for index in 0 ..< count {
+        try vault.add(services: [try ServiceIdentifier("https://login.site\(index).example.com/auth"), try ServiceIdentifier("site\(index).com")],
+                      username: "user\(index)@example.com", secret: try secure("Pa55-word-\(index)"), title: "Site number \(index)")
+    }
+    try vault.save()
+    exit(0)
+}
+
 // `pwtui-bench profile-open`: only opens a 100,000-credential vault, over and over, for perf.
 if CommandLine.arguments.dropFirst().first == "profile-rank" {
     let path = try makeVault(100_000)
