@@ -60,26 +60,4 @@ static inline int pwtui_tty_gone(FILE *tty) {
     return (descriptor.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
-// SIGTERM and SIGHUP while the picker runs: a flag the key loop checks (the read is interrupted
-// or times out within 250 ms), so the terminal is restored by the same code as every other exit
-// instead of inside a signal handler. Installed after newterm, replacing ncurses' own handlers,
-// which restore the terminal but then exit with status 1 (our "no match").
-static volatile sig_atomic_t pwtui_terminating = 0;
-static void pwtui_on_termination(int signal_number) { pwtui_terminating = signal_number; }
-static inline void pwtui_watch_termination(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = pwtui_on_termination;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
-    // A blocked mask is inherited through fork and exec (Foundation's Process passes its
-    // thread's on): unblock, or the handler never runs.
-    sigset_t termination;
-    sigemptyset(&termination);
-    sigaddset(&termination, SIGTERM);
-    sigaddset(&termination, SIGHUP);
-    sigprocmask(SIG_UNBLOCK, &termination, NULL);
-}
-static inline int pwtui_termination_signal(void) { return pwtui_terminating; }
 #endif

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TUI
 import VaultCrypto
 import VaultModel
@@ -32,8 +35,8 @@ enum ExitStatus: Int32 {
             self = .ioError
         case let error as PromptError:
             self = error == .cancelled ? .cancelled : .ioError
-        case is NcursesTerminal.Terminated:
-            self = .terminated
+        case let error as NcursesTerminal.Terminated:
+            self = error.signal == SIGINT ? .cancelled : .terminated
         default:
             return nil
         }

@@ -1,5 +1,6 @@
 internal import CNcurses
 import Foundation
+import VaultCrypto
 
 /// The real terminal, through ncurses (the wide-character `ncursesw`).
 ///
@@ -60,7 +61,9 @@ public final class NcursesTerminal: Terminal {
         noecho()
         nonl()
         keypad(window, true)
-        pwtui_watch_termination()
+        // After newterm, replacing ncurses' own handlers, which restore the terminal but then
+        // exit with status 1 (our "no match"): a flag the key loop checks instead.
+        ProcessControl.watchTerminationSignals()
         let colorful = theme.usesColor && has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         if colorful {
             start_color()
@@ -103,7 +106,7 @@ public final class NcursesTerminal: Terminal {
             var character: wint_t = 0
             let status = wget_wch(window, &character)
             if status == ERR {
-                let signal = pwtui_termination_signal()
+                let signal = ProcessControl.receivedSignal
                 if signal != 0 { throw Terminated(signal: signal) }
                 var rows: Int32 = 0, columns: Int32 = 0
                 guard pwtui_tty_gone(input) == 0, pwtui_tty_size(output, &rows, &columns) == 0 else {

@@ -26,7 +26,7 @@ struct AgentClient {
     }
 
     func connect() -> AgentConnection? {
-        guard case .success(let fd) = ProcessSockets.connect(to: socketPath) else { return nil }
+        guard case .success(let fd) = ProcessControl.connect(to: socketPath) else { return nil }
         let connection = AgentConnection(fd: fd)
         connection.setTimeout(seconds: 10)
         return connection

@@ -31,9 +31,9 @@ final class AgentServer {
     }
 
     func run() throws {
-        ProcessSockets.watchTerminationSignals()
+        ProcessControl.watchTerminationSignals()
         let listener: Int32
-        switch ProcessSockets.listen(at: socketPath) {
+        switch ProcessControl.listen(at: socketPath) {
         case .success(let fd): listener = fd
         case .failure(let error):
             throw CommandFailure(.ioError, "cannot listen on \(socketPath): \(String(cString: strerror(error.code)))")
@@ -44,7 +44,7 @@ final class AgentServer {
             unlink(socketPath)
         }
         while !stopping {
-            if ProcessSockets.receivedSignal != 0 { break }
+            if ProcessControl.receivedSignal != 0 { break }
             // Its socket removed (the runtime directory cleaned up at logout): nobody can reach
             // this agent any more, so it leaves rather than hold the vault for no one.
             if access(socketPath, F_OK) != 0 { break }
@@ -63,7 +63,7 @@ final class AgentServer {
     private func serve(_ fd: Int32) {
         let connection = AgentConnection(fd: fd)
         connection.setTimeout(seconds: 5)
-        guard ProcessSockets.peerUID(fd) == getuid() else {
+        guard ProcessControl.peerUID(fd) == getuid() else {
             try? connection.send(["ok": false, "code": 77, "message": "refused: the agent serves only its own user"])
             return
         }

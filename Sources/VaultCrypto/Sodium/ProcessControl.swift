@@ -3,9 +3,9 @@ internal import CSodium
 import Glibc
 #endif
 
-/// The agent's system calls that Swift cannot make directly (SO_PEERCRED's struct, sockaddr_un,
-/// sigaction): thin wrappers over the shim, so no other file touches C.
-public enum ProcessSockets {
+/// System calls that Swift cannot make directly (SO_PEERCRED's struct, sockaddr_un, sigaction),
+/// for the agent and the picker: thin wrappers over the shim, so no other file touches C.
+public enum ProcessControl {
     /// A listening Unix socket at `path`, or the errno.
     public static func listen(at path: String) -> Result<Int32, SocketError> {
         let fd = pwtui_unix_socket(path, 1)
@@ -24,7 +24,8 @@ public enum ProcessSockets {
         return uid >= 0 ? UInt32(uid) : nil
     }
 
-    /// Starts turning SIGTERM, SIGHUP and SIGINT into `receivedSignal`.
+    /// Starts turning SIGTERM, SIGHUP and SIGINT into `receivedSignal` (unblocking them: a blocked
+    /// mask is inherited through fork and exec).
     public static func watchTerminationSignals() {
         pwtui_agent_watch_signals()
     }
