@@ -39,7 +39,7 @@ let package = Package(
                           path: "Tests/SaveLoop"),
 
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"], exclude: ["Snapshots"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
                     exclude: ["Golden"]),
         .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"],

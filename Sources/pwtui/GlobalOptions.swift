@@ -62,8 +62,9 @@ struct GlobalOptions: ParsableArguments {
     /// What ranking needs: the Public Suffix List (`PWTUI_PSL_FILE` names another list file),
     /// the vault's equivalent domains and the local use history. Without a list, says so on
     /// stderr and ranks without same-site matches.
-    func rankingContext(for vault: Vault) -> RankingContext {
-        RankingContext(suffixes: publicSuffixList(), equivalents: vault.contents.equivalents,
+    /// `suffixes`: a list already loaded (the agent keeps one instead of reading it per request).
+    func rankingContext(for vault: Vault, suffixes: PublicSuffixList? = nil) -> RankingContext {
+        RankingContext(suffixes: suffixes ?? publicSuffixList(), equivalents: vault.contents.equivalents,
                        usage: UsageHistory.load(from: usagePath))
     }
 

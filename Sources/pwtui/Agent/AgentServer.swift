@@ -20,6 +20,8 @@ final class AgentServer {
     let idleTimeout: Duration
     let global: GlobalOptions
     private var vault: Vault?
+    /// Loaded once: reading the list for every request would put file I/O on the fast path.
+    private lazy var suffixes: PublicSuffixList = global.publicSuffixList()
     private var lastUse = ContinuousClock.now
     private var stopping = false
 
@@ -125,7 +127,7 @@ final class AgentServer {
     private func select(_ header: [String: Any], in vault: Vault) throws -> Credential {
         if let id = header["id"] as? String { return try vault.credential(id: id) }
         let requests = try (header["services"] as? [String] ?? []).map { try ServiceIdentifier($0) }
-        guard let best = CredentialRanking.matches(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault)).first
+        guard let best = CredentialRanking.matches(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault, suffixes: suffixes)).first
         else { throw VaultError.noMatch("no credential matches \(requests.map(\.text).joined(separator: " "))") }
         return best.credential
     }

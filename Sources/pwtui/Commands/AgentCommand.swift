@@ -119,7 +119,7 @@ struct UnlockCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
         let client = try AgentCommand.client()
         if try client.request(["op": "status"]) == nil {
-            var start = try AgentCommand.Start.parse(["--vault", path] + (global.config.map { ["--config", $0] } ?? []))
+            let start = try AgentCommand.Start.parse(["--vault", path] + (global.config.map { ["--config", $0] } ?? []))
             try start.run()
         }
         let password = try global.masterPassword()

@@ -70,15 +70,8 @@ struct GitCredentialCommand: ParsableCommand {
             return
         }
         guard let terminal = try? PickCommand.openTerminal(theme: try global.settings().theme) else { return }  // git moves on
-        let username = request.username
-        let global = self.global
-        let flow = PickerFlow(
-            terminal: terminal, vaultPath: path, requestLabel: service.text,
-            unlock: { try Vault.open(at: path, password: $0) },
-            rank: { vault in
-                let ranked = CredentialRanking.rank(vault.contents.credentials, for: [service], context: global.rankingContext(for: vault))
-                return username.map { name in ranked.filter { $0.credential.username == name } + ranked.filter { $0.credential.username != name } } ?? ranked
-            })
+        let flow = PickCommand.flow(on: terminal, vaultPath: path, requests: [service], global: global,
+                                    preferring: request.username)
         let outcome: PickerFlow.Outcome
         do {
             defer { terminal.close() }

@@ -37,19 +37,7 @@ struct PickCommand: ParsableCommand {
                           terminal existing: NcursesTerminal? = nil) throws {
         let settings = try global.settings()
         let terminal = try existing ?? openTerminal(theme: settings.theme)
-        let flow = PickerFlow(
-            terminal: terminal, vaultPath: path, passwordHint: passwordHint,
-            requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
-            unlock: { password in
-                let vault = try Vault.open(at: path, password: password)
-                global.syncIdentities(with: vault, previousGeneration: nil)
-                return vault
-            },
-            rank: { vault in
-                requests.isEmpty
-                    ? CredentialRanking.rank(vault.contents.credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
-                    : CredentialRanking.rank(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault))
-            })
+        let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, global: global, passwordHint: passwordHint)
         let outcome: PickerFlow.Outcome
         do {
             defer { terminal.close() }
@@ -63,6 +51,27 @@ struct PickCommand: ParsableCommand {
         case .chosen(let vault, let credential):
             try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout)
         }
+    }
+
+    /// The picker flow for `requests` (none: everything): unlocking also refreshes the identity
+    /// store; `preferring` a username lists that account's credentials first (git names one).
+    static func flow(on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], global: GlobalOptions,
+                     passwordHint: String? = nil, preferring username: String? = nil) -> PickerFlow {
+        PickerFlow(
+            terminal: terminal, vaultPath: path, passwordHint: passwordHint,
+            requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
+            unlock: { password in
+                let vault = try Vault.open(at: path, password: password)
+                global.syncIdentities(with: vault, previousGeneration: nil)
+                return vault
+            },
+            rank: { vault in
+                let ranked = requests.isEmpty
+                    ? CredentialRanking.rank(vault.contents.credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
+                    : CredentialRanking.rank(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault))
+                guard let username else { return ranked }
+                return ranked.filter { $0.credential.username == username } + ranked.filter { $0.credential.username != username }
+            })
     }
 
     static func openTerminal(theme: String) throws -> NcursesTerminal {
