@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <malloc.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -57,6 +58,16 @@ static inline long pwtui_peer_uid(int fd) {
     return (long)credentials.uid;
 #else
     return -1;
+#endif
+}
+
+// Fixes glibc's mmap threshold (it otherwise grows after each large free); 1 on success.
+static inline int pwtui_fix_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 1;
 #endif
 }
 

@@ -21,7 +21,7 @@ public struct IdentityStore: Equatable, Sendable {
         public let services: [String]
         public let rank: Int32
 
-        init(_ credential: Credential) {
+        public init(_ credential: Credential) {
             id = credential.id
             title = credential.title
             username = credential.username
@@ -29,13 +29,16 @@ public struct IdentityStore: Equatable, Sendable {
             rank = credential.rank
         }
 
-        init(id: UUID, title: String, username: String, services: [String], rank: Int32) {
+        public init(id: UUID, title: String, username: String, services: [String], rank: Int32) {
             self.id = id
             self.title = title
             self.username = username
             self.services = services
             self.rank = rank
         }
+
+        /// The title, or the first service when no title was given (as `Credential.displayTitle`).
+        public var displayTitle: String { title.isEmpty ? (services.first ?? "") : title }
 
         /// The identity as a credential without a secret, for ranking: its secret reference
         /// points at nothing, and nothing that ranks or lists reads secrets.

@@ -225,12 +225,22 @@ public final class Vault {
     public func reloadIfChanged() throws -> Bool {
         let file = try VaultStorage.load(path)
         guard Self.checksum(of: file) != checksumOnDisk else { return false }
+        try reload(from: file)
+        return true
+    }
+
+    /// Drops every change not saved and re-reads the file: after a save that failed, so that
+    /// a long-lived holder does not write the failed change later with someone else's.
+    public func revert() throws {
+        try reload(from: try VaultStorage.load(path))
+    }
+
+    private func reload(from file: [UInt8]) throws {
         let theirs = try file.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
         try requireSameKeys(theirs)
         contents = try VaultFormat.decrypt(file, header: theirs, dataKey: dataKey, path: path)
         header = theirs
         checksumOnDisk = Self.checksum(of: file)
-        return true
     }
 
     static func checksum(of file: [UInt8]) -> [UInt8]? {

@@ -31,7 +31,7 @@ enum ExitStatus: Int32 {
             case .invalidRequest, .alreadyExists: self = .usage
             case .noMatch: self = .noMatch
             }
-        case is VaultCryptoError:
+        case is VaultCryptoError, is AgentError:
             self = .ioError
         case let error as PromptError:
             self = error == .cancelled ? .cancelled : .ioError

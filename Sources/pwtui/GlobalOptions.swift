@@ -68,6 +68,14 @@ struct GlobalOptions: ParsableArguments {
                        usage: UsageHistory.load(from: usagePath))
     }
 
+    /// Remembers that `credential` answered `request` (a tie-break in later rankings). Failing to
+    /// record it must not fail the answer.
+    func recordUse(of credential: Credential, for request: ServiceIdentifier, in context: RankingContext) {
+        var usage = context.usage
+        usage.recordUse(of: credential.id, for: request.host, at: Clock.system.now())
+        try? usage.save(to: usagePath)
+    }
+
     func publicSuffixList() -> PublicSuffixList {
         let file = ProcessInfo.processInfo.environment["PWTUI_PSL_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         if let list = LibPSL(file: file) { return list }

@@ -105,4 +105,70 @@ struct AgentTests {
         #expect(result.out.contains("refused") && !result.out.contains("agent-secret"), "\(result)")
         for path in [sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", directory] { chmod(path, 0o700) }
     }
+
+    @Test("add, edit and rm through an unlocked agent ask nothing; the vault file and the identity store follow")
+    func writesThroughAgent() throws {
+        let sandbox = try agentSandbox()
+        defer { stop(sandbox) }
+        // No descriptor and no terminal: only an unlocked agent can make these writes succeed.
+        #expect(try sandbox.pwtui(["add", "gitlab.com", "--username", "bob"], password: .none, stdin: "bob-1").exitCode == 75,
+                "locked: nobody to ask for the master password")
+        #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        let add = try sandbox.pwtui(["add", "gitlab.com", "--username", "bob"], password: .none, stdin: "bob-1")
+        #expect(add.exitCode == 0, "\(add)")
+        let id = add.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(UUID(uuidString: id) != nil, "\(add)")
+        let saved = try sandbox.listJSON()
+        #expect(saved.contains { $0["username"] as? String == "bob" }, "saved to the file, read back with the password")
+
+        let edit = try sandbox.pwtui(["edit", String(id.prefix(8)), "--username", "carol", "--password", "--add-service", "gitlab.example"],
+                                     password: .none, stdin: "carol-2")
+        #expect(edit.exitCode == 0 && edit.err.contains("Updated gitlab.com"), "\(edit)")
+        #expect(try sandbox.pwtui(["get", "gitlab.example", "--field", "both", "--no-interaction"], password: .none).out == "carol\ncarol-2\n")
+        let suggested = try sandbox.pwtui(["suggest", "gitlab.com", "--format", "json"], password: .none)
+        #expect(try parseJSONArray(suggested.stdout).map { $0["username"] as? String } == ["carol"], "\(suggested)")
+        let badEdit = try sandbox.pwtui(["edit", id, "--remove-service", "nowhere.example"], password: .none)
+        #expect(badEdit.exitCode == 64 && badEdit.err.contains("has no service 'nowhere.example'"), "\(badEdit)")
+
+        let unconfirmed = try sandbox.pwtui(["rm", id], password: .none)
+        #expect(unconfirmed.exitCode == 75 && unconfirmed.err.contains("Delete") == false, "\(unconfirmed)")
+        #expect(try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).out == "carol-2\n", "nothing deleted")
+        let rm = try sandbox.pwtui(["rm", id, "--yes"], password: .none)
+        #expect(rm.exitCode == 0 && rm.err.contains("Deleted gitlab.com (carol, gitlab.com gitlab.example)"), "\(rm)")
+        #expect(try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).exitCode == 1)
+        #expect(try sandbox.pwtui(["suggest", "gitlab.com"], password: .none).exitCode == 1, "the store forgot it too")
+        #expect(try sandbox.listJSON().map { $0["username"] as? String } == ["alice"])
+    }
+
+    @Test("kill -9 of the agent during a save leaves a vault that opens and a store that never suggests what it does not hold")
+    func killDuringAgentSave() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        var random = SystemRandomNumberGenerator()
+        var added = 0
+        for round in 0 ..< 12 {
+            let agent = try sandbox.start(pwtui, ["agent", "start", "--foreground"])
+            try #require(poll(timeout: .seconds(10)) { (try? sandbox.pwtui(["agent", "status"], password: .none).exitCode) == 75 })
+            #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
+            let client = try sandbox.start(pwtui, ["add", "n\(round).example", "--username", "u\(round)"], stdin: .text("secret-\(round)"))
+            usleep(UInt32.random(in: 0 ... 40_000, using: &random))
+            agent.signal(SIGKILL)
+            _ = agent.wait(timeout: .seconds(10))
+            let answer = client.wait(timeout: .seconds(10))
+            #expect(answer.exitCode == 0 || answer.exitCode == 74 || answer.exitCode == 75, "\(answer)")
+            let listed = try sandbox.listJSON().compactMap { $0["username"] as? String }
+            if answer.exitCode == 0 { #expect(listed.contains("u\(round)"), "an acknowledged write is in the file") }
+            if listed.contains("u\(round)") { added += 1 }
+            let suggested = try sandbox.pwtui(["suggest", "n\(round).example", "--format", "json"], password: .none)
+            #expect(suggested.exitCode == 0 || suggested.exitCode == 75, "current, or missing/stale: \(suggested)")
+            if suggested.exitCode == 0, try parseJSONArray(suggested.stdout).contains(where: { $0["username"] as? String == "u\(round)" }) {
+                #expect(listed.contains("u\(round)"), "the store suggests u\(round) only if the vault holds it")
+            }
+        }
+        // Both outcomes must have happened for the test to have tested anything; the delays
+        // above span a save, so a run where every kill came too early or too late is a failure
+        // of the test's timing, reported as such.
+        #expect(added > 0 && added < 12, "kills landed before and after saves (\(added) of 12 saved)")
+    }
 }

@@ -168,8 +168,12 @@ final class Child: @unchecked Sendable {
     /// What the child has written to stdout so far.
     func currentStdout() -> [UInt8] { readBytes(stdoutPath) ?? [] }
 
+    /// Signals the program under test: the wrapper may have forked it (`setsid` forks when
+    /// its caller leads a process group, as Foundation's children do), so its descendants too.
     func signal(_ number: Int32) {
-        if process.isRunning { kill(pid, number) }
+        guard process.isRunning else { return }
+        for descendant in Self.descendants(of: pid).reversed() { kill(descendant, number) }
+        kill(pid, number)
     }
 
     /// Waits for the child to end; after `timeout` it is killed with everything it started, and

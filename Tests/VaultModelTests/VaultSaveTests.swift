@@ -40,6 +40,21 @@ import VaultCrypto
         #expect(secretText(b, fromA.secret) == "pa")
     }
 
+    @Test func aHolderReloadsOthersSavesAndRevertsItsUnsavedChanges() throws {
+        let holder = try newVault()
+        let other = try reopen(holder.path)
+        #expect(try holder.reloadIfChanged() == false, "nothing changed yet")
+        try other.add(services: [ServiceIdentifier("o.example")], username: "other", secret: try secure("po"))
+        try other.save()
+        #expect(try holder.reloadIfChanged() == true)
+        #expect(holder.contents.credentials.map(\.username) == ["other"])
+        try holder.add(services: [ServiceIdentifier("u.example")], username: "unsaved", secret: try secure("pu"))
+        try holder.revert()
+        #expect(holder.contents.credentials.map(\.username) == ["other"], "the unsaved change is gone")
+        try holder.save()
+        #expect(try reopen(holder.path).contents.credentials.map(\.username) == ["other"], "and is not saved later")
+    }
+
     @Test func theNewerEditWinsAndDeletionsAreNotResurrected() throws {
         let a = try newVault()
         let shared = try a.add(services: [ServiceIdentifier("s.example")], username: "first", secret: try secure("p1"))

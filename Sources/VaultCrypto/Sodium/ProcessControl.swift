@@ -24,6 +24,13 @@ public enum ProcessControl {
         return uid >= 0 ? UInt32(uid) : nil
     }
 
+    /// Keeps allocations of `bytes` and more in their own mappings for the life of the process
+    /// (glibc otherwise raises the threshold after each large free, and a long-lived process that
+    /// saves often fragments its heap). For the agent.
+    public static func fixMmapThreshold(bytes: Int32) {
+        _ = pwtui_fix_mmap_threshold(bytes)
+    }
+
     /// Starts turning SIGTERM, SIGHUP and SIGINT into `receivedSignal` (unblocking them: a blocked
     /// mask is inherited through fork and exec).
     public static func watchTerminationSignals() {

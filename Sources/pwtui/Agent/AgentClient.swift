@@ -25,6 +25,11 @@ struct AgentClient {
         return directory + "/agent.sock"
     }
 
+    /// The agent of this user, if its directory is sound (a client never creates it).
+    static var current: AgentClient? {
+        (try? socketPath()).map(AgentClient.init(socketPath:))
+    }
+
     func connect() -> AgentConnection? {
         guard case .success(let fd) = ProcessControl.connect(to: socketPath) else { return nil }
         let connection = AgentConnection(fd: fd)
@@ -45,5 +50,26 @@ struct AgentClient {
         defer { close(connection.fd) }
         try connection.send(header, payload: payload)
         return try connection.receive()
+    }
+
+    /// A request to an agent that should hold the vault unlocked: its answer, or nil when no
+    /// agent runs, it is locked, or it holds another vault — the caller then unlocks on its own.
+    /// Any other refusal is thrown with the agent's exit code and message.
+    func ask(_ header: [String: Any]) throws -> AgentMessage? {
+        try accepted(try request(header))
+    }
+
+    func ask(_ header: [String: Any], payload: borrowing SecureBytes) throws -> AgentMessage? {
+        try accepted(try request(header, payload: payload))
+    }
+
+    private func accepted(_ reply: consuming AgentMessage?) throws -> AgentMessage? {
+        guard let answer = reply else { return nil }
+        guard answer.header["ok"] as? Bool == true else {
+            let code = ExitStatus(rawValue: Int32(answer.header["code"] as? Int ?? 74)) ?? .ioError
+            if code == .interactionRequired { return nil }
+            throw CommandFailure(code, answer.header["message"] as? String ?? "the agent refused")
+        }
+        return answer
     }
 }

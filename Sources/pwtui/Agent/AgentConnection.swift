@@ -41,7 +41,7 @@ struct AgentConnection {
         while true {
             let got = read(fd, &byte, 1)
             if got < 0, errno == EINTR { continue }
-            guard got == 1 else { throw AgentError.protocolError("connection closed") }
+            guard got == 1 else { throw AgentError.protocolError("the connection closed before a whole answer came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)") }
             if byte == 0x0A { break }
             line.append(byte)
             guard line.count < 64 * 1024 else { throw AgentError.protocolError("header too long") }

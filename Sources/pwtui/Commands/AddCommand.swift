@@ -34,13 +34,12 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let identifiers = try global.credentialServices(services)
-        let vault = try global.openVault()
+        let access = try VaultAccess.open(global)
         let secret = generate
             ? try PasswordGenerator.generate()
             : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
-        let credential = try vault.add(
-            services: identifiers, username: username, secret: secret, title: title, notes: notes, rank: rank)
-        try global.save(vault)
-        try StandardOutput.write(credential.id.uuidString.lowercased() + "\n")
+        let added = try access.apply(
+            .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
+        try StandardOutput.write(added.id.uuidString.lowercased() + "\n")
     }
 }

@@ -37,28 +37,18 @@ struct EditCommand: ParsableCommand {
     }
 
     func run() throws {
-        let added = try global.credentialServices(addServices)
-        let removed = try removeServices.map { try ServiceIdentifier($0) }
-        let vault = try global.openVault()
-        let credential = try vault.credential(id: id)
-        for service in removed where !credential.services.contains(service) {
-            throw CommandFailure(.usage, "\(credential.displayTitle) has no service '\(service.text)'")
-        }
-        try vault.update(credential.id) { entry in
-            if let title { entry.title = title }
-            if let username { entry.username = username }
-            if let rank { entry.rank = rank }
-            if let notes { entry.notes = notes }
-            entry.services.removeAll { removed.contains($0) }
-            for service in added where !entry.services.contains(service) { entry.services.append(service) }
-        }
-        if password || generate {
-            let secret = generate
-                ? try PasswordGenerator.generate()
-                : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
-            try vault.replaceSecret(of: credential.id, with: secret)
-        }
-        try global.save(vault)
+        _ = try global.credentialServices(addServices)
+        _ = try removeServices.map { try ServiceIdentifier($0) }
+        let access = try VaultAccess.open(global)
+        let credential = try access.identity(of: id)
+        let secret = generate ? try PasswordGenerator.generate()
+            : password ? try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
+            : try SecureBytes(zeros: 0)
+        let edits = CredentialChange.Edits(
+            title: title, username: username, rank: rank, notes: notes, addServices: addServices,
+            removeServices: removeServices, replacesSecret: password || generate)
+        // The full id: the change is about the credential shown, whatever is added meanwhile.
+        try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
         StandardError.say("Updated \(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8))).")
     }
 }

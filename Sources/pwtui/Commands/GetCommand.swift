@@ -44,10 +44,7 @@ struct GetCommand: ParsableCommand {
                 throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
             }
             credential = best.credential
-            // Use history is a tie-break only: failing to record it must not fail the answer.
-            var usage = context.usage
-            usage.recordUse(of: credential.id, for: requests[0].host, at: Clock.system.now())
-            try? usage.save(to: global.usagePath)
+            global.recordUse(of: credential, for: requests[0], in: context)
         }
         try field.write(credential, from: vault)
     }
@@ -57,13 +54,7 @@ struct GetCommand: ParsableCommand {
     private func answerFromAgent(_ requests: [ServiceIdentifier]) throws -> Bool {
         var request: [String: Any] = ["op": "get", "vault": global.vaultPath, "services": requests.map(\.text), "field": field.rawValue]
         if let id { request["id"] = id }
-        guard let socket = try? AgentClient.socketPath(), let answer = try AgentClient(socketPath: socket).request(request)
-        else { return false }
-        guard answer.header["ok"] as? Bool == true else {
-            let code = answer.header["code"] as? Int ?? 74
-            if code == Int(ExitStatus.interactionRequired.rawValue) { return false }
-            throw CommandFailure(ExitStatus(rawValue: Int32(code)) ?? .ioError, answer.header["message"] as? String ?? "the agent refused")
-        }
+        guard let answer = try AgentClient.current?.ask(request) else { return false }
         try StandardOutput.write(answer.payload)
         return true
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TUI
+import VaultCrypto
 import VaultModel
 
 struct RemoveCommand: ParsableCommand {
@@ -15,19 +16,17 @@ struct RemoveCommand: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let vault = try global.openVault()
-        let credential = try vault.credential(id: id)
-        let description = "\(credential.displayTitle) (\(credential.username), \(credential.services.map(\.text).joined(separator: " ")))"
+        let access = try VaultAccess.open(global)
+        let credential = try access.identity(of: id)
         if !yes {
             guard let terminal = TerminalPrompt() else {
-                throw CommandFailure(.interactionRequired, "no terminal to confirm deleting \(description); pass --yes")
+                throw CommandFailure(.interactionRequired, "no terminal to confirm deleting \(credential.summary); pass --yes")
             }
-            guard try terminal.confirm("Delete \(description)?") else {
+            guard try terminal.confirm("Delete \(credential.summary)?") else {
                 throw CommandFailure(.cancelled, "nothing deleted")
             }
         }
-        try vault.remove(credential.id)
-        try global.save(vault)
-        StandardError.say("Deleted \(description).")
+        try access.apply(.remove(id: credential.id.uuidString), secret: try SecureBytes(zeros: 0))
+        StandardError.say("Deleted \(credential.summary).")
     }
 }

@@ -1,0 +1,53 @@
+import VaultCrypto
+import VaultModel
+
+/// Where `add`, `edit` and `rm` read and write: an unlocked agent that holds this vault (nothing
+/// is asked), else the vault opened here with the master password. Both apply the same
+/// `CredentialChange` and save with the same protocol; the agent also updates the identity store.
+enum VaultAccess {
+    case agent(AgentClient, GlobalOptions)
+    case local(Vault, GlobalOptions)
+
+    /// The agent when it is unlocked with this vault and no `--master-password-fd` asks for a
+    /// local unlock; otherwise the vault opened here (asking for the master password).
+    static func open(_ global: GlobalOptions) throws -> VaultAccess {
+        if global.masterPasswordFD == nil, let agent = AgentClient.current,
+           let status = try? agent.request(["op": "status"]),
+           status.header["locked"] as? Bool == false, status.header["vault"] as? String == global.vaultPath {
+            return .agent(agent, global)
+        }
+        return .local(try global.openVault(), global)
+    }
+
+    /// A credential by id or unique prefix, without its secret.
+    func identity(of id: String) throws -> IdentityStore.Identity {
+        switch self {
+        case .agent(let agent, let global):
+            // Nil: the agent locked since `open`; unlock here instead.
+            guard let answer = try agent.ask(["op": "describe", "vault": global.vaultPath, "id": id]) else {
+                return try Self.local(global.openVault(), global).identity(of: id)
+            }
+            return try IdentityStore.Identity(fields: answer.header["identity"] as? [String: Any] ?? [:])
+        case .local(let vault, _):
+            return IdentityStore.Identity(try vault.credential(id: id))
+        }
+    }
+
+    /// Applies and saves `change`; `secret` goes with it when the change needs one. Returns the
+    /// credential it touched.
+    @discardableResult
+    func apply(_ change: CredentialChange, secret: borrowing SecureBytes) throws -> IdentityStore.Identity {
+        switch self {
+        case .agent(let agent, let global):
+            let request = change.fields.merging(["op": "write", "vault": global.vaultPath]) { _, new in new }
+            guard let answer = try agent.ask(request, payload: secret) else {
+                return try Self.local(global.openVault(), global).apply(change, secret: secret)
+            }
+            return try IdentityStore.Identity(fields: answer.header["identity"] as? [String: Any] ?? [:])
+        case .local(let vault, let global):
+            let identity = try change.apply(to: vault, secret: secret, global: global)
+            try global.save(vault)
+            return identity
+        }
+    }
+}
