@@ -100,9 +100,10 @@ public enum CredentialRanking {
     /// Only the matching credentials, best first.
     public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
         let prepared = requests.map { PreparedRequest($0, context) }
+        let filter = HostFilter(requests: requests, context: context)
         var matched: [(RankedCredential, Key)] = []
-        for credential in credentials {
-            if let (best, labels) = bestMatch(credential, prepared, context) {
+        for index in credentials.indices where credentials[index].services.contains(where: { filter.mayMatch(host: $0.host) }) {
+            if let (best, labels) = bestMatch(credentials[index], prepared, context) {
                 matched.append((best, Key(best, labels: labels, prepared: prepared, context: context)))
             }
         }

@@ -205,11 +205,11 @@ enum PayloadCodec {
         var tombstones: [Tombstone] = []
         var equivalents = EquivalentDomains()
         try arena.withAllBytes { all in
-            var reader = Reader(bytes: all, path: path)
+            var reader = ByteCursor(payload: all, path: path)
             let contentLength = Int(try reader.u32())
-            guard contentLength <= all.count - 4 else { throw reader.corrupt("payload length exceeds the payload") }
+            guard contentLength <= all.count - 4 else { throw reader.malformed("payload length exceeds the payload") }
             reader.end = 4 + contentLength
-            guard try reader.take(3).elementsEqual(magic) else { throw reader.corrupt("payload marker missing") }
+            guard try reader.take(3).elementsEqual(magic) else { throw reader.malformed("payload marker missing") }
             let payloadVersion = try reader.u8()
             guard payloadVersion == version else {
                 throw VaultError.unsupported(path: path, reason: "payload encoding version \(payloadVersion)")
@@ -219,7 +219,7 @@ enum PayloadCodec {
             while !reader.isAtEnd {
                 let kind = try reader.u8()
                 let length = Int(try reader.u32())
-                var body = try reader.subreader(length)
+                var body = try reader.subcursor(length)
                 let id: UUID
                 switch Kind(rawValue: kind) {
                 case .credential:
@@ -235,7 +235,7 @@ enum PayloadCodec {
                     var groups: [[String]] = []
                     while !body.isAtEnd {
                         let tag = try body.u8()
-                        var group = try body.subreader(Int(try body.u32()))
+                        var group = try body.subcursor(Int(try body.u32()))
                         guard tag == Field.group.rawValue else { continue }
                         groups.append(try group.string().split(separator: "\n").map(String.init))
                     }
@@ -244,13 +244,13 @@ enum PayloadCodec {
                 case nil:
                     continue  // a record kind from a newer minor version
                 }
-                guard seen.insert(id).inserted else { throw reader.corrupt("entry \(id) appears twice") }
+                guard seen.insert(id).inserted else { throw reader.malformed("entry \(id) appears twice") }
             }
         }
         return VaultContents(credentials: credentials, tombstones: tombstones, equivalents: equivalents, secrets: arena)
     }
 
-    private static func decodeCredential(_ body: inout Reader) throws -> Credential {
+    private static func decodeCredential(_ body: inout ByteCursor) throws -> Credential {
         var id: UUID?
         var created: Timestamp?
         var modified: Timestamp?
@@ -264,7 +264,7 @@ enum PayloadCodec {
         while !body.isAtEnd {
             let tag = try body.u8()
             let length = Int(try body.u32())
-            var value = try body.subreader(length)
+            var value = try body.subcursor(length)
             switch Field(rawValue: tag) {
             case .id: id = try value.uuid()
             case .created: created = Timestamp(millisecondsSince1970: try value.i64())
@@ -279,7 +279,7 @@ enum PayloadCodec {
                 do {
                     services.append(try ServiceIdentifier(text))
                 } catch {
-                    throw body.corrupt("a stored service is invalid (\(error))")
+                    throw body.malformed("a stored service is invalid (\(error))")
                 }
             case .history:
                 let replaced = Timestamp(millisecondsSince1970: try value.i64())
@@ -289,70 +289,24 @@ enum PayloadCodec {
             }
         }
         guard let id, let created, let modified, let secret else {
-            throw body.corrupt("a credential lacks its id, times or secret")
+            throw body.malformed("a credential lacks its id, times or secret")
         }
         return Credential(id: id, title: title, services: services, username: username, secret: secret,
                           notes: notes, rank: rank, created: created, modified: modified, history: history)
     }
+}
 
-    /// A bounds-checked cursor over the decrypted bytes. Offsets are absolute, so a secret's
-    /// position in the arena is simply the reader's position.
-    private struct Reader {
-        let bytes: UnsafeRawBufferPointer
-        let path: String
-        var position: Int
-        var end: Int
-
-        init(bytes: UnsafeRawBufferPointer, path: String) {
-            self.bytes = bytes
-            self.path = path
-            position = 0
-            end = bytes.count
+extension ByteCursor {
+    /// A cursor over the decrypted payload of the vault at `path`.
+    init(payload bytes: UnsafeRawBufferPointer, path: String) {
+        self.init(bytes: bytes) { reason in
+            VaultError.corrupt(path: path, reason: "the decrypted contents are malformed: \(reason)")
         }
+    }
 
-        var isAtEnd: Bool { position >= end }
-
-        func corrupt(_ reason: String) -> VaultError {
-            .corrupt(path: path, reason: "the decrypted contents are malformed: \(reason)")
-        }
-
-        mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
-            guard count >= 0, count <= end - position else { throw corrupt("a length runs past its end") }
-            defer { position += count }
-            return UnsafeRawBufferPointer(rebasing: bytes[position ..< position + count])
-        }
-
-        mutating func subreader(_ count: Int) throws -> Reader {
-            guard count >= 0, count <= end - position else { throw corrupt("a length runs past its end") }
-            var sub = self
-            sub.end = position + count
-            position += count
-            return sub
-        }
-
-        mutating func u8() throws -> UInt8 { try take(1)[0] }
-
-        mutating func u32() throws -> UInt32 {
-            UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self))
-        }
-
-        mutating func i64() throws -> Int64 {
-            Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self))
-        }
-
-        mutating func uuid() throws -> UUID {
-            UUID(uuid: try take(16).loadUnaligned(as: uuid_t.self))
-        }
-
-        mutating func string() throws -> String {
-            let utf8 = try take(end - position)
-            guard let text = String(validating: utf8, as: UTF8.self) else { throw corrupt("text is not valid UTF-8") }
-            return text
-        }
-
-        mutating func remainingReference() -> SecretReference {
-            defer { position = end }
-            return SecretReference(offset: position, count: end - position)
-        }
+    /// The rest of the current record is a secret: where it lies in the arena.
+    mutating func remainingReference() -> SecretReference {
+        defer { position = end }
+        return SecretReference(offset: position, count: end - position)
     }
 }

@@ -223,9 +223,12 @@ public final class Vault {
     /// conflict when the file's keys changed (a new master password): the holder must lock.
     @discardableResult
     public func reloadIfChanged() throws -> Bool {
-        let file = try VaultStorage.load(path)
-        guard Self.checksum(of: file) != checksumOnDisk else { return false }
-        try reload(from: file)
+        // The header's checksum tells; the whole file is read only when it differs.
+        guard let start = try VaultStorage.readIfPresent(path, limit: VaultHeader.byteCount) else {
+            throw VaultError.notFound(path: path)
+        }
+        guard Self.checksum(of: start) != checksumOnDisk else { return false }
+        try reload(from: try VaultStorage.load(path))
         return true
     }
 

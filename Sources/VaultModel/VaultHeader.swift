@@ -89,8 +89,8 @@ public struct VaultHeader: Sendable, Equatable {
 
     /// Parses and checks a header in the order DESIGN §4 gives, up to (not including) any key
     /// derivation: magic, version, flags, checksum, ids, then the file size against the length.
-    /// `fileBytes` is the whole file.
-    public static func parse(_ fileBytes: UnsafeRawBufferPointer, path: String) throws -> VaultHeader {
+    /// `fileBytes` is the whole file, or its beginning when `fileSize` gives the whole size.
+    public static func parse(_ fileBytes: UnsafeRawBufferPointer, path: String, fileSize: Int? = nil) throws -> VaultHeader {
         func corrupt(_ reason: String) -> VaultError { .corrupt(path: path, reason: reason) }
         guard fileBytes.count >= magic.count, fileBytes.prefix(magic.count).elementsEqual(magic) else {
             if fileBytes.count < magic.count, fileBytes.elementsEqual(magic.prefix(fileBytes.count)) {
@@ -139,11 +139,12 @@ public struct VaultHeader: Sendable, Equatable {
             throw VaultError.unsupported(path: path, reason: "unknown cipher \(header.aeadID)")
         }
         let expectedSize = UInt64(byteCount).addingReportingOverflow(header.payloadLength)
-        guard !expectedSize.overflow, expectedSize.partialValue == UInt64(fileBytes.count) else {
-            if !expectedSize.overflow, UInt64(fileBytes.count) < expectedSize.partialValue {
-                throw corrupt("the file is truncated (\(fileBytes.count) of \(expectedSize.partialValue) bytes)")
+        let size = fileSize ?? fileBytes.count
+        guard !expectedSize.overflow, expectedSize.partialValue == UInt64(size) else {
+            if !expectedSize.overflow, UInt64(size) < expectedSize.partialValue {
+                throw corrupt("the file is truncated (\(size) of \(expectedSize.partialValue) bytes)")
             }
-            throw corrupt("the file has \(fileBytes.count) bytes but its header accounts for \(byteCount) + \(header.payloadLength)")
+            throw corrupt("the file has \(size) bytes but its header accounts for \(byteCount) + \(header.payloadLength)")
         }
         guard header.payloadLength >= UInt64(XChaCha20Poly1305.tagByteCount) else {
             throw corrupt("the payload is shorter than its authentication tag")

@@ -43,7 +43,17 @@ public enum VaultStorage {
         return bytes
     }
 
-    static func readIfPresent(_ path: String) throws -> [UInt8]? {
+    /// The vault file's header alone, checked (it is not secret): enough to know which vault and
+    /// which save a file holds without reading the whole file.
+    public static func loadHeader(_ path: String) throws -> VaultHeader {
+        guard let bytes = try readIfPresent(path, limit: VaultHeader.byteCount) else { throw VaultError.notFound(path: path) }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw VaultError.io(path: path, operation: "reading", errno: errno) }
+        return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: Int(info.st_size)) }
+    }
+
+    /// The file's bytes (the first `limit` at most), or nil when it does not exist.
+    static func readIfPresent(_ path: String, limit: Int = .max) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -55,11 +65,12 @@ public enum VaultStorage {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw VaultError.corrupt(path: path, reason: "it is not a regular file")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var bytes = [UInt8](repeating: 0, count: min(Int(info.st_size), limit))
         var filled = 0
         while true {
             let room = bytes.count - filled
             if room == 0 {
+                if filled >= limit { break }
                 // The file grew since fstat; read the rest too, so that trailing bytes are seen.
                 bytes += [UInt8](repeating: 0, count: 4096)
                 continue

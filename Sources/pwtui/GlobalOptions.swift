@@ -132,6 +132,27 @@ struct GlobalOptions: ParsableArguments {
         (usagePath as NSString).deletingLastPathComponent + "/identities"
     }
 
+    /// The identity store, when it is on and mirrors the vault file as it is now (its header is
+    /// read without the password: it is not secret). Otherwise 75 with what to do about it.
+    /// `filter`: build only the identities it lets through (see `IdentityStore.load`).
+    func currentIdentityStore(filter: ((EquivalentDomains) -> HostFilter)? = nil) throws -> IdentityStore {
+        let header = try VaultStorage.loadHeader(vaultPath)
+        guard try settings().identityStore else {
+            throw CommandFailure(.interactionRequired, "the identity store is off (identity_store = false in \(configPath))")
+        }
+        guard let store = IdentityStore.load(from: identityStorePath, filter: filter), store.isCurrent(for: header) else {
+            throw CommandFailure(.interactionRequired,
+                                 "the identity store is missing or older than the vault; any command that unlocks it (pwtui list) rebuilds it")
+        }
+        return store
+    }
+
+    /// Ranking from the identity store: its equivalent domains, the local use history.
+    func rankingContext(for store: IdentityStore, suffixes: PublicSuffixList? = nil) -> RankingContext {
+        RankingContext(suffixes: suffixes ?? publicSuffixList(), equivalents: store.equivalents,
+                       usage: UsageHistory.load(from: usagePath))
+    }
+
     /// Keeps the identity store in step with `vault` (or removes it when the setting is off).
     /// `previousGeneration`: the generation before a save just made, for an incremental update;
     /// nil after opening, when only a missing or stale store is rebuilt. A store that cannot be

@@ -27,7 +27,7 @@ struct IdentityStoreCommandLineTests {
         let entries = try parseJSONArray(result.stdout)
         #expect(entries.map { $0["username"] as? String } == ["bot", "alice"])
         #expect(entries.map { $0["match"] as? String } == ["same-host", "parent-domain"])
-        let store = try String(contentsOfFile: storePath(sandbox), encoding: .utf8)
+        let store = String(decoding: readBytes(storePath(sandbox)) ?? [], as: UTF8.self)
         #expect(!store.contains("top-secret") && !store.contains("private-note"), "\(store)")
         let mode = try FileManager.default.attributesOfItem(atPath: storePath(sandbox))[.posixPermissions] as? Int
         #expect(mode == 0o600)
@@ -51,12 +51,12 @@ struct IdentityStoreCommandLineTests {
         try FileManager.default.copyItem(atPath: copy, toPath: sandbox.vault)
         try sandbox.add(["gitlab.com"], username: "bob", secret: "s2")
         #expect(try suggest(sandbox, "gitlab.com").exitCode == 0, "the add rebuilt it (it mirrored a newer file)")
-        let before = try String(contentsOfFile: storePath(sandbox), encoding: .utf8)
+        let before = String(decoding: readBytes(storePath(sandbox)) ?? [], as: UTF8.self)
         try FileManager.default.removeItem(atPath: sandbox.vault)
         try FileManager.default.copyItem(atPath: copy, toPath: sandbox.vault)
         #expect(try suggest(sandbox, "gitlab.com").exitCode == 75, "stale: the vault file is not the one it mirrors")
         #expect(try sandbox.pwtui(["get", "github.com"]).exitCode == 0)
-        let after = try String(contentsOfFile: storePath(sandbox), encoding: .utf8)
+        let after = String(decoding: readBytes(storePath(sandbox)) ?? [], as: UTF8.self)
         #expect(after != before && !after.contains("bob"), "rebuilt from the vault as it is now")
     }
 

@@ -166,6 +166,20 @@ import Testing
     ])
     func tiers(_ c: TierCase) throws {
         #expect(try tier(c.stored, c.request) == c.expected)
+        // The host prefilter never rules out a pair that matches.
+        let filter = HostFilter(requests: [try ServiceIdentifier(c.request)], context: context())
+        if c.expected != nil { #expect(filter.mayMatch(host: try ServiceIdentifier(c.stored).host)) }
+    }
+
+    @Test func theHostFilterRulesOutOtherSitesAndKeepsEquivalents() throws {
+        let filter = HostFilter(requests: [try ServiceIdentifier("https://www.amazon.co.uk/")],
+                                context: context(equivalents: [["amazon.com", "amazon.co.uk"]]))
+        for host in ["www.amazon.co.uk", "amazon.co.uk", "co.uk", "login.amazon.co.uk", "amazon.com", "smile.amazon.com"] {
+            #expect(filter.mayMatch(host: host), "\(host)")
+        }
+        for host in ["other.co.uk", "mazon.co.uk", "amazon.com.be", "dropbox.com", "www.amazon.co.uk.evil.example"] {
+            #expect(!filter.mayMatch(host: host), "\(host)")
+        }
     }
 
     @Test func equivalentDomainsMatchAndAreMarked() throws {

@@ -21,7 +21,7 @@ import Testing
         let store = IdentityStore(vault: vault)
         let path = try temporaryDirectory() + "/state/identities"
         try store.save(to: path)
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let text = String(decoding: try readFile(path), as: UTF8.self)
         #expect(!text.contains("secret-") && !text.contains("notes-"))
         #expect(IdentityStore.load(from: path) == store)
         #expect(store.isCurrent(for: vault.header))
@@ -29,6 +29,23 @@ import Testing
         #expect(mode == 0o600)
         try "garbage\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(IdentityStore.load(from: path) == nil, "a damaged store is missing, to be rebuilt")
+    }
+
+    @Test func aFilteredLoadBuildsOnlyPossibleMatchesAndCannotBeSaved() throws {
+        let vault = try vaultWithThree()
+        vault.updateEquivalents { domains, time in domains.add(["a.example", "a-other.example"], at: time) }
+        try vault.save()
+        let path = try temporaryDirectory() + "/identities"
+        try IdentityStore(vault: vault).save(to: path)
+        let request = try ServiceIdentifier("https://www.a-other.example/")
+        let filtered = try #require(IdentityStore.load(from: path) { equivalents in
+            #expect(equivalents.groups == [["a-other.example", "a.example"]], "the equivalents travel with the store")
+            return HostFilter(requests: [request], context: RankingContext(suffixes: NoPublicSuffixList(), equivalents: equivalents))
+        })
+        #expect(filtered.identities.map(\.username) == ["a"], "only the credential an equivalent domain could match")
+        #expect(!filtered.isComplete)
+        #expect(throws: VaultError.self) { try filtered.save(to: path) }
+        #expect(IdentityStore.load(from: path)?.identities.count == 3, "the file was left whole")
     }
 
     @Test func updatesIncrementallyWhenItWasCurrent() throws {
