@@ -153,11 +153,14 @@ struct GlobalOptions: ParsableArguments {
                        usage: UsageHistory.load(from: usagePath))
     }
 
-    /// Keeps the identity store in step with `vault` (or removes it when the setting is off).
+    /// Keeps the identity store in step with `vault` (or removes it when the setting is off), when
+    /// `vault` is the configured one.
     /// `previousGeneration`: the generation before a save just made, for an incremental update;
     /// nil after opening, when only a missing or stale store is rebuilt. A store that cannot be
     /// written is reported, never fatal: it is a cache of what the vault holds.
     func syncIdentities(with vault: Vault, previousGeneration: UInt64?) {
+        // The store mirrors the configured vault only: never `demo`'s throwaway one.
+        guard vault.path == vaultPath else { return }
         guard (try? settings())?.identityStore ?? true else {
             IdentityStore.remove(at: identityStorePath)
             return

@@ -50,4 +50,35 @@ enum VaultAccess {
             return identity
         }
     }
+
+    /// The credential `query` names and its password; nil when nothing matches.
+    func password(for query: CredentialQuery) throws -> FoundPassword? {
+        do {
+            switch self {
+            case .agent(let agent, let global):
+                guard let answer = try agent.get(query, field: .password, vault: global.vaultPath) else {
+                    return try Self.local(global.openVault(), global).password(for: query)
+                }
+                guard let identity = answer.identity else { throw AgentError.protocolError("an answer without the credential") }
+                var password = answer.takePayload()
+                if password.withUnsafeBytes({ $0.last == 0x0A }) { password.removeLast(1) }
+                return FoundPassword(identity: identity, password: password)
+            case .local(let vault, let global):
+                let credential = try query.answer(in: vault, global: global)
+                var password = try SecureBytes(capacity: 64)
+                try vault.withSecret(credential.secret) { try password.append(contentsOf: $0) }
+                return FoundPassword(identity: IdentityStore.Identity(credential), password: password)
+            }
+        } catch VaultError.noMatch {
+            return nil
+        } catch let failure as CommandFailure where failure.code == .noMatch {
+            return nil
+        }
+    }
+}
+
+/// A credential found by a query, with its password in protected memory.
+struct FoundPassword: ~Copyable {
+    let identity: IdentityStore.Identity
+    var password: SecureBytes
 }

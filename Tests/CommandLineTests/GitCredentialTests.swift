@@ -99,4 +99,38 @@ struct GitCredentialTests {
         #expect(update.exitCode == 0)
         #expect(try sandbox.pwtui(["get", "https://git.example.com"]).out == "first\n", "not replaced without a yes on a terminal")
     }
+
+    @Test("with the agent unlocked: git clone asks nothing, get answers host-level matches only, store adds without a password")
+    func throughTheAgent() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let (url, server) = try server(sandbox)
+        defer { server.signal(SIGKILL) }
+        let port = url.split(separator: ":")[2].split(separator: "/")[0]
+        try sandbox.add(["http://127.0.0.1:\(port)"], username: "alice", secret: "git-secret")
+        try sandbox.add(["gist.example.com"], username: "carol", secret: "same-site-only")
+        #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
+
+        // No descriptor and no terminal: only the agent can answer.
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let clone = try sandbox.run("/usr/bin/env", ["git", "-c", "credential.helper=", "-c", "credential.helper=!'\(pwtui)' git-credential",
+                                                     "clone", "-q", url, sandbox.root + "/via-agent"],
+                                    environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "/bin/false", "SSH_ASKPASS": "/bin/false"],
+                                    timeout: .seconds(60))
+        #expect(clone.exitCode == 0, "\(clone)")
+        #expect(FileManager.default.fileExists(atPath: sandbox.root + "/via-agent/README"))
+
+        let sameSite = try sandbox.pwtui(["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=www.example.com\n\n")
+        #expect(sameSite.exitCode == 0 && sameSite.out.isEmpty, "another host's password is never sent without a person: \(sameSite)")
+        let store = try sandbox.pwtui(["git-credential", "store"], password: .none,
+                                      stdin: "protocol=https\nhost=new.example.org\nusername=bob\npassword=pw-agent\n\n")
+        #expect(store.exitCode == 0, "\(store)")
+        #expect(try sandbox.pwtui(["get", "https://new.example.org/"]).out == "pw-agent\n", "saved to the file by the agent")
+        let erase = try sandbox.pwtui(["git-credential", "erase"], password: .none,
+                                      stdin: "protocol=https\nhost=new.example.org\nusername=bob\n\n")
+        #expect(erase.exitCode == 0 && erase.out.isEmpty)
+        #expect(try sandbox.pwtui(["get", "https://new.example.org/"]).out == "pw-agent\n", "erase without a terminal deletes nothing")
+    }
 }

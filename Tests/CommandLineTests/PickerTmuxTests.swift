@@ -1,5 +1,7 @@
 // The picker on a real terminal: tmux runs bash, the test types `x=$(pwtui pick …)` and reads
-// the screen. The list is drawn on /dev/tty, so only the chosen secret reaches `$x`.
+// the screen. The list is drawn on /dev/tty, so only the chosen secret reaches `$x`. With a
+// current identity store the list comes first and the master password is asked only for a
+// choice — or not at all when the agent is unlocked.
 
 import Foundation
 import Testing
@@ -19,11 +21,17 @@ struct PickerTmuxTests {
         let rc = sandbox.scratch + "/pick.rc"
         try tmux.type("x=$('\(pwtui)' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
         try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Master password:") } != nil, "\(tmux.captures.last ?? "")")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
+        for screen in tmux.captures { #expect(!screen.contains("Master password:"), "the list comes first: \(screen)") }
+        return (sandbox, tmux, rc)
+    }
+
+    /// After a choice: the password screen names the credential; the password unlocks it.
+    func unlock(_ tmux: TmuxSession, _ sandbox: Sandbox, for purpose: String) throws {
+        try #require(try tmux.waitForPane { $0.contains("Master password:") && $0.contains("To use \(purpose)") } != nil,
+                     "\(tmux.captures.last ?? "")")
         try tmux.type(sandbox.password)
         try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
-        return (sandbox, tmux, rc)
     }
 
     func result(_ rc: String) -> String? {
@@ -37,7 +45,7 @@ struct PickerTmuxTests {
 
     @Test("x=$(pwtui pick github.com) with ↓ Enter gives exactly the second match's password")
     func pickSecondMatch() throws {
-        let (_, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try session()
         let list = try #require(tmux.captures.last)
         let githubLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("GitHub login") })
         let gistLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("Gist") })
@@ -45,6 +53,11 @@ struct PickerTmuxTests {
         #expect(!list.contains("GitLab"), "no show-all before Tab")
         try tmux.press("Down")
         try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("To use Gist (alice)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Escape")
+        try #require(try tmux.waitForPane { $0.contains("▸ Gist") } != nil, "Esc on the password screen: back to the list, choice kept")
+        try tmux.press("Enter")
+        try unlock(tmux, sandbox, for: "Gist (alice)")
         #expect(result(rc) == "RC=0 X=second-secret\n")
         for screen in tmux.captures { #expect(!screen.contains("second-secret") && !screen.contains("first-secret"), "\(screen)") }
     }
@@ -58,7 +71,7 @@ struct PickerTmuxTests {
 
     @Test("Tab shows all; typing filters the sections; a resize redraws")
     func showAllFilterResize() throws {
-        let (_, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try session()
         try tmux.press("Tab")
         let all = try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("GitLab") }
         #expect(all != nil, "\(tmux.captures.last ?? "")")
@@ -73,7 +86,26 @@ struct PickerTmuxTests {
         #expect(try tmux.waitForPane { $0.contains("▸ GitLab") && !$0.contains("Terminal too small") } != nil,
                 "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
+        try unlock(tmux, sandbox, for: "GitLab (carol)")
         #expect(result(rc) == "RC=0 X=other-secret\n")
+    }
+
+    @Test("with the agent unlocked the list comes at once and a choice is answered without any password")
+    func agentAnswersTheChoice() throws {
+        let (sandbox, tmux, rc) = try session()
+        try tmux.press("Escape")
+        #expect(result(rc) == "RC=130 X=\n")
+        try FileManager.default.removeItem(atPath: rc)
+        #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try tmux.type("x=$('\(try Binaries.require(Binaries.pwtui))' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Down")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0 X=second-secret\n")
+        for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
     }
 
     @Test("pwtui demo: a throwaway vault, its password on the password screen, the list for github.com")
@@ -96,6 +128,8 @@ struct PickerTmuxTests {
         #expect(result(rc) == "RC=0 LEN=20\n", "a generated Safari-style password reached $x")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pwtui-demo-") }
         #expect(leftovers.isEmpty, "the throwaway vault is deleted: \(leftovers)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/xdg/state/pwtui/identities"),
+                "the identity store mirrors the user's vault, never the demo's")
     }
 
     @Test("pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get")

@@ -21,6 +21,59 @@ import VaultModel
         #expect(listFrames[2].text == listFrames[0].text, "Tab again hides the other credentials")
     }
 
+    @Test func aPreviewListsBeforeUnlockingAndAnAgentAnswersTheChoice() throws {
+        let sample = try SampleVault()
+        let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 90))
+        terminal.press(.down, .enter)
+        var asked: [UUID] = []
+        let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
+                                      answerWithoutUnlocking: { id in asked.append(id); return true }).run()
+        guard case .answeredWithoutUnlocking(let id) = outcome else {
+            Issue.record("the agent's answer must end the flow: \(outcome)")
+            return
+        }
+        #expect(asked == [id])
+        #expect(sample.vault.contents.credential(withID: id)?.title == "GitHub API", "the second match")
+        #expect(!terminal.frames.contains { $0.text.contains("Master password") }, "never asked")
+    }
+
+    @Test func aChoiceFromThePreviewAsksForThePasswordWhenNobodyElseCanAnswer() throws {
+        let sample = try SampleVault()
+        let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 90))
+        terminal.press(.down, .enter, .escape, .up, .enter)  // Esc on the password screen: back to the list
+        terminal.type(SampleVault.password)
+        terminal.press(.enter)
+        let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
+                                      answerWithoutUnlocking: { _ in false }).run()
+        guard case .chosen(_, let credential) = outcome else {
+            Issue.record("unlocked and chosen expected: \(outcome)")
+            return
+        }
+        #expect(credential.title == "GitHub", "the choice made after going back")
+        let texts = terminal.frames.map(\.text)
+        #expect(texts.first?.contains("Matches for https://github.com/login") == true, "the list is the first frame")
+        #expect(texts.contains { $0.contains("To use GitHub API (bot)") }, "the password screen names the first choice")
+        #expect(texts.contains { $0.contains("To use GitHub (alice)") }, "and then the second")
+    }
+
+    @Test func aPreviewedCredentialGoneFromTheVaultLeadsToTheVaultsOwnList() throws {
+        let sample = try SampleVault()
+        let stale = try sample.ranked(for: "gitlab.com")
+        let gitlab = try #require(sample.vault.contents.credentials.first { $0.title == "GitLab" })
+        try sample.vault.remove(gitlab.id)
+        try sample.vault.save()
+        let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 90))
+        terminal.press(.enter)
+        terminal.type(SampleVault.password)
+        terminal.press(.enter, .escape)
+        let outcome = try sample.flow(terminal, request: "gitlab.com", preview: stale).run()
+        guard case .cancelled = outcome else {
+            Issue.record("the vault's own list, then Esc: \(outcome)")
+            return
+        }
+        #expect(terminal.frames.last?.text.contains("Matches for gitlab.com (0)") == true, "\(terminal.frames.last?.text ?? "")")
+    }
+
     @Test func passwordScreenShowsDotsAndBusyStateNeverThePassword() throws {
         let sample = try SampleVault()
         let terminal = GridTerminal(size: TerminalSize(rows: 12, columns: 60))

@@ -34,11 +34,14 @@ struct SampleVault {
         return CredentialRanking.rank(vault.contents.credentials, for: requests, context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList()))
     }
 
-    /// The picker flow over this vault on `terminal`.
-    func flow(_ terminal: GridTerminal, request: String?) -> PickerFlow {
+    /// The picker flow over this vault on `terminal`; `preview` and `answerWithoutUnlocking` as
+    /// the identity store and an agent would give them.
+    func flow(_ terminal: GridTerminal, request: String?, preview: [RankedCredential]? = nil,
+              answerWithoutUnlocking: ((UUID) throws -> Bool)? = nil) -> PickerFlow {
         let path = self.path
         let requests = request.flatMap { try? ServiceIdentifier($0) }.map { [$0] } ?? []
-        return PickerFlow(terminal: terminal, vaultPath: path, requestLabel: request,
+        return PickerFlow(terminal: terminal, vaultPath: path, requestLabel: request, preview: preview,
+                          answerWithoutUnlocking: answerWithoutUnlocking,
                           unlock: { try Vault.open(at: path, password: $0) },
                           rank: { CredentialRanking.rank($0.contents.credentials, for: requests, context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList())) })
     }

@@ -2,13 +2,19 @@ import Foundation
 import VaultCrypto
 import VaultModel
 
-/// The picker as a whole (AutoFill's extension: authenticate, list, complete or cancel): the
-/// master-password screen until the vault opens (three tries), then the credential list until a
-/// credential is chosen or the request is cancelled. It runs on any `Terminal`, so tests drive
-/// the real flow through `GridTerminal`.
+/// The picker as a whole (AutoFill's extension: authenticate, list, complete or cancel). It runs
+/// on any `Terminal`, so tests drive the real flow through `GridTerminal`.
+///
+/// With a `preview` (the identity store, ranked: no secrets) the list comes first, at once; a
+/// choice is then answered without unlocking when `answerWithoutUnlocking` can (an unlocked
+/// agent), and only otherwise is the master password asked for — Esc there goes back to the
+/// list. Without a preview, the master-password screen comes first (three tries), then the list
+/// from the opened vault.
 public struct PickerFlow {
     public enum Outcome {
         case chosen(Vault, Credential)
+        /// Chosen from the preview and answered by `answerWithoutUnlocking`.
+        case answeredWithoutUnlocking(UUID)
         case cancelled
         case wrongPassword(attempts: Int)
     }
@@ -22,13 +28,19 @@ public struct PickerFlow {
     let rank: (Vault) -> [RankedCredential]
     let requestLabel: String?
     let unlockingMessage: String
+    let preview: [RankedCredential]?
+    let answerWithoutUnlocking: ((UUID) throws -> Bool)?
 
     /// `unlock` opens the vault (throwing `VaultError.wrongPassword` for a wrong password);
     /// `rank` orders its credentials for the request; `requestLabel` names the request in
-    /// headings (nil: everything is listed).
+    /// headings (nil: everything is listed). `preview`: the list to show before unlocking;
+    /// `answerWithoutUnlocking`: true when it delivered the chosen credential itself.
     public init(terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
-                unlockingMessage: String = "Unlocking…",
+                unlockingMessage: String = "Unlocking…", preview: [RankedCredential]? = nil,
+                answerWithoutUnlocking: ((UUID) throws -> Bool)? = nil,
                 unlock: @escaping (borrowing SecureBytes) throws -> Vault, rank: @escaping (Vault) -> [RankedCredential]) {
+        self.preview = preview
+        self.answerWithoutUnlocking = answerWithoutUnlocking
         self.terminal = terminal
         self.vaultPath = vaultPath
         self.passwordHint = passwordHint
@@ -41,15 +53,39 @@ public struct PickerFlow {
     /// `unlocked`: a vault already opened (the master password came from a descriptor), so the
     /// flow starts at the list.
     public func run(unlocked: Vault? = nil) throws -> Outcome {
-        let vault: Vault
-        if let unlocked {
-            vault = unlocked
-        } else {
-            guard let result = try authenticate() else { return .cancelled }
-            guard let opened = result.value else { return .wrongPassword(attempts: Self.maximumAttempts) }
-            vault = opened
+        if let unlocked { return try choose(in: unlocked) }
+        if let preview { return try chooseBeforeUnlocking(preview) }
+        guard let result = try authenticate() else { return .cancelled }
+        guard let vault = result.value else { return .wrongPassword(attempts: Self.maximumAttempts) }
+        return try choose(in: vault)
+    }
+
+    private func chooseBeforeUnlocking(_ preview: [RankedCredential]) throws -> Outcome {
+        var list = CredentialListScreen(ranked: preview, requestLabel: requestLabel)
+        while true {
+            guard let id = try choose(from: &list) else { return .cancelled }
+            if try answerWithoutUnlocking?(id) == true { return .answeredWithoutUnlocking(id) }
+            let chosen = list.selected?.credential
+            guard let result = try authenticate(purpose: chosen.map { "To use \($0.displayTitle) (\($0.username))" }) else {
+                continue  // Esc on the password screen: back to the list
+            }
+            guard let vault = result.value else { return .wrongPassword(attempts: Self.maximumAttempts) }
+            if let credential = vault.contents.credential(withID: id) { return .chosen(vault, credential) }
+            // Deleted since the store was written: choose again, from the vault itself.
+            return try choose(in: vault)
         }
+    }
+
+    private func choose(in vault: Vault) throws -> Outcome {
         var list = CredentialListScreen(ranked: rank(vault), requestLabel: requestLabel)
+        while true {
+            guard let id = try choose(from: &list) else { return .cancelled }
+            if let credential = vault.contents.credential(withID: id) { return .chosen(vault, credential) }
+        }
+    }
+
+    /// The list until a choice (its id) or a cancel (nil).
+    private func choose(from list: inout CredentialListScreen) throws -> UUID? {
         while true {
             var canvas = Canvas(size: terminal.size)
             list.render(into: &canvas)
@@ -57,10 +93,8 @@ public struct PickerFlow {
             let pageSize = max(terminal.size.rows - 5, 1)
             switch list.handle(try terminal.nextEvent(), pageSize: pageSize) {
             case .stay: continue
-            case .cancelled: return .cancelled
-            case .chosen(let id):
-                guard let credential = vault.contents.credential(withID: id) else { continue }
-                return .chosen(vault, credential)
+            case .cancelled: return nil
+            case .chosen(let id): return id
             }
         }
     }
@@ -68,8 +102,9 @@ public struct PickerFlow {
     /// A box so that "cancelled" (nil) and "out of tries" (nil value) differ.
     private struct Unlocked { let value: Vault? }
 
-    private func authenticate() throws -> Unlocked? {
+    private func authenticate(purpose: String? = nil) throws -> Unlocked? {
         let screen = try MasterPasswordScreen(vaultPath: vaultPath, hint: passwordHint)
+        screen.purpose = purpose
         var failures = 0
         while true {
             var canvas = Canvas(size: terminal.size)

@@ -28,6 +28,8 @@ public final class MasterPasswordScreen {
     let hint: String?
     private(set) var password: SecureBytes
     public var message: (text: String, role: StyleRole)?
+    /// What the password is asked for ("to use GitHub (alice)"), when a choice came first.
+    public var purpose: String?
     /// Shown while Argon2id runs; the screen accepts no input meanwhile.
     public var busy: String?
 
@@ -71,6 +73,7 @@ public final class MasterPasswordScreen {
             return
         }
         canvas.put("pwtui — unlock", row: 0, column: 0, role: .title)
+        if let purpose { canvas.put(purpose, row: 1, column: 0) }
         canvas.put("Vault: \(vaultPath)", row: 2, column: 0, role: .dim)
         let label = "Master password: "
         let start = canvas.put(label, row: 4, column: 0)

@@ -63,6 +63,12 @@ struct AgentClient {
         try accepted(try request(header, payload: payload))
     }
 
+    /// The agent's answer to `query`: `field` of the credential as the payload, its identity in
+    /// the header ("identity"); nil when no agent holds `vault` unlocked.
+    func get(_ query: CredentialQuery, field: CredentialField, vault: String) throws -> AgentMessage? {
+        try ask(query.fields.merging(["op": "get", "vault": vault, "field": field.rawValue]) { _, new in new })
+    }
+
     private func accepted(_ reply: consuming AgentMessage?) throws -> AgentMessage? {
         guard let answer = reply else { return nil }
         guard answer.header["ok"] as? Bool == true else {

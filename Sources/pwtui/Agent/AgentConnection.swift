@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import VaultCrypto
+import VaultModel
 
 /// One request or answer on the agent's socket: a JSON header line, then `length` raw bytes
 /// (a master password going in, a requested field coming out). Secrets travel only as those raw
@@ -80,6 +81,13 @@ struct AgentConnection {
 struct AgentMessage: ~Copyable {
     var header: [String: Any]
     var payload: SecureBytes
+
+    /// The credential an answer is about (never its secret), when it names one.
+    var identity: IdentityStore.Identity? {
+        (header["identity"] as? [String: Any]).flatMap { try? IdentityStore.Identity(fields: $0) }
+    }
+
+    consuming func takePayload() -> SecureBytes { payload }
 }
 
 enum AgentError: Error, CustomStringConvertible {

@@ -99,8 +99,10 @@ final class AgentServer {
             let idle = vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
             return Answer(header: ["ok": true, "locked": vault == nil, "vault": vaultPath, "locksInSeconds": idle, "pid": Int(getpid())])
         case "unlock":
-            vault = try Vault.open(at: vaultPath, password: payload)
+            let opened = try Vault.open(at: vaultPath, password: payload)
             payload.removeAll()
+            global.syncIdentities(with: opened, previousGeneration: nil)  // rebuilt if missing or stale
+            vault = opened
             lastUse = .now
             return Answer(header: ["ok": true])
         case "lock":
@@ -112,9 +114,10 @@ final class AgentServer {
             return Answer(header: ["ok": true])
         case "get":
             let vault = try unlocked(for: header)
-            let credential = try select(header, in: vault)
+            let credential = try CredentialQuery(fields: header).answer(in: vault, global: global, suffixes: suffixes)
             let field = CredentialField(rawValue: header["field"] as? String ?? "") ?? .password
-            return Answer(header: ["ok": true], payload: try field.render(credential, from: vault))
+            return Answer(header: ["ok": true, "identity": IdentityStore.Identity(credential).fields],
+                          payload: try field.render(credential, from: vault))
         case "describe":
             let vault = try unlocked(for: header)
             let credential = try vault.credential(id: header["id"] as? String ?? "")
@@ -144,22 +147,12 @@ final class AgentServer {
         }
         guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
         do {
-            try vault.reloadIfChanged()
+            if try vault.reloadIfChanged() { global.syncIdentities(with: vault, previousGeneration: nil) }
         } catch VaultError.conflict(_, let reason) {
             self.vault = nil
             throw CommandFailure(.interactionRequired, "locked: \(reason)")
         }
         lastUse = .now
         return vault
-    }
-
-    private func select(_ header: [String: Any], in vault: Vault) throws -> Credential {
-        if let id = header["id"] as? String { return try vault.credential(id: id) }
-        let requests = try (header["services"] as? [String] ?? []).map { try ServiceIdentifier($0) }
-        let context = global.rankingContext(for: vault, suffixes: suffixes)
-        guard let best = CredentialRanking.matches(vault.contents.credentials, for: requests, context: context).first
-        else { throw VaultError.noMatch("no credential matches \(requests.map(\.text).joined(separator: " "))") }
-        global.recordUse(of: best.credential, for: requests[0], in: context)
-        return best.credential
     }
 }

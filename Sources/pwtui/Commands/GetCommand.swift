@@ -29,33 +29,15 @@ struct GetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let requests = try services.map { try ServiceIdentifier($0) }
-        if global.masterPasswordFD == nil, try answerFromAgent(requests) { return }
+        let query = CredentialQuery(id: id, services: try services.map { try ServiceIdentifier($0) })
+        if global.masterPasswordFD == nil, let answer = try AgentClient.current?.get(query, field: field, vault: global.vaultPath) {
+            try StandardOutput.write(answer.payload)
+            return
+        }
         if noInteraction, global.masterPasswordFD == nil {
             throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
         }
         let vault = try global.openVault()
-        let credential: Credential
-        if let id {
-            credential = try vault.credential(id: id)
-        } else {
-            let context = global.rankingContext(for: vault)
-            guard let best = CredentialRanking.matches(vault.contents.credentials, for: requests, context: context).first else {
-                throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
-            }
-            credential = best.credential
-            global.recordUse(of: credential, for: requests[0], in: context)
-        }
-        try field.write(credential, from: vault)
-    }
-
-    /// The fast path: an unlocked agent answers and nothing is derived here. False when no agent
-    /// runs or it is locked (the caller then unlocks locally, or exits 75).
-    private func answerFromAgent(_ requests: [ServiceIdentifier]) throws -> Bool {
-        var request: [String: Any] = ["op": "get", "vault": global.vaultPath, "services": requests.map(\.text), "field": field.rawValue]
-        if let id { request["id"] = id }
-        guard let answer = try AgentClient.current?.ask(request) else { return false }
-        try StandardOutput.write(answer.payload)
-        return true
+        try field.write(try query.answer(in: vault, global: global), from: vault)
     }
 }

@@ -9,13 +9,15 @@ import VaultModel
 
 /// `git config credential.helper 'pwtui git-credential'`: git's credential-helper protocol.
 ///
-/// - get: the best match for the request's URL (and username, when git names one) answers with
-///   `username=` and `password=`; without the picker only a host-level match (exact URL to
-///   wildcard) answers, never another host of the same site. When the vault must be unlocked and a terminal exists, the
-///   picker opens on it, ranked for that URL; cancelling there answers `quit=1`. Without a
-///   terminal (and without --master-password-fd) nothing is printed and git moves on.
+/// - get: with nobody to look, only a host-level match (exact URL to wildcard) answers, never
+///   another host of the same site; an unlocked agent (or --master-password-fd) answers it at
+///   once with `username=` and `password=`. Otherwise, when a terminal exists, the picker opens on
+///   it ranked for the URL (listed from the identity store before unlocking, answered by the agent
+///   when it is unlocked); cancelling there answers `quit=1`. Without a terminal nothing is printed
+///   and git moves on.
 /// - store (after a successful login): a new credential is added; one that differs from the saved
 ///   one is updated only after a yes on the terminal, and the old password stays in history.
+///   Through an unlocked agent when there is one, else after the master password.
 /// - erase (after a failed login): deletes only after a yes on the terminal; never silently.
 struct GitCredentialCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,40 +47,47 @@ struct GitCredentialCommand: ParsableCommand {
         }
     }
 
-    /// The credentials for this request, best first; with a username, only that account's.
-    private func candidates(_ vault: Vault, _ service: ServiceIdentifier, username: String?) -> [RankedCredential] {
-        CredentialRanking.matches(vault.contents.credentials, for: [service], context: global.rankingContext(for: vault))
-            .filter { username == nil || $0.credential.username == username }
-    }
-
-    private func answer(_ credential: Credential, from vault: Vault) throws {
-        try StandardOutput.write("username=\(credential.username)\n")
-        try StandardOutput.write("password=")
-        try vault.withSecret(credential.secret) { try StandardOutput.write($0) }
+    private func answer(username: String, password: borrowing SecureBytes) throws {
+        try StandardOutput.write("username=\(username)\npassword=")
+        try password.withUnsafeBytes { bytes in
+            try StandardOutput.write(UnsafeRawBufferPointer(rebasing: bytes.dropLast(bytes.last == 0x0A ? 1 : 0)))
+        }
         try StandardOutput.write("\n")
     }
 
     private func get(_ request: borrowing GitCredentialRequest, _ service: ServiceIdentifier, path: String) throws {
+        let automatic = CredentialQuery(services: [service], username: request.username, tiers: CredentialQuery.hostLevel)
         if let fd = global.masterPasswordFD {
             let vault = try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
-            // Without a person to choose, only host-level matches answer: a same-site or equivalent
-            // credential is another host's password, which git would send to this one.
-            let automatic: Set<MatchKind> = [.exactURL, .pathPrefix, .sameHost, .parentDomain, .wildcard]
-            if let best = candidates(vault, service, username: request.username).first(where: { $0.match.map(automatic.contains) ?? false }) {
-                try answer(best.credential, from: vault)
-            }
+            guard let credential = try? automatic.answer(in: vault, global: global) else { return }
+            try vault.withSecret(credential.secret) { try answer(username: credential.username, password: try SecureBytes(copying: $0)) }
             return
         }
+        do {
+            if let message = try AgentClient.current?.get(automatic, field: .password, vault: path), let identity = message.identity {
+                try answer(username: identity.username, password: message.payload)
+                return
+            }
+        } catch let failure as CommandFailure where failure.code == .noMatch {
+            // Nothing for this host itself: the person at the terminal may still choose one.
+        }
         guard let terminal = try? PickCommand.openTerminal(theme: try global.settings().theme) else { return }  // git moves on
+        let agentAnswer = PickCommand.AgentAnswer()
         let flow = PickCommand.flow(on: terminal, vaultPath: path, requests: [service], global: global,
-                                    preferring: request.username)
+                                    preferring: request.username, agentField: .password, answer: agentAnswer)
         let outcome: PickerFlow.Outcome
         do {
             defer { terminal.close() }
             outcome = try flow.run()
         }
         switch outcome {
-        case .chosen(let vault, let credential): try answer(credential, from: vault)
+        case .chosen(let vault, let credential):
+            try vault.withSecret(credential.secret) { try answer(username: credential.username, password: try SecureBytes(copying: $0)) }
+        case .answeredWithoutUnlocking:
+            guard let identity = agentAnswer.identity, let password = agentAnswer.payload.take() else {
+                throw CommandFailure(.ioError, "the agent's answer was lost")
+            }
+            try answer(username: identity.username, password: password)
         case .cancelled: try StandardOutput.write("quit=1\n")
         case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
         }
@@ -86,32 +95,28 @@ struct GitCredentialCommand: ParsableCommand {
 
     private func store(_ request: consuming GitCredentialRequest, _ service: ServiceIdentifier, path: String) throws {
         guard let username = request.username, let password = request.password.take() else { return }
-        guard let vault = try? global.openVault() else { return }  // locked and no way to ask: git goes on
-        let exact = candidates(vault, service, username: username).filter { [.exactURL, .pathPrefix, .sameHost].contains($0.match) }
-        guard let existing = exact.first?.credential else {
-            try vault.add(services: [try ServiceIdentifier("\(service.scheme?.rawValue ?? "https")://\(request.fields["host"] ?? service.host)")],
-                          username: username, secret: password)
-            try global.save(vault)
+        guard let access = try? VaultAccess.open(global) else { return }  // locked and no way to ask: git goes on
+        let exact = CredentialQuery(services: [service], username: username, tiers: CredentialQuery.sameHost)
+        guard let existing = try access.password(for: exact) else {
+            let site = "\(service.scheme?.rawValue ?? "https")://\(request.fields["host"] ?? service.host)"
+            try access.apply(.add(services: [site], username: username, title: "", notes: "", rank: 0), secret: password)
             return
         }
-        let same = vault.withSecret(existing.secret) { stored in password.isEqual(to: stored) }
-        guard !same else { return }
+        guard !existing.password.isEqual(to: password) else { return }
         guard let terminal = TerminalPrompt(),
               try terminal.confirm("Git logged in to \(service.host) as \(username) with a password that differs from the saved one. Update it?")
         else { return }
-        try vault.replaceSecret(of: existing.id, with: password)
-        try global.save(vault)
-        StandardError.say("Updated \(existing.displayTitle); the previous password is kept in its history.")
+        try access.apply(.edit(id: existing.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)), secret: password)
+        StandardError.say("Updated \(existing.identity.displayTitle); the previous password is kept in its history.")
     }
 
     private func erase(_ request: borrowing GitCredentialRequest, _ service: ServiceIdentifier, path: String) throws {
         guard let terminal = TerminalPrompt() else { return }  // never deletes without asking
-        guard let vault = try? global.openVault() else { return }
-        guard let existing = candidates(vault, service, username: request.username)
-            .first(where: { [.exactURL, .pathPrefix, .sameHost].contains($0.match) })?.credential else { return }
-        guard try terminal.confirm("Git says the login to \(service.host) as \(existing.username) failed. Delete the saved credential \(existing.displayTitle)?")
+        guard let access = try? VaultAccess.open(global) else { return }
+        let exact = CredentialQuery(services: [service], username: request.username, tiers: CredentialQuery.sameHost)
+        guard let existing = try access.password(for: exact) else { return }
+        guard try terminal.confirm("Git says the login to \(service.host) as \(existing.identity.username) failed. Delete the saved credential \(existing.identity.displayTitle)?")
         else { return }
-        try vault.remove(existing.id)
-        try global.save(vault)
+        try access.apply(.remove(id: existing.identity.id.uuidString), secret: try SecureBytes(zeros: 0))
     }
 }

@@ -37,7 +37,9 @@ struct PickCommand: ParsableCommand {
                           terminal existing: NcursesTerminal? = nil) throws {
         let settings = try global.settings()
         let terminal = try existing ?? openTerminal(theme: settings.theme)
-        let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, global: global, passwordHint: passwordHint)
+        let answer = AgentAnswer()
+        let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, global: global, passwordHint: passwordHint,
+                             agentField: unlocked == nil ? Handover.field(for: output) : nil, answer: answer)
         let outcome: PickerFlow.Outcome
         do {
             defer { terminal.close() }
@@ -50,28 +52,56 @@ struct PickCommand: ParsableCommand {
             throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
         case .chosen(let vault, let credential):
             try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout)
+        case .answeredWithoutUnlocking:
+            guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
+            try Handover.deliver(rendered, of: answer.identity?.summary ?? "the credential", clipboardTimeout: settings.clipboardTimeout)
         }
     }
 
-    /// The picker flow for `requests` (none: everything): unlocking also refreshes the identity
-    /// store; `preferring` a username lists that account's credentials first (git names one).
+    /// What an unlocked agent answered for a choice made before unlocking.
+    final class AgentAnswer {
+        var payload: SecureBytes?
+        var identity: IdentityStore.Identity?
+    }
+
+    /// The picker flow for `requests` (none: everything). When the identity store is current the
+    /// list comes from it at once; a choice is then answered by an unlocked agent (`agentField`
+    /// of it, into `answer`) or, failing that, after the master password. Unlocking here also
+    /// refreshes the identity store. `preferring` a username lists that account's credentials
+    /// first (git names one).
     static func flow(on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], global: GlobalOptions,
-                     passwordHint: String? = nil, preferring username: String? = nil) -> PickerFlow {
-        PickerFlow(
+                     passwordHint: String? = nil, preferring username: String? = nil,
+                     agentField: CredentialField? = nil, answer: AgentAnswer = AgentAnswer()) -> PickerFlow {
+        func order(_ credentials: [Credential], _ context: @autoclosure () -> RankingContext) -> [RankedCredential] {
+            let ranked = requests.isEmpty
+                ? CredentialRanking.rank(credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
+                : CredentialRanking.rank(credentials, for: requests, context: context())
+            guard let username else { return ranked }
+            return ranked.filter { $0.credential.username == username } + ranked.filter { $0.credential.username != username }
+        }
+        // No agent field: the vault is open already (a descriptor gave the password), no preview.
+        // The store mirrors the configured vault only (not `demo`'s).
+        let store = agentField == nil || path != global.vaultPath ? nil : try? global.currentIdentityStore()
+        let preview = store.map { store in
+            order(store.identities.compactMap { try? $0.secretlessCredential() }, global.rankingContext(for: store))
+        }
+        let agent = global.masterPasswordFD == nil ? AgentClient.current : nil
+        return PickerFlow(
             terminal: terminal, vaultPath: path, passwordHint: passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
+            preview: preview,
+            answerWithoutUnlocking: agent.flatMap { agent in agentField.map { field in { id in
+                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: field, vault: path) else { return false }
+                answer.identity = message.identity
+                answer.payload = message.takePayload()
+                return true
+            } } },
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
                 global.syncIdentities(with: vault, previousGeneration: nil)
                 return vault
             },
-            rank: { vault in
-                let ranked = requests.isEmpty
-                    ? CredentialRanking.rank(vault.contents.credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
-                    : CredentialRanking.rank(vault.contents.credentials, for: requests, context: global.rankingContext(for: vault))
-                guard let username else { return ranked }
-                return ranked.filter { $0.credential.username == username } + ranked.filter { $0.credential.username != username }
-            })
+            rank: { vault in order(vault.contents.credentials, global.rankingContext(for: vault)) })
     }
 
     static func openTerminal(theme: String) throws -> NcursesTerminal {

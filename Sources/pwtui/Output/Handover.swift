@@ -10,14 +10,30 @@ import VaultModel
 /// field on stdout; a person at a terminal gets the password on the clipboard, cleared again
 /// after a while, and a one-line confirmation on stderr. The secret never reaches the screen.
 enum Handover {
+    /// What goes out: the requested field to a pipe; the password when stdout is a terminal
+    /// (it goes to the clipboard).
+    static func field(for requested: CredentialField) -> CredentialField {
+        isatty(1) == 0 ? requested : .password
+    }
+
     static func deliver(_ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int) throws {
+        let rendered = try Self.field(for: field).render(credential, from: vault)
+        try deliver(rendered, of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: clipboardTimeout)
+    }
+
+    /// `rendered`: the field `field(for:)` chose, as `CredentialField.render` makes it (the agent
+    /// sends it so); `description` names the credential in the confirmation.
+    static func deliver(_ rendered: borrowing SecureBytes, of description: String, clipboardTimeout: Int) throws {
         if isatty(1) == 0 {
-            try field.write(credential, from: vault)
+            try StandardOutput.write(rendered)
             return
         }
-        try vault.withSecret(credential.secret) { try Clipboard.copy($0, clearAfter: clipboardTimeout) }
+        try rendered.withUnsafeBytes { bytes in
+            // Without the newline that ends the rendered password.
+            try Clipboard.copy(UnsafeRawBufferPointer(rebasing: bytes.dropLast(bytes.last == 0x0A ? 1 : 0)), clearAfter: clipboardTimeout)
+        }
         let clearing = clipboardTimeout > 0 ? "cleared in \(clipboardTimeout) s" : "not cleared (clipboard_timeout = 0)"
-        StandardError.say("Copied the password of \(credential.displayTitle) (\(credential.username)) to the clipboard; \(clearing).")
+        StandardError.say("Copied the password of \(description) to the clipboard; \(clearing).")
     }
 }
 
