@@ -147,10 +147,10 @@ struct GlobalOptions: ParsableArguments {
         return store
     }
 
-    /// Ranking from the identity store: its equivalent domains, the local use history.
-    func rankingContext(for store: IdentityStore, suffixes: PublicSuffixList? = nil) -> RankingContext {
-        RankingContext(suffixes: suffixes ?? publicSuffixList(), equivalents: store.equivalents,
-                       usage: UsageHistory.load(from: usagePath))
+    /// Ranking without the vault (identities from the store or the agent): their equivalent
+    /// domains, the local use history.
+    func rankingContext(equivalents: EquivalentDomains) -> RankingContext {
+        RankingContext(suffixes: publicSuffixList(), equivalents: equivalents, usage: UsageHistory.load(from: usagePath))
     }
 
     /// Keeps the identity store in step with `vault` (or removes it when the setting is off), when

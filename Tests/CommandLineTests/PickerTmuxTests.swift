@@ -105,6 +105,19 @@ struct PickerTmuxTests {
         try tmux.press("Down")
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0 X=second-secret\n")
+
+        // With the identity store off, the unlocked agent lists the identities itself.
+        try FileManager.default.removeItem(atPath: rc)
+        let config = sandbox.root + "/xdg/config/pwtui/config.toml"
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
+        try "identity_store = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config)
+        try? FileManager.default.removeItem(atPath: sandbox.root + "/xdg/state/pwtui/identities")
+        try tmux.type("x=$('\(try Binaries.require(Binaries.pwtui))' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0 X=first-secret\n")
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import VaultCrypto
+import VaultModel
 
 /// Talks to a running agent; nil from `connect` when none listens.
 struct AgentClient {
@@ -67,6 +68,13 @@ struct AgentClient {
     /// the header ("identity"); nil when no agent holds `vault` unlocked.
     func get(_ query: CredentialQuery, field: CredentialField, vault: String) throws -> AgentMessage? {
         try ask(query.fields.merging(["op": "get", "vault": vault, "field": field.rawValue]) { _, new in new })
+    }
+
+    /// Every identity of `vault` and its equivalent domains, when an agent holds it unlocked.
+    func identities(vault: String) throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)? {
+        guard let answer = try ask(["op": "identities", "vault": vault]) else { return nil }
+        let identities = try (answer.header["identities"] as? [[String: Any]] ?? []).map { try IdentityStore.Identity(fields: $0) }
+        return (identities, EquivalentDomains(groups: answer.header["equivalents"] as? [[String]] ?? []))
     }
 
     private func accepted(_ reply: consuming AgentMessage?) throws -> AgentMessage? {

@@ -118,6 +118,11 @@ final class AgentServer {
             let field = CredentialField(rawValue: header["field"] as? String ?? "") ?? .password
             return Answer(header: ["ok": true, "identity": IdentityStore.Identity(credential).fields],
                           payload: try field.render(credential, from: vault))
+        case "identities":
+            // For a picker when the identity store is off: the same, never written to disk.
+            let vault = try unlocked(for: header)
+            return Answer(header: ["ok": true, "identities": vault.contents.credentials.map { IdentityStore.Identity($0).fields },
+                                   "equivalents": vault.contents.equivalents.groups])
         case "describe":
             let vault = try unlocked(for: header)
             let credential = try vault.credential(id: header["id"] as? String ?? "")

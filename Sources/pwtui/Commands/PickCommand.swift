@@ -64,8 +64,8 @@ struct PickCommand: ParsableCommand {
         var identity: IdentityStore.Identity?
     }
 
-    /// The picker flow for `requests` (none: everything). When the identity store is current the
-    /// list comes from it at once; a choice is then answered by an unlocked agent (`agentField`
+    /// The picker flow for `requests` (none: everything). When the identity store is current (or
+    /// an unlocked agent can list the identities) the list comes at once; a choice is then answered by an unlocked agent (`agentField`
     /// of it, into `answer`) or, failing that, after the master password. Unlocking here also
     /// refreshes the identity store. `preferring` a username lists that account's credentials
     /// first (git names one).
@@ -80,12 +80,20 @@ struct PickCommand: ParsableCommand {
             return ranked.filter { $0.credential.username == username } + ranked.filter { $0.credential.username != username }
         }
         // No agent field: the vault is open already (a descriptor gave the password), no preview.
-        // The store mirrors the configured vault only (not `demo`'s).
-        let store = agentField == nil || path != global.vaultPath ? nil : try? global.currentIdentityStore()
-        let preview = store.map { store in
-            order(store.identities.compactMap { try? $0.secretlessCredential() }, global.rankingContext(for: store))
-        }
         let agent = global.masterPasswordFD == nil ? AgentClient.current : nil
+        // The list before unlocking: from the identity store (it mirrors the configured vault
+        // only, not `demo`'s), else from an unlocked agent (the store may be off).
+        var listed: (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)?
+        if agentField != nil, path == global.vaultPath {
+            if let store = try? global.currentIdentityStore() {
+                listed = (store.identities, store.equivalents)
+            } else if let fromAgent = try? agent?.identities(vault: path) {
+                listed = fromAgent
+            }
+        }
+        let preview = listed.map { listed in
+            order(listed.identities.compactMap { try? $0.secretlessCredential() }, global.rankingContext(equivalents: listed.equivalents))
+        }
         return PickerFlow(
             terminal: terminal, vaultPath: path, passwordHint: passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
