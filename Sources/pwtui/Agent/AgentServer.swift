@@ -6,8 +6,10 @@ import VaultCrypto
 import VaultModel
 
 /// `pwtui agent` (AutoFill's reusable extension process): holds one vault unlocked so that
-/// `get`, git and scripts answer at once, and hands out only what each request asks for — never
-/// the master password or the data key, which stay in this process.
+/// `get`, git, the picker and scripts answer at once, and hands out only what each request asks
+/// for — never the master password or the data key, which stay in this process. Writes (`add`,
+/// `edit`, `rm`: a `CredentialChange`) are applied here and saved with the same save protocol,
+/// and the identity store follows; a change that failed to save is dropped from memory.
 ///
 /// One client at a time on a Unix socket in a 0700 directory; a peer of any other uid is refused
 /// before it is read. Before answering it re-reads the vault if another process saved it (with

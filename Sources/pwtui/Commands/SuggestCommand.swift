@@ -23,10 +23,9 @@ struct SuggestCommand: ParsableCommand {
 
     func run() throws {
         let requests = try services.map { try ServiceIdentifier($0) }
-        let suffixes = global.publicSuffixList()
-        let usage = UsageHistory.load(from: global.usagePath)
-        // Only identities with a host that could match are built and parsed.
-        var context = RankingContext(suffixes: suffixes, usage: usage)
+        // Only identities with a host that could match are built and parsed; the filter needs the
+        // store's equivalent domains, read first.
+        var context = global.rankingContext(equivalents: EquivalentDomains())
         let store = try global.currentIdentityStore { equivalents in
             context.equivalents = equivalents
             return HostFilter(requests: requests, context: context)
