@@ -83,12 +83,23 @@ struct SaveProtocolTests {
         var description: String { "generation \(generation), \(count) credentials" }
 
         /// The last complete line of `output`.
-        static func last(in output: [UInt8], opening: Bool = false) -> Report? {
+        static func last(in output: [UInt8]) -> Report? {
             let lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             guard lines.count >= 2 else { return nil }  // nothing before the last newline
-            let fields = lines[lines.count - 2].split(separator: " ")
-            guard fields.count == 3, !opening || fields[0] == "open",
-                  let generation = UInt64(fields[1]), let count = Int(fields[2]) else { return nil }
+            return parse(lines[lines.count - 2])
+        }
+
+        /// The first line, `open G N`, once it is complete. (Not the last line: by the time the
+        /// test looks, a busy loop may have saved already.)
+        static func opened(in output: [UInt8]) -> Report? {
+            let lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            guard lines.count >= 2, lines[0].hasPrefix("open ") else { return nil }
+            return parse(lines[0])
+        }
+
+        private static func parse(_ line: Substring) -> Report? {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let generation = UInt64(fields[1]), let count = Int(fields[2]) else { return nil }
             return Report(generation: generation, count: count)
         }
     }
@@ -114,7 +125,7 @@ struct SaveProtocolTests {
             // The loop's first line reports what it opened: the state the previous kill left.
             var opened: Report?
             poll(timeout: .seconds(20), every: .milliseconds(1)) {
-                opened = Report.last(in: child.currentStdout(), opening: true)
+                opened = Report.opened(in: child.currentStdout())
                 return opened != nil || !child.process.isRunning
             }
             guard let opened else {
