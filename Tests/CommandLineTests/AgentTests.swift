@@ -171,4 +171,26 @@ struct AgentTests {
         // of the test's timing, reported as such.
         #expect(added > 0 && added < 12, "kills landed before and after saves (\(added) of 12 saved)")
     }
+
+    @Test("an agent that hangs up mid-request is an error (74) with a message, never a silent SIGPIPE death")
+    func agentHangingUp() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let directory = sandbox.root + "/xdg/runtime/pwtui"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // A stand-in agent: says it is unlocked, then closes the next connection unread.
+        let script = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
+            c, _ = s.accept(); c.recv(65536)
+            c.sendall(json.dumps({"ok": True, "locked": False, "vault": sys.argv[2], "length": 0}).encode() + b"\\n"); c.close()
+            c, _ = s.accept(); c.close()
+            """
+        let fake = try sandbox.start("/usr/bin/python3", ["-c", script, directory + "/agent.sock", sandbox.vault])
+        defer { fake.signal(SIGKILL) }
+        try #require(poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: directory + "/agent.sock") })
+        let add = try sandbox.pwtui(["add", "example.com", "--username", "u"], password: .none,
+                                    stdin: String(repeating: "x", count: 60_000))
+        #expect(add.exitCode == 74 && add.err.contains("agent"), "\(add)")
+    }
 }

@@ -69,9 +69,11 @@ struct AgentConnection {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = write(fd, base + offset, bytes.count - offset)
+            // MSG_NOSIGNAL: a peer that went away (an agent killed mid-request) is an error to
+            // report, not a SIGPIPE that kills the client without a word.
+            let written = Glibc.send(fd, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw AgentError.protocolError("write failed (errno \(errno))") }
+            guard written > 0 else { throw AgentError.protocolError("the connection broke while sending (errno \(errno)): the agent may have stopped") }
             offset += written
         }
     }
