@@ -105,22 +105,3 @@ enum CredentialChange: Equatable {
         }
     }
 }
-
-extension IdentityStore.Identity {
-    /// What the agent answers about a credential: never a secret.
-    var fields: [String: Any] {
-        ["id": id.uuidString.lowercased(), "title": title, "username": username, "services": services, "rank": Int(rank)]
-    }
-
-    init(fields: [String: Any]) throws {
-        guard let id = (fields["id"] as? String).flatMap(UUID.init(uuidString:)),
-              let title = fields["title"] as? String, let username = fields["username"] as? String,
-              let services = fields["services"] as? [String] else {
-            throw AgentError.protocolError("an answer without the credential")
-        }
-        self.init(id: id, title: title, username: username, services: services, rank: Int32(clamping: fields["rank"] as? Int ?? 0))
-    }
-
-    /// "Title (user, service service)" for confirmations and reports.
-    var summary: String { "\(displayTitle) (\(username), \(services.joined(separator: " ")))" }
-}
