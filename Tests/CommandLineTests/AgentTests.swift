@@ -145,14 +145,27 @@ struct AgentTests {
         let sandbox = try Sandbox()
         try sandbox.initVault()
         let pwtui = try Binaries.require(Binaries.pwtui)
-        var random = SystemRandomNumberGenerator()
-        var added = 0
-        for round in 0 ..< 12 {
+        func unlockedAgent() throws -> Child {
             let agent = try sandbox.start(pwtui, ["agent", "start", "--foreground"])
             try #require(poll(timeout: .seconds(10)) { (try? sandbox.pwtui(["agent", "status"], password: .none).exitCode) == 75 })
             #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
+            return agent
+        }
+        // How long an add through the agent takes here: the kills below are spread over 1.5 times
+        // that, so that some land before the save and some after (machines differ several-fold).
+        let timing = try unlockedAgent()
+        let timed = try sandbox.start(pwtui, ["add", "timing.example", "--username", "timing"], stdin: .text("t")).wait(timeout: .seconds(10))
+        try #require(timed.exitCode == 0, "\(timed)")
+        timing.signal(SIGKILL)
+        _ = timing.wait(timeout: .seconds(10))
+        let window = UInt32(timed.duration.milliseconds * 1500)
+        var random = SystemRandomNumberGenerator()
+        var added = 0
+        let rounds = 16
+        for round in 0 ..< rounds {
+            let agent = try unlockedAgent()
             let client = try sandbox.start(pwtui, ["add", "n\(round).example", "--username", "u\(round)"], stdin: .text("secret-\(round)"))
-            usleep(UInt32.random(in: 0 ... 40_000, using: &random))
+            usleep(UInt32.random(in: 0 ... window, using: &random))
             agent.signal(SIGKILL)
             _ = agent.wait(timeout: .seconds(10))
             let answer = client.wait(timeout: .seconds(10))
@@ -169,7 +182,7 @@ struct AgentTests {
         // Both outcomes must have happened for the test to have tested anything; the delays
         // above span a save, so a run where every kill came too early or too late is a failure
         // of the test's timing, reported as such.
-        #expect(added > 0 && added < 12, "kills landed before and after saves (\(added) of 12 saved)")
+        #expect(added > 0 && added < rounds, "kills landed before and after saves (\(added) of \(rounds) saved, window \(window / 1000) ms)")
     }
 
     @Test("an agent that hangs up mid-request is an error (74) with a message, never a silent SIGPIPE death")
