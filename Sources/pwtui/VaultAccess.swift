@@ -60,12 +60,12 @@ enum VaultAccess {
                     return try Self.local(global.openVault(), global).password(for: query)
                 }
                 guard let identity = answer.identity else { throw AgentError.protocolError("an answer without the credential") }
-                var password = answer.takePayload()
-                if password.withUnsafeBytes({ $0.last == 0x0A }) { password.removeLast(1) }
+                var password = try SecureBytes(capacity: answer.payload.count)
+                try answer.payload.withUnsafeBytes { try password.append(contentsOf: CredentialField.value(ofRendered: $0)) }
                 return FoundPassword(identity: identity, password: password)
             case .local(let vault, let global):
                 let credential = try query.answer(in: vault, global: global)
-                var password = try SecureBytes(capacity: 64)
+                var password = try SecureBytes(capacity: credential.secret.count)
                 try vault.withSecret(credential.secret) { try password.append(contentsOf: $0) }
                 return FoundPassword(identity: IdentityStore.Identity(credential), password: password)
             }

@@ -80,10 +80,16 @@ struct AgentClient {
     private func accepted(_ reply: consuming AgentMessage?) throws -> AgentMessage? {
         guard let answer = reply else { return nil }
         guard answer.header["ok"] as? Bool == true else {
-            let code = ExitStatus(rawValue: Int32(answer.header["code"] as? Int ?? 74)) ?? .ioError
-            if code == .interactionRequired { return nil }
-            throw CommandFailure(code, answer.header["message"] as? String ?? "the agent refused")
+            let refusal = Self.refusal(answer.header)
+            if refusal.code == .interactionRequired { return nil }
+            throw refusal
         }
         return answer
+    }
+
+    /// The error an answer with `ok: false` stands for: the agent's exit code and message.
+    static func refusal(_ header: [String: Any]) -> CommandFailure {
+        CommandFailure(ExitStatus(rawValue: Int32(header["code"] as? Int ?? 74)) ?? .ioError,
+                       header["message"] as? String ?? "the agent refused")
     }
 }

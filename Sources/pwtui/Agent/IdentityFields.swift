@@ -5,7 +5,7 @@ import VaultModel
 /// description commands print.
 extension IdentityStore.Identity {
     var fields: [String: Any] {
-        ["id": id.uuidString.lowercased(), "title": title, "username": username, "services": services, "rank": Int(rank)]
+        ["id": id.uuidString.lowercased(), "title": title, "username": username, "services": services, "hosts": hosts, "rank": Int(rank)]
     }
 
     init(fields: [String: Any]) throws {
@@ -14,7 +14,7 @@ extension IdentityStore.Identity {
               let services = fields["services"] as? [String] else {
             throw AgentError.protocolError("an answer without the credential")
         }
-        self.init(id: id, title: title, username: username, services: services, rank: Int32(clamping: fields["rank"] as? Int ?? 0))
+        self.init(id: id, title: title, username: username, services: services, hosts: (fields["hosts"] as? [String]).flatMap { $0.count == services.count ? $0 : nil }, rank: Int32(clamping: fields["rank"] as? Int ?? 0))
     }
 
     /// "Title (user, service service)" for confirmations and reports.

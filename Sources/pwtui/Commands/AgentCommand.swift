@@ -126,10 +126,7 @@ struct UnlockCommand: ParsableCommand {
         guard let answer = try client.request(["op": "unlock"], payload: password) else {
             throw CommandFailure(.ioError, "the agent went away")
         }
-        guard answer.header["ok"] as? Bool == true else {
-            let code = ExitStatus(rawValue: Int32(answer.header["code"] as? Int ?? 74)) ?? .ioError
-            throw CommandFailure(code, answer.header["message"] as? String ?? "the agent refused")
-        }
+        guard answer.header["ok"] as? Bool == true else { throw AgentClient.refusal(answer.header) }
         StandardError.say("Unlocked in the agent.")
     }
 }

@@ -47,12 +47,15 @@ struct GitCredentialCommand: ParsableCommand {
         }
     }
 
-    private func answer(username: String, password: borrowing SecureBytes) throws {
+    /// git's answer; `password` straight from protected memory.
+    private func answer(username: String, password: UnsafeRawBufferPointer) throws {
         try StandardOutput.write("username=\(username)\npassword=")
-        try password.withUnsafeBytes { bytes in
-            try StandardOutput.write(UnsafeRawBufferPointer(rebasing: bytes.dropLast(bytes.last == 0x0A ? 1 : 0)))
-        }
+        try StandardOutput.write(password)
         try StandardOutput.write("\n")
+    }
+
+    private func answer(_ credential: Credential, from vault: Vault) throws {
+        try vault.withSecret(credential.secret) { try answer(username: credential.username, password: $0) }
     }
 
     private func get(_ request: borrowing GitCredentialRequest, _ service: ServiceIdentifier, path: String) throws {
@@ -60,12 +63,12 @@ struct GitCredentialCommand: ParsableCommand {
         if let fd = global.masterPasswordFD {
             let vault = try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
             guard let credential = try? automatic.answer(in: vault, global: global) else { return }
-            try vault.withSecret(credential.secret) { try answer(username: credential.username, password: try SecureBytes(copying: $0)) }
+            try answer(credential, from: vault)
             return
         }
         do {
             if let message = try AgentClient.current?.get(automatic, field: .password, vault: path), let identity = message.identity {
-                try answer(username: identity.username, password: message.payload)
+                try message.payload.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
                 return
             }
         } catch let failure as CommandFailure where failure.code == .noMatch {
@@ -82,12 +85,12 @@ struct GitCredentialCommand: ParsableCommand {
         }
         switch outcome {
         case .chosen(let vault, let credential):
-            try vault.withSecret(credential.secret) { try answer(username: credential.username, password: try SecureBytes(copying: $0)) }
+            try answer(credential, from: vault)
         case .answeredWithoutUnlocking:
             guard let identity = agentAnswer.identity, let password = agentAnswer.payload.take() else {
                 throw CommandFailure(.ioError, "the agent's answer was lost")
             }
-            try answer(username: identity.username, password: password)
+            try password.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
         case .cancelled: try StandardOutput.write("quit=1\n")
         case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
         }

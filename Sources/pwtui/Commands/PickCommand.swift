@@ -71,7 +71,7 @@ struct PickCommand: ParsableCommand {
     /// first (git names one).
     static func flow(on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], global: GlobalOptions,
                      passwordHint: String? = nil, preferring username: String? = nil,
-                     agentField: CredentialField? = nil, answer: AgentAnswer = AgentAnswer()) -> PickerFlow {
+                     agentField: CredentialField?, answer: AgentAnswer) -> PickerFlow {
         func order(_ credentials: [Credential], _ context: @autoclosure () -> RankingContext) -> [RankedCredential] {
             let ranked = requests.isEmpty
                 ? CredentialRanking.rank(credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
@@ -91,6 +91,15 @@ struct PickCommand: ParsableCommand {
                 listed = fromAgent
             }
         }
+        var answerWithoutUnlocking: ((UUID) throws -> Bool)?
+        if let agent, let agentField {
+            answerWithoutUnlocking = { id in
+                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: agentField, vault: path) else { return false }
+                answer.identity = message.identity
+                answer.payload = message.takePayload()
+                return true
+            }
+        }
         let preview = listed.map { listed in
             order(listed.identities.compactMap { try? $0.secretlessCredential() }, global.rankingContext(equivalents: listed.equivalents))
         }
@@ -98,12 +107,7 @@ struct PickCommand: ParsableCommand {
             terminal: terminal, vaultPath: path, passwordHint: passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
             preview: preview,
-            answerWithoutUnlocking: agent.flatMap { agent in agentField.map { field in { id in
-                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: field, vault: path) else { return false }
-                answer.identity = message.identity
-                answer.payload = message.takePayload()
-                return true
-            } } },
+            answerWithoutUnlocking: answerWithoutUnlocking,
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
                 global.syncIdentities(with: vault, previousGeneration: nil)

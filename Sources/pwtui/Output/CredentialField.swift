@@ -37,6 +37,12 @@ enum CredentialField: String, ExpressibleByArgument, CaseIterable {
         return output
     }
 
+    /// A rendered `password` or `username` without the newline `render` ends it with: what goes
+    /// to the clipboard or into git's `password=` line.
+    static func value(ofRendered bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes.dropLast(bytes.last == 0x0A ? 1 : 0))
+    }
+
     private static func append(_ text: String, to output: inout SecureBytes) throws {
         try Array(text.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
     }

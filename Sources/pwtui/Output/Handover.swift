@@ -28,10 +28,7 @@ enum Handover {
             try StandardOutput.write(rendered)
             return
         }
-        try rendered.withUnsafeBytes { bytes in
-            // Without the newline that ends the rendered password.
-            try Clipboard.copy(UnsafeRawBufferPointer(rebasing: bytes.dropLast(bytes.last == 0x0A ? 1 : 0)), clearAfter: clipboardTimeout)
-        }
+        try rendered.withUnsafeBytes { try Clipboard.copy(CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout) }
         let clearing = clipboardTimeout > 0 ? "cleared in \(clipboardTimeout) s" : "not cleared (clipboard_timeout = 0)"
         StandardError.say("Copied the password of \(description) to the clipboard; \(clearing).")
     }
