@@ -71,14 +71,14 @@ struct AgentTests {
         #expect(try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none).exitCode == 75)
     }
 
-    @Test("SIGTERM locks and exits, removing the socket")
-    func sigtermStops() throws {
+    @Test("SIGTERM, SIGHUP and SIGINT lock and exit, removing the socket", arguments: ["TERM", "HUP", "INT"])
+    func signalsStop(_ signal: String) throws {
         let sandbox = try agentSandbox()
         #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
         let socket = sandbox.root + "/xdg/runtime/pwtui/agent.sock"
         #expect(FileManager.default.fileExists(atPath: socket))
         // "foregroun[d]": the pattern must not match pkill's own wrapper.
-        _ = try sandbox.run("/usr/bin/env", ["pkill", "-TERM", "-f", "agent start --foregroun[d] --idle-timeout 30s --vault \(sandbox.vault)"])
+        _ = try sandbox.run("/usr/bin/env", ["pkill", "-\(signal)", "-f", "agent start --foregroun[d] --idle-timeout 30s --vault \(sandbox.vault)"])
         let gone = poll(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: socket) }
         #expect(gone, "the agent exits and removes its socket")
         #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 75)

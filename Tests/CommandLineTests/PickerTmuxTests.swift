@@ -294,4 +294,30 @@ struct PickerTmuxTests {
         _ = try tmux.capture()
         #expect(tmux.captures.last?.contains("--no-interaction forbids asking") == true)
     }
+
+    @Test("git-credential get with no host-level match opens the picker on the terminal: Esc answers quit=1, a choice answers it")
+    func gitHelperPicker() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["login.example.com"], username: "carol", secret: "same-site-secret", extra: ["--title", "Example login"])
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let out = sandbox.scratch + "/git.out"
+        let command = "printf 'protocol=https\\nhost=www.example.com\\n\\n' | '\(pwtui)' git-credential get > '\(out)'; echo \"RC=$?\" >> '\(out)'"
+        try tmux.type(command)
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for https://www.example.com") && $0.contains("Example login") } != nil,
+                     "listed from the identity store: \(tmux.captures.last ?? "")")
+        try tmux.press("Escape")
+        #expect(result(out) == "quit=1\nRC=0\n", "a cancel tells git to stop asking")
+
+        try FileManager.default.removeItem(atPath: out)
+        try tmux.type(command)
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for https://www.example.com") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        try unlock(tmux, sandbox, for: "Example login (carol)")
+        #expect(result(out) == "username=carol\npassword=same-site-secret\nRC=0\n", "a person chose it: the same-site credential is given")
+    }
 }
