@@ -12,6 +12,7 @@ import Foundation
 //     same host      the same host (and port, when either names one)
 //     parent domain  a bare stored domain of which the requested host is a subdomain
 //     wildcard       `*.d` and the requested host is a strict subdomain of d
+//                    (neither when the stored domain is itself a public suffix: `github.io`)
 //     same site      the same registrable domain, per the Public Suffix List
 //     equivalent     domains the user declared equivalent (amazon.com, amazon.co.uk)
 //     none           shown only with "show all"
@@ -173,11 +174,15 @@ public enum CredentialRanking {
             return (.sameHost, 0)
         }
         guard stored.hostKind == .name, request.hostKind == .name, !request.isSingleLabel else { return nil }
+        // Below a public suffix every name is somebody else's site: a credential for `github.io`
+        // or `*.s3.amazonaws.com` must never reach `evil.github.io`. Asked only for the rare
+        // pair where the request lies under the stored host, so it costs nothing in the common case.
         if stored.isWildcard {
-            return isStrictSubdomain(request.host, of: stored.host) ? (.wildcard, labelCount(stored.host)) : nil
+            guard isStrictSubdomain(request.host, of: stored.host), !context.suffixes.isPublicSuffix(stored.host) else { return nil }
+            return (.wildcard, labelCount(stored.host))
         }
         if isStrictSubdomain(request.host, of: stored.host), stored.path == nil || stored.path == "/" {
-            return (.parentDomain, labelCount(stored.host))
+            return context.suffixes.isPublicSuffix(stored.host) ? nil : (.parentDomain, labelCount(stored.host))
         }
         if let site = prepared.site, !stored.isSingleLabel,
            stored.host == site || isStrictSubdomain(stored.host, of: site),

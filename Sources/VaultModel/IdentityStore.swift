@@ -46,7 +46,7 @@ public struct IdentityStore: Equatable, Sendable {
             self.title = title
             self.username = username
             self.services = services
-            self.hosts = hosts ?? services.map { (try? ServiceIdentifier($0))?.host ?? "" }
+            self.hosts = hosts ?? services.map { (try? ServiceIdentifier(stored: $0))?.host ?? "" }
             self.rank = rank
         }
 
@@ -56,7 +56,7 @@ public struct IdentityStore: Equatable, Sendable {
         /// The identity as a credential without a secret, for ranking: its secret reference
         /// points at nothing, and nothing that ranks or lists reads secrets.
         public func secretlessCredential() throws -> Credential {
-            Credential(id: id, title: title, services: try services.map { try ServiceIdentifier($0) }, username: username,
+            Credential(id: id, title: title, services: try services.map { try ServiceIdentifier(stored: $0) }, username: username,
                        secret: SecretReference(offset: 0, count: 0), rank: rank,
                        created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0))
         }

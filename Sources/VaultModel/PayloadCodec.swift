@@ -277,7 +277,7 @@ enum PayloadCodec {
             case .service:
                 let text = try value.string()
                 do {
-                    services.append(try ServiceIdentifier(text))
+                    services.append(try ServiceIdentifier(stored: text))
                 } catch {
                     throw body.malformed("a stored service is invalid (\(error))")
                 }

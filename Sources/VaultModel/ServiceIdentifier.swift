@@ -43,13 +43,46 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// A service as the user typed it. A URL's userinfo (`https://alice:hunter2@host`) is
+    /// refused, not dropped: it is where people paste passwords, and whatever is kept here ends up
+    /// in titles, the identity store and `suggest`. The message never repeats it.
     public init(_ text: String) throws {
+        let parts = try Self.parse(text)
+        if let userinfo = parts.userinfo {
+            let redacted = String(decoding: text.utf8.prefix(userinfo.lowerBound), as: UTF8.self) + "…@"
+                + String(decoding: text.utf8.dropFirst(userinfo.upperBound), as: UTF8.self)
+            throw VaultError.invalidRequest(
+                "invalid service '\(redacted)': a URL must not carry a user name or password before '@'; "
+                    + "give the account with --username, and a password never belongs in a URL")
+        }
+        self.init(text: text, parts: parts)
+    }
+
+    /// A service read back from a vault or the identity store. Versions before userinfo was
+    /// refused could store it; it is dropped here, so the next save no longer holds it.
+    public init(stored text: String) throws {
+        let parts = try Self.parse(text)
+        guard let userinfo = parts.userinfo else {
+            self.init(text: text, parts: parts)
+            return
+        }
+        let cleaned = String(decoding: text.utf8.prefix(userinfo.lowerBound), as: UTF8.self)
+            + String(decoding: text.utf8.dropFirst(userinfo.upperBound), as: UTF8.self)
+        self.init(text: cleaned, parts: try Self.parse(cleaned))
+    }
+
+    private static func parse(_ text: String) throws -> Parts {
         var utf8 = text
-        let parsed = utf8.withUTF8 { Parser(text: text, bytes: $0).parse() }
-        switch parsed {
+        switch utf8.withUTF8({ Parser(text: text, bytes: $0).parse() }) {
         case .failure(let problem):
-            throw VaultError.invalidRequest("invalid service '\(text)': \(problem.message)")
+            let shown = problem.hidesText ? "the service" : "'\(text)'"
+            throw VaultError.invalidRequest("invalid service \(shown): \(problem.message)")
         case .success(let parts):
+            return parts
+        }
+    }
+
+    private init(text: String, parts: Parts) {
             self.text = text
             form = parts.form
             scheme = parts.scheme
@@ -59,7 +92,6 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
             path = parts.path
             isWildcard = parts.isWildcard
             isSingleLabel = parts.hostKind == .name && !parts.host.utf8.contains(0x2E)
-        }
     }
 
     /// Two identifiers are equal when they name the same thing, however they were written.
@@ -78,6 +110,8 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
 
 private struct Problem: Error {
     let message: String
+    /// The text may hold a secret (a URL's userinfo): the message must not quote it.
+    var hidesText = false
 }
 
 /// Result without its generic error parameter: `Result<_, Problem>` asks the runtime for generic
@@ -95,6 +129,8 @@ private struct Parts {
     var port: UInt16?
     var path: String?
     var isWildcard: Bool
+    /// Byte offsets of `user[:password]@`, '@' included, when a URL has one.
+    var userinfo: Range<Int>?
 }
 
 /// One pass over the UTF-8 bytes of a service.
@@ -178,7 +214,13 @@ private struct Parser {
         } else if form == .url {
             path = "/"
         }
-        if form == .url, let at = lastIndex(in: start ..< end, of: 0x40) { start = at + 1 }  // user@
+        var userinfo: Range<Int>?
+        if form == .url, let at = lastIndex(in: start ..< end, of: 0x40) {  // user[:password]@
+            userinfo = start ..< at + 1
+            start = at + 1
+        } else if firstIndex(in: start ..< end, where: { $0 == 0x40 }) != nil {
+            return .failure(Problem(message: "'@' is not allowed in a host name (a user name goes in --username)", hidesText: true))
+        }
 
         // host[:port], or [v6][:port]
         var hostEnd = end
@@ -236,7 +278,7 @@ private struct Parser {
             }
         }
         return .success(Parts(form: form, scheme: scheme, host: host, hostKind: hostKind, port: port,
-                              path: path, isWildcard: isWildcard))
+                              path: path, isWildcard: isWildcard, userinfo: userinfo))
     }
 
     /// The normalised host and its kind, in one pass over the bytes for the usual ASCII name.

@@ -96,6 +96,19 @@ struct GlobalOptions: ParsableArguments {
         return services
     }
 
+    /// Says, for a service being added, that a domain which is itself a public suffix
+    /// (`github.io`, `s3.amazonaws.com`) will be offered only to that exact host: every name
+    /// under it belongs to someone else, and ranking never matches them.
+    func notePublicSuffixes(_ services: [ServiceIdentifier]) {
+        let candidates = services.filter { $0.hostKind == .name && !$0.isSingleLabel && !$0.isWildcard }
+        guard !candidates.isEmpty else { return }
+        let suffixes = publicSuffixList()
+        for service in candidates where suffixes.isPublicSuffix(service.host) {
+            StandardError.say("Note: \(service.host) is a public suffix: this credential is offered to \(service.host) itself only, "
+                + "never to sites under it (such as example.\(service.host)), which belong to others.")
+        }
+    }
+
     /// The master password, from the descriptor if one was given, else from the terminal.
     func masterPassword(prompt: String = "Master password: ") throws -> SecureBytes {
         if let masterPasswordFD {

@@ -34,6 +34,7 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let identifiers = try global.credentialServices(services)
+        global.notePublicSuffixes(identifiers)
         let access = try VaultAccess.open(global)
         let secret = generate
             ? try PasswordGenerator.generate()

@@ -38,7 +38,7 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         // Bad services are refused before any password is asked for (applying parses them again).
-        _ = try global.credentialServices(addServices)
+        global.notePublicSuffixes(try global.credentialServices(addServices))
         _ = try removeServices.map { try ServiceIdentifier($0) }
         let access = try VaultAccess.open(global)
         let credential = try access.identity(of: id)
