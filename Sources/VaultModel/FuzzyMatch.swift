@@ -4,24 +4,32 @@
 // necessarily together ("ghal" matches "GitHub alice"). Which of the matching candidates the user
 // means is then a question of *how* they match, and the score encodes what people type:
 //
-//   - characters at the start of a word (after a space, '.', '-', '_', '/', '@' or at the very
-//     start) are what people abbreviate with, so they earn a boundary bonus;
-//   - characters typed together usually stand together in what was meant, so a run of
-//     consecutive matches earns a bonus per character;
+//   - characters at the start of a word (after a space, '.', '-', '_', '/', '@', ':' or at the
+//     very start) are what people abbreviate with, so they earn a boundary bonus;
+//   - characters typed together usually stand together in what was meant, so each character
+//     that directly follows the previous matched one earns a consecutive bonus, larger than the
+//     boundary bonus minus the cheapest gap: "zz" typed together beats "z … z" even when both
+//     of those z's start words;
 //   - gaps cost a little to open and a little more for each character they skip, so a tight
 //     match beats a scattered one.
 //
-// Finding the best alignment exactly takes a dynamic programme (fzf's v2); like fzf's v1 this
-// takes the first occurrence that completes the query, then walks back from its end to the latest
-// start, which gives the shortest window ending there, and scores that. It is linear in the
-// candidate's length, which is what lets a keystroke re-score 100,000 credentials within a frame.
+// A candidate can hold the query in many ways ("z xxxx zz" holds "zz" three ways); its score is
+// that of the best one. Taking the first occurrence (fzf's v1, which this file used to do) scores
+// "z xxxx zz" by its scattered first way and ranks it below worse candidates. The best way is a
+// small dynamic programme, fzf's v2 in spirit: row i holds, for each candidate position j, the
+// best score of matching the query's first i+1 characters with the last one at j. A match at j
+// continues either the previous row at j-1 (consecutive) or the best earlier match k ≤ j-2 less
+// the gap's cost; that best-with-gap is carried along the row, decaying by the extension penalty
+// per step, so a row costs one pass: O(query × candidate) in all, with two rows of memory. A
+// forward scan first rejects candidates that do not contain the query at all, which is most of
+// them, at the cost of one pass.
 //
 // The query is split on spaces into terms that must all match (in any order); the score is their
 // sum. Matching ignores ASCII case.
 public enum FuzzyMatch {
     static let scorePerCharacter = 16
     static let boundaryBonus = 8
-    static let consecutiveBonus = 4
+    static let consecutiveBonus = 8
     static let gapOpenPenalty = 3
     static let gapExtensionPenalty = 1
 
@@ -46,56 +54,50 @@ public enum FuzzyMatch {
         text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
     }
 
+    /// The best score of one term, or nil when the candidate does not contain it in order.
     static func score(term: [UInt8], candidate: [UInt8]) -> Int? {
         guard !term.isEmpty else { return 0 }
         guard term.count <= candidate.count else { return nil }
         return candidate.withUnsafeBufferPointer { text in
             term.withUnsafeBufferPointer { pattern in
-                // Forward: where does the first complete occurrence end?
+                // Reject quickly, and find where the first character can first match.
                 var p = 0
-                var end = -1
+                var first = -1
                 for index in 0 ..< text.count where text[index] == pattern[p] {
+                    if p == 0 { first = index }
                     p += 1
-                    if p == pattern.count {
-                        end = index
-                        break
-                    }
+                    if p == pattern.count { break }
                 }
-                guard end >= 0 else { return nil }
-                // Backward: the latest start of an occurrence ending there.
-                p = pattern.count - 1
-                var start = end
-                var index = end
-                while index >= 0 {
-                    if text[index] == pattern[p] {
-                        if p == 0 {
-                            start = index
-                            break
+                guard p == pattern.count else { return nil }
+
+                let unreachable = Int.min / 4
+                let width = text.count - first
+                var previous = [Int](repeating: unreachable, count: width)
+                var current = [Int](repeating: unreachable, count: width)
+                func gain(_ index: Int) -> Int {
+                    scorePerCharacter + (index == 0 || isBoundary(text[index - 1]) ? boundaryBonus : 0)
+                }
+                for offset in 0 ..< width where text[first + offset] == pattern[0] {
+                    previous[offset] = gain(first + offset)
+                }
+                for row in 1 ..< pattern.count {
+                    let wanted = pattern[row]
+                    var bestWithGap = unreachable
+                    for offset in 0 ..< width {
+                        // A match two or more places back, with the gap between paid for.
+                        if offset >= 2 {
+                            bestWithGap = max(bestWithGap - gapExtensionPenalty, previous[offset - 2] - gapOpenPenalty)
                         }
-                        p -= 1
+                        guard text[first + offset] == wanted, offset >= 1 else {
+                            current[offset] = unreachable
+                            continue
+                        }
+                        let before = max(previous[offset - 1] + consecutiveBonus, bestWithGap)
+                        current[offset] = before <= unreachable / 2 ? unreachable : before + gain(first + offset)
                     }
-                    index -= 1
+                    swap(&previous, &current)
                 }
-                // Score the window, matching greedily from its start.
-                var score = 0
-                var consecutive = 0
-                var inGap = false
-                p = 0
-                for index in start ... end {
-                    if p < pattern.count, text[index] == pattern[p] {
-                        score += scorePerCharacter
-                        if index == 0 || isBoundary(text[index - 1]) { score += boundaryBonus }
-                        if consecutive > 0 { score += consecutiveBonus * consecutive }
-                        consecutive += 1
-                        inGap = false
-                        p += 1
-                    } else {
-                        score -= inGap ? gapExtensionPenalty : gapOpenPenalty
-                        inGap = true
-                        consecutive = 0
-                    }
-                }
-                return score
+                return previous.max().flatMap { $0 <= unreachable / 2 ? nil : $0 }
             }
         }
     }
@@ -123,23 +125,43 @@ public struct FilterableList: Sendable {
     /// sections), and within each the better fuzzy score comes first, ties keeping the ranked
     /// order. An empty query returns the list as ranked.
     public func filtered(by query: String) -> [RankedCredential] {
-        filteredPositions(by: query).map { ranked[$0] }
+        filteredPositions(by: query).positions.map { ranked[$0] }
     }
 
-    /// `filtered(by:)` as positions in `ranked`: what a screen keeps, without copying entries.
-    public func filteredPositions(by query: String) -> [Int] {
+    /// What a screen shows for a query: positions in `ranked` (no entries copied), and which of
+    /// them matches the query best whatever its section, where the cursor belongs (nil: none
+    /// typed). With `matchesOnly`, only the first section is kept (show-all off).
+    public struct Filtered: Sendable {
+        public let positions: [Int]
+        public let best: Int?
+    }
+
+    /// `filtered(by:)` as positions in `ranked`, with the best match's index among them.
+    public func filteredPositions(by query: String, matchesOnly: Bool = false) -> Filtered {
         let terms = FuzzyMatch.terms(query)
-        guard !terms.isEmpty else { return Array(ranked.indices) }
-        // One integer per hit, ordered as (section, better score, ranked position): sorting
-        // plain integers keeps a one-letter query over 100,000 entries within a frame.
+        guard !terms.isEmpty else {
+            let all = matchesOnly ? Array(ranked.indices.prefix { ranked[$0].match != nil }) : Array(ranked.indices)
+            return Filtered(positions: all, best: nil)
+        }
+        // One integer per hit, ordered as (section, better score, ranked position): sorting plain
+        // integers keeps a one-letter query over 100,000 entries within a frame. The score is
+        // clamped and offset into 31 bits, so no score, however negative, reaches the section bit.
+        let scoreBits: UInt64 = 31
+        let limit = Int(1 << (scoreBits - 1)) - 1
         var keys: [UInt64] = []
+        var best: (score: Int, position: Int)?
         for position in ranked.indices {
-            guard let score = FuzzyMatch.score(query: terms, candidate: searchTexts[position]) else { continue }
-            let section: UInt64 = ranked[position].match == nil ? 1 : 0
-            let inverted = UInt64(clamping: (1 << 30) - min(max(score, -(1 << 29)), 1 << 29))
-            keys.append(section << 62 | inverted << 32 | UInt64(position))
+            let isMatch = ranked[position].match != nil
+            if matchesOnly, !isMatch { continue }
+            guard let raw = FuzzyMatch.score(query: terms, candidate: searchTexts[position]) else { continue }
+            let score = min(max(raw, -limit), limit)
+            if best == nil || score > best!.score { best = (score, position) }
+            let section: UInt64 = isMatch ? 0 : 1
+            let inverted = UInt64(limit - score)  // 0 ..< 2^31: higher scores sort first
+            keys.append(section << 63 | inverted << 32 | UInt64(position))
         }
         keys.sort()
-        return keys.map { Int($0 & 0xFFFF_FFFF) }
+        let positions = keys.map { Int($0 & 0xFFFF_FFFF) }
+        return Filtered(positions: positions, best: best.flatMap { wanted in positions.firstIndex(of: wanted.position) })
     }
 }

@@ -273,3 +273,25 @@ extension Theme {
         return copy
     }
 }
+
+/// Typed filters through the real screen: the cursor lands on the best match, and Enter takes it.
+@Suite struct FilterCursorTests {
+    @Test("typing 'exa' puts the cursor on Example, though GitHub's section is above it, and Enter chooses it")
+    func cursorOnTheBestFilterMatch() throws {
+        let sample = try SampleVault()
+        var screen = CredentialListScreen(ranked: try sample.ranked(for: "https://github.com/login"), requestLabel: "https://github.com/login")
+        #expect(screen.visibleEntries.allSatisfy { $0.match != nil }, "show-all is off")
+        // A typed filter searches every credential, keeping the sections.
+        for scalar in "exa".unicodeScalars { _ = screen.handle(.key(.text(scalar))) }
+        let sections = screen.visibleEntries.map { $0.match == nil ? 1 : 0 }
+        #expect(sections == sections.sorted(), "the matches' section still comes first")
+        _ = screen.handle(.key(.control("u")))
+        for scalar in "l".unicodeScalars { _ = screen.handle(.key(.text(scalar))) }
+        #expect(Set(screen.visibleEntries.map { $0.match == nil }) == [false, true], "both sections are searched")
+        _ = screen.handle(.key(.control("u")))
+        for scalar in "exa".unicodeScalars { _ = screen.handle(.key(.text(scalar))) }
+        #expect(screen.selected?.credential.title == "Example")
+        let example = try #require(sample.vault.contents.credentials.first { $0.title == "Example" })
+        #expect(screen.handle(.key(.enter)) == .chosen(example.id))
+    }
+}

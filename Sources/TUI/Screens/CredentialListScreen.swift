@@ -105,10 +105,15 @@ public struct CredentialListScreen: Sendable {
     }
 
     private mutating func refilter(keeping id: UUID? = nil) {
-        let filtered = list.filteredPositions(by: query)
-        visibleMatches = filtered.prefix { list.ranked[$0].match != nil }.count
-        visible = showAll ? filtered : Array(filtered.prefix(visibleMatches))
-        selection = id.flatMap { wanted in visible.firstIndex { list.ranked[$0].credential.id == wanted } } ?? 0
+        // A typed filter searches every credential (sections kept); show-all governs the list
+        // before anything is typed.
+        let filtered = list.filteredPositions(by: query, matchesOnly: !showAll && query.isEmpty)
+        visible = filtered.positions
+        visibleMatches = visible.prefix { list.ranked[$0].match != nil }.count
+        // The cursor goes to the entry kept across a toggle, else to the best match for what was
+        // typed, whichever section it is in (typing "goo" lands on Google even below GitHub).
+        selection = id.flatMap { wanted in visible.firstIndex { list.ranked[$0].credential.id == wanted } }
+            ?? filtered.best ?? 0
         scroll = 0
     }
 
