@@ -86,7 +86,11 @@ enum PayloadCodec {
             }
             writer.endRecord(start)
         }
-        return try writer.finishPadded()
+        let padded = try writer.finishPadded()
+        guard padded.count + XChaCha20Poly1305.tagByteCount <= Limits.vaultPayloadBytes else {
+            throw VaultError.invalidRequest("the vault would hold \(padded.count) bytes, over pwtui's limit of \(Limits.vaultPayloadBytes); nothing was saved")
+        }
+        return padded
     }
 
     /// The padded size that `contentLength` bytes of content occupy.

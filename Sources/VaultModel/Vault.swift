@@ -82,11 +82,14 @@ public final class Vault {
         title: String = "", notes: String = "", rank: Int32 = 0
     ) throws -> Credential {
         guard !services.isEmpty else { throw VaultError.invalidRequest("a credential needs at least one service") }
+        try Limits.checkSecret(byteCount: secret.count)
         let now = environment.clock.now()
-        let credential = Credential(
+        var credential = Credential(
             id: UUID(), title: title, services: services, username: username,
-            secret: try contents.secrets.store(secret), notes: notes, rank: rank,
+            secret: SecretReference(offset: 0, count: 0), notes: notes, rank: rank,
             created: now, modified: now)
+        try Limits.check(credential)
+        credential.secret = try contents.secrets.store(secret)
         contents.credentials.append(credential)
         return credential
     }
@@ -101,12 +104,14 @@ public final class Vault {
         guard !credential.services.isEmpty else {
             throw VaultError.invalidRequest("a credential needs at least one service")
         }
+        try Limits.check(credential)
         credential.modified = environment.clock.now()
         contents.credentials[index] = credential
     }
 
     /// Replaces a credential's secret, keeping the old one in its history.
     public func replaceSecret(of id: UUID, with secret: borrowing SecureBytes) throws {
+        try Limits.checkSecret(byteCount: secret.count)
         let reference = try contents.secrets.store(secret)
         let now = environment.clock.now()
         try update(id) { credential in

@@ -146,6 +146,9 @@ public struct VaultHeader: Sendable, Equatable {
             }
             throw corrupt("the file has \(size) bytes but its header accounts for \(byteCount) + \(header.payloadLength)")
         }
+        guard header.payloadLength <= UInt64(Limits.vaultPayloadBytes) else {
+            throw VaultError.unsupported(path: path, reason: "its payload is \(header.payloadLength) bytes, over the \(Limits.vaultPayloadBytes) that pwtui opens")
+        }
         guard header.payloadLength >= UInt64(XChaCha20Poly1305.tagByteCount) else {
             throw corrupt("the payload is shorter than its authentication tag")
         }

@@ -3,11 +3,12 @@ import Glibc
 #endif
 import TUI
 import VaultCrypto
+import VaultModel
 
 /// Reads secrets from descriptors and the terminal into protected memory, never into a String.
 enum SecretReader {
     /// The longest line accepted: a secret longer than this is a mistake (a file piped in).
-    static let maximumLength = 64 * 1024
+    static let maximumLength = Limits.secretBytes
 
     /// Bytes up to the first newline (or the end), without the newline and a trailing CR.
     static func firstLine(of fd: Int32, what: String) throws -> SecureBytes {

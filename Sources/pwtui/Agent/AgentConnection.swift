@@ -45,13 +45,13 @@ struct AgentConnection {
             guard got == 1 else { throw AgentError.protocolError("the connection closed before a whole answer came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)") }
             if byte == 0x0A { break }
             line.append(byte)
-            guard line.count < 64 * 1024 else { throw AgentError.protocolError("header too long") }
+            guard line.count < Limits.agentMessageBytes else { throw AgentError.protocolError("header too long") }
         }
         guard let header = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
             throw AgentError.protocolError("header is not a JSON object")
         }
         let length = header["length"] as? Int ?? 0
-        guard length >= 0, length <= 16 * 1024 * 1024 else { throw AgentError.protocolError("bad length") }
+        guard length >= 0, length <= Limits.agentMessageBytes else { throw AgentError.protocolError("bad length") }
         var payload = try SecureBytes(zeros: length)
         var filled = 0
         while filled < length {

@@ -35,7 +35,12 @@ struct GitCredentialCommand: ParsableCommand {
     func run() throws {
         var input = try SecureBytes(capacity: 4096)
         var byte: UInt8 = 0
-        while read(0, &byte, 1) == 1, input.count < 64 * 1024 { try input.append(byte) }
+        while read(0, &byte, 1) == 1 {
+            guard input.count < Limits.gitRequestBytes else {
+                throw CommandFailure(.usage, "git's request is longer than \(Limits.gitRequestBytes) bytes; nothing was done")
+            }
+            try input.append(byte)
+        }
         let request = try GitCredentialRequest.parse(input)
         guard let service = try request.service() else { return }
         let path = global.vaultPath

@@ -1,0 +1,50 @@
+/// Every size pwtui accepts, declared once.
+///
+/// Limits used to live where each reader happened to need one (a 64 KiB agent header, a 64 KiB
+/// git request silently cut, 16 MiB of agent payload, nothing at all on input), so a credential
+/// could be saved that another path could not carry: a 131,000-character title saved through a
+/// local unlock made every agent command for it fail. Now input is refused where it enters (the
+/// vault's add / edit / replace, so the command line, the agent, the git helper and importers all
+/// get the same answer, naming the field and the limit), and every reader and channel is sized
+/// from these numbers, so whatever a vault can hold, every path carries.
+public enum Limits {
+    /// A password or other secret, and any line read for one (stdin, a descriptor, the terminal).
+    public static let secretBytes = 64 * 1024
+    public static let titleBytes = 4 * 1024
+    public static let usernameBytes = 4 * 1024
+    /// One service identifier as typed (a long URL fits; a pasted document does not).
+    public static let serviceBytes = 4 * 1024
+    public static let servicesPerCredential = 256
+    public static let notesBytes = 256 * 1024
+    /// The encrypted payload of a vault file: some 100,000 ordinary credentials with history.
+    public static let vaultPayloadBytes = 128 * 1024 * 1024
+
+    /// One agent message: at worst the whole vault's text as JSON, where a control character
+    /// escapes to six bytes, plus room for the message's own fields.
+    public static let agentMessageBytes = 6 * vaultPayloadBytes + 64 * 1024
+    /// One request from git: a password and a handful of attributes (url, path, wwwauth[]...).
+    public static let gitRequestBytes = secretBytes + 8 * serviceBytes + 64 * 1024
+
+    /// Refuses a credential with a field over its limit, naming the field.
+    static func check(_ credential: Credential) throws {
+        try check("title", credential.title.utf8.count, titleBytes)
+        try check("username", credential.username.utf8.count, usernameBytes)
+        try check("notes", credential.notes.utf8.count, notesBytes)
+        guard credential.services.count <= servicesPerCredential else {
+            throw VaultError.invalidRequest("a credential may have at most \(servicesPerCredential) services (this one would have \(credential.services.count))")
+        }
+        for service in credential.services {
+            try check("service '\(service.text.prefix(60))…'", service.text.utf8.count, serviceBytes)
+        }
+    }
+
+    /// Refuses a secret over the limit.
+    static func checkSecret(byteCount: Int) throws {
+        try check("password", byteCount, secretBytes)
+    }
+
+    private static func check(_ field: String, _ count: Int, _ limit: Int) throws {
+        guard count > limit else { return }
+        throw VaultError.invalidRequest("the \(field) is \(count) bytes, over pwtui's limit of \(limit) bytes")
+    }
+}

@@ -1,0 +1,55 @@
+// Size limits are declared once (Sources/VaultModel/Limits.swift): over a limit, every way in
+// refuses with the field and the limit named and saves nothing; at the limits, every way out
+// carries the credential, the unlocked agent included.
+
+import Foundation
+import Testing
+
+@Suite("Size limits")
+struct LimitsTests {
+    static let titleLimit = 4 * 1024
+
+    @Test("over a limit: refused with the field named, locally and through the agent, and nothing is saved")
+    func overTheLimitIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let before = try sandbox.vaultDirectoryFiles()
+        let huge = String(repeating: "t", count: 131_000)
+        let local = try sandbox.pwtui(["add", "github.com", "--username", "alice", "--title", huge], stdin: "pw")
+        #expect(local.exitCode == 64 && local.err.contains("title") && local.err.contains("\(Self.titleLimit)"), "\(local)")
+        let longSecret = String(repeating: "p", count: 70 * 1024)
+        let secret = try sandbox.pwtui(["add", "github.com", "--username", "alice"], stdin: longSecret)
+        #expect(secret.exitCode == 64, "\(secret)")
+        #expect(try sandbox.vaultDirectoryFiles() == before)
+
+        let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
+        try #require(start.exitCode == 0, "\(start)")
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        let through = try sandbox.pwtui(["add", "github.com", "--username", "alice", "--title", huge], password: .none, stdin: "pw")
+        #expect(through.exitCode == 64 && through.err.contains("title"), "\(through)")
+        #expect(try sandbox.vaultDirectoryFiles() == before)
+    }
+
+    @Test("at every limit at once (JSON's worst case: control characters), the agent carries the credential")
+    func atTheLimitsTheAgentCarriesIt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        // Control characters escape to six bytes each in the agent's JSON: the old 64 KiB header
+        // could not carry this one identity.
+        let title = String(repeating: "\u{01}", count: Self.titleLimit)
+        let username = String(repeating: "\u{02}", count: 4 * 1024)
+        let services = (0 ..< 40).map { "https://example.com/\($0)/" + String(repeating: "a", count: 4000) }
+        let id = try sandbox.add(services, username: username, secret: "limit-secret", extra: ["--title", title])
+        let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
+        try #require(start.exitCode == 0, "\(start)")
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        let get = try sandbox.pwtui(["get", "--id", id, "--no-interaction"], password: .none)
+        #expect(get.exitCode == 0 && get.out == "limit-secret\n", "\(get)")
+        let json = try sandbox.pwtui(["get", "example.com", "--field", "json", "--no-interaction"], password: .none)
+        #expect(json.exitCode == 0 && json.out.contains("limit-secret"), "\(json.exitCode as Any) \(json.err)")
+        let edit = try sandbox.pwtui(["edit", id, "--rank", "3"], password: .none)
+        #expect(edit.exitCode == 0, "\(edit)")
+    }
+}
