@@ -72,8 +72,9 @@ import VaultCrypto
         let directory = try temporaryDirectory()
         let path = directory + "/v.pwtui"
         let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
-        let hugeNotes = String(repeating: "notes-日本-", count: 200_000)
-        let hugeSecret = [UInt8](repeating: 0xAB, count: 1 << 20)
+        // At the limits (Limits.swift): the largest notes and secret pwtui keeps.
+        let hugeNotes = String(repeating: "notes-日本-", count: Limits.notesBytes / "notes-日本-".utf8.count)
+        let hugeSecret = [UInt8](repeating: 0xAB, count: Limits.secretBytes)
         let big = try vault.add(services: [ServiceIdentifier("big.example")], username: "", secret: try secure(hugeSecret), notes: hugeNotes)
         let empty = try vault.add(services: [ServiceIdentifier("empty.example")], username: "", secret: try SecureBytes(capacity: 0))
         try vault.save()
