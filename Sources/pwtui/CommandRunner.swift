@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,12 @@ enum CommandRunner {
         do {
             // `pwtui` alone is the picker over every credential. Not ArgumentParser's default
             // subcommand: that would read a mistyped subcommand as a service to pick for.
-            let arguments = Array(CommandLine.arguments.dropFirst())
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            // git runs `credential.helper pwtui` as `git-credential-pwtui get`: installed under that
+            // name (a link to pwtui, see the Makefile), pwtui is the helper itself.
+            if CommandLine.arguments.first.map({ ($0 as NSString).lastPathComponent }) == "git-credential-pwtui" {
+                arguments.insert("git-credential", at: 0)
+            }
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
             exit(0)
