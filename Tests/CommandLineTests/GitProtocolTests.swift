@@ -218,15 +218,29 @@ struct GitProtocolTests {
         try #require(poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: portFile) }, "the test server did not start")
         let port = String(decoding: readBytes(portFile) ?? [], as: UTF8.self)
         try sandbox.add(["http://127.0.0.1:\(port)/a.git"], username: "alice", secret: "alice-pw")
-        try sandbox.add(["http://127.0.0.1:\(port)/b.git"], username: "bob", secret: "bob-pw")
 
-        for repo in ["a", "b"] {
-            let clone = try sandbox.run("/usr/bin/env", ["git", "-c", "credential.helper=", "-c", "credential.helper=\(try git.scriptHelper)",
-                                                         "-c", Self.useHttpPath, "clone", "-q", "http://127.0.0.1:\(port)/\(repo).git",
-                                                         sandbox.root + "/clone-" + repo],
-                                        environment: git.environment.merging(["GIT_ASKPASS": "/bin/false"]) { _, new in new })
-            #expect(clone.exitCode == 0, "\(repo).git: \(clone)")
+        // git's prompt knows bob (a person typing his password).
+        let bobsPrompt = sandbox.root + "/askpass-bob"
+        try "#!/bin/sh\ncase \"$1\" in Username*) echo bob ;; *) echo bob-pw ;; esac\n"
+            .write(toFile: bobsPrompt, atomically: true, encoding: .utf8)
+        chmod(bobsPrompt, 0o755)
+        func clone(_ repo: String, as name: String, askpass: String) throws -> RunResult {
+            try sandbox.run("/usr/bin/env", ["git", "-c", "credential.helper=", "-c", "credential.helper=\(try git.scriptHelper)",
+                                             "-c", Self.useHttpPath, "clone", "-q", "http://127.0.0.1:\(port)/\(repo).git",
+                                             sandbox.root + "/" + name],
+                            environment: git.environment.merging(["GIT_ASKPASS": askpass]) { _, new in new })
         }
+        // b.git: pwtui has nothing for it (alice's a.git password must not be tried), so git asks
+        // its prompt, logs in as bob, and stores bob for b.git.
+        let first = try clone("b", as: "b-first", askpass: bobsPrompt)
+        #expect(first.exitCode == 0, "\(first)")
+        // Now each repository gets its own account from the vault alone.
+        for repo in ["a", "b"] {
+            let again = try clone(repo, as: repo + "-again", askpass: "/bin/false")
+            #expect(again.exitCode == 0, "\(repo).git: \(again)")
+        }
+        let services = try sandbox.listJSON().map { "\($0["username"] ?? "") \(($0["services"] as? [String] ?? []).joined())" }.sorted()
+        #expect(services == ["alice http://127.0.0.1:\(port)/a.git", "bob http://127.0.0.1:\(port)/b.git"], "\(services)")
     }
 
     // MARK: Rejected passwords
