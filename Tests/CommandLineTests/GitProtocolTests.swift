@@ -325,6 +325,34 @@ struct GitProtocolTests {
         #expect(fill.password == "git-secret" && fill.asked.isEmpty, "\(fill)")
     }
 
+    @Test("with a terminal, a rejected password is not sent automatically: the picker opens as it does with no match, and a person may choose it")
+    func rejectedWithATerminalAsks() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let git = try GitHarness(sandbox)
+        try sandbox.add(["https://git.example.com"], username: "alice", secret: "outdated", extra: ["--title", "Example git"])
+        #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try git.report("reject", ["protocol=https", "host=git.example.com", "username=alice", "password=outdated"],
+                       helper: "!'\(try Binaries.require(Binaries.pwtui))' git-credential")
+
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let out = sandbox.scratch + "/git.out"
+        try tmux.type("printf 'protocol=https\\nhost=git.example.com\\n\\n' | '\(try Binaries.require(Binaries.pwtui))' git-credential get > '\(out)'; echo \"RC=$?\" >> '\(out)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for https://git.example.com") && $0.contains("Example git") } != nil,
+                     "the person is asked: \(tmux.captures.last ?? "") / \(String(decoding: readBytes(out) ?? [], as: UTF8.self))")
+        try tmux.press("Enter")
+        var text = ""
+        poll(timeout: .seconds(15)) {
+            text = String(decoding: readBytes(out) ?? [], as: UTF8.self)
+            return text.contains("RC=")
+        }
+        #expect(text == "username=alice\npassword=outdated\nRC=0\n", "a person chose it (through the agent): \(text)")
+    }
+
     // MARK: Attributes
 
     @Test("an empty username= is no username: store keeps nothing from it, get answers as without one")
