@@ -188,6 +188,17 @@ struct GitProtocolTests {
         fill = try git.fill(["protocol=https", "host=git.example.com", "path=org/tools.git"], config: [Self.useHttpPath])
         #expect(fill.username == "dave" && fill.password == "org-pw", "\(fill)")
 
+        // The account saved for the host logs in to a repository (a person chose it): the
+        // repository's URL joins that credential, no copy of the password is made.
+        let host = try sandbox.add(["https://git.example.com"], username: "erin", secret: "erin-pw")
+        try git.report("approve", ["protocol=https", "host=git.example.com", "path=erin/e.git", "username=erin", "password=erin-pw"],
+                       config: [Self.useHttpPath])
+        let erin = try sandbox.listJSON().filter { $0["username"] as? String == "erin" }
+        #expect(erin.count == 1 && erin.first?["id"] as? String == host, "\(erin)")
+        #expect(erin.first?["services"] as? [String] == ["https://git.example.com", "https://git.example.com/erin/e.git"], "\(erin)")
+        fill = try git.fill(["protocol=https", "host=git.example.com", "path=erin/e.git"], config: [Self.useHttpPath])
+        #expect(fill.username == "erin" && fill.password == "erin-pw", "\(fill)")
+
         // Without the option git sends no path, and a credential of the host answers as before.
         fill = try git.fill(["protocol=https", "host=git.example.com", "username=bob"])
         #expect(fill.password == "bob-pw" && fill.asked.isEmpty, "\(fill)")

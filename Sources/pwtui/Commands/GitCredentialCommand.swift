@@ -69,16 +69,19 @@ struct GitCredentialCommand: ParsableCommand {
         let answering: Set<MatchKind>
         /// Tiers that name this very host (or repository): what `store` may update.
         let own: Set<MatchKind>
+        /// git sent a path (`credential.useHttpPath`).
+        let pathScoped: Bool
 
         init(_ request: borrowing GitCredentialRequest, _ service: ServiceIdentifier) {
             self.service = service
             let scheme = service.scheme?.rawValue ?? "https"
             origin = "\(scheme)://\(service.host):\(service.effectivePort ?? 0)"
-            let pathScoped: Set<MatchKind> = [.exactURL, .pathPrefix]
-            if request.path != nil {
+            let repositoryTiers: Set<MatchKind> = [.exactURL, .pathPrefix]
+            pathScoped = request.path != nil
+            if pathScoped {
                 storedURL = request.url() ?? service.text
-                answering = pathScoped
-                own = pathScoped
+                answering = repositoryTiers
+                own = repositoryTiers
             } else {
                 storedURL = "\(scheme)://\(request.fields["host"] ?? service.host)"
                 answering = CredentialQuery.hostLevel
@@ -168,6 +171,18 @@ struct GitCredentialCommand: ParsableCommand {
         }
         let exact = CredentialQuery(services: [scope.service], username: username, tiers: scope.own)
         guard let existing = try access.password(for: exact) else {
+            // With a path: the account saved for the host (or another repository of it) logged in
+            // here too (a person chose it in the picker). This repository's URL joins that
+            // credential rather than a copy of the password that would go stale on its own.
+            if scope.pathScoped {
+                let host = CredentialQuery(services: [scope.service], username: username, tiers: CredentialQuery.sameHost)
+                if let same = try access.password(for: host), same.password.isEqual(to: password) {
+                    try access.apply(.edit(id: same.identity.id.uuidString, CredentialChange.Edits(addServices: [scope.storedURL])),
+                                     secret: try SecureBytes(zeros: 0))
+                    try confirm(same.identity.id, at: scope.origin)
+                    return
+                }
+            }
             try access.apply(.add(services: [scope.storedURL], username: username, title: "", notes: "", rank: 0), secret: password)
             return
         }
