@@ -98,10 +98,14 @@ struct GitCredentialCommand: ParsableCommand {
     // MARK: get
 
     /// git's answer; `password` straight from protected memory. git's protocol cannot carry a
-    /// line break or NUL in a value: such a credential would smuggle extra lines (`username=a` +
-    /// newline + `password=...`) into git, so it is not answered at all.
+    /// line break or NUL in a value (and git drops a CR that ends a line): such a credential
+    /// would smuggle extra lines (`username=a` + newline + `password=...`) into git or reach the
+    /// server altered, so it is not answered at all.
     private func answer(username: String, password: UnsafeRawBufferPointer) throws {
-        guard !username.utf8.contains(where: { $0 == 0x0A || $0 == 0 }), !password.contains(where: { $0 == 0x0A || $0 == 0 }) else {
+        func carriable<Bytes: BidirectionalCollection<UInt8>>(_ value: Bytes) -> Bool {
+            !value.contains { $0 == 0x0A || $0 == 0 } && value.last != 0x0D
+        }
+        guard carriable(Array(username.utf8)), carriable(password) else {
             StandardError.say("pwtui: the chosen credential's username or password contains a line break, which git's credential protocol cannot carry; nothing was given to git")
             return
         }
