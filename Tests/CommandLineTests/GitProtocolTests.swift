@@ -420,6 +420,11 @@ struct GitProtocolTests {
         #expect(try get("protocol=ssh\nhost=git.example.com\n").isEmpty)
         #expect(try get("protocol=https\n").isEmpty, "no host: nothing")
         #expect(try get("").isEmpty)
+        for operation in ["frobnicate", "capability", "GET"] {
+            let unknown = try sandbox.pwtui(["git-credential", operation], stdin: "protocol=https\nhost=git.example.com\n")
+            #expect(unknown.exitCode == 0 && unknown.out.isEmpty && unknown.err.isEmpty,
+                    "an operation of a newer git is ignored silently (man gitcredentials): \(unknown)")
+        }
 
         // store: a url with user information, and a password that expires (a token from another
         // helper) which would outlive its expiry in the vault.

@@ -30,18 +30,20 @@ struct GitCredentialCommand: ParsableCommand {
         commandName: "git-credential", abstract: "git's credential helper: get, store, erase.",
         discussion: "Set up with `git config --global credential.helper '!pwtui git-credential'`; see docs/git.md.")
 
-    enum Operation: String, ExpressibleByArgument, CaseIterable {
+    enum Operation: String, CaseIterable {
         case get, store, erase
     }
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "What git asks: get, store or erase.")
-    var operation: Operation
+    /// Text, not an `Operation`: `man gitcredentials` asks a helper to ignore, silently, an
+    /// operation it does not know (a newer git's), so that new operations can be added.
+    @Argument(help: "What git asks: get, store or erase (anything else is ignored).")
+    var operation: String
 
     func run() throws {
         var request = try GitCredentialRequest.read(from: 0)
-        guard let service = try request.service() else { return }
+        guard let operation = Operation(rawValue: operation), let service = try request.service() else { return }
         let path = global.vaultPath
         guard FileManager.default.fileExists(atPath: path) else { return }
         let scope = Scope(request, service)
