@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +13,7 @@ enum CommandRunner {
             var arguments = Array(CommandLine.arguments.dropFirst())
             // git runs `credential.helper pwtui` as `git-credential-pwtui get`: installed under that
             // name (a link to pwtui, see the Makefile), pwtui is the helper itself.
-            if CommandLine.arguments.first.map({ ($0 as NSString).lastPathComponent }) == "git-credential-pwtui" {
+            if CommandLine.arguments.first?.split(separator: "/").last == "git-credential-pwtui" {
                 arguments.insert("git-credential", at: 0)
             }
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
