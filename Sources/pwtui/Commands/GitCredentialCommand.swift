@@ -233,12 +233,16 @@ struct GitCredentialCommand: ParsableCommand {
         }
         guard let tried else { return }
         let title = tried.identity.displayTitle
+        // Nil only from an agent older than this binary, which could not honour the mark anyway.
+        let marked = tried.secretSet != nil
         if let secretSet = tried.secretSet {
             rejections.markRejected(tried.identity.id, secretSet: secretSet, at: scope.origin)
             try rejections.save(to: rejectionsPath)
         }
         guard let terminal = TerminalPrompt() else {
-            StandardError.say("pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again")
+            if marked {
+                StandardError.say("pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again")
+            }
             return
         }
         guard try terminal.confirm("Git says the login to \(scope.service.host) as \(tried.identity.username) failed. Delete the saved credential \(title)?")
