@@ -82,6 +82,36 @@ struct GitCredentialRequestTests {
     }
 }
 
+extension GitCredentialRequestTests {
+    @Test("any input: only the known text attributes are kept, never empty, and a password (also one inside url=) never lands in them")
+    func anyInput() throws {
+        var generator = SystemRandomNumberGenerator()
+        let keys = ["protocol", "host", "path", "username", "url", "oauth_refresh_token", "wwwauth[]", "capability[]", "quit", "", "x"]
+        // None of these holds the password's marker "PW7".
+        let pieces = ["https://", "h.example", "/", "%", "%41", "%4", "@", ":", "=", "\r", " ", "é", "\u{0}", "user"]
+        func randomValue() -> String {
+            (0 ..< Int.random(in: 0 ... 4, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+        }
+        for _ in 0 ..< 3000 {
+            var lines: [String] = []
+            for _ in 0 ..< Int.random(in: 0 ... 6, using: &generator) {
+                switch Int.random(in: 0 ..< 6, using: &generator) {
+                case 0: lines.append("password=PW7" + randomValue())
+                case 1: lines.append("url=https://u" + (Bool.random(using: &generator) ? ":PW7" : "") + "@" + randomValue())
+                case 2: lines.append(randomValue())  // no '=' (or one somewhere inside)
+                default: lines.append((keys.randomElement(using: &generator) ?? "") + "=" + randomValue())
+                }
+            }
+            let text = lines.joined(separator: Bool.random(using: &generator) ? "\n" : "\r\n")
+            let request = try parse(text)
+            #expect(Set(request.fields.keys).isSubset(of: GitCredentialRequest.textAttributes), "\(text.debugDescription)")
+            #expect(!request.fields.values.contains { $0.isEmpty || $0.contains("\n") }, "\(text.debugDescription)")
+            #expect(!request.fields.values.contains { $0.contains("PW7") }, "a password went into plain text: \(text.debugDescription)")
+            if let secret = password(request) { #expect(secret.hasPrefix("PW7"), "\(text.debugDescription)") }
+        }
+    }
+}
+
 @Suite("git rejections")
 struct GitRejectionsTests {
     func credential(created: Int64, replaced: [Int64] = []) -> Credential {
