@@ -21,6 +21,7 @@ release: deps
 PREFIX ?= $(HOME)/.local
 install: release
 	install -D -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" "$(PREFIX)/bin/pwtui"
+	ln -sf pwtui "$(PREFIX)/bin/git-credential-pwtui"  # so `git config credential.helper pwtui` works (docs/git.md)
 
 # The test process itself has been seen to crash, twice in many runs, inside Foundation's
 # Process.run() (memcpy) while spawning children. That is not a test failure: when the runner dies

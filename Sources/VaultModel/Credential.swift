@@ -40,6 +40,13 @@ public struct Credential: Sendable {
     public var displayTitle: String {
         title.isEmpty ? (services.first?.text ?? "") : title
     }
+
+    /// When the current secret was set: the last replacement, else the creation. It changes
+    /// exactly when the secret does (an edit of the title or notes leaves it), also when the
+    /// change comes from another copy of the vault through a merge.
+    public var secretSet: Timestamp {
+        history.reduce(created) { Swift.max($0, $1.replaced) }
+    }
 }
 
 /// A secret that was replaced, and when.

@@ -10,7 +10,12 @@ enum CommandRunner {
         do {
             // `pwtui` alone is the picker over every credential. Not ArgumentParser's default
             // subcommand: that would read a mistyped subcommand as a service to pick for.
-            let arguments = Array(CommandLine.arguments.dropFirst())
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            // git runs `credential.helper pwtui` as `git-credential-pwtui get`: installed under that
+            // name (a link to pwtui, see the Makefile), pwtui is the helper itself.
+            if CommandLine.arguments.first?.split(separator: "/").last == "git-credential-pwtui" {
+                arguments.insert("git-credential", at: 0)
+            }
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
             exit(0)

@@ -15,6 +15,9 @@ struct CredentialQuery {
     var services: [ServiceIdentifier] = []
     var username: String?
     var tiers: Set<MatchKind>?
+    /// Credentials not to answer with while their secret is still the one set at that time: the
+    /// passwords a host rejected (`GitRejections`).
+    var rejected: [UUID: Timestamp] = [:]
 
     /// The answer in `vault`; a match for services is recorded in the use history.
     /// `suffixes`: a list already loaded (the agent keeps one).
@@ -29,6 +32,7 @@ struct CredentialQuery {
 
     func accepts(_ ranked: RankedCredential) -> Bool {
         guard username == nil || ranked.credential.username == username else { return false }
+        if let rejectedSecret = rejected[ranked.credential.id], rejectedSecret == ranked.credential.secretSet { return false }
         guard let tiers else { return true }
         return ranked.match.map(tiers.contains) ?? false
     }
@@ -40,14 +44,19 @@ struct CredentialQuery {
         fields["id"] = id
         fields["username"] = username
         fields["tiers"] = tiers.map { $0.map(\.rawValue).sorted() }
+        if !rejected.isEmpty {
+            fields["rejected"] = Dictionary(uniqueKeysWithValues: rejected.map { ($0.key.uuidString.lowercased(), Int($0.value.millisecondsSince1970)) })
+        }
         return fields
     }
 
-    init(id: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil, tiers: Set<MatchKind>? = nil) {
+    init(id: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil, tiers: Set<MatchKind>? = nil,
+         rejected: [UUID: Timestamp] = [:]) {
         self.id = id
         self.services = services
         self.username = username
         self.tiers = tiers
+        self.rejected = rejected
     }
 
     init(fields: [String: Any]) throws {
@@ -55,6 +64,10 @@ struct CredentialQuery {
         services = try (fields["services"] as? [String] ?? []).map { try ServiceIdentifier($0) }
         username = fields["username"] as? String
         tiers = (fields["tiers"] as? [String]).map { Set($0.compactMap(MatchKind.init(rawValue:))) }
+        for (id, time) in fields["rejected"] as? [String: Int] ?? [:] {
+            guard let id = UUID(uuidString: id) else { continue }
+            rejected[id] = Timestamp(millisecondsSince1970: Int64(time))
+        }
         guard id != nil || !services.isEmpty else { throw AgentError.protocolError("a query names neither an id nor services") }
     }
 }

@@ -62,12 +62,13 @@ enum VaultAccess {
                 guard let identity = answer.identity else { throw AgentError.protocolError("an answer without the credential") }
                 var password = try SecureBytes(capacity: answer.payload.count)
                 try answer.payload.withUnsafeBytes { try password.append(contentsOf: CredentialField.value(ofRendered: $0)) }
-                return FoundPassword(identity: identity, password: password)
+                let secretSet = (answer.header["secretSet"] as? Int).map { Timestamp(millisecondsSince1970: Int64($0)) }
+                return FoundPassword(identity: identity, password: password, secretSet: secretSet)
             case .local(let vault, let global):
                 let credential = try query.answer(in: vault, global: global)
                 var password = try SecureBytes(capacity: credential.secret.count)
                 try vault.withSecret(credential.secret) { try password.append(contentsOf: $0) }
-                return FoundPassword(identity: IdentityStore.Identity(credential), password: password)
+                return FoundPassword(identity: IdentityStore.Identity(credential), password: password, secretSet: credential.secretSet)
             }
         } catch VaultError.noMatch {
             return nil
@@ -81,4 +82,6 @@ enum VaultAccess {
 struct FoundPassword: ~Copyable {
     let identity: IdentityStore.Identity
     var password: SecureBytes
+    /// When this password was set (`Credential.secretSet`); nil from an agent too old to say.
+    let secretSet: Timestamp?
 }

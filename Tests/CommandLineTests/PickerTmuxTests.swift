@@ -34,11 +34,13 @@ struct PickerTmuxTests {
         try tmux.press("Enter")
     }
 
+    /// The file a command line writes, once its last line (`RC=...`) is there: a command's own
+    /// output may already end in a newline before the exit status is appended.
     func result(_ rc: String) -> String? {
         var text: String?
         poll(timeout: .seconds(15)) {
             text = readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
-            return text?.hasSuffix("\n") ?? false
+            return text.map { $0.hasSuffix("\n") && $0.split(separator: "\n").last?.hasPrefix("RC=") == true } ?? false
         }
         return text
     }

@@ -118,7 +118,9 @@ final class AgentServer {
             let vault = try unlocked(for: header)
             let credential = try CredentialQuery(fields: header).answer(in: vault, global: global, suffixes: suffixes)
             let field = CredentialField(rawValue: header["field"] as? String ?? "") ?? .password
-            return Answer(header: ["ok": true, "identity": IdentityStore.Identity(credential).fields],
+            // secretSet: lets the git helper remember which password a host rejected (GitRejections).
+            return Answer(header: ["ok": true, "identity": IdentityStore.Identity(credential).fields,
+                                   "secretSet": Int(credential.secretSet.millisecondsSince1970)],
                           payload: try field.render(credential, from: vault))
         case "identities":
             // For a picker when the identity store is off: the same, never written to disk.

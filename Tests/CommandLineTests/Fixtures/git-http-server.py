@@ -1,19 +1,32 @@
 #!/usr/bin/env python3
 """A git smart-HTTP server on 127.0.0.1 for the credential-helper tests: git-http-backend behind
-HTTP Basic auth. Usage: git-http-server.py PROJECT_ROOT USER PASSWORD PORT_FILE
-It writes the port it listens on to PORT_FILE, serves until killed, and stops by itself after
+HTTP Basic auth. Usage: git-http-server.py PROJECT_ROOT USER PASSWORD PORT_FILE [REPO=USER:PASSWORD...]
+Each REPO=USER:PASSWORD (e.g. b.git=bob:pw) makes that repository need another account. It writes the port it listens on to PORT_FILE, serves until killed, and stops by itself after
 120 seconds so that a test that dies cannot leave it running."""
 import base64, http.server, os, subprocess, sys, threading
 
 root, user, password, port_file = sys.argv[1:5]
-expected = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+def basic(user, password):
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+expected_default = basic(user, password)
+per_repo = {}
+for spec in sys.argv[5:]:
+    repo, _, account = spec.partition("=")
+    per_repo["/" + repo] = basic(*account.split(":", 1))
+
+def expected_for(path):
+    for prefix, expected in per_repo.items():
+        if path == prefix or path.startswith(prefix + "/"):
+            return expected
+    return expected_default
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
     def handle_any(self):
-        if self.headers.get("Authorization") != expected:
+        if self.headers.get("Authorization") != expected_for(self.path.partition("?")[0]):
             self.send_response(401)
             self.send_header("WWW-Authenticate", 'Basic realm="pwtui-test"')
             self.send_header("Content-Length", "0")
