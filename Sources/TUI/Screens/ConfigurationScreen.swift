@@ -50,6 +50,9 @@ public final class ConfigurationScreen {
     private var password: SecureBytes
     private var confirmation: SecureBytes
     private var message: (text: String, role: StyleRole)?
+    private static let tooSmall = TooSmallNotice(minimum: TerminalSize(rows: 12, columns: 50))
+    /// The last frame was "Terminal too small": no key but Esc may act on a step not seen.
+    private var showedTooSmall = false
 
     /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
     public init(firstRun: Bool, defaults: Choices, themes: [String]) throws(VaultCryptoError) {
@@ -75,7 +78,7 @@ public final class ConfigurationScreen {
     }
 
     public func handle(_ event: TerminalEvent) -> Outcome {
-        guard busy == nil, case .key(let key) = event else { return .stay }
+        guard busy == nil, case .key(let key) = event, !showedTooSmall || TooSmallNotice.acts(event) else { return .stay }
         message = nil
         switch key {
         case .escape, .control("c"):
@@ -188,11 +191,8 @@ public final class ConfigurationScreen {
 
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
-        guard size.rows >= 12, size.columns >= 50 else {
-            canvas.put("Terminal too small", row: 0, column: 0, role: .error)
-            canvas.put("need 50×12, have \(size)", row: 1, column: 0, role: .dim)
-            return
-        }
+        showedTooSmall = Self.tooSmall.draw(into: &canvas)
+        guard !showedTooSmall else { return }
         let number = (steps.firstIndex(of: step) ?? 0) + 1
         let title = steps.count == 7 ? "pwtui — first-run setup" : "pwtui — configure"
         canvas.put("\(title) (step \(number) of \(steps.count))", row: 0, column: 0, role: .title)
