@@ -228,12 +228,15 @@ struct PickerTmuxTests {
         try tmux.press("Enter")
         try #require(try tmux.waitForPane { $0.contains("pwtui — configure (step 1 of 4)") && $0.contains("▸ about") } != nil,
                      "\(tmux.captures.last ?? "")")
-        try tmux.press("Enter")       // about 0.5 s: more than the 64 MiB it has
+        try #require(tmux.captures.last?.contains("▸ about") == true && tmux.captures.last?.contains("64 MiB (current)") == true,
+                     "the current cost is shown and preselected: \(tmux.captures.last ?? "")")
+        try tmux.press("Down", "Enter")  // about 0.5 s or more: more than the 64 MiB it has
         try tmux.press("Enter")       // theme
         try tmux.press("C-u")
         try tmux.type("20")
         try tmux.press("Enter")       // clipboard
-        try #require(try tmux.waitForPane { $0.contains("Enter applies the changes.") } != nil, "\(tmux.captures.last ?? "")")
+        try #require(try tmux.waitForPane { $0.contains("Enter applies the changes and re-encrypts the vault.") } != nil,
+                     "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0\n")
         let bytes = try #require(readBytes(sandbox.vault))
@@ -242,6 +245,30 @@ struct PickerTmuxTests {
         let settings = try String(contentsOfFile: sandbox.root + "/xdg/config/pwtui/config.toml", encoding: .utf8)
         #expect(settings.contains("clipboard_timeout = 20"), "\(settings)")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "still-here\n")
+    }
+
+    @Test("pwtui configure stepped through without changes leaves the vault byte-identical (issue 9, fix 10)")
+    func configureWithoutChangesKeepsTheVault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "untouched")
+        let before = try #require(readBytes(sandbox.vault))
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/configure-same.rc"
+        try tmux.type("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("▸ about") && $0.contains("64 MiB (current)") } != nil,
+                     "\(tmux.captures.last ?? "")")
+        for _ in 0 ..< 3 { try tmux.press("Enter") }  // unlock cost, theme, clipboard: as they are
+        let summary = try tmux.waitForPane { $0.contains("(the vault is not re-encrypted)") }
+        try #require(summary != nil, "\(tmux.captures.last ?? "")")
+        #expect(summary?.contains("3 passes, 64 MiB (unchanged)") == true, "\(summary ?? "")")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0\n")
+        #expect(readBytes(sandbox.vault) == before, "not re-encrypted: same bytes")
+        #expect(!(tmux.captures.last ?? "").contains("Re-encrypting"))
     }
 
     @Test("SIGTERM during the picker restores the terminal and exits 143; a closed terminal leaves no picker behind")

@@ -42,7 +42,13 @@ public final class ConfigurationScreen {
     public private(set) var step: Step
     public private(set) var choices: Choices
     public let themes: [String]
-    public var calibration: [KDFCalibration.Option] = []
+    /// The unlock costs measured on this machine (the flow fills them in).
+    public var calibration: [KDFCalibration.Option] = [] {
+        didSet { costIndex = costOptions.firstIndex { $0.parameters == current } ?? 0 }
+    }
+    /// The vault's unlock cost today (`configure`; nil on the first run): offered, marked and
+    /// preselected, so stepping through changes nothing and re-encrypts nothing.
+    public let current: KDFParameters?
     public var busy: String?
     private var costIndex = 0
     private var themeIndex = 0
@@ -60,6 +66,7 @@ public final class ConfigurationScreen {
             : [.unlockCost, .theme, .clipboard, .summary]
         step = steps[0]
         choices = defaults
+        current = firstRun ? nil : defaults.parameters
         self.themes = themes.isEmpty ? ["default"] : themes
         themeIndex = self.themes.firstIndex(of: defaults.theme) ?? 0
         field = firstRun ? defaults.vaultPath : ""
@@ -123,7 +130,7 @@ public final class ConfigurationScreen {
     private func choose(by delta: Int) -> Outcome {
         switch step {
         case .unlockCost where !calibration.isEmpty:
-            costIndex = min(max(costIndex + delta, 0), calibration.count - 1)
+            costIndex = min(max(costIndex + delta, 0), costOptions.count - 1)
         case .theme:
             themeIndex = (themeIndex + delta + themes.count) % themes.count
             return .preview(themes[themeIndex])
@@ -159,8 +166,8 @@ public final class ConfigurationScreen {
                 return .stay
             }
         case .unlockCost:
-            guard calibration.indices.contains(costIndex) else { return .calibrate }
-            choices.parameters = calibration[costIndex].parameters
+            guard !calibration.isEmpty, costOptions.indices.contains(costIndex) else { return .calibrate }
+            choices.parameters = costOptions[costIndex].parameters
         case .theme:
             choices.theme = themes[themeIndex]
         case .clipboard:
@@ -175,6 +182,18 @@ public final class ConfigurationScreen {
         guard let index = steps.firstIndex(of: step), index + 1 < steps.count else { return .finished }
         enter(steps[index + 1])
         return entryOutcome
+    }
+
+    /// The unlock costs offered, cheapest first: the measured ones and, with `configure`, the
+    /// current one (its time estimated from the measurement: Argon2id's time is proportional to
+    /// memory × passes).
+    public var costOptions: [(parameters: KDFParameters, estimatedSeconds: Double)] {
+        var options = calibration.map { (parameters: $0.parameters, estimatedSeconds: $0.estimatedSeconds) }
+        if let current, !options.contains(where: { $0.parameters == current }), let reference = calibration.first {
+            let work = { (parameters: KDFParameters) in Double(parameters.memLimitKiB) * Double(parameters.opsLimit) }
+            options.append((current, reference.estimatedSeconds * work(current) / work(reference.parameters)))
+        }
+        return options.sorted { $0.estimatedSeconds < $1.estimatedSeconds }
     }
 
     private func enter(_ next: Step) {
@@ -233,8 +252,9 @@ public final class ConfigurationScreen {
             line("How long should unlocking take?", .header)
             line("Slower unlocking makes guessing the password slower too. Measured on this machine:", .dim)
             row += 1
-            for (index, option) in calibration.enumerated() {
+            for (index, option) in costOptions.enumerated() {
                 let label = String(format: "about %.1f s — %@", option.estimatedSeconds, option.parameters.description)
+                    + (option.parameters == current ? " (current)" : "")
                 if index == costIndex { canvas.fill(row: row, role: .selected) }
                 line((index == costIndex ? "▸ " : "  ") + label, index == costIndex ? .selected : .normal)
             }
@@ -259,11 +279,14 @@ public final class ConfigurationScreen {
             line("Summary", .header)
             row += 1
             if steps.count == 7 { line("Vault:             \(choices.vaultPath)") }
-            line("Unlock cost:       \(choices.parameters)")
+            line("Unlock cost:       \(choices.parameters)" + (choices.parameters == current ? " (unchanged)" : ""))
             line("Theme:             \(choices.theme)")
-            line("Clipboard cleared: after \(choices.clipboardTimeout) s")
+            line("Clipboard cleared: " + (choices.clipboardTimeout == 0 ? "never" : "after \(choices.clipboardTimeout) s"))
             row += 1
-            line(steps.count == 7 ? "Enter creates the vault." : "Enter applies the changes.", .dim)
+            let verb = steps.count == 7 ? "Enter creates the vault."
+                : choices.parameters == current ? "Enter applies the changes (the vault is not re-encrypted)."
+                : "Enter applies the changes and re-encrypts the vault."
+            line(verb, .dim)
         }
         if let busy {
             canvas.put(busy, row: size.rows - 3, column: 0, role: .warning)
