@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev tmux
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: run test build release install deps unit e2e bench bench-fast-path clean
+.PHONY: run test build release install deps unit e2e bench bench-fast-path clean themes
 
 run: deps build
 	$(BIN_DIR)/pwtui $(ARGS)
@@ -21,6 +21,10 @@ release: deps
 PREFIX ?= $(HOME)/.local
 install: release
 	install -D -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" "$(PREFIX)/bin/pwtui"
+
+# The themes are compiled into the binary from Resources/themes (a test fails when they differ).
+themes:
+	./Resources/embed-themes.sh
 
 # The test process itself has been seen to crash, twice in many runs, inside Foundation's
 # Process.run() (memcpy) while spawning children. That is not a test failure: when the runner dies
