@@ -242,11 +242,12 @@ public final class ConfigurationScreen {
             row += 1
             if step == .password, !password.isEmpty {
                 let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
-                switch strength.verdict {
-                case .weak: line("Strength: weak (about \(strength.bits) bits) — a passphrase of 4–5 random words is far stronger", .error)
-                case .fair: line("Strength: fair (about \(strength.bits) bits)", .warning)
-                case .strong: line("Strength: strong (about \(strength.bits) bits)", .match)
+                let role: StyleRole = switch strength.verdict {
+                case .weak: .error
+                case .fair: .warning
+                case .strong: .match
                 }
+                line("Strength: " + strength.summary, role)
             }
         case .unlockCost:
             line("How long should unlocking take?", .header)
