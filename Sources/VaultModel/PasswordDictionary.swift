@@ -51,55 +51,123 @@ public struct PasswordDictionary: Sendable {
     public var isEmpty: Bool { starts.isEmpty }
     public var wordCount: Int { starts.count }
 
-    /// Builds from lists of lowercase words in order of frequency. A word in several lists keeps
-    /// its best rank. Words that are not printable ASCII, or longer than 255 bytes, are left out.
+    /// Builds from lists of words in order of frequency (rank 1 first). A word in several lists
+    /// keeps its best rank. Words that are not printable ASCII, or longer than 255 bytes, are left
+    /// out; upper case is folded.
     public init(lists: [String: [Substring]]) {
-        var best: [Substring: Int] = [:]
+        var source: [UInt8] = []
+        var entries: [Entry] = []
         var sizes: [String: Int] = [:]
         for (name, words) in lists {
             sizes[name] = words.count
-            for (index, word) in words.enumerated() where !word.isEmpty && word.utf8.count < 256
-                && word.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-                let rank = index + 1
-                if let known = best[word], known <= rank { continue }
-                best[word] = rank
+            for (index, word) in words.enumerated() {
+                entries.append(Entry(start: Int32(source.count), length: Int32(word.utf8.count), rank: Int32(index + 1)))
+                source.append(contentsOf: word.utf8)
             }
         }
-        let sorted = best.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        self.init(source: source, entries: entries, listSizes: sizes)
+    }
+
+    /// A word of a list: bytes of the source text, and its rank in its list.
+    struct Entry {
+        var start: Int32
+        var length: Int32
+        var rank: Int32
+    }
+
+    /// Sorts the words (bytewise, so words sharing a prefix are contiguous), keeps each word once
+    /// with its best rank, and packs them.
+    private init(source: [UInt8], entries: [Entry], listSizes: [String: Int]) {
+        var source = source
+        for index in source.indices where source[index] >= 0x41 && source[index] <= 0x5A { source[index] += 0x20 }
+        var sorted = source.withUnsafeBufferPointer { text in
+            entries.filter { entry in
+                entry.length > 0 && entry.length < 256
+                    && text[Int(entry.start) ..< Int(entry.start + entry.length)].allSatisfy { $0 > 0x20 && $0 < 0x7F }
+            }
+        }
+        source.withUnsafeBufferPointer { text in
+            guard let base = text.baseAddress else { return }
+            sorted.sort { a, b in
+                let order = memcmp(base + Int(a.start), base + Int(b.start), Int(min(a.length, b.length)))
+                if order != 0 { return order < 0 }
+                return a.length != b.length ? a.length < b.length : a.rank < b.rank
+            }
+        }
         var bytes: [UInt8] = []
         var starts: [Int32] = [], lengths: [UInt8] = [], ranks: [Int32] = []
-        bytes.reserveCapacity(sorted.reduce(0) { $0 + $1.key.utf8.count })
-        for (word, rank) in sorted {
-            starts.append(Int32(bytes.count))
-            lengths.append(UInt8(word.utf8.count))
-            ranks.append(Int32(rank))
-            bytes.append(contentsOf: word.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
+        bytes.reserveCapacity(source.count)
+        source.withUnsafeBufferPointer { text in
+            guard let base = text.baseAddress else { return }
+            var previous: Entry?
+            for entry in sorted {
+                if let previous, previous.length == entry.length,
+                   memcmp(base + Int(previous.start), base + Int(entry.start), Int(entry.length)) == 0 { continue }
+                previous = entry
+                starts.append(Int32(bytes.count))
+                lengths.append(UInt8(entry.length))
+                ranks.append(entry.rank)
+                bytes.append(contentsOf: text[Int(entry.start) ..< Int(entry.start + entry.length)])
+            }
         }
         self.bytes = bytes
         self.starts = starts
         self.lengths = lengths
         self.ranks = ranks
-        listSizes = sizes
+        self.listSizes = listSizes
     }
 
     /// Reads zxcvbn's `frequency_lists.py`.
     public static func load(from path: String) throws(LoadError) -> PasswordDictionary {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
-        let lists = parseFrequencyLists(String(decoding: data, as: UTF8.self))
-        guard !lists.isEmpty else { throw .noLists(path: path) }
-        return PasswordDictionary(lists: lists)
+        let source = [UInt8](data)
+        var entries: [Entry] = []
+        var sizes: [String: Int] = [:]
+        for list in frequencyListRanges(source) {
+            var rank: Int32 = 0
+            var wordStart = list.words.lowerBound
+            for index in list.words.lowerBound ... list.words.upperBound where index == list.words.upperBound || source[index] == 0x2C {
+                if index > wordStart {
+                    rank += 1
+                    entries.append(Entry(start: Int32(wordStart), length: Int32(index - wordStart), rank: rank))
+                }
+                wordStart = index + 1
+            }
+            sizes[list.name] = Int(rank)
+        }
+        guard !entries.isEmpty else { throw .noLists(path: path) }
+        return PasswordDictionary(source: source, entries: entries, listSizes: sizes)
     }
 
-    /// The lines `    "name": "a,b,c",` of zxcvbn's generated file, as lists.
+    /// The lines `    "name": "a,b,c",` of zxcvbn's generated file: each list's name and the
+    /// byte range of its comma-separated words.
+    static func frequencyListRanges(_ source: [UInt8]) -> [(name: String, words: Range<Int>)] {
+        var lists: [(name: String, words: Range<Int>)] = []
+        var lineStart = 0
+        let quote = UInt8(ascii: "\"")
+        while lineStart < source.count {
+            let lineEnd = source[lineStart...].firstIndex(of: 0x0A) ?? source.count
+            var cursor = lineStart
+            while cursor < lineEnd, source[cursor] == 0x20 { cursor += 1 }
+            // "name": "words",
+            if cursor < lineEnd, source[cursor] == quote, let nameEnd = source[(cursor + 1) ..< lineEnd].firstIndex(of: quote),
+               nameEnd + 4 <= lineEnd, Array(source[nameEnd ..< nameEnd + 4]) == Array("\": \"".utf8),
+               let wordsEnd = source[(nameEnd + 4) ..< lineEnd].lastIndex(of: quote) {
+                let name = String(decoding: source[(cursor + 1) ..< nameEnd], as: UTF8.self)
+                lists.append((name, (nameEnd + 4) ..< wordsEnd))
+            }
+            lineStart = lineEnd + 1
+        }
+        return lists
+    }
+
+    /// The lists of zxcvbn's file, as words (for tests and tools; `load` does not build these).
     public static func parseFrequencyLists(_ text: String) -> [String: [Substring]] {
+        let source = Array(text.utf8)
         var lists: [String: [Substring]] = [:]
-        for line in text.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " }
-            guard trimmed.hasPrefix("\""), let colon = trimmed.range(of: "\": \"") else { continue }
-            let name = String(trimmed[trimmed.index(after: trimmed.startIndex) ..< colon.lowerBound])
-            var words = trimmed[colon.upperBound...]
-            while let last = words.last, last == "," || last == "\"" || last == " " { words = words.dropLast() }
-            lists[name] = words.split(separator: ",")
+        for list in frequencyListRanges(source) {
+            let words = String(decoding: source[list.words], as: UTF8.self)
+            lists[list.name] = words.split(separator: ",")
         }
         return lists
     }
