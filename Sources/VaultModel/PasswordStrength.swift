@@ -64,7 +64,8 @@ public struct PasswordStrength: Equatable, Sendable {
         let finder = PatternFinder(password: password, dictionary: dictionary, keyboard: keyboard, referenceYear: referenceYear)
         let best = finder.cheapestCover()
         guesses = best.guesses
-        bits = best.guesses > 1 ? Int(log2(best.guesses)) : 0
+        // Long passwords overflow a Double's guess count (infinity): far beyond any verdict.
+        bits = best.guesses > 1 ? Int(min(log2(best.guesses), 1024)) : 0
         weakness = best.weakness
         withoutDictionary = dictionary.isEmpty
     }

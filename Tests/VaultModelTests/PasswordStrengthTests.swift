@@ -84,6 +84,8 @@ import VaultCrypto
         #expect(strength("0123456789", none).verdict == .weak, "a sequence")
         #expect(strength("Xk9#mQ2!vR", none).bits > strength("xk9mq2vr", none).bits)
         #expect(strength("", none).bits == 0)
+        let long = String(repeating: "Xk9#mQ2!vR7@pL4z", count: 40) + "end"
+        #expect(strength(long, none).verdict == .strong, "a guess count beyond a Double's range is strong, not a crash")
     }
 
     @Test func theDictionaryFindsCaseL33tAndReversedSpellings() throws {
