@@ -52,7 +52,7 @@ public struct PasswordStrength: Equatable, Sendable {
         var text = "\(verdict.rawValue) (about \(bits) bits"
         if verdict != .strong, let weakness { text += ": " + weakness }
         text += ")"
-        if verdict == .weak { text += " — a passphrase of 4–5 random words is far stronger" }
+        if verdict == .weak { text += " — 4–5 random words are far stronger" }
         if withoutDictionary { text += " [no word list: install python3-zxcvbn for a better estimate]" }
         return text
     }
