@@ -246,6 +246,15 @@ struct PickerTmuxTests {
         let joined = done?.replacingOccurrences(of: "\n", with: "")  // the pane wraps long lines
         #expect(joined?.contains("cleared in 1 s where the terminal allows (not every terminal clears its clipboard when asked).") == true,
                 "\(tmux.captures.last ?? "")")
+
+        // Inside tmux, but tmux cannot be run (not on PATH): its paste buffer may keep a copy; say so.
+        try tmux.press("C-l")
+        try tmux.type("PATH=/nonexistent '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC2=$?")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        let warned = try tmux.waitForPane { $0.contains("RC2=0") }?.replacingOccurrences(of: "\n", with: "")
+        #expect(warned?.contains("tmux could not be reached, so a copy may stay in its paste buffers") == true, "\(warned ?? "")")
         for screen in tmux.captures { #expect(!screen.contains("osc-secret"), "\(screen)") }
     }
 
