@@ -1,5 +1,5 @@
 /// A keyboard as a graph of neighbouring keys, for finding keyboard walks (`qwertyuiop`,
-/// `1qaz2wsx`, `zxcvbn`) in passwords.
+/// `1qaz2wsx`, `zxcvbn`, `78963214` on the keypad) in passwords.
 ///
 /// The US QWERTY layout, each key with its unshifted and shifted character. Rows are staggered
 /// (`q` sits below the gap between `1` and `2`, `a` below `q` and `w`), so a key touches two keys
@@ -27,6 +27,32 @@ public struct KeyboardLayout: Sendable {
         ("asdfghjkl;'", "ASDFGHJKL:\"", 4),
         ("zxcvbnm,./", "ZXCVBNM<>?", 5),
     ])
+
+    /// The numeric keypad (`78963214`, `7532`): a square grid, diagonals included.
+    public static let keypad = KeyboardLayout(grid: [" /*-", "789+", "456 ", "123 ", " 0. "])
+
+    /// `grid`: one string per row, a space where there is no key; every key touches the up to
+    /// eight keys around it.
+    init(grid: [String]) {
+        var keys: [Key] = []
+        for (row, line) in grid.enumerated() {
+            for (column, byte) in line.utf8.enumerated() where byte != 0x20 {
+                keys.append(Key(unshifted: byte, shifted: byte, row: row, position: column))
+            }
+        }
+        var keyOfByte = [Int](repeating: -1, count: 256)
+        for (index, key) in keys.enumerated() { keyOfByte[Int(key.unshifted)] = index }
+        neighbours = keys.map { key in
+            keys.indices.compactMap { other -> (Int, Int)? in
+                let (dy, dx) = (keys[other].row - key.row, keys[other].position - key.position)
+                guard abs(dy) <= 1, abs(dx) <= 1, dy != 0 || dx != 0 else { return nil }
+                return (other, (dy + 1) * 3 + (dx + 1))
+            }
+        }
+        self.keys = keys
+        self.keyOfByte = keyOfByte
+        startingPositions = keys.count
+    }
 
     /// `rows`: unshifted characters, shifted characters, and the row's offset in half-keys.
     init(rows: [(String, String, Int)]) {
@@ -59,10 +85,11 @@ public struct KeyboardLayout: Sendable {
         }
         self.keys = keys
         self.keyOfByte = keyOfByte
+        startingPositions = keys.count * 2
     }
 
-    /// Characters a walk may start on (both characters of every key).
-    public var startingPositions: Int { keys.count * 2 }
+    /// Characters a walk may start on.
+    public let startingPositions: Int
 
     /// The average number of neighbours per key.
     public var averageDegree: Double {

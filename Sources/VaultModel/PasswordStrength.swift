@@ -10,7 +10,8 @@ import Foundation
 ///
 /// - words of ranked lists (common passwords, English, names; `PasswordDictionary`), any case,
 ///   l33t spellings and reversed: rank × case variants × substitution variants;
-/// - keyboard walks (`qwertyuiop`, `1qaz2wsx`): starting keys × turns × neighbours per key;
+/// - keyboard walks (`qwertyuiop`, `1qaz2wsx`, keypad `78963214`): starting keys × turns ×
+///   neighbours per key;
 /// - repeats (`aaaa`, `abcabc`): the guesses for one copy × the number of copies;
 /// - sequences (`abcdef`, `1234`, `9753`): a starting character × length;
 /// - years and dates (`1985`, `19850412`, `12/04/85`): years around now × days;
@@ -60,8 +61,8 @@ public struct PasswordStrength: Equatable, Sendable {
     /// Estimates from the UTF-8 bytes of a password (which the caller holds in protected memory).
     /// `referenceYear`: the year dates are guessed around.
     public init(utf8 password: UnsafeRawBufferPointer, dictionary: PasswordDictionary = .system,
-                keyboard: KeyboardLayout = .qwerty, referenceYear: Int = PasswordStrength.currentYear) {
-        let finder = PatternFinder(password: password, dictionary: dictionary, keyboard: keyboard, referenceYear: referenceYear)
+                keyboards: [KeyboardLayout] = [.qwerty, .keypad], referenceYear: Int = PasswordStrength.currentYear) {
+        let finder = PatternFinder(password: password, dictionary: dictionary, keyboards: keyboards, referenceYear: referenceYear)
         let best = finder.cheapestCover()
         guesses = best.guesses
         // Long passwords overflow a Double's guess count (infinity): far beyond any verdict.
@@ -103,7 +104,7 @@ struct PasswordPattern {
 struct PatternFinder {
     let password: UnsafeRawBufferPointer
     let dictionary: PasswordDictionary
-    let keyboard: KeyboardLayout
+    let keyboards: [KeyboardLayout]
     let referenceYear: Int
 
     /// zxcvbn's constants: a piece that is not the whole password costs at least this much.
@@ -114,10 +115,10 @@ struct PatternFinder {
     /// The cost of not knowing how many pieces there are.
     static let pieceCountFactor = 10_000.0
 
-    init(password: UnsafeRawBufferPointer, dictionary: PasswordDictionary, keyboard: KeyboardLayout, referenceYear: Int) {
+    init(password: UnsafeRawBufferPointer, dictionary: PasswordDictionary, keyboards: [KeyboardLayout], referenceYear: Int) {
         self.password = password
         self.dictionary = dictionary
-        self.keyboard = keyboard
+        self.keyboards = keyboards
         self.referenceYear = referenceYear
     }
 
@@ -250,6 +251,10 @@ struct PatternFinder {
     // MARK: Keyboard walks
 
     func spatialPatterns() -> [PasswordPattern] {
+        keyboards.flatMap(spatialPatterns(on:))
+    }
+
+    func spatialPatterns(on keyboard: KeyboardLayout) -> [PasswordPattern] {
         var patterns: [PasswordPattern] = []
         var start = 0
         let count = password.count
@@ -266,7 +271,7 @@ struct PatternFinder {
             }
             if end - start >= 3 {
                 patterns.append(PasswordPattern(start: start, end: end, kind: .spatial,
-                                                guesses: spatialGuesses(length: end - start, turns: turns, shifted: shifted)))
+                                                guesses: spatialGuesses(on: keyboard, length: end - start, turns: turns, shifted: shifted)))
                 start = end
             } else {
                 start += 1
@@ -275,7 +280,7 @@ struct PatternFinder {
         return patterns
     }
 
-    func spatialGuesses(length: Int, turns: Int, shifted: Int) -> Double {
+    func spatialGuesses(on keyboard: KeyboardLayout, length: Int, turns: Int, shifted: Int) -> Double {
         let starts = Double(keyboard.startingPositions), degree = keyboard.averageDegree
         var guesses = 0.0
         for i in 2 ... length {
@@ -310,7 +315,7 @@ struct PatternFinder {
                 continue
             }
             let unit = UnsafeRawBufferPointer(rebasing: password[start ..< start + bestUnit])
-            let inner = PatternFinder(password: unit, dictionary: dictionary, keyboard: keyboard, referenceYear: referenceYear)
+            let inner = PatternFinder(password: unit, dictionary: dictionary, keyboards: keyboards, referenceYear: referenceYear)
             let unitGuesses = inner.cheapestCover().guesses
             patterns.append(PasswordPattern(start: start, end: bestEnd, kind: .repeated,
                                             guesses: unitGuesses * Double((bestEnd - start) / bestUnit)))

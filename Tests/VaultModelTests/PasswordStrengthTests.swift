@@ -78,6 +78,13 @@ import VaultCrypto
         let none = PasswordDictionary(lists: [:])
         #expect(strength("qwertyuiop", none).verdict == .weak, "a keyboard walk")
         #expect(strength("zxcvbnm,./", none).verdict == .weak)
+        #expect(strength("1qaz2wsx3edc", none).verdict == .weak, "down the columns")
+        #expect(strength("7896321478", none).verdict == .weak, "the keypad")
+        let keypadWalk = Array("7896321478".utf8).withUnsafeBytes { PasswordStrength(utf8: $0, dictionary: none, referenceYear: 2026) }
+        let qwertyOnly = Array("7896321478".utf8).withUnsafeBytes {
+            PasswordStrength(utf8: $0, dictionary: none, keyboards: [.qwerty], referenceYear: 2026)
+        }
+        #expect(keypadWalk.bits < qwertyOnly.bits && keypadWalk.weakness == "a keyboard pattern", "\(keypadWalk) \(qwertyOnly)")
         #expect(strength("19850412", none).verdict == .weak, "a date")
         #expect(strength("aaaaaaaaaaaaaaaaaaaa", none).verdict == .weak, "a repeat")
         #expect(strength("abcabcabcabcabcabc", none).verdict == .weak)
