@@ -1,10 +1,11 @@
 # pwtui: `make run` and `make test` work on a fresh Debian machine with Swift installed.
 SHELL := /bin/bash
 SWIFT ?= swift
-PACKAGES := libsodium-dev libncurses-dev libpsl-dev publicsuffix tmux
+# python3-zxcvbn: only its ranked word lists (frequency_lists.py), for the password strength estimate.
+PACKAGES := libsodium-dev libncurses-dev libpsl-dev publicsuffix tmux python3-zxcvbn
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: run test build release install deps unit e2e bench bench-fast-path clean
+.PHONY: run test build release install deps unit e2e bench bench-fast-path clean themes
 
 run: deps build
 	$(BIN_DIR)/pwtui $(ARGS)
@@ -22,6 +23,10 @@ PREFIX ?= $(HOME)/.local
 install: release
 	install -D -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" "$(PREFIX)/bin/pwtui"
 	ln -sf pwtui "$(PREFIX)/bin/git-credential-pwtui"  # so `git config credential.helper pwtui` works (docs/git.md)
+
+# The themes are compiled into the binary from Resources/themes (a test fails when they differ).
+themes:
+	./Resources/embed-themes.sh
 
 # The test process itself has been seen to crash, twice in many runs, inside Foundation's
 # Process.run() (memcpy) while spawning children. That is not a test failure: when the runner dies

@@ -1,29 +1,22 @@
 import Foundation
 import TUI
 
-/// Where themes are found: the user's (`$XDG_CONFIG_HOME/pwtui/themes`), then the package's
-/// `Resources/themes`, looked for upwards from the executable (SwiftPM does not bundle resources
-/// outside a target). NO_COLOR selects the monochrome theme.
+/// Where themes come from: the user's own (`$XDG_CONFIG_HOME/pwtui/themes`), then the ones built
+/// into the binary (Resources/themes, embedded), so pwtui finds its themes wherever it is run
+/// from. NO_COLOR selects the monochrome theme. Warnings go to stderr, which waits while a screen
+/// is open (`HeldMessages`).
 enum ThemeLocator {
-    static func directories() -> [String] {
-        let environment = ProcessInfo.processInfo.environment
+    static func directories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? ".") + "/.config"
-        var directories = [configHome + "/pwtui/themes"]
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0 ..< 5 {
-            directories.append(directory.appendingPathComponent("Resources/themes").path)
-            directories.append(directory.appendingPathComponent("share/pwtui/themes").path)
-            directory = directory.deletingLastPathComponent()
-        }
-        return directories
+        return [configHome + "/pwtui/themes"]
     }
 
-    /// Every theme name found, the built-in three first.
+    /// Every theme name: the built-in ones first, then the user's.
     static func available() -> [String] {
-        var names = ["default", "high-contrast", "monochrome"]
+        var names = Theme.builtInNames
         for directory in directories() {
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasSuffix(".theme") {
+            for file in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() where file.hasSuffix(".theme") {
                 let name = String(file.dropLast(6))
                 if !names.contains(name) { names.append(name) }
             }

@@ -211,10 +211,53 @@ struct PickerTmuxTests {
         try tmux.press("Enter")
         let done = try tmux.waitForPane { $0.contains("Copied the password of GitHub (alice) to the clipboard; cleared in 1 s.") && $0.contains("RC=0") }
         #expect(done != nil, "\(tmux.captures.last ?? "")")
-        #expect(try tmux.tmux(["show-buffer"]).out == "clip-secret-42", "OSC 52 reached tmux's clipboard")
+        #expect(try tmux.tmux(["show-buffer"]).out == "clip-secret-42", "the secret reached tmux's clipboard")
+        #expect(try tmux.tmux(["list-buffers", "-F", "#{buffer_name}"]).out.hasPrefix("pwtui-"), "in a buffer of pwtui's own")
         #expect(readBytes(clip) == Array("clip-secret-42".utf8), "wl-copy got it on stdin")
         for screen in tmux.captures { #expect(!screen.contains("clip-secret-42"), "\(screen)") }
         #expect(poll(timeout: .seconds(5)) { readBytes(clip) == [] }, "cleared after the timeout")
+        // Issue 9, fix 11: tmux's paste buffer is cleared too, not only the other clipboards.
+        let buffers = { (try? self.tmuxBufferContents(tmux)) ?? ["?"] }
+        #expect(poll(timeout: .seconds(5)) { !buffers().contains { $0.contains("clip-secret-42") } },
+                "no tmux buffer holds the secret after the timeout: \(buffers())")
+    }
+
+    /// The text of every tmux paste buffer.
+    func tmuxBufferContents(_ tmux: TmuxSession) throws -> [String] {
+        let names = try tmux.tmux(["list-buffers", "-F", "#{buffer_name}"]).out.split(separator: "\n").map(String.init)
+        return try names.map { try tmux.tmux(["show-buffer", "-b", $0]).out }
+    }
+
+    @Test("where the clipboard cannot be cleared for sure (OSC 52 to the terminal itself), the confirmation says so")
+    func clipboardWithoutTmuxSaysWhatItCannotClear() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "osc-secret", extra: ["--title", "GitHub"])
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
+        try "clipboard_timeout = 1\n".write(toFile: sandbox.root + "/xdg/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: sandbox.root + "/xdg/config/pwtui/config.toml")
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        // Without TMUX in its environment pwtui sees a plain terminal: OSC 52 is all it has.
+        try tmux.type("env -u TMUX -u WAYLAND_DISPLAY -u DISPLAY '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        let done = try tmux.waitForPane { $0.contains("RC=0") }
+        let joined = done?.replacingOccurrences(of: "\n", with: "")  // the pane wraps long lines
+        #expect(joined?.contains("cleared in 1 s where the terminal allows (not every terminal clears its clipboard when asked).") == true,
+                "\(tmux.captures.last ?? "")")
+
+        // Inside tmux, but tmux cannot be run (not on PATH): its paste buffer may keep a copy; say so.
+        try tmux.press("C-l")
+        try tmux.type("PATH=/nonexistent '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC2=$?")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.press("Enter")
+        let warned = try tmux.waitForPane { $0.contains("RC2=0") }?.replacingOccurrences(of: "\n", with: "")
+        #expect(warned?.contains("tmux could not be reached, so a copy may stay in its paste buffers") == true, "\(warned ?? "")")
+        for screen in tmux.captures { #expect(!screen.contains("osc-secret"), "\(screen)") }
     }
 
     @Test("pwtui configure on a vault: a new unlock cost re-encrypts it, settings are saved, the password still opens it")
@@ -230,12 +273,15 @@ struct PickerTmuxTests {
         try tmux.press("Enter")
         try #require(try tmux.waitForPane { $0.contains("pwtui — configure (step 1 of 4)") && $0.contains("▸ about") } != nil,
                      "\(tmux.captures.last ?? "")")
-        try tmux.press("Enter")       // about 0.5 s: more than the 64 MiB it has
+        try #require(tmux.captures.last?.contains("▸ about") == true && tmux.captures.last?.contains("64 MiB (current)") == true,
+                     "the current cost is shown and preselected: \(tmux.captures.last ?? "")")
+        try tmux.press("Down", "Enter")  // about 0.5 s or more: more than the 64 MiB it has
         try tmux.press("Enter")       // theme
         try tmux.press("C-u")
         try tmux.type("20")
         try tmux.press("Enter")       // clipboard
-        try #require(try tmux.waitForPane { $0.contains("Enter applies the changes.") } != nil, "\(tmux.captures.last ?? "")")
+        try #require(try tmux.waitForPane { $0.contains("Enter applies the changes and re-encrypts the vault.") } != nil,
+                     "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0\n")
         let bytes = try #require(readBytes(sandbox.vault))
@@ -244,6 +290,30 @@ struct PickerTmuxTests {
         let settings = try String(contentsOfFile: sandbox.root + "/xdg/config/pwtui/config.toml", encoding: .utf8)
         #expect(settings.contains("clipboard_timeout = 20"), "\(settings)")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "still-here\n")
+    }
+
+    @Test("pwtui configure stepped through without changes leaves the vault byte-identical (issue 9, fix 10)")
+    func configureWithoutChangesKeepsTheVault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "untouched")
+        let before = try #require(readBytes(sandbox.vault))
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/configure-same.rc"
+        try tmux.type("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.press("Enter")
+        try #require(try tmux.waitForPane { $0.contains("▸ about") && $0.contains("64 MiB (current)") } != nil,
+                     "\(tmux.captures.last ?? "")")
+        for _ in 0 ..< 3 { try tmux.press("Enter") }  // unlock cost, theme, clipboard: as they are
+        let summary = try tmux.waitForPane { $0.contains("(the vault is not re-encrypted)") }
+        try #require(summary != nil, "\(tmux.captures.last ?? "")")
+        #expect(summary?.contains("3 passes, 64 MiB (unchanged)") == true, "\(summary ?? "")")
+        try tmux.press("Enter")
+        #expect(result(rc) == "RC=0\n")
+        #expect(readBytes(sandbox.vault) == before, "not re-encrypted: same bytes")
+        #expect(!(tmux.captures.last ?? "").contains("Re-encrypting"))
     }
 
     @Test("SIGTERM during the picker restores the terminal and exits 143; a closed terminal leaves no picker behind")

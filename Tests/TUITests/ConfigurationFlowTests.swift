@@ -81,14 +81,40 @@ import VaultModel
         #expect(texts.contains { $0.contains("Give an absolute path") })
     }
 
-    @Test func reconfigureStartsAtTheUnlockCost() throws {
+    @Test func reconfigureStartsAtTheUnlockCostWithTheCurrentOnePreselected() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.enter, .enter, .enter, .enter)
-        let (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        let (screen, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         let choices = try #require(try flow.run())
-        #expect(choices.parameters == options[0].parameters)
+        #expect(choices.parameters == .moderate, "stepping through keeps the current cost")
         #expect(choices.clipboardTimeout == 45)
         #expect(terminal.frames.first?.text.contains("pwtui — configure (step 1 of 4)") == true)
+        let costs = try #require(terminal.frames.last { $0.text.contains("How long should unlocking take?") }).text
+        #expect(costs.contains("▸ about") && costs.contains("\(KDFParameters.moderate) (current)"), "\(costs)")
+        #expect(screen.costOptions.count == options.count + 1, "the measured costs are offered too")
+        let summary = try #require(terminal.frames.last).text
+        #expect(summary.contains("(unchanged)") && summary.contains("not re-encrypted"), "\(summary)")
+    }
+
+    @Test func reconfigureToAnotherCostSaysItReEncrypts() throws {
+        let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
+        terminal.press(.down, .enter, .enter, .enter, .enter)
+        let (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        let choices = try #require(try flow.run())
+        #expect(choices.parameters != .moderate)
+        #expect(terminal.frames.last?.text.contains("re-encrypts the vault") == true)
+    }
+
+    @Test func aClipboardTimeoutOfZeroIsSummarisedAsNever() throws {
+        let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
+        terminal.press(.enter, .enter, .control("u"))
+        terminal.type("0")
+        terminal.press(.enter, .enter)
+        let (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        #expect(try flow.run()?.clipboardTimeout == 0)
+        let summary = try #require(terminal.frames.last).text
+        #expect(summary.contains("Clipboard cleared: never"), "\(summary)")
+        #expect(!summary.contains("after 0 s"))
     }
 }
 

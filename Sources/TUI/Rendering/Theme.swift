@@ -1,7 +1,7 @@
 import Foundation
 
-/// A colour scheme: a style for every role. Themes are text files (`Resources/themes/*.theme`
-/// and `$XDG_CONFIG_HOME/pwtui/themes/`), one role per line:
+/// A colour scheme: a style for every role. Themes are text files (`Resources/themes/*.theme`,
+/// embedded in the binary, and `$XDG_CONFIG_HOME/pwtui/themes/`), one role per line:
 ///
 ///     # comment
 ///     selected = black cyan bold
@@ -89,21 +89,37 @@ public struct Theme: Equatable, Sendable {
         return theme
     }
 
-    /// Loads the theme `name` from the first of `directories` that has `name.theme`. A broken
-    /// file gives the default theme and a warning; a missing one, the default theme.
+    /// The themes inside the binary (Resources/themes, embedded), by name.
+    public static var builtInFiles: [String: String] { BuiltInThemes.files }
+
+    /// The built-in themes' names, the default first.
+    public static var builtInNames: [String] {
+        [standard.name] + builtInFiles.keys.filter { $0 != standard.name }.sorted()
+    }
+
+    /// Loads the theme `name` from the first of `directories` that has `name.theme` (the user's
+    /// own themes, which may replace a built-in one), else from the built-in themes. A broken file
+    /// gives the default theme and a warning; an unknown name, the default theme and a warning.
     public static func load(named name: String, from directories: [String], warn: (String) -> Void) -> Theme {
         if name == "monochrome" { return .monochrome }
         for directory in directories {
             let path = directory + "/" + name + ".theme"
             guard let data = FileManager.default.contents(atPath: path) else { continue }
-            do {
-                return try parse(String(decoding: data, as: UTF8.self), name: name, file: path)
-            } catch {
-                warn(error.description)
-                return .standard
-            }
+            return parseOrWarn(String(decoding: data, as: UTF8.self), name: name, file: path, warn: warn)
         }
-        if name != Theme.standard.name { warn("no theme named '\(name)'; using the default theme") }
+        if let text = builtInFiles[name] {
+            return parseOrWarn(text, name: name, file: "built-in theme '\(name)'", warn: warn)
+        }
+        warn("no theme named '\(name)'; using the default theme")
         return .standard
+    }
+
+    private static func parseOrWarn(_ text: String, name: String, file: String, warn: (String) -> Void) -> Theme {
+        do {
+            return try parse(text, name: name, file: file)
+        } catch {
+            warn(error.description)
+            return .standard
+        }
     }
 }

@@ -42,7 +42,13 @@ public final class ConfigurationScreen {
     public private(set) var step: Step
     public private(set) var choices: Choices
     public let themes: [String]
-    public var calibration: [KDFCalibration.Option] = []
+    /// The unlock costs measured on this machine (the flow fills them in).
+    public var calibration: [KDFCalibration.Option] = [] {
+        didSet { costIndex = costOptions.firstIndex { $0.parameters == current } ?? 0 }
+    }
+    /// The vault's unlock cost today (`configure`; nil on the first run): offered, marked and
+    /// preselected, so stepping through changes nothing and re-encrypts nothing.
+    public let current: KDFParameters?
     public var busy: String?
     private var costIndex = 0
     private var themeIndex = 0
@@ -50,6 +56,9 @@ public final class ConfigurationScreen {
     private var password: SecureBytes
     private var confirmation: SecureBytes
     private var message: (text: String, role: StyleRole)?
+    private static let tooSmall = TooSmallNotice(minimum: TerminalSize(rows: 12, columns: 50))
+    /// The last frame was "Terminal too small": no key but Esc may act on a step not seen.
+    private var showedTooSmall = false
 
     /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
     public init(firstRun: Bool, defaults: Choices, themes: [String]) throws(VaultCryptoError) {
@@ -57,6 +66,7 @@ public final class ConfigurationScreen {
             : [.unlockCost, .theme, .clipboard, .summary]
         step = steps[0]
         choices = defaults
+        current = firstRun ? nil : defaults.parameters
         self.themes = themes.isEmpty ? ["default"] : themes
         themeIndex = self.themes.firstIndex(of: defaults.theme) ?? 0
         field = firstRun ? defaults.vaultPath : ""
@@ -75,7 +85,7 @@ public final class ConfigurationScreen {
     }
 
     public func handle(_ event: TerminalEvent) -> Outcome {
-        guard busy == nil, case .key(let key) = event else { return .stay }
+        guard busy == nil, case .key(let key) = event, !showedTooSmall || TooSmallNotice.acts(event) else { return .stay }
         message = nil
         switch key {
         case .escape, .control("c"):
@@ -120,7 +130,7 @@ public final class ConfigurationScreen {
     private func choose(by delta: Int) -> Outcome {
         switch step {
         case .unlockCost where !calibration.isEmpty:
-            costIndex = min(max(costIndex + delta, 0), calibration.count - 1)
+            costIndex = min(max(costIndex + delta, 0), costOptions.count - 1)
         case .theme:
             themeIndex = (themeIndex + delta + themes.count) % themes.count
             return .preview(themes[themeIndex])
@@ -156,8 +166,8 @@ public final class ConfigurationScreen {
                 return .stay
             }
         case .unlockCost:
-            guard calibration.indices.contains(costIndex) else { return .calibrate }
-            choices.parameters = calibration[costIndex].parameters
+            guard !calibration.isEmpty, costOptions.indices.contains(costIndex) else { return .calibrate }
+            choices.parameters = costOptions[costIndex].parameters
         case .theme:
             choices.theme = themes[themeIndex]
         case .clipboard:
@@ -174,6 +184,18 @@ public final class ConfigurationScreen {
         return entryOutcome
     }
 
+    /// The unlock costs offered, cheapest first: the measured ones and, with `configure`, the
+    /// current one (its time estimated from the measurement: Argon2id's time is proportional to
+    /// memory × passes).
+    public var costOptions: [(parameters: KDFParameters, estimatedSeconds: Double)] {
+        var options = calibration.map { (parameters: $0.parameters, estimatedSeconds: $0.estimatedSeconds) }
+        if let current, !options.contains(where: { $0.parameters == current }), let reference = calibration.first {
+            let work = { (parameters: KDFParameters) in Double(parameters.memLimitKiB) * Double(parameters.opsLimit) }
+            options.append((current, reference.estimatedSeconds * work(current) / work(reference.parameters)))
+        }
+        return options.sorted { $0.estimatedSeconds < $1.estimatedSeconds }
+    }
+
     private func enter(_ next: Step) {
         step = next
         switch next {
@@ -188,11 +210,8 @@ public final class ConfigurationScreen {
 
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
-        guard size.rows >= 12, size.columns >= 50 else {
-            canvas.put("Terminal too small", row: 0, column: 0, role: .error)
-            canvas.put("need 50×12, have \(size)", row: 1, column: 0, role: .dim)
-            return
-        }
+        showedTooSmall = Self.tooSmall.draw(into: &canvas)
+        guard !showedTooSmall else { return }
         let number = (steps.firstIndex(of: step) ?? 0) + 1
         let title = steps.count == 7 ? "pwtui — first-run setup" : "pwtui — configure"
         canvas.put("\(title) (step \(number) of \(steps.count))", row: 0, column: 0, role: .title)
@@ -223,18 +242,20 @@ public final class ConfigurationScreen {
             row += 1
             if step == .password, !password.isEmpty {
                 let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
-                switch strength.verdict {
-                case .weak: line("Strength: weak (about \(strength.bits) bits) — a passphrase of 4–5 random words is far stronger", .error)
-                case .fair: line("Strength: fair (about \(strength.bits) bits)", .warning)
-                case .strong: line("Strength: strong (about \(strength.bits) bits)", .match)
+                let role: StyleRole = switch strength.verdict {
+                case .weak: .error
+                case .fair: .warning
+                case .strong: .match
                 }
+                line("Strength: " + strength.summary, role)
             }
         case .unlockCost:
             line("How long should unlocking take?", .header)
             line("Slower unlocking makes guessing the password slower too. Measured on this machine:", .dim)
             row += 1
-            for (index, option) in calibration.enumerated() {
+            for (index, option) in costOptions.enumerated() {
                 let label = String(format: "about %.1f s — %@", option.estimatedSeconds, option.parameters.description)
+                    + (option.parameters == current ? " (current)" : "")
                 if index == costIndex { canvas.fill(row: row, role: .selected) }
                 line((index == costIndex ? "▸ " : "  ") + label, index == costIndex ? .selected : .normal)
             }
@@ -259,11 +280,14 @@ public final class ConfigurationScreen {
             line("Summary", .header)
             row += 1
             if steps.count == 7 { line("Vault:             \(choices.vaultPath)") }
-            line("Unlock cost:       \(choices.parameters)")
+            line("Unlock cost:       \(choices.parameters)" + (choices.parameters == current ? " (unchanged)" : ""))
             line("Theme:             \(choices.theme)")
-            line("Clipboard cleared: after \(choices.clipboardTimeout) s")
+            line("Clipboard cleared: " + (choices.clipboardTimeout == 0 ? "never" : "after \(choices.clipboardTimeout) s"))
             row += 1
-            line(steps.count == 7 ? "Enter creates the vault." : "Enter applies the changes.", .dim)
+            let verb = steps.count == 7 ? "Enter creates the vault."
+                : choices.parameters == current ? "Enter applies the changes (the vault is not re-encrypted)."
+                : "Enter applies the changes and re-encrypts the vault."
+            line(verb, .dim)
         }
         if let busy {
             canvas.put(busy, row: size.rows - 3, column: 0, role: .warning)

@@ -34,6 +34,7 @@ public struct CredentialListScreen: Sendable {
 
     /// The smallest terminal the list is drawn in; below it the screen says so.
     public static let minimumSize = TerminalSize(rows: 6, columns: 40)
+    private static let tooSmall = TooSmallNotice(minimum: minimumSize)
 
     let requestLabel: String?
     let list: FilterableList
@@ -45,6 +46,8 @@ public struct CredentialListScreen: Sendable {
     private var visible: [Int]
     /// How many of `visible` are matches (they come first).
     private var visibleMatches = 0
+    /// The last frame was "Terminal too small": the list was not seen, so it cannot be acted on.
+    private var showedTooSmall = false
 
     /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
     /// requested services (`requestLabel` nil) everything is one section.
@@ -61,7 +64,7 @@ public struct CredentialListScreen: Sendable {
     public var visibleEntries: [RankedCredential] { visible.map { list.ranked[$0] } }
 
     public mutating func handle(_ event: TerminalEvent, pageSize: Int = 10) -> Outcome {
-        guard case .key(let key) = event else { return .stay }
+        guard case .key(let key) = event, !showedTooSmall || TooSmallNotice.acts(event) else { return .stay }
         if case .text(let scalar) = key {
             query.unicodeScalars.append(scalar)
             refilter()
@@ -121,11 +124,8 @@ public struct CredentialListScreen: Sendable {
 
     public mutating func render(into canvas: inout Canvas) {
         let size = canvas.size
-        guard size.rows >= Self.minimumSize.rows, size.columns >= Self.minimumSize.columns else {
-            canvas.put("Terminal too small", row: 0, column: 0, role: .error)
-            canvas.put("need \(Self.minimumSize), have \(size)", row: 1, column: 0, role: .dim)
-            return
-        }
+        showedTooSmall = Self.tooSmall.draw(into: &canvas)
+        guard !showedTooSmall else { return }
         let heading = requestLabel.map { "pwtui — credentials for \($0)" } ?? "pwtui — all credentials"
         canvas.put(heading, row: 0, column: 0, role: .title)
         let prompt = "Filter: "

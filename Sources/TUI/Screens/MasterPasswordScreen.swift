@@ -32,6 +32,9 @@ public final class MasterPasswordScreen {
     public var purpose: String?
     /// Shown while Argon2id runs; the screen accepts no input meanwhile.
     public var busy: String?
+    private static let tooSmall = TooSmallNotice(minimum: TerminalSize(rows: 8, columns: 30))
+    /// The last frame was "Terminal too small": typing or Enter there would act unseen.
+    private var showedTooSmall = false
 
     /// `hint` is shown under the field (the demo vault's password, nothing else).
     public init(vaultPath: String, hint: String? = nil) throws(VaultCryptoError) {
@@ -41,7 +44,7 @@ public final class MasterPasswordScreen {
     }
 
     public func handle(_ event: TerminalEvent) -> Outcome {
-        guard busy == nil, case .key(let key) = event else { return .stay }
+        guard busy == nil, case .key(let key) = event, !showedTooSmall || TooSmallNotice.acts(event) else { return .stay }
         if case .text(let scalar) = key {
             for byte in String(Character(scalar)).utf8 {
                 guard (try? password.append(byte)) != nil else { return .stay }
@@ -68,10 +71,8 @@ public final class MasterPasswordScreen {
 
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
-        guard size.rows >= 6, size.columns >= 30 else {
-            canvas.put("Terminal too small", row: 0, column: 0, role: .error)
-            return
-        }
+        showedTooSmall = Self.tooSmall.draw(into: &canvas)
+        guard !showedTooSmall else { return }
         canvas.put("pwtui — unlock", row: 0, column: 0, role: .title)
         if let purpose { canvas.put(purpose, row: 1, column: 0) }
         canvas.put("Vault: \(vaultPath)", row: 2, column: 0, role: .dim)

@@ -18,6 +18,7 @@ public final class NcursesTerminal: Terminal {
     private let colorful: Bool
     private var pairs: [String: Int16] = [:]
     private var closed = false
+    private let messages: HeldMessages
 
     /// SIGTERM or SIGHUP arrived while waiting for a key.
     public struct Terminated: Error, CustomStringConvertible {
@@ -37,7 +38,8 @@ public final class NcursesTerminal: Terminal {
         }
     }
 
-    public init(theme: Theme) throws(OpenError) {
+    /// `messages`: where stderr lines wait while this terminal is open (see `HeldMessages`).
+    public init(theme: Theme, messages: HeldMessages = .shared) throws(OpenError) {
         pwtui_set_utf8_locale()
         pwtui_default_sigwinch()
         guard let input = fopen("/dev/tty", "r") else { throw .noTerminal }
@@ -53,8 +55,17 @@ public final class NcursesTerminal: Terminal {
         self.input = input
         self.output = output
         self.screen = screen
+        self.messages = messages
+        messages.hold()
         _ = set_term(screen)
-        guard let window = pwtui_stdscr() else { throw .unusable("stdscr") }
+        guard let window = pwtui_stdscr() else {
+            endwin()
+            delscreen(screen)
+            fclose(output)
+            fclose(input)
+            messages.release()
+            throw .unusable("stdscr")
+        }
         self.window = window
         if ProcessInfo.processInfo.environment["ESCDELAY"] == nil { set_escdelay(25) }
         raw()
@@ -90,6 +101,7 @@ public final class NcursesTerminal: Terminal {
         delscreen(screen)
         fclose(output)
         fclose(input)
+        messages.release()
     }
 
     public var size: TerminalSize {

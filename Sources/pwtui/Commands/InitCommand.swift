@@ -18,6 +18,7 @@ struct InitCommand: ParsableCommand {
         let password = try global.masterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--master-password-fd") }
             ?? SecretReader.typedTwice(label: "master password")
         guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
+        StandardError.say("Master password strength: " + password.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
         try VaultStorage.createDirectory(for: path)
         let vault = try Vault.create(at: path, password: password, parameters: kdf.parameters)
         try global.save(vault)

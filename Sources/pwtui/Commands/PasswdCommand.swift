@@ -20,6 +20,7 @@ struct PasswdCommand: ParsableCommand {
         let newPassword = try newMasterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--new-master-password-fd") }
             ?? SecretReader.typedTwice(label: "master password")
         guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
+        StandardError.say("New master password strength: " + newPassword.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
         let previous = vault.header.generation
         try vault.changePassword(to: newPassword, parameters: kdf?.parameters)
         global.syncIdentities(with: vault, previousGeneration: previous)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TUI
 import VaultCrypto
 
 /// stdout, written with write(2): a secret goes from protected memory to the descriptor with no
@@ -30,10 +31,10 @@ enum StandardOutput {
     }
 }
 
-/// Standard error: messages for the person at the terminal.
+/// Standard error: messages for the person at the terminal. While the picker or the wizard owns
+/// the terminal they wait, and come after it (`HeldMessages`).
 enum StandardError {
     static func say(_ text: String) {
-        var line = text + "\n"
-        line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        HeldMessages.shared.say(text)
     }
 }

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import VaultCrypto
+
+/// The clipboard, and clearing it for real.
+///
+/// Where the secret goes: under tmux, into a tmux paste buffer of pwtui's own name, loaded with
+/// `tmux load-buffer -w`, which also hands it to the outer terminal's clipboard (OSC 52) when
+/// tmux's `set-clipboard` allows; elsewhere, OSC 52 straight to the terminal. Plus `wl-copy`
+/// (Wayland) or `xclip` / `xsel` (X11) when their display is set and they are installed. The
+/// secret goes from protected memory to the terminal and to the tools' stdin with write(2) —
+/// base64-encoded into protected memory for OSC 52 — never through argv.
+///
+/// Clearing: a detached shell (it carries no secret) waits out the timeout, then clears every
+/// place the secret was put. Under tmux an OSC 52 from a program becomes an unnamed paste buffer
+/// that outlives any "clear" sequence (tmux ignores empty and invalid OSC 52), which is why pwtui
+/// names its own buffer and deletes it; if that buffer is still the newest, the outer clipboard
+/// is first overwritten with a space (tmux cannot pass an empty one on). Without tmux, the
+/// terminal gets the OSC 52 "clear" sequence, which xterm honours and some terminals ignore:
+/// the confirmation says so, as it says when tmux cannot be reached.
+enum Clipboard {
+    /// A clipboard program: how to give it text on stdin, and how to clear it.
+    struct Tool {
+        let name: String
+        let copyArguments: [String]
+        let clearCommand: String
+    }
+
+    /// Where the secret went, for the confirmation line.
+    struct Copied {
+        /// A tmux paste buffer of our own name, deleted after the timeout.
+        var tmuxBuffer: String?
+        /// OSC 52 went to the terminal itself, whose clearing is not guaranteed.
+        var terminalOSC52 = false
+        /// Under tmux, but tmux could not be asked: its paste buffer may keep the secret.
+        var tmuxUnreachable = false
+
+        func clearing(after seconds: Int) -> String {
+            guard seconds > 0 else { return "not cleared (clipboard_timeout = 0)" }
+            var text = "cleared in \(seconds) s"
+            if tmuxUnreachable {
+                text += "; tmux could not be reached, so a copy may stay in its paste buffers (tmux list-buffers, delete-buffer)"
+            } else if terminalOSC52 {
+                text += " where the terminal allows (not every terminal clears its clipboard when asked)"
+            }
+            return text
+        }
+    }
+
+    static func tools(environment: [String: String] = ProcessInfo.processInfo.environment) -> [(Tool, String)] {
+        var candidates: [Tool] = []
+        if environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) == true {
+            candidates.append(Tool(name: "wl-copy", copyArguments: [], clearCommand: "wl-copy --clear"))
+        }
+        if environment["DISPLAY"].map({ !$0.isEmpty }) == true {
+            candidates.append(Tool(name: "xclip", copyArguments: ["-selection", "clipboard"], clearCommand: "xclip -selection clipboard < /dev/null"))
+            candidates.append(Tool(name: "xsel", copyArguments: ["--clipboard", "--input"], clearCommand: "xsel --clipboard --clear"))
+        }
+        var found: [(Tool, String)] = []
+        for tool in candidates {
+            guard let executable = find(tool.name, environment: environment) else { continue }
+            found.append((tool, executable))
+            if tool.name == "xclip" { break }  // one X11 tool is enough
+        }
+        return found
+    }
+
+    /// The tmux executable when running inside tmux.
+    static func tmux(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard environment["TMUX"].map({ !$0.isEmpty }) == true else { return nil }
+        return find("tmux", environment: environment)
+    }
+
+    private static func find(_ name: String, environment: [String: String]) -> String? {
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        return path.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int) throws -> Copied {
+        var copied = Copied()
+        var clears: [String] = []
+        let insideTmux = ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } == true
+        if let tmux = tmux() {
+            let buffer = "pwtui-" + UUID().uuidString.prefix(8).lowercased()
+            if run(tmux, ["load-buffer", "-b", buffer, "-w", "-"], input: secret) {
+                copied.tmuxBuffer = buffer
+                let (t, b) = (shellQuoted(tmux), shellQuoted(buffer))
+                clears.append("if [ \"$(\(t) list-buffers -F '#{buffer_name}' 2>/dev/null | head -n 1)\" = \(b) ]; then "
+                              + "printf ' ' | \(t) load-buffer -b \(b) -w -; fi; \(t) delete-buffer -b \(b)")
+            }
+        }
+        if copied.tmuxBuffer == nil {
+            try writeOSC52(secret)
+            copied.terminalOSC52 = true
+            copied.tmuxUnreachable = insideTmux
+            clears.append("printf '\\033]52;c;!\\007' > /dev/tty")
+        }
+        let tools = tools()
+        for (tool, executable) in tools { _ = run(executable, tool.copyArguments, input: secret) }
+        clears += tools.map(\.0.clearCommand)
+        guard seconds > 0 else { return copied }
+        let clear = Process()
+        clear.executableURL = URL(fileURLWithPath: "/bin/sh")
+        clear.arguments = ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")]
+        clear.standardInput = FileHandle.nullDevice
+        clear.standardOutput = FileHandle.nullDevice
+        clear.standardError = FileHandle.nullDevice
+        try? clear.run()
+        return copied
+    }
+
+    /// OSC 52 to the terminal: the secret base64-encoded in protected memory, one write(2).
+    private static func writeOSC52(_ secret: UnsafeRawBufferPointer) throws {
+        let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        guard tty >= 0 else { throw CommandFailure(.interactionRequired, "no terminal to copy to; pipe the output instead") }
+        defer { close(tty) }
+        var sequence = try SecureBytes(capacity: 16 + secret.count * 4 / 3)
+        try Array("\u{1B}]52;c;".utf8).withUnsafeBytes { try sequence.append(contentsOf: $0) }
+        try appendBase64(secret, to: &sequence)
+        try sequence.append(0x07)
+        try sequence.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, write(tty, base, bytes.count) == bytes.count else {
+                throw CommandFailure(.ioError, "writing to the terminal failed")
+            }
+        }
+    }
+
+    private static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Runs a clipboard program with the secret on its stdin, written straight from protected
+    /// memory; true when it took it all and exited 0.
+    private static func run(_ executable: String, _ arguments: [String], input: UnsafeRawBufferPointer) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        let fd = pipe.fileHandleForWriting.fileDescriptor
+        var offset = 0
+        while offset < input.count, let base = input.baseAddress {
+            let written = write(fd, base + offset, input.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { break }
+            offset += written
+        }
+        try? pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return offset == input.count && process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func appendBase64(_ bytes: UnsafeRawBufferPointer, to output: inout SecureBytes) throws {
+        var index = 0
+        while index < bytes.count {
+            let a = UInt32(bytes[index])
+            let b = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
+            let c = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
+            let triple = a << 16 | b << 8 | c
+            try output.append(alphabet[Int(triple >> 18 & 63)])
+            try output.append(alphabet[Int(triple >> 12 & 63)])
+            try output.append(index + 1 < bytes.count ? alphabet[Int(triple >> 6 & 63)] : 0x3D)
+            try output.append(index + 2 < bytes.count ? alphabet[Int(triple & 63)] : 0x3D)
+            index += 3
+        }
+    }
+}
