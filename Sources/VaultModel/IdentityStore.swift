@@ -95,7 +95,7 @@ public struct IdentityStore: Equatable, Sendable {
         for credential in vault.contents.credentials { current[credential.id] = Identity(credential) }
         var changed = 0
         identities.removeAll { identity in
-            guard let now = current[identity.id] else {
+            guard current[identity.id] != nil else {
                 changed += 1
                 return true
             }

@@ -11,6 +11,7 @@ enum CommandRunner {
             // `pwtui` alone is the picker over every credential. Not ArgumentParser's default
             // subcommand: that would read a mistyped subcommand as a service to pick for.
             let arguments = Array(CommandLine.arguments.dropFirst())
+            try ArgumentScreening.check(arguments, root: root)
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
             exit(0)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TUI
 import VaultModel
 
 struct ListCommand: ParsableCommand {
@@ -70,11 +71,12 @@ struct ListCommand: ParsableCommand {
             [String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
              credential.services.map(\.text).joined(separator: " ")]
         }
-        var widths = header.map(\.count)
-        for row in cells { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
+        // Padded by terminal columns, not characters: 日本語 takes six, an emoji two.
+        var widths = header.map(TextWidth.columns(of:))
+        for row in cells { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], TextWidth.columns(of: cell)) } }
         func line(_ row: [String]) -> String {
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - TextWidth.columns(of: cell))
             }.joined(separator: "  ") + "\n"
         }
         return line(header) + cells.map(line).joined()

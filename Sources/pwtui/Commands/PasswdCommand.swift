@@ -18,7 +18,8 @@ struct PasswdCommand: ParsableCommand {
     func run() throws {
         let vault = try global.openVault()
         let newPassword = try newMasterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--new-master-password-fd") }
-            ?? SecretReader.typedTwice(label: "master password")
+            ?? SecretReader.typedTwice(label: "master password",
+                                      otherwise: "pass it on a descriptor: --new-master-password-fd N")
         guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
         let previous = vault.header.generation
         try vault.changePassword(to: newPassword, parameters: kdf?.parameters)
