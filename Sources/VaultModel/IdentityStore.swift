@@ -2,7 +2,7 @@ import Foundation
 
 /// The credential identity store (AutoFill's `ASCredentialIdentityStore`): what can be shown and
 /// ranked without unlocking — per credential its id, title, username, services and rank; never a
-/// secret, never notes. It lives in `$XDG_STATE_HOME/pwtui/identities`, is never synced, and is
+/// secret, never notes. It lives in `$XDG_STATE_HOME/pwtui/identities/` (one file per vault), is never synced, and is
 /// written atomically with mode 0600.
 ///
 /// It remembers which vault (id) and which save (generation) it mirrors. After a save by this

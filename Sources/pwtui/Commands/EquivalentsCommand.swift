@@ -41,12 +41,13 @@ struct EquivalentsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the groups, one per line.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the groups, one per line (from the identity store or an unlocked agent when they can answer).")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let vault = try global.openVault()
-            try StandardOutput.write(vault.contents.equivalents.groups.map { $0.joined(separator: " ") + "\n" }.joined())
+            let groups = try ListedIdentities.load(global).equivalents.groups
+            try StandardOutput.write(groups.map { $0.joined(separator: " ") + "\n" }.joined())
         }
     }
 

@@ -25,5 +25,15 @@ struct PasswdCommand: ParsableCommand {
         try vault.changePassword(to: newPassword, parameters: kdf?.parameters)
         global.syncIdentities(with: vault, previousGeneration: previous)
         StandardError.say("Master password changed for \(vault.path).")
+        lockAgent(holding: vault.path)
+    }
+
+    /// An agent unlocked with the old keys would notice only at its next request, and until then
+    /// `agent status` would call it unlocked: it is locked now, so that status tells the truth.
+    private func lockAgent(holding path: String) {
+        guard let agent = AgentClient.current, let status = try? agent.request(["op": "status"]),
+              status.header["vault"] as? String == path, status.header["locked"] as? Bool == false,
+              (try? agent.request(["op": "lock"])) != nil else { return }
+        StandardError.say("The agent held the old keys and is now locked; `pwtui unlock` with the new master password.")
     }
 }
