@@ -18,7 +18,8 @@ struct EditCommand: ParsableCommand {
     @Option(help: "A new account name.")
     var username: String?
 
-    @Option(help: "A new rank: offered first among equally good matches when higher.")
+    // Unconditional: `--rank -10` is a value, not an unknown option.
+    @Option(parsing: .unconditional, help: "A new rank: offered first among equally good matches when higher (may be negative).")
     var rank: Int32?
 
     @Option(help: "New notes, replacing the old ones (empty: none).")
