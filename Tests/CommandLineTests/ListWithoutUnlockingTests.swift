@@ -92,7 +92,7 @@ struct ListWithoutUnlockingTests {
         for (title, username, service) in rows {
             try sandbox.add([service], username: username, secret: "s", extra: ["--title", title])
         }
-        let table = try sandbox.pwtui(["list"], password: .none)
+        let table = try sandbox.pwtui(["list"])
         try #require(table.exitCode == 0, "\(table)")
         var lines: [String] = []
         var usernames: [String] = []
