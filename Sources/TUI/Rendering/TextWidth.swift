@@ -25,7 +25,10 @@ public enum TextWidth {
     }
 
     public static func columns(of text: String) -> Int {
-        text.reduce(0) { $0 + columns(of: $1) }
+        // Printable ASCII (most titles, every domain) is one column a byte, with no Unicode
+        // property lookups: those made `pwtui list` of 1,000 credentials 25 ms slower.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + columns(of: $1) }
     }
 
     private static func isWide(_ value: UInt32) -> Bool {
