@@ -20,8 +20,9 @@ let package = Package(
 
         .systemLibrary(name: "CPSL", pkgConfig: "libpsl",
                        providers: [.apt(["libpsl-dev"])]),
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw",
-                       providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: ncursesw's cflags are only -D flags, which SwiftPM refuses with a warning
+        // on every build; the shim defines what is needed and the module map links ncursesw.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
 
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),

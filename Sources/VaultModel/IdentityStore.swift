@@ -2,7 +2,7 @@ import Foundation
 
 /// The credential identity store (AutoFill's `ASCredentialIdentityStore`): what can be shown and
 /// ranked without unlocking — per credential its id, title, username, services and rank; never a
-/// secret, never notes. It lives in `$XDG_STATE_HOME/pwtui/identities`, is never synced, and is
+/// secret, never notes. It lives in `$XDG_STATE_HOME/pwtui/identities/` (one file per vault), is never synced, and is
 /// written atomically with mode 0600.
 ///
 /// It remembers which vault (id) and which save (generation) it mirrors. After a save by this
@@ -95,7 +95,7 @@ public struct IdentityStore: Equatable, Sendable {
         for credential in vault.contents.credentials { current[credential.id] = Identity(credential) }
         var changed = 0
         identities.removeAll { identity in
-            guard let now = current[identity.id] else {
+            guard current[identity.id] != nil else {
                 changed += 1
                 return true
             }

@@ -1,3 +1,4 @@
+import Foundation
 import VaultCrypto
 
 /// Everything that can go wrong with a vault, each case carrying what the user needs to act.
@@ -32,9 +33,14 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let path):
             return "no vault at \(path) (create one with 'pwtui init', or point --vault / PWTUI_VAULT at yours)"
         case .alreadyExists(let path):
+            if let directory = Self.directoryMessage(path) { return directory }
             return "\(path) already exists; refusing to overwrite it"
         case .corrupt(let path, let reason):
-            return "\(path) is damaged: \(reason). The file was not changed; restore it from \(path).bak or a backup"
+            if let directory = Self.directoryMessage(path) { return directory }
+            // Named only when it is there: a message must not send anyone to a file that is not.
+            let backup = FileManager.default.fileExists(atPath: path + ".bak")
+                ? "restore it from \(path).bak (the previous save) or a backup" : "restore it from a backup"
+            return "\(path) is damaged: \(reason). The file was not changed; \(backup)"
         case .unsupported(let path, let reason):
             return "\(path) cannot be opened by this pwtui: \(reason). The file was not changed"
         case .keyDerivationTooExpensive(let path, let requested, let bounds):
@@ -53,6 +59,17 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noMatch(let message):
             return message
         }
+    }
+}
+
+extension VaultError {
+    /// What to say when the vault path names a directory: the most likely mistake is naming the
+    /// folder the vault is in.
+    static func directoryMessage(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        let example = (path.hasSuffix("/") ? path : path + "/") + "vault.pwtui"
+        return "\(path) is a directory, not a vault file: --vault, PWTUI_VAULT and the settings' vault name the file itself (like \(example))"
     }
 }
 

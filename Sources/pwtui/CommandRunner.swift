@@ -16,6 +16,7 @@ enum CommandRunner {
             if CommandLine.arguments.first?.split(separator: "/").last == "git-credential-pwtui" {
                 arguments.insert("git-credential", at: 0)
             }
+            try ArgumentScreening.check(arguments, root: root)
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
             exit(0)

@@ -140,9 +140,28 @@ struct GlobalOptions: ParsableArguments {
         syncIdentities(with: vault, previousGeneration: previous)
     }
 
-    /// `$XDG_STATE_HOME/pwtui/identities`.
-    var identityStorePath: String {
-        (usagePath as NSString).deletingLastPathComponent + "/identities"
+    /// `$XDG_STATE_HOME/pwtui/identities/<vault>`: one store per vault file. A single store for
+    /// every vault was overwritten by `list --vault other.pwtui`, after which `suggest` for the
+    /// usual vault found it stale (75) until the next unlock.
+    func identityStorePath() throws -> String {
+        Self.identityStoreDirectory(stateDirectory: stateDirectory) + "/" + (try Self.identityStoreName(forVault: vaultPath))
+    }
+
+    static func identityStoreDirectory(stateDirectory: String) -> String { stateDirectory + "/identities" }
+
+    /// The store's file name for the vault at `path`: BLAKE2b of the vault's canonical path
+    /// (absolute, symlinks and `..` resolved, so every way of naming the file finds the same
+    /// store), the first 16 bytes in hex. Not the vault id: a copy of a vault (a backup, the
+    /// `.bak`) has the same id, and the two would overwrite each other's store.
+    static func identityStoreName(forVault path: String) throws -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let canonical = URL(fileURLWithPath: absolute).standardizedFileURL.resolvingSymlinksInPath().path
+        return try BLAKE2b.hash(Array(canonical.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// `$XDG_STATE_HOME/pwtui`: local state, never synced.
+    var stateDirectory: String {
+        (usagePath as NSString).deletingLastPathComponent
     }
 
     /// The identity store, when it is on and mirrors the vault file as it is now (its header is
@@ -153,9 +172,9 @@ struct GlobalOptions: ParsableArguments {
         guard try settings().identityStore else {
             throw CommandFailure(.interactionRequired, "the identity store is off (identity_store = false in \(configPath))")
         }
-        guard let store = IdentityStore.load(from: identityStorePath, filter: filter), store.isCurrent(for: header) else {
+        guard let store = IdentityStore.load(from: try identityStorePath(), filter: filter), store.isCurrent(for: header) else {
             throw CommandFailure(.interactionRequired,
-                                 "the identity store is missing or older than the vault; any command that unlocks it (pwtui list) rebuilds it")
+                                 "the identity store is missing or older than the vault; any command that unlocks it (pwtui unlock, pwtui get) rebuilds it")
         }
         return store
     }
@@ -174,9 +193,22 @@ struct GlobalOptions: ParsableArguments {
     func syncIdentities(with vault: Vault, previousGeneration: UInt64?) {
         // The store mirrors the configured vault only: never `demo`'s throwaway one.
         guard vault.path == vaultPath else { return }
-        guard (try? settings())?.identityStore ?? true else {
-            IdentityStore.remove(at: identityStorePath)
+        let identityStorePath: String
+        do {
+            identityStorePath = try self.identityStorePath()
+        } catch {
+            StandardError.say("pwtui: the identity store could not be located (\(error)); suggestions may be out of date")
             return
+        }
+        let directory = Self.identityStoreDirectory(stateDirectory: stateDirectory)
+        guard (try? settings())?.identityStore ?? true else {
+            IdentityStore.remove(at: directory)  // every vault's: the setting is not per vault
+            return
+        }
+        // Before one store per vault, a single file stood where their directory goes now.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            IdentityStore.remove(at: directory)
         }
         var store = IdentityStore.load(from: identityStorePath)
         if let previousGeneration, var existing = store {

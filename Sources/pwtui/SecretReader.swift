@@ -38,13 +38,14 @@ enum SecretReader {
             guard !secret.isEmpty else { throw CommandFailure(.usage, "the \(label) read from stdin is empty") }
             return secret
         }
-        return try typedTwice(label: label)
+        return try typedTwice(label: label, otherwise: "pipe it to stdin")
     }
 
     /// Asks twice on the terminal until both entries agree (three tries).
-    static func typedTwice(label: String) throws -> SecureBytes {
+    /// `otherwise`: what works without a terminal, for the message when there is none.
+    static func typedTwice(label: String, otherwise: String) throws -> SecureBytes {
         guard let terminal = TerminalPrompt() else {
-            throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); pipe it to stdin")
+            throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); \(otherwise)")
         }
         for _ in 0 ..< 3 {
             let first = try terminal.readSecret(prompt: "New \(label): ")

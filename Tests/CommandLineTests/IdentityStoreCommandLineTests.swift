@@ -10,7 +10,10 @@ import Glibc
 
 @Suite("Identity store and suggest")
 struct IdentityStoreCommandLineTests {
-    func storePath(_ sandbox: Sandbox) -> String { sandbox.root + "/xdg/state/pwtui/identities" }
+    /// The vault's store (one file per vault); a path that does not exist when there is none.
+    func storePath(_ sandbox: Sandbox) -> String {
+        sandbox.identityStoreFiles().first ?? sandbox.root + "/xdg/state/pwtui/identities/none"
+    }
 
     func suggest(_ sandbox: Sandbox, _ service: String) throws -> RunResult {
         try sandbox.pwtui(["suggest", service, "--format", "json"], password: .none)

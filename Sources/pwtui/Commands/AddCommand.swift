@@ -19,7 +19,8 @@ struct AddCommand: ParsableCommand {
     @Option(help: "A title (default: the first service).")
     var title: String = ""
 
-    @Option(help: "Offered first among equally good matches when higher.")
+    // Unconditional: `--rank -10` is a value, not an unknown option.
+    @Option(parsing: .unconditional, help: "Offered first among equally good matches when higher (may be negative).")
     var rank: Int32 = 0
 
     @Option(help: "Free-form notes.")

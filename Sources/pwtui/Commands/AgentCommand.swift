@@ -12,12 +12,18 @@ struct AgentCommand: ParsableCommand {
         commandName: "agent", abstract: "Keep the vault unlocked for a while, so get, git and scripts answer at once.",
         subcommands: [Start.self, Stop.self, Status.self, Lock.self])
 
-    /// "15m", "90s", "2h" or plain seconds.
+    /// "15m", "90s", "2h" or plain seconds. Thrown from `run`, so a usage error of our own: a
+    /// `ValidationError` there would be reported with the root command's usage.
     static func duration(_ text: String) throws -> Duration {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
         let unit = text.last.flatMap { units[$0] }
-        guard let value = Int64(unit == nil ? text : String(text.dropLast())), value > 0 else {
-            throw ValidationError("'\(text)' is not a duration (like 15m, 90s, 2h)")
+        guard let value = Int64(unit == nil ? text : String(text.dropLast())), value >= 0 else {
+            throw CommandFailure(.usage, "--idle-timeout '\(text)' is not a duration (like 15m, 90s, 2h)")
+        }
+        guard value > 0 else {
+            throw CommandFailure(.usage, "--idle-timeout \(text): the agent would lock the moment it is unlocked, so it could never "
+                + "answer; there is no 'never lock' either (an unlocked vault left for good is what the timeout prevents). "
+                + "Give how long it may stay unused, like 15m, 90s or 8h")
         }
         return .seconds(value * (unit ?? 1))
     }
@@ -37,19 +43,28 @@ struct AgentCommand: ParsableCommand {
         var foreground = false
 
         func run() throws {
-            let timeout = try AgentCommand.duration(idleTimeout)
-            let client = try AgentCommand.client()
-            if try client.request(["op": "status"]) != nil {
+            guard try launch() else {
                 StandardError.say("The agent is already running.")
                 return
             }
+            if !foreground {
+                StandardError.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
+            }
+        }
+
+        /// Starts the agent (in the background, unless `--foreground`: then returns when it
+        /// stops); false when one is running already.
+        func launch() throws -> Bool {
+            let timeout = try AgentCommand.duration(idleTimeout)
+            let client = try AgentCommand.client()
+            if try client.request(["op": "status"]) != nil { return false }
             unlink(client.socketPath)  // a socket left by an agent that was killed
             if foreground {
                 // Descriptors inherited from whoever started us (Foundation's Process leaves one
                 // that its parent waits on until it closes) must not live as long as the agent.
                 for fd in Int32(3) ..< 1024 { close(fd) }
                 try AgentServer(socketPath: client.socketPath, vaultPath: global.vaultPath, idleTimeout: timeout, global: global).run()
-                return
+                return true
             }
             // Detached: a new session (Foundation makes children group leaders, so setsid forks).
             let process = Process()
@@ -63,10 +78,7 @@ struct AgentCommand: ParsableCommand {
             try process.run()
             process.waitUntilExit()
             for _ in 0 ..< 100 {
-                if try client.request(["op": "status"]) != nil {
-                    StandardError.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
-                    return
-                }
+                if try client.request(["op": "status"]) != nil { return true }
                 usleep(20_000)
             }
             throw CommandFailure(.ioError, "the agent did not start")
@@ -80,6 +92,7 @@ struct AgentCommand: ParsableCommand {
                 StandardError.say("No agent is running.")
                 return
             }
+            StandardError.say("Agent stopped; the vault it held is locked.")
         }
     }
 
@@ -90,6 +103,7 @@ struct AgentCommand: ParsableCommand {
                 StandardError.say("No agent is running.")
                 return
             }
+            StandardError.say("Agent locked; it keeps running (`pwtui unlock` to unlock again).")
         }
     }
 
@@ -118,15 +132,18 @@ struct UnlockCommand: ParsableCommand {
         let path = global.vaultPath
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
         let client = try AgentCommand.client()
+        var started: AgentCommand.Start?
         if try client.request(["op": "status"]) == nil {
+            // Started quietly: "started (locked; `pwtui unlock` ...)" is not news to whoever runs unlock.
             let start = try AgentCommand.Start.parse(["--vault", path] + (global.config.map { ["--config", $0] } ?? []))
-            try start.run()
+            if try start.launch() { started = start }
         }
         let password = try global.masterPassword()
         guard let answer = try client.request(["op": "unlock"], payload: password) else {
             throw CommandFailure(.ioError, "the agent went away")
         }
         guard answer.header["ok"] as? Bool == true else { throw AgentClient.refusal(answer.header) }
-        StandardError.say("Unlocked in the agent.")
+        StandardError.say(started.map { "Agent started and unlocked (locks after \($0.idleTimeout) unused; `pwtui agent lock` locks now)." }
+            ?? "Unlocked in the agent.")
     }
 }

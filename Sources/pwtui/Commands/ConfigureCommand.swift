@@ -15,7 +15,9 @@ struct StartCommand: ParsableCommand {
     func run() throws {
         let path = global.vaultPath
         if FileManager.default.fileExists(atPath: path) {
-            try PickCommand.runPicker(vaultPath: path, requests: [], global: global, output: .password)
+            try pointingOnWhenEmpty(vault: nil) {
+                try PickCommand.runPicker(vaultPath: path, requests: [], global: global, output: .password)
+            }
             return
         }
         let terminal = try PickCommand.openTerminal(theme: try global.settings().theme)
@@ -30,8 +32,25 @@ struct StartCommand: ParsableCommand {
             terminal.close()
             throw error
         }
-        try PickCommand.runPicker(vaultPath: vault.path, requests: [], global: global, output: .password,
-                                  unlocked: vault, terminal: terminal)
+        try pointingOnWhenEmpty(vault: vault) {
+            try PickCommand.runPicker(vaultPath: vault.path, requests: [], global: global, output: .password,
+                                      unlocked: vault, terminal: terminal)
+        }
+    }
+
+    /// Left with an empty vault (just created, or nothing added yet), the user is told the next
+    /// command, in a form that runs: `make run` puts nothing on PATH.
+    private func pointingOnWhenEmpty(vault: Vault?, _ picker: () throws -> Void) throws {
+        do {
+            try picker()
+        } catch let failure as CommandFailure where failure.code == .cancelled {
+            let empty = vault.map { $0.contents.credentials.isEmpty } ?? (try? global.currentIdentityStore())?.identities.isEmpty
+            if empty == true {
+                StandardError.say("The vault is empty. Add a credential (the password is asked, or read from stdin):\n  "
+                    + Invocation.current.nextStep("add github.com --username NAME"))
+            }
+            throw failure
+        }
     }
 }
 

@@ -12,10 +12,18 @@ struct EditCommand: ParsableCommand {
     @Argument(help: "The credential's id, or a unique prefix of at least 4 characters.")
     var id: String
 
-    @Option var title: String?
-    @Option var username: String?
-    @Option var rank: Int32?
-    @Option var notes: String?
+    @Option(help: "A new title (empty: show the first service instead).")
+    var title: String?
+
+    @Option(help: "A new account name.")
+    var username: String?
+
+    // Unconditional: `--rank -10` is a value, not an unknown option.
+    @Option(parsing: .unconditional, help: "A new rank: offered first among equally good matches when higher (may be negative).")
+    var rank: Int32?
+
+    @Option(help: "New notes, replacing the old ones (empty: none).")
+    var notes: String?
 
     @Option(name: .customLong("add-service"), help: "Add a service (repeatable).")
     var addServices: [String] = []

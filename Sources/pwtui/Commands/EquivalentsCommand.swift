@@ -22,7 +22,8 @@ struct EquivalentsCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Declare two or more domains equivalent.")
         @OptionGroup var global: GlobalOptions
-        @Argument var domains: [String]
+        @Argument(help: "Plain domains (amazon.com amazon.co.uk), at least two; a domain already in a group brings its group along.")
+        var domains: [String]
 
         func validate() throws {
             guard domains.count >= 2 else { throw ValidationError("name at least two domains") }
@@ -40,19 +41,21 @@ struct EquivalentsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the groups, one per line.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the groups, one per line (from the identity store or an unlocked agent when they can answer).")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let vault = try global.openVault()
-            try StandardOutput.write(vault.contents.equivalents.groups.map { $0.joined(separator: " ") + "\n" }.joined())
+            let groups = try ListedIdentities.load(global).equivalents.groups
+            try StandardOutput.write(groups.map { $0.joined(separator: " ") + "\n" }.joined())
         }
     }
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Take domains out of their groups.")
         @OptionGroup var global: GlobalOptions
-        @Argument var domains: [String]
+        @Argument(help: "Plain domains to take out (a group left with one domain is dropped).")
+        var domains: [String]
 
         func run() throws {
             let normalized = try EquivalentsCommand.domains(domains)

@@ -16,7 +16,8 @@ struct InitCommand: ParsableCommand {
         let path = global.vaultPath
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.alreadyExists(path: path) }
         let password = try global.masterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--master-password-fd") }
-            ?? SecretReader.typedTwice(label: "master password")
+            ?? SecretReader.typedTwice(label: "master password",
+                                      otherwise: "pass it on a descriptor: --master-password-fd N (pwtui init --master-password-fd 3 3<file)")
         guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
         StandardError.say("Master password strength: " + password.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
         try VaultStorage.createDirectory(for: path)
