@@ -1,7 +1,7 @@
 # pwtui: `make run` and `make test` work on a fresh Debian machine with Swift installed.
 SHELL := /bin/bash
 SWIFT ?= swift
-PACKAGES := libsodium-dev libncurses-dev libpsl-dev tmux
+PACKAGES := libsodium-dev libncurses-dev libpsl-dev tmux strace
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: run test build release install deps unit e2e bench bench-fast-path clean
