@@ -166,6 +166,8 @@ public final class Vault {
             // A merge would have to read the other file with the old key; a password change is
             // rare enough to simply refuse when someone else saved in between.
             try save(backup: .removeAll, mergeIfChanged: false)
+        } catch let error as VaultError where error.isSavedNotDurable {
+            throw error  // the new password is in force: nothing to restore
         } catch {
             header = oldHeader
             swap(&dataKey, &keys.dataKey)
@@ -182,7 +184,6 @@ public final class Vault {
         // would skip the newer records refuses to save over them.
         written.minorVersion = VaultHeader.currentMinorVersion
         var merged: VaultContents?
-        let generationBefore = header.generation
         do {
             try VaultStorage.commit(path: path, backup: backup, produce: { current in
                 var base = contents
@@ -210,9 +211,6 @@ public final class Vault {
             // The rename happened: the new file is the vault now, and this holder must match it.
             try adoptSaved(written, merged: merged)
             throw VaultError.savedNotDurable(path: file, operation: operation, errno: code)
-        } catch {
-            header.generation = generationBefore
-            throw error
         }
         try adoptSaved(written, merged: merged)
     }

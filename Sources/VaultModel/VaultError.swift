@@ -33,6 +33,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing matches what was asked for.
     case noMatch(String)
 
+    /// Whether the change is in force although the save reported an error (see `savedNotDurable`).
+    public var isSavedNotDurable: Bool {
+        if case .savedNotDurable = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .notFound(let path):

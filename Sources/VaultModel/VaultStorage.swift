@@ -25,7 +25,8 @@ import VaultCrypto
 //     rename below is atomic), created with O_EXCL and mode 0600, and fsync it.
 //  5. Read the temporary file back and let the caller decrypt it: a write the disk acknowledged
 //     but garbled is caught here, while the old vault is still in place.
-//  6. Keep the previous file as `.bak` (a hard link: no bytes copied, no space needed).
+//  6. Keep the previous file as `.bak` (a hard link: no bytes copied, no space needed; made
+//     under a temporary name and renamed over the old `.bak`, so there is always one).
 //  7. rename() the temporary file over the vault: atomic, so any reader sees the old or the new.
 //  8. fsync the directory, so that the rename itself survives a power cut. Only then succeed.
 //
@@ -179,14 +180,27 @@ public enum VaultStorage {
         }
     }
 
+    /// `.bak` becomes the file now at `path`, atomically: a hard link made under a temporary name
+    /// (removed with the other temporaries if the saver is killed) is renamed over it, so a kill
+    /// at any moment leaves the previous `.bak` or the new one, never none.
     private static func updateBackup(of path: String, policy: Backup) throws {
         let backup = path + ".bak"
-        if unlink(backup) != 0, errno != ENOENT {
-            throw VaultError.io(path: backup, operation: "removing", errno: errno)
+        guard policy == .keepPrevious else {
+            if unlink(backup) != 0, errno != ENOENT { throw VaultError.io(path: backup, operation: "removing", errno: errno) }
+            return
         }
-        guard policy == .keepPrevious else { return }
-        if link(path, backup) != 0, errno != ENOENT {
-            throw VaultError.io(path: backup, operation: "creating", errno: errno)
+        let linked = AtomicFile.temporaryPrefix(of: path) + "bak"
+        unlink(linked)
+        guard link(path, linked) == 0 else {
+            guard errno == ENOENT else { throw VaultError.io(path: backup, operation: "creating", errno: errno) }
+            // No previous file: no previous version to keep.
+            if unlink(backup) != 0, errno != ENOENT { throw VaultError.io(path: backup, operation: "removing", errno: errno) }
+            return
+        }
+        guard rename(linked, backup) == 0 else {
+            let code = errno
+            unlink(linked)
+            throw VaultError.io(path: backup, operation: "creating", errno: code)
         }
     }
 }

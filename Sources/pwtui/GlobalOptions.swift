@@ -126,9 +126,9 @@ struct GlobalOptions: ParsableArguments {
         let previous = vault.header.generation
         do {
             try vault.save()
-        } catch let error as VaultError {
+        } catch let error as VaultError where error.isSavedNotDurable {
             // Saved, durability unconfirmed: the change is in force, so the store follows it.
-            if case .savedNotDurable = error { syncIdentities(with: vault, previousGeneration: previous) }
+            syncIdentities(with: vault, previousGeneration: previous)
             throw error
         }
         syncIdentities(with: vault, previousGeneration: previous)

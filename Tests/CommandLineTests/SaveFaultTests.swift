@@ -87,6 +87,31 @@ struct SaveFaultTests {
         #expect(try sandbox.temporaryFiles().isEmpty)
     }
 
+    @Test("kill -9 while .bak is being replaced: a .bak remains, and it opens")
+    func killWhileReplacingBackup() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        try #require(FileManager.default.fileExists(atPath: sandbox.vault + ".bak"))
+        // The save's first link() makes the new .bak: held back 20 s, in which the saver is killed.
+        let child = try sandbox.start(try strace(), ["-f", "-o", "/dev/null", "-e", "trace=link",
+                                                     "-e", "inject=link:delay_enter=20000000:when=1",
+                                                     try Binaries.require(Binaries.pwtui), "add", "gitlab.com", "--username", "bob",
+                                                     "--master-password-fd", "3"],
+                                      stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: false)
+        // The temporary image exists before .bak is touched; give the saver time to reach link().
+        let writing = try poll(timeout: .seconds(15)) { !(try sandbox.temporaryFiles()).isEmpty }
+        usleep(500_000)
+        child.signal(SIGKILL)
+        child.wait()
+        try #require(writing, "the save never wrote its temporary file")
+        let backup = try sandbox.pwtui(["list", "--format", "json", "--vault", sandbox.vault + ".bak"])
+        #expect(backup.exitCode == 0, "the .bak is there and opens: \(backup)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n", "the vault is the old one")
+        try sandbox.add(["after.example"], username: "u", secret: "after")
+        #expect(try sandbox.temporaryFiles().isEmpty, "the next save removes what the killed one left")
+    }
+
     // MARK: Not a regular file
 
     @Test("a FIFO at the vault path: list, suggest and get refuse at once (66), naming it", arguments: [
