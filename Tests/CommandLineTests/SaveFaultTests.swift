@@ -61,6 +61,32 @@ struct SaveFaultTests {
                 "the identity store followed the change that is in force")
     }
 
+    @Test("add whose directory cannot be opened for its fsync after the rename: 73, and the credential is there")
+    func addDirectoryOpenFails() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        // strace cannot pick an openat by its flags: a first add, traced, tells which openat opens
+        // the vault's directory after the rename; the second add, the same path through the
+        // code, gets EACCES there.
+        let log = sandbox.scratch + "/openat.log"
+        let traced = try sandbox.run(try strace(), ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,rename",
+                                                    try Binaries.require(Binaries.pwtui), "add", "first.example", "--username", "u",
+                                                    "--master-password-fd", "3"],
+                                     stdin: .text("s"), descriptors: [3: .text(sandbox.password)])
+        try #require(traced.exitCode == 0, "\(traced)")
+        let lines = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n")
+        let vaultName = (sandbox.vault as NSString).lastPathComponent
+        let renamed = try #require(lines.firstIndex { $0.contains("rename(") && $0.hasSuffix("/\(vaultName)\") = 0") })
+        let directoryOpen = try #require(lines[renamed...].firstIndex { $0.contains("openat(") && $0.contains("O_DIRECTORY") })
+        let when = lines[...directoryOpen].filter { $0.contains("openat(") }.count
+
+        let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "openat", when: when,
+                                     error: "EACCES", stdin: "s3cret")
+        #expect(add.exitCode == 73, "\(add)")
+        #expect(add.err.contains("opening directory") && !add.err.contains("unchanged"), "\(add)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n")
+    }
+
     @Test("add whose new id cannot be written to stdout (ENOSPC): 73, saved, never 'unchanged'")
     func addStdoutFull() throws {
         let sandbox = try Sandbox()
