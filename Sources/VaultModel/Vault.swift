@@ -191,13 +191,13 @@ public final class Vault {
                     let currentChecksum = Self.checksum(of: current)
                     if currentChecksum != checksumOnDisk {
                         guard mergeIfChanged else {
-                            throw VaultError.conflict(path: path, reason: "another process saved it meanwhile")
+                            throw VaultError.conflict(path: path, reason: "another process saved it meanwhile; try again")
                         }
                         base = try merge(with: current)
                         merged = base
                     }
                 } else if checksumOnDisk != nil {
-                    throw VaultError.conflict(path: path, reason: "the vault file was removed")
+                    throw VaultError.conflict(path: path, reason: "the vault file was removed; put it back, or restore it from its .bak")
                 }
                 written.generation = max(written.generation, header.generation) + 1
                 return try VaultFormat.seal(base, header: &written, dataKey: dataKey)
@@ -226,7 +226,7 @@ public final class Vault {
     /// `VaultMerge`), when both use the same keys; refuses otherwise.
     private func merge(with current: [UInt8]) throws -> VaultContents {
         guard checksumOnDisk != nil else {
-            throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile")
+            throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile; move one of them elsewhere")
         }
         let theirs = try current.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
         try requireSameKeys(theirs)

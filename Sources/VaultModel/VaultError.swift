@@ -62,7 +62,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAFile(let path, let kind):
             return "\(path) is \(kind), not a vault file; refusing to read it (point --vault / PWTUI_VAULT at the vault file)"
         case .conflict(let path, let reason):
-            return "\(path) changed while pwtui was working: \(reason). Nothing was written; try again"
+            return "\(path) changed while pwtui was working: \(reason). Nothing was written"
         case .crypto(let error):
             return error.description
         case .invalidRequest(let message):

@@ -52,13 +52,13 @@ enum VaultMerge {
             if let index = result.credentials.firstIndex(where: { $0.id == id }) { return index }
             let removed = result.tombstones.contains { $0.id == id }
             throw VaultError.conflict(path: path, reason: "credential \(id.uuidString.lowercased()) was "
-                + (removed ? "removed" : "replaced") + " by another process meanwhile, so \(what) cannot be applied")
+                + (removed ? "removed" : "replaced") + " by another process meanwhile, so \(what) was not applied")
         }
         for change in changes {
             switch change {
             case .add(let credential):
                 guard result.credential(withID: credential.id) == nil else {
-                    throw VaultError.conflict(path: path, reason: "another process added a credential with the same id")
+                    throw VaultError.conflict(path: path, reason: "another process added a credential with the same id; try again")
                 }
                 var copy = credential
                 copy.secret = try move(credential.secret, from: ours, into: result)
@@ -71,7 +71,7 @@ enum VaultMerge {
                 try body(&credential)
                 guard !credential.services.isEmpty else {
                     throw VaultError.conflict(path: path, reason: "with the services another process changed meanwhile, "
-                        + "the edit would leave \(credential.displayTitle) without any service")
+                        + "the edit would leave \(credential.displayTitle) without any service; keep or add one")
                 }
                 credential.modified = max(time, credential.modified)
                 result.credentials[position] = credential
