@@ -110,10 +110,20 @@ struct IdentityStoreDamageTests {
         func temporaries() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") }
         }
-        // Rename 1 puts the vault in place, rename 2 the identity store: held back 20 s, in which
-        // the writer is killed with its temporary complete on disk.
+        // Which rename puts the store in place: a first add, traced, tells (strace cannot pick a
+        // rename by its path). In a second add that rename is held back 20 s, in which the writer
+        // is killed with its temporary complete on disk.
+        let log = sandbox.scratch + "/rename.log"
+        let traced = try sandbox.run(strace, ["-f", "-s", "4096", "-o", log, "-e", "trace=rename",
+                                              try Binaries.require(Binaries.pwtui), "add", "first.example", "--username", "u",
+                                              "--master-password-fd", "3"],
+                                     stdin: .text("s"), descriptors: [3: .text(sandbox.password)])
+        try #require(traced.exitCode == 0, "\(traced)")
+        let renames = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n").filter { $0.contains("rename(") }
+        let storeName = (path as NSString).lastPathComponent
+        let storeRename = try #require(renames.firstIndex { $0.hasSuffix("/\(storeName)\") = 0") }, "\(renames)")
         let child = try sandbox.start(strace, ["-f", "-o", "/dev/null", "-e", "trace=rename",
-                                               "-e", "inject=rename:delay_enter=20000000:when=2",
+                                               "-e", "inject=rename:delay_enter=20000000:when=\(storeRename + 1)",
                                                try Binaries.require(Binaries.pwtui), "add", "killed.example", "--username", "u",
                                                "--master-password-fd", "3"],
                                       stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: false)
