@@ -119,15 +119,29 @@ struct ConcurrentEditTests {
                                  descriptors: [3: .text(sandbox.password)])
     }
 
+    /// Waits until a process under `child` has `path` open: for the save lock, the moment it has
+    /// read the vault and applied its change, and reaches for the lock.
+    func waitUntilOpened(_ path: String, by child: Child) -> Bool {
+        let wanted = path.replacingOccurrences(of: "//", with: "/")
+        return poll(timeout: .seconds(20)) {
+            ([child.pid] + Child.descendants(of: child.pid)).contains { pid in
+                let directory = "/proc/\(pid)/fd"
+                return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { fd in
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + fd)) == wanted
+                }
+            }
+        }
+    }
+
     @Test("rm --yes saved while an edit of the same credential waits: the edit fails, naming the removal; it never comes back")
     func editAfterRemove() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
         for round in 0 ..< 3 {
             let id = try sandbox.add(["r\(round).example"], username: "doomed", secret: "s3cret")
-            let edit = try delayedSave(sandbox, ["edit", id, "--title", "edited"], delay: .seconds(2))
-            // The edit has read the vault once its delayed flock shows up; then rm saves first.
-            usleep(700_000)
+            let edit = try delayedSave(sandbox, ["edit", id, "--title", "edited"], delay: .seconds(3))
+            // The edit has read the vault when it opens the lock file; then rm saves first.
+            try #require(waitUntilOpened(sandbox.vault + ".lock", by: edit))
             let rm = try sandbox.pwtui(["rm", id, "--yes"])
             #expect(rm.exitCode == 0, "\(rm)")
             let edited = edit.wait(timeout: .seconds(30))
@@ -143,8 +157,8 @@ struct ConcurrentEditTests {
         try sandbox.initVault()
         for round in 0 ..< 3 {
             let id = try sandbox.add(["r\(round).example"], username: "doomed", secret: "s3cret")
-            let rm = try delayedSave(sandbox, ["rm", id, "--yes"], delay: .seconds(2))
-            usleep(700_000)
+            let rm = try delayedSave(sandbox, ["rm", id, "--yes"], delay: .seconds(3))
+            try #require(waitUntilOpened(sandbox.vault + ".lock", by: rm))
             let edit = try sandbox.pwtui(["edit", id, "--title", "edited"])
             #expect(edit.exitCode == 0, "\(edit)")
             let removed = rm.wait(timeout: .seconds(30))
