@@ -108,6 +108,47 @@ struct ConcurrentEditTests {
         #expect(services == expected, "missing: \(expected.subtracting(services).sorted())")
     }
 
+    @Test("edits through an unlocked agent racing edits of other fields by processes that unlock themselves: all kept")
+    func agentAndLocalEdits() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let id = try sandbox.add(["start.example"], username: "first", secret: "s3cret")
+        let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", "60s"], password: .none, timeout: .seconds(15))
+        try #require(start.exitCode == 0, "\(start)")
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        // Through the agent: no descriptor. Locally: --master-password-fd, which bypasses it.
+        let worker = """
+            IFS= read -r password <&3; exec 3<&-
+            for n in $(seq 0 14); do
+              case "$FIELD" in
+                title) "$PWTUI" edit "$ID" --title "title-$n" ;;
+                service) "$PWTUI" edit "$ID" --add-service "a$n.example" ;;
+                username) "$PWTUI" edit "$ID" --username "user-$n" --master-password-fd 3 3<<<"$password" ;;
+                rank) "$PWTUI" edit "$ID" --rank "$n" --master-password-fd 3 3<<<"$password" ;;
+              esac
+              echo "n$n rc=$?"
+            done
+            """
+        let workers = try ["title", "service", "username", "rank"].map { field in
+            try sandbox.start("/bin/bash", ["-c", worker], environment: ["FIELD": field, "PWTUI": pwtui, "ID": id],
+                              descriptors: [3: .text(sandbox.password)])
+        }
+        for result in workers.map({ $0.wait(timeout: .seconds(180)) }) {
+            #expect(result.out.split(separator: "\n").map(String.init) == (0 ..< 15).map { "n\($0) rc=0" }, "\(result)")
+        }
+        let entry = try #require(try credential(sandbox, id))
+        #expect(entry["title"] as? String == "title-14")
+        #expect(entry["username"] as? String == "user-14")
+        #expect(entry["rank"] as? Int == 14)
+        let services = Set(entry["services"] as? [String] ?? [])
+        let expected = Set(["start.example"] + (0 ..< 15).map { "a\($0).example" })
+        #expect(services == expected, "missing: \(expected.subtracting(services).sorted())")
+        let suggested = try sandbox.pwtui(["suggest", "a14.example", "--format", "json"], password: .none)
+        #expect(suggested.out.contains("title-14"), "the identity store followed: \(suggested)")
+    }
+
     /// `pwtui ARGS` whose first flock (the save lock) is held back `delay` after the vault was read.
     func delayedSave(_ sandbox: Sandbox, _ arguments: [String], delay: Duration) throws -> Child {
         let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) },
