@@ -202,6 +202,9 @@ public enum VaultStorage {
             unlink(linked)
             throw VaultError.io(path: backup, operation: "creating", errno: code)
         }
+        // rename() between two links of one file (`.bak` already is the vault, after a save that
+        // failed at its own rename) succeeds without removing the source.
+        unlink(linked)
     }
 }
 
