@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
+import VaultCrypto
 
 /// The credential identity store (AutoFill's `ASCredentialIdentityStore`): what can be shown and
 /// ranked without unlocking — per credential its id, title, username, services and rank; never a
@@ -15,12 +19,20 @@ import Foundation
 /// rank as an unlocked vault would.
 ///
 /// Format (binary, little-endian, because `suggest` reads it on every call and JSON parsing of
-/// 10,000 identities cost 80 ms): "PWIS", u8 format 2, u8 id length, the vault id, u64
+/// 10,000 identities cost 80 ms): "PWIS", u8 format 3, u8 id length, the vault id, u64
 /// generation; u32 group count, each a u32 count of strings; u32 identity count, each 16 id
 /// bytes, title, username, i32 rank, u32 count of services, each its text and its normalised
-/// host. A string is a u32 length and UTF-8. The hosts let `suggest` skip, unparsed, every
-/// identity a `HostFilter` rules out. A file that does not parse is treated as missing (and
-/// rebuilt at the next unlock).
+/// host; then a 32-byte keyed BLAKE2b of everything before it. A string is a u32 length and
+/// UTF-8. The hosts let `suggest` skip, unparsed, every identity a `HostFilter` rules out.
+///
+/// The store is a cache, and nothing in it is trusted: `suggest` would otherwise rank, and show,
+/// whatever a flipped byte or another program put there (a changed byte once made `suggest` exit
+/// 64 "invalid service", blaming the user for text they never typed). The MAC's key is 32 random
+/// bytes in a 0600 file beside the store (`identities.key`), made on the first write and never
+/// synced: a store that is damaged, truncated, tampered with or written under another key fails
+/// the MAC before anything in it is parsed, and counts as missing — rebuilt at the next unlock.
+/// Both files are written with `AtomicFile` (fsync, rename, directory fsync; a killed writer's
+/// temporaries are removed by the next one).
 public struct IdentityStore: Equatable, Sendable {
     public struct Identity: Equatable, Sendable {
         public let id: UUID
@@ -119,14 +131,52 @@ public struct IdentityStore: Equatable, Sendable {
     // MARK: File
 
     private static let magic = Array("PWIS".utf8)
-    private static let format: UInt8 = 2
+    private static let format: UInt8 = 3
+    private static let keyByteCount = 32
 
-    /// The store at `path`, or nil when there is none or it does not parse. `filter`: only the
+    /// Why a store on disk is not used: it is rebuilt at the next unlock.
+    public struct Damage: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "the identity store \(path) is not usable (\(reason))" }
+    }
+
+    /// The store at `path`, or nil when there is none or it is damaged. `filter`: only the
     /// identities with a host it lets through are built (for ranking them right away); such a
     /// partial store cannot be saved.
     public static func load(from path: String, filter: ((EquivalentDomains) -> HostFilter)? = nil) -> IdentityStore? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return data.withUnsafeBytes { bytes in try? decode(bytes, filter: filter) }
+        try? read(from: path, filter: filter)
+    }
+
+    /// The store at `path`; nil when there is none; `Damage` when it is there but not intact
+    /// (fails its MAC, has no key, does not parse, is not a regular file).
+    public static func read(from path: String, filter: ((EquivalentDomains) -> HostFilter)? = nil) throws(Damage) -> IdentityStore? {
+        func damage(_ reason: String) -> Damage { Damage(path: path, reason: reason) }
+        let file: [UInt8]
+        do {
+            guard let bytes = try VaultStorage.readIfPresent(path) else { return nil }
+            file = bytes
+        } catch {
+            throw damage("\(error)")
+        }
+        guard file.count > BLAKE2b.digestByteCount else { throw damage("too short") }
+        let body = Array(file.dropLast(BLAKE2b.digestByteCount))
+        let tag = Array(file.suffix(BLAKE2b.digestByteCount))
+        do {
+            guard let key = try readKey(beside: path) else { throw damage("its key file is missing") }
+            let expected = try cryptoCall { () throws(VaultCryptoError) in try BLAKE2b.mac(body, key: key) }
+            guard BLAKE2b.digestsMatch(expected, tag) else { throw damage("it fails its integrity check") }
+        } catch let failure as Damage {
+            throw failure
+        } catch {
+            throw damage("\(error)")
+        }
+        do {
+            return try body.withUnsafeBytes { try decode($0, filter: filter) }
+        } catch {
+            // Authentic but unreadable: written by another format of this store.
+            throw damage("it is in a format this pwtui does not read")
+        }
     }
 
     private struct Malformed: Error {}
@@ -207,11 +257,37 @@ public struct IdentityStore: Equatable, Sendable {
                 append(host)
             }
         }
+        let key = try Self.readKey(beside: path) ?? Self.makeKey(beside: path)
+        bytes += try cryptoCall { () throws(VaultCryptoError) in try BLAKE2b.mac(bytes, key: key) }
         try AtomicFile.write(Data(bytes), to: path)
     }
 
-    /// Removes the store (the setting is off): no such file exists at all then.
+    /// Removes the store and its key (the setting is off): no such file exists at all then.
     public static func remove(at path: String) {
-        try? FileManager.default.removeItem(atPath: path)
+        unlink(path)
+        unlink(keyPath(beside: path))
+    }
+
+    static func keyPath(beside path: String) -> String { path + ".key" }
+
+    /// The MAC key; nil when there is no key file or it is not one (then a new key replaces it,
+    /// and every store written under the old one stops verifying: rebuilt, as it should be).
+    private static func readKey(beside path: String) throws -> SecureBytes? {
+        guard var bytes = try? VaultStorage.readIfPresent(keyPath(beside: path), limit: keyByteCount + 1),
+              bytes.count == keyByteCount else { return nil }
+        defer { for i in bytes.indices { bytes[i] = 0 } }
+        return try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(copying: bytes) }
+    }
+
+    /// A new random key, written with the care of the store itself, then read back: when two
+    /// writers make one at once, the second keeps the first one's, and both use it.
+    private static func makeKey(beside path: String) throws -> SecureBytes {
+        var bytes = try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.make(keyByteCount) }
+        defer { for i in bytes.indices { bytes[i] = 0 } }
+        try AtomicFile.write(Data(bytes), to: keyPath(beside: path)) { $0.count == keyByteCount }
+        guard let key = try readKey(beside: path) else {
+            throw VaultError.io(path: keyPath(beside: path), operation: "reading back", errno: EIO)
+        }
+        return key
     }
 }

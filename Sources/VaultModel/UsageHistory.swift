@@ -62,6 +62,8 @@ public struct UsageHistory: Sendable {
 
     /// Writes the history atomically, mode 0600.
     public func save(to path: String) throws {
-        try AtomicFile.write(Data(text.utf8), to: path)
+        // Not durable: a use lost in a power cut only changes a tie-break, and `get` writes this
+        // on every answer.
+        try AtomicFile.write(Data(text.utf8), to: path, durable: false)
     }
 }

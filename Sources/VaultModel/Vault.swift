@@ -4,10 +4,10 @@ import VaultCrypto
 /// An open vault: its file's header, the data key, and the decrypted contents, with the edits a
 /// user makes and the save that writes them back.
 ///
-/// A `Vault` remembers the checksum of the file it was read from. When it saves and finds a
-/// different file on disk, another process saved in between; the two versions are merged
-/// (last writer wins per credential, see `VaultMerge`) as long as both are under the same key,
-/// and the save is refused otherwise, never overwriting what the other process wrote.
+/// A `Vault` remembers the checksum of the file it was read from, and the changes made since.
+/// When it saves and finds a different file on disk, another process saved in between; its
+/// changes are replayed onto that version (see `VaultMerge`) as long as both are under the same
+/// key, and the save is refused otherwise, never overwriting what the other process wrote.
 public final class Vault {
     public let path: String
     public private(set) var header: VaultHeader
@@ -15,6 +15,8 @@ public final class Vault {
     private var dataKey: SecureBytes
     /// The checksum of the file this vault matches on disk; nil until it is first saved.
     private var checksumOnDisk: [UInt8]?
+    /// The changes made since `contents` matched the file, for a merge at save time.
+    private var pending: [VaultChange] = []
     private let environment: VaultEnvironment
 
     private init(path: String, keys: consuming VaultKeys, contents: VaultContents,
@@ -91,11 +93,15 @@ public final class Vault {
         try Limits.check(credential)
         credential.secret = try contents.secrets.store(secret)
         contents.credentials.append(credential)
+        pending.append(.add(credential))
         return credential
     }
 
-    /// Applies `change` to the credential `id` and stamps it modified.
-    public func update(_ id: UUID, _ change: (inout Credential) throws -> Void) throws {
+    /// Applies `change` to the credential `id` and stamps it modified. `change` sets fields and
+    /// services only (a new secret goes through `replaceSecret`): it is applied again, on the
+    /// other version, when another process saved meanwhile, so it must say what to change, not
+    /// copy a whole credential.
+    public func update(_ id: UUID, _ change: @escaping (inout Credential) throws -> Void) throws {
         guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
             throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
         }
@@ -105,24 +111,33 @@ public final class Vault {
             throw VaultError.invalidRequest("a credential needs at least one service")
         }
         try Limits.check(credential)
-        credential.modified = environment.clock.now()
+        let now = environment.clock.now()
+        credential.secret = contents.credentials[index].secret
+        credential.history = contents.credentials[index].history
+        credential.modified = now
         contents.credentials[index] = credential
+        pending.append(.update(id, at: now, body: change))
     }
 
     /// Replaces a credential's secret, keeping the old one in its history.
     public func replaceSecret(of id: UUID, with secret: borrowing SecureBytes) throws {
         try Limits.checkSecret(byteCount: secret.count)
+        guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
         let reference = try contents.secrets.store(secret)
         let now = environment.clock.now()
-        try update(id) { credential in
-            credential.history.append(PreviousSecret(secret: credential.secret, replaced: now))
-            credential.secret = reference
-        }
+        contents.credentials[index].history.append(PreviousSecret(secret: contents.credentials[index].secret, replaced: now))
+        contents.credentials[index].secret = reference
+        contents.credentials[index].modified = now
+        pending.append(.replaceSecret(id, reference, at: now))
     }
 
     /// Replaces the equivalent-domain groups.
-    public func updateEquivalents(_ change: (inout EquivalentDomains, Timestamp) -> Void) {
-        change(&contents.equivalents, environment.clock.now())
+    public func updateEquivalents(_ change: @escaping (inout EquivalentDomains, Timestamp) -> Void) {
+        let now = environment.clock.now()
+        change(&contents.equivalents, now)
+        pending.append(.equivalents(at: now, body: change))
     }
 
     /// Deletes a credential, leaving a tombstone.
@@ -130,8 +145,10 @@ public final class Vault {
         guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
             throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
         }
+        let now = environment.clock.now()
         contents.credentials.remove(at: index)
-        contents.tombstones.append(Tombstone(id: id, deleted: environment.clock.now()))
+        contents.tombstones.append(Tombstone(id: id, deleted: now))
+        pending.append(.remove(id, at: now))
     }
 
     // MARK: Saving
@@ -154,6 +171,8 @@ public final class Vault {
             // A merge would have to read the other file with the old key; a password change is
             // rare enough to simply refuse when someone else saved in between.
             try save(backup: .removeAll, mergeIfChanged: false)
+        } catch let error as VaultError where error.isSavedNotDurable {
+            throw error  // the new password is in force: nothing to restore
         } catch {
             header = oldHeader
             swap(&dataKey, &keys.dataKey)
@@ -170,38 +189,49 @@ public final class Vault {
         // would skip the newer records refuses to save over them.
         written.minorVersion = VaultHeader.currentMinorVersion
         var merged: VaultContents?
-        try VaultStorage.commit(path: path, backup: backup, produce: { current in
-            var base = contents
-            if let current {
-                let currentChecksum = Self.checksum(of: current)
-                if currentChecksum != checksumOnDisk {
-                    guard mergeIfChanged else {
-                        throw VaultError.conflict(path: path, reason: "another process saved it meanwhile")
+        do {
+            try VaultStorage.commit(path: path, backup: backup, produce: { current in
+                var base = contents
+                if let current {
+                    let currentChecksum = Self.checksum(of: current)
+                    if currentChecksum != checksumOnDisk {
+                        guard mergeIfChanged else {
+                            throw VaultError.conflict(path: path, reason: "another process saved it meanwhile; try again")
+                        }
+                        base = try merge(with: current)
+                        merged = base
                     }
-                    base = try merge(with: current)
-                    merged = base
+                } else if checksumOnDisk != nil {
+                    throw VaultError.conflict(path: path, reason: "the vault file was removed; put it back, or restore it from its .bak")
                 }
-            } else if checksumOnDisk != nil {
-                throw VaultError.conflict(path: path, reason: "the vault file was removed")
-            }
-            written.generation = max(written.generation, header.generation) + 1
-            return try VaultFormat.seal(base, header: &written, dataKey: dataKey)
-        }, verify: { readBack in
-            let check = try VaultFormat.decrypt(readBack, header: written, dataKey: dataKey, path: path)
-            guard check.credentials.count == (merged ?? contents).credentials.count else {
-                throw VaultError.io(path: path, operation: "verifying", errno: EIO)
-            }
-        })
+                written.generation = max(written.generation, header.generation) + 1
+                return try VaultFormat.seal(base, header: &written, dataKey: dataKey)
+            }, verify: { readBack in
+                let check = try VaultFormat.decrypt(readBack, header: written, dataKey: dataKey, path: path)
+                guard check.credentials.count == (merged ?? contents).credentials.count else {
+                    throw VaultError.io(path: path, operation: "verifying", errno: EIO)
+                }
+            })
+        } catch VaultError.savedNotDurable(let file, let operation, let code) {
+            // The rename happened: the new file is the vault now, and this holder must match it.
+            try adoptSaved(written, merged: merged)
+            throw VaultError.savedNotDurable(path: file, operation: operation, errno: code)
+        }
+        try adoptSaved(written, merged: merged)
+    }
+
+    private func adoptSaved(_ written: VaultHeader, merged: VaultContents?) throws {
         if let merged { contents = merged }
+        pending = []
         header = written
         checksumOnDisk = Array(try header.serialized()[VaultHeader.checksumOffset...])
     }
 
-    /// Folds the file another process saved into this vault's contents, when both use the
-    /// same keys; refuses otherwise.
+    /// The file another process saved, with this vault's changes replayed onto it (see
+    /// `VaultMerge`), when both use the same keys; refuses otherwise.
     private func merge(with current: [UInt8]) throws -> VaultContents {
         guard checksumOnDisk != nil else {
-            throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile")
+            throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile; move one of them elsewhere")
         }
         let theirs = try current.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
         try requireSameKeys(theirs)
@@ -210,7 +240,7 @@ public final class Vault {
         }
         header.generation = max(header.generation, theirs.generation)
         let other = try VaultFormat.decrypt(current, header: theirs, dataKey: dataKey, path: path)
-        return try VaultMerge.merge(ours: contents, theirs: other)
+        return try VaultMerge.replay(pending, from: contents, onto: other, path: path)
     }
 
     /// Another save of this vault under the same keys, or a conflict saying what differs.
@@ -249,6 +279,7 @@ public final class Vault {
         contents = try VaultFormat.decrypt(file, header: theirs, dataKey: dataKey, path: path)
         header = theirs
         checksumOnDisk = Self.checksum(of: file)
+        pending = []
     }
 
     static func checksum(of file: [UInt8]) -> [UInt8]? {

@@ -19,6 +19,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongPassword(path: String)
     /// A system call failed; the vault on disk is unchanged.
     case io(path: String, operation: String, errno: Int32)
+    /// The new file is in place (renamed over the old one), but what makes it survive a power
+    /// cut failed: the change is in force, its durability is not confirmed.
+    case savedNotDurable(path: String, operation: String, errno: Int32)
+    /// Something that is not a regular file (a FIFO, a directory, a device) is at the vault path;
+    /// it is never opened for reading, so nothing blocks on it.
+    case notAFile(path: String, kind: String)
     /// Someone else changed the vault in a way this process cannot merge into.
     case conflict(path: String, reason: String)
     /// The cryptographic layer refused (out of protected memory, usually).
@@ -27,6 +33,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRequest(String)
     /// Nothing matches what was asked for.
     case noMatch(String)
+
+    /// Whether the change is in force although the save reported an error (see `savedNotDurable`).
+    public var isSavedNotDurable: Bool {
+        if case .savedNotDurable = self { return true }
+        return false
+    }
 
     public var description: String {
         switch self {
@@ -50,8 +62,13 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "wrong master password for \(path)"
         case .io(let path, let operation, let errno):
             return "\(operation) \(path) failed: \(SystemError.message(errno)). The vault on disk is unchanged"
+        case .savedNotDurable(let path, let operation, let errno):
+            return "the change is saved in \(path), but \(operation) failed: \(SystemError.message(errno)). "
+                + "The new version is in force; it may not survive a power cut or crash until the next successful save"
+        case .notAFile(let path, let kind):
+            return "\(path) is \(kind), not a vault file; refusing to read it (point --vault / PWTUI_VAULT at the vault file)"
         case .conflict(let path, let reason):
-            return "\(path) changed while pwtui was working: \(reason). Nothing was written; try again"
+            return "\(path) changed while pwtui was working: \(reason). Nothing was written"
         case .crypto(let error):
             return error.description
         case .invalidRequest(let message):

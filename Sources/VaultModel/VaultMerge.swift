@@ -1,68 +1,100 @@
 import Foundation
 
-// Merging two versions of one vault: ours (in memory, with unsaved edits) and theirs (what
-// another process saved since we read the file).
+// Merging what one process changed into what another process saved meanwhile.
 //
-// Every credential and tombstone carries its own time, so the merge is per entry and needs no
-// common ancestor: for each id, the newest of the four possible states (our credential, our
-// tombstone, their credential, their tombstone) wins: a credential by its modified time, a
-// tombstone by its deletion time. A tombstone wins a tie, because deleting is the more deliberate
-// act. Ours wins any other tie, since it is the edit being saved now. The result is the same
-// whichever side saves first, which is what lets four processes add at once and lose nothing.
+// Several pwtui processes may open the same vault, change it, and save: a script adding
+// credentials while the user edits one in another terminal, an agent answering git while `rm`
+// runs. Each of them read the file at some moment and saves later; in between, another may have
+// saved. Every change a command acknowledged (exit 0) must survive, so a save that finds a newer
+// file on disk cannot just write its own version, and it cannot pick a winner per credential
+// either: that is how four processes editing *different fields* of one credential lost the
+// title edits (the winner carried the title it had read, not the one saved meanwhile), and how
+// `rm` racing `edit` brought the removed credential back.
 //
-// Their secrets live in their arena; the winners among them are copied into ours, so the merged
-// contents reference a single arena.
-enum VaultMerge {
-    static func merge(ours: VaultContents, theirs: VaultContents) throws -> VaultContents {
-        var result = ours
-        if theirs.equivalents.modified > ours.equivalents.modified { result.equivalents = theirs.equivalents }
-        var index: [UUID: Int] = [:]
-        for (position, credential) in result.credentials.enumerated() { index[credential.id] = position }
-        var ourTombstones: [UUID: Timestamp] = [:]
-        for tombstone in ours.tombstones { ourTombstones[tombstone.id] = tombstone.deleted }
+// So a `Vault` keeps, beside its contents, the list of changes made to them since they matched
+// the file: each at the level a command states it — set these fields, add or remove this
+// service, replace the secret, add a credential, remove one, change the equivalent domains. When
+// the save finds another version on disk (under the save lock, so nothing else can save until it
+// is done), that version becomes the base and the changes are replayed onto it in the order they
+// were made. A field edit touches only the fields it names; adding a service that is already
+// there, or removing one that is gone, is a no-op; removing a credential that is already removed
+// is one too. The outcome is what the commands would have produced had they run one after the
+// other, in the order of their saves: for the same field, the later save wins, which is the
+// order the user saw them acknowledged.
+//
+// Some changes have no meaning on the other version: editing (or replacing the secret of) a
+// credential that another process removed, an edit that would leave a credential without any
+// service, an added id that is already taken. The replay stops there and the save fails with a
+// conflict that names the credential, before anything is written: such a command fails instead
+// of reporting success.
+//
+// Secrets live in an arena per decrypted version. The base's arena is kept, and the secrets the
+// replayed changes bring (a new credential's, a replaced one) are copied into it, so the merged
+// contents reference one arena.
 
-        for their in theirs.credentials {
-            if let deleted = ourTombstones[their.id], deleted >= their.modified { continue }
-            if let position = index[their.id] {
-                guard their.modified > result.credentials[position].modified else { continue }
-                result.credentials[position] = try adopt(their, from: theirs, into: ours)
-            } else {
-                if ourTombstones[their.id] != nil {
-                    result.tombstones.removeAll { $0.id == their.id }
-                }
-                index[their.id] = result.credentials.count
-                result.credentials.append(try adopt(their, from: theirs, into: ours))
-            }
+/// One change made to a vault's contents, as replayed by `VaultMerge`.
+enum VaultChange {
+    /// A new credential; its secret and history are in the arena of the contents it was made in.
+    case add(Credential)
+    /// Fields of a credential changed by `body`, which never touches the secret or the history.
+    case update(UUID, at: Timestamp, body: (inout Credential) throws -> Void)
+    /// A new secret (in the arena of the contents it was made in); the old one goes to history.
+    case replaceSecret(UUID, SecretReference, at: Timestamp)
+    case remove(UUID, at: Timestamp)
+    case equivalents(at: Timestamp, body: (inout EquivalentDomains, Timestamp) -> Void)
+}
+
+enum VaultMerge {
+    /// `changes` (made to `ours`, whose arena holds their secrets) replayed onto `theirs`.
+    static func replay(_ changes: [VaultChange], from ours: VaultContents, onto theirs: VaultContents, path: String) throws -> VaultContents {
+        var result = theirs
+        func index(of id: UUID, for what: String) throws -> Int {
+            if let index = result.credentials.firstIndex(where: { $0.id == id }) { return index }
+            let removed = result.tombstones.contains { $0.id == id }
+            throw VaultError.conflict(path: path, reason: "credential \(id.uuidString.lowercased()) was "
+                + (removed ? "removed" : "replaced") + " by another process meanwhile, so \(what) was not applied")
         }
-        for tombstone in theirs.tombstones {
-            if let position = index[tombstone.id] {
-                guard tombstone.deleted >= result.credentials[position].modified else { continue }
-                result.credentials.remove(at: position)
-                index = [:]
-                for (position, credential) in result.credentials.enumerated() { index[credential.id] = position }
-            }
-            if let ours = ourTombstones[tombstone.id] {
-                if tombstone.deleted > ours {
-                    result.tombstones.removeAll { $0.id == tombstone.id }
-                    result.tombstones.append(tombstone)
+        for change in changes {
+            switch change {
+            case .add(let credential):
+                guard result.credential(withID: credential.id) == nil else {
+                    throw VaultError.conflict(path: path, reason: "another process added a credential with the same id; try again")
                 }
-            } else {
-                result.tombstones.append(tombstone)
-                ourTombstones[tombstone.id] = tombstone.deleted
+                var copy = credential
+                copy.secret = try move(credential.secret, from: ours, into: result)
+                for i in copy.history.indices { copy.history[i].secret = try move(copy.history[i].secret, from: ours, into: result) }
+                result.tombstones.removeAll { $0.id == credential.id }
+                result.credentials.append(copy)
+            case .update(let id, let time, let body):
+                let position = try index(of: id, for: "the edit")
+                var credential = result.credentials[position]
+                try body(&credential)
+                guard !credential.services.isEmpty else {
+                    throw VaultError.conflict(path: path, reason: "with the services another process changed meanwhile, "
+                        + "the edit would leave \(credential.displayTitle) without any service; keep or add one")
+                }
+                credential.modified = max(time, credential.modified)
+                result.credentials[position] = credential
+            case .replaceSecret(let id, let secret, let time):
+                let position = try index(of: id, for: "the new password")
+                var credential = result.credentials[position]
+                credential.history.append(PreviousSecret(secret: credential.secret, replaced: time))
+                credential.secret = try move(secret, from: ours, into: result)
+                credential.modified = max(time, credential.modified)
+                result.credentials[position] = credential
+            case .remove(let id, let time):
+                result.credentials.removeAll { $0.id == id }
+                if !result.tombstones.contains(where: { $0.id == id }) {
+                    result.tombstones.append(Tombstone(id: id, deleted: time))
+                }
+            case .equivalents(let time, let body):
+                body(&result.equivalents, time)
             }
         }
         return result
     }
 
-    /// Their credential with its secrets copied into our arena.
-    private static func adopt(_ credential: Credential, from theirs: VaultContents, into ours: VaultContents) throws -> Credential {
-        var copy = credential
-        copy.secret = try theirs.secrets.withBytes(of: credential.secret) { try ours.secrets.store($0) }
-        for i in copy.history.indices {
-            copy.history[i].secret = try theirs.secrets.withBytes(of: credential.history[i].secret) {
-                try ours.secrets.store($0)
-            }
-        }
-        return copy
+    private static func move(_ secret: SecretReference, from ours: VaultContents, into result: VaultContents) throws -> SecretReference {
+        try ours.secrets.withBytes(of: secret) { try result.secrets.store($0) }
     }
 }

@@ -8,8 +8,11 @@ import VaultCrypto
 
 // The save protocol: how a new vault image replaces the old one without ever leaving a torn,
 // half-written or unverified file behind, even when the process is killed at any instruction,
-// the disk fills up, or another pwtui saves at the same moment.
+// the disk fills up, or another pwtui saves at the same moment. The file steps are
+// `AtomicFile`'s, shared with the small files beside the vault.
 //
+//  0. A vault path that is a symbolic link is resolved once, and every step below happens beside
+//     the target (lock, temporary, `.bak`, rename, directory fsync): the link stays a link.
 //  1. Take an exclusive flock on a side file (`vault.pwtui.lock`). Locking the vault itself would
 //     not work: rename replaces the inode, and a waiter would then hold a lock on the old one.
 //     The kernel drops the lock when the process dies, so a kill -9 never leaves it stuck.
@@ -22,11 +25,14 @@ import VaultCrypto
 //     rename below is atomic), created with O_EXCL and mode 0600, and fsync it.
 //  5. Read the temporary file back and let the caller decrypt it: a write the disk acknowledged
 //     but garbled is caught here, while the old vault is still in place.
-//  6. Keep the previous file as `.bak` (a hard link: no bytes copied, no space needed).
+//  6. Keep the previous file as `.bak` (a hard link: no bytes copied, no space needed; made
+//     under a temporary name and renamed over the old `.bak`, so there is always one).
 //  7. rename() the temporary file over the vault: atomic, so any reader sees the old or the new.
 //  8. fsync the directory, so that the rename itself survives a power cut. Only then succeed.
 //
 // Any error before step 7 unlinks the temporary file; the vault is byte-identical to before.
+// An error in step 8 is not "unchanged": the new vault is in force, only its durability is not
+// confirmed, and `VaultError.savedNotDurable` says so.
 public enum VaultStorage {
     /// What happens to `.bak`.
     public enum Backup: Sendable {
@@ -52,9 +58,34 @@ public enum VaultStorage {
         return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: Int(info.st_size)) }
     }
 
+    /// Refuses, without opening it, a vault path that exists and is not a regular file (after
+    /// links): what commands check before asking for a master password.
+    public static func checkRegularFile(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        try requireRegularFile(info, path: path)
+    }
+
+    private static func requireRegularFile(_ info: stat, path: String) throws {
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFDIR: kind = "a directory"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw VaultError.notAFile(path: path, kind: kind)
+    }
+
     /// The file's bytes (the first `limit` at most), or nil when it does not exist.
     static func readIfPresent(_ path: String, limit: Int = .max) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (and
+        // with it `list`, `suggest`, or an agent that must stay free to lock when idle). Nothing
+        // that is not a regular file is read at all.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw VaultError.io(path: path, operation: "opening", errno: errno)
@@ -62,9 +93,7 @@ public enum VaultStorage {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "reading", errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw VaultError.corrupt(path: path, reason: "it is not a regular file")
-        }
+        try requireRegularFile(info, path: path)
         var bytes = [UInt8](repeating: 0, count: min(Int(info.st_size), limit))
         var filled = 0
         while true {
@@ -91,45 +120,57 @@ public enum VaultStorage {
 
     /// Runs the save protocol. `produce` gets the file now on disk (nil if there is none) and
     /// returns the new image; `verify` gets the image as read back from the temporary file and
-    /// throws if it is not right.
+    /// throws if it is not right. A failure after the rename (the directory fsync) throws
+    /// `VaultError.savedNotDurable`: the new image is the vault then.
     public static func commit(
         path: String, backup: Backup,
         produce: ([UInt8]?) throws -> [UInt8],
         verify: ([UInt8]) throws -> Void
     ) throws {
-        let (directory, name) = split(path)
-        let lock = try FileLock(path: path + ".lock")
+        // A link is resolved once, and everything below happens beside its target: the link
+        // stays a link, and the target (often in a synced folder) gets the change.
+        let target = try resolveLinks(path)
+        let lock = try FileLock(path: target + ".lock")
         defer { lock.release() }
-        removeStaleTemporaries(directory: directory, name: name)
+        AtomicFile.removeStaleTemporaries(of: target)
 
-        let image = try produce(try readIfPresent(path))
-        let temporary = directory + "/." + name + ".tmp-" + (try randomSuffix())
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw VaultError.io(path: temporary, operation: "creating", errno: errno) }
+        let image = try produce(try readIfPresent(target))
+        let temporary = try AtomicFile.writeTemporary(image, beside: target)
         do {
-            do {
-                defer { close(fd) }
-                try writeAll(fd, image, path: temporary)
-                guard fsync(fd) == 0 else { throw VaultError.io(path: temporary, operation: "syncing", errno: errno) }
-            }
             guard let readBack = try readIfPresent(temporary), readBack == image else {
                 throw VaultError.io(path: temporary, operation: "verifying", errno: EIO)
             }
             try verify(readBack)
-            try updateBackup(of: path, policy: backup)
-            guard rename(temporary, path) == 0 else {
-                throw VaultError.io(path: path, operation: "replacing", errno: errno)
+            try updateBackup(of: target, policy: backup)
+            guard rename(temporary, target) == 0 else {
+                throw VaultError.io(path: target, operation: "replacing", errno: errno)
             }
         } catch {
             unlink(temporary)
             throw error
         }
-        try syncDirectory(directory)
+        try AtomicFile.syncDirectory(of: target)
+    }
+
+    /// The file `path` names after following symbolic links (at most 40, as the kernel does);
+    /// `path` itself when it is not a link. A dangling link resolves to where its target would be.
+    static func resolveLinks(_ path: String) throws -> String {
+        var current = path
+        for _ in 0 ..< 40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { throw VaultError.io(path: current, operation: "reading the link", errno: errno) }
+            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = destination.hasPrefix("/") ? destination : AtomicFile.split(current).directory + "/" + destination
+        }
+        throw VaultError.io(path: path, operation: "following the links of", errno: ELOOP)
     }
 
     /// Creates the vault's directory (and parents) with mode 0700 where missing.
     public static func createDirectory(for path: String) throws {
-        let (directory, _) = split(path)
+        let (directory, _) = AtomicFile.split(path)
         var current = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             current += "/" + component
@@ -139,59 +180,31 @@ public enum VaultStorage {
         }
     }
 
-    private static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = String(path[..<slash])
-        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                buffer.baseAddress.map { write(fd, $0 + written, bytes.count - written) } ?? 0
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw VaultError.io(path: path, operation: "writing", errno: errno)
-            }
-            written += result
-        }
-    }
-
+    /// `.bak` becomes the file now at `path`, atomically: a hard link made under a temporary name
+    /// (removed with the other temporaries if the saver is killed) is renamed over it, so a kill
+    /// at any moment leaves the previous `.bak` or the new one, never none.
     private static func updateBackup(of path: String, policy: Backup) throws {
         let backup = path + ".bak"
-        if unlink(backup) != 0, errno != ENOENT {
-            throw VaultError.io(path: backup, operation: "removing", errno: errno)
+        guard policy == .keepPrevious else {
+            if unlink(backup) != 0, errno != ENOENT { throw VaultError.io(path: backup, operation: "removing", errno: errno) }
+            return
         }
-        guard policy == .keepPrevious else { return }
-        if link(path, backup) != 0, errno != ENOENT {
-            throw VaultError.io(path: backup, operation: "creating", errno: errno)
+        let linked = AtomicFile.temporaryPrefix(of: path) + "bak"
+        unlink(linked)
+        guard link(path, linked) == 0 else {
+            guard errno == ENOENT else { throw VaultError.io(path: backup, operation: "creating", errno: errno) }
+            // No previous file: no previous version to keep.
+            if unlink(backup) != 0, errno != ENOENT { throw VaultError.io(path: backup, operation: "removing", errno: errno) }
+            return
         }
-    }
-
-    private static func syncDirectory(_ directory: String) throws {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw VaultError.io(path: directory, operation: "opening directory", errno: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw VaultError.io(path: directory, operation: "syncing directory", errno: errno) }
-    }
-
-    private static func removeStaleTemporaries(directory: String, name: String) {
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
-        let prefix = "." + name + ".tmp-"
-        while let entry = readdir(dir) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if entryName.hasPrefix(prefix) { unlink(directory + "/" + entryName) }
+        guard rename(linked, backup) == 0 else {
+            let code = errno
+            unlink(linked)
+            throw VaultError.io(path: backup, operation: "creating", errno: code)
         }
-    }
-
-    private static func randomSuffix() throws -> String {
-        let bytes = try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.make(6) }
-        return bytes.map { String(format: "%02x", $0) }.joined()
+        // rename() between two links of one file (`.bak` already is the vault, after a save that
+        // failed at its own rename) succeeds without removing the source.
+        unlink(linked)
     }
 }
 

@@ -12,6 +12,9 @@ enum ExitStatus: Int32 {
     case usage = 64
     case corrupt = 65
     case noVault = 66
+    /// The change is saved and in force, but something after the save failed: confirming its
+    /// durability (the directory fsync) or writing the result to stdout. Never "unchanged".
+    case savedButUnconfirmed = 73
     case ioError = 74
     case interactionRequired = 75
     case wrongPassword = 77
@@ -24,7 +27,8 @@ enum ExitStatus: Int32 {
         switch error {
         case let error as VaultError:
             switch error {
-            case .notFound: self = .noVault
+            case .notFound, .notAFile: self = .noVault
+            case .savedNotDurable: self = .savedButUnconfirmed
             case .corrupt, .unsupported, .keyDerivationTooExpensive: self = .corrupt
             case .wrongPassword: self = .wrongPassword
             case .io, .conflict, .crypto: self = .ioError

@@ -127,6 +127,7 @@ struct GlobalOptions: ParsableArguments {
         let path = vaultPath
         // A missing vault is reported before asking for a password nobody can use.
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
+        try VaultStorage.checkRegularFile(path)
         let password = try masterPassword()
         let vault = try Vault.open(at: path, password: password)
         syncIdentities(with: vault, previousGeneration: nil)
@@ -136,7 +137,13 @@ struct GlobalOptions: ParsableArguments {
     /// Saves with the save protocol, then updates the identity store incrementally.
     func save(_ vault: Vault) throws {
         let previous = vault.header.generation
-        try vault.save()
+        do {
+            try vault.save()
+        } catch let error as VaultError where error.isSavedNotDurable {
+            // Saved, durability unconfirmed: the change is in force, so the store follows it.
+            syncIdentities(with: vault, previousGeneration: previous)
+            throw error
+        }
         syncIdentities(with: vault, previousGeneration: previous)
     }
 
@@ -172,7 +179,16 @@ struct GlobalOptions: ParsableArguments {
         guard try settings().identityStore else {
             throw CommandFailure(.interactionRequired, "the identity store is off (identity_store = false in \(configPath))")
         }
-        guard let store = IdentityStore.load(from: try identityStorePath(), filter: filter), store.isCurrent(for: header) else {
+        let loaded: IdentityStore?
+        do {
+            loaded = try IdentityStore.read(from: try identityStorePath(), filter: filter)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            // A cache, never the user's input: damage is reported as such and repaired by an unlock.
+            throw CommandFailure(.interactionRequired, "\(error); it is ignored, and any command that unlocks the vault (pwtui unlock, pwtui get) rebuilds it")
+        }
+        guard let store = loaded, store.isCurrent(for: header) else {
             throw CommandFailure(.interactionRequired,
                                  "the identity store is missing or older than the vault; any command that unlocks it (pwtui unlock, pwtui get) rebuilds it")
         }

@@ -13,7 +13,9 @@ struct Pwtui: ParsableCommand {
             """,
         discussion: """
             Exit codes: 0 done, 1 no credential matches, 64 usage, 65 vault corrupt or unsupported, \
-            66 no vault, 74 I/O error (vault unchanged), 75 interaction required, 77 wrong master \
+            66 no vault (or not a regular file), 73 saved but not confirmed (directory fsync or \
+            stdout failed after the save: the change is in force), 74 I/O error (vault unchanged), \
+            75 interaction required, 77 wrong master \
             password, 130 cancelled.
             """,
         version: "0.1.0",

@@ -148,7 +148,8 @@ struct SaveProtocolTests {
             known = last
 
             let temporaries = try sandbox.temporaryFiles()
-            #expect(temporaries.count <= 1, "at most the killed save's temporary file: \(temporaries)")
+            // The new image and, killed while `.bak` was being replaced, the link that was to become it.
+            #expect(temporaries.count <= 2, "at most the killed save's temporary files: \(temporaries)")
             #expect(FileManager.default.fileExists(atPath: sandbox.vault), "cycle \(cycle): the vault is gone")
         }
         let elapsed = ContinuousClock.now - started

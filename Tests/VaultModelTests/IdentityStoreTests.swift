@@ -76,4 +76,35 @@ import Testing
         #expect(store.update(from: vault, previousGeneration: skipped) == 5)
         #expect(store == IdentityStore(vault: vault))
     }
+
+    @Test func everyFlippedByteMakesTheStoreDamagedNeverDifferent() throws {
+        let store = IdentityStore(vault: try vaultWithThree())
+        let path = try temporaryDirectory() + "/identities"
+        try store.save(to: path)
+        let good = try readFile(path)
+        for offset in good.indices {
+            var bytes = good
+            bytes[offset] ^= 0x01
+            try writeFile(path, bytes)
+            #expect(throws: IdentityStore.Damage.self, "byte \(offset)") { try IdentityStore.read(from: path) }
+        }
+        try writeFile(path, good)
+        #expect(try IdentityStore.read(from: path) == store)
+        try writeFile(path + ".key", [UInt8](repeating: 7, count: 32))
+        #expect(throws: IdentityStore.Damage.self, "another key") { try IdentityStore.read(from: path) }
+        try store.save(to: path)
+        #expect(try IdentityStore.read(from: path) == store, "written under the key that is there now")
+        #expect(try IdentityStore.read(from: path + "-none") == nil, "missing is not damaged")
+    }
+
+    @Test func writingRemovesWhatAKilledWriterLeft() throws {
+        let store = IdentityStore(vault: try vaultWithThree())
+        let directory = try temporaryDirectory() + "/state"
+        try store.save(to: directory + "/identities")
+        try writeFile(directory + "/.identities.tmp-deadbeef0000", [1, 2, 3])
+        try writeFile(directory + "/.usage.tmp-deadbeef0000", [1, 2, 3])
+        try store.save(to: directory + "/identities")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names == [".usage.tmp-deadbeef0000", "identities", "identities.key"], "only the store's own temporaries go")
+    }
 }

@@ -55,20 +55,101 @@ import VaultCrypto
         #expect(try reopen(holder.path).contents.credentials.map(\.username) == ["other"], "and is not saved later")
     }
 
-    @Test func theNewerEditWinsAndDeletionsAreNotResurrected() throws {
+    @Test func theLaterSaveOfOneFieldWinsAndDeletionsAreNotResurrected() throws {
         let a = try newVault()
         let shared = try a.add(services: [ServiceIdentifier("s.example")], username: "first", secret: try secure("p1"))
         let doomed = try a.add(services: [ServiceIdentifier("d.example")], username: "doomed", secret: try secure("p2"))
         try a.save()
         let b = try reopen(a.path)
-        try a.update(shared.id) { $0.username = "older edit" }
-        try b.update(shared.id) { $0.username = "newer edit" }
+        try a.update(shared.id) { $0.username = "saved second" }
+        try b.update(shared.id) { $0.username = "saved first" }
         try b.remove(doomed.id)
         try b.save()
         try a.save()
         let merged = try reopen(a.path)
-        #expect(merged.contents.credentials.map(\.username) == ["newer edit"])
+        #expect(merged.contents.credentials.map(\.username) == ["saved second"], "the same field: the later save wins")
         #expect(merged.contents.tombstones.map(\.id) == [doomed.id])
+    }
+
+    @Test func editsOfDifferentFieldsFromTwoOpenCopiesAreAllKept() throws {
+        let a = try newVault()
+        let shared = try a.add(services: [ServiceIdentifier("s.example")], username: "first", secret: try secure("p1"), title: "old")
+        try a.save()
+        let b = try reopen(a.path)
+        let c = try reopen(a.path)
+        let d = try reopen(a.path)
+        try a.update(shared.id) { $0.title = "new title" }
+        try b.update(shared.id) { $0.username = "new user" }
+        try c.update(shared.id) { $0.services.append(try ServiceIdentifier("added.example")) }
+        try d.replaceSecret(of: shared.id, with: try secure("p2"))
+        // Saved in the opposite order of the edits: none of them read what another saved.
+        for vault in [d, c, b, a] { try vault.save() }
+        let merged = try reopen(a.path)
+        let credential = try #require(merged.contents.credentials.first)
+        #expect(credential.title == "new title")
+        #expect(credential.username == "new user")
+        #expect(credential.services.map(\.text) == ["s.example", "added.example"])
+        #expect(secretText(merged, credential.secret) == "p2")
+        #expect(credential.history.map { secretText(merged, $0.secret) } == ["p1"])
+        #expect(merged.contents.credentials.count == 1)
+    }
+
+    @Test func servicesAddedAndRemovedConcurrentlyMergeAsSets() throws {
+        let a = try newVault()
+        let shared = try a.add(services: [ServiceIdentifier("one.example"), ServiceIdentifier("two.example")],
+                               username: "u", secret: try secure("p1"))
+        try a.save()
+        let b = try reopen(a.path)
+        try a.update(shared.id) { $0.services.removeAll { $0.text == "one.example" } }
+        try b.update(shared.id) { entry in
+            entry.services.removeAll { $0.text == "one.example" }
+            entry.services.append(try ServiceIdentifier("three.example"))
+        }
+        try a.save()
+        try b.save()
+        let services = try reopen(a.path).contents.credentials.first?.services.map(\.text)
+        #expect(services == ["two.example", "three.example"], "a removal already made is a no-op")
+
+        // Removing the last service left by the other side's change cannot be merged.
+        let c = try reopen(a.path)
+        let e = try reopen(a.path)
+        try c.update(shared.id) { $0.services.removeAll { $0.text == "two.example" } }
+        try e.update(shared.id) { $0.services.removeAll { $0.text == "three.example" } }
+        try c.save()
+        let before = try readFile(a.path)
+        #expect(throws: VaultError.self) { try e.save() }
+        #expect(try readFile(a.path) == before, "the refused save wrote nothing")
+    }
+
+    @Test func anEditOfACredentialRemovedMeanwhileFailsAndARemovalAfterAnEditRemoves() throws {
+        let a = try newVault()
+        let shared = try a.add(services: [ServiceIdentifier("s.example")], username: "u", secret: try secure("p1"))
+        try a.save()
+        let remover = try reopen(a.path)
+        let editor = try reopen(a.path)
+        try remover.remove(shared.id)
+        try editor.update(shared.id) { $0.title = "edited" }
+        try remover.save()
+        let before = try readFile(a.path)
+        do {
+            try editor.save()
+            Issue.record("an edit of a removed credential was reported saved")
+        } catch let VaultError.conflict(_, reason) {
+            #expect(reason.contains("removed"), "\(reason)")
+        }
+        #expect(try readFile(a.path) == before)
+        #expect(try reopen(a.path).contents.credentials.isEmpty)
+
+        let again = try reopen(a.path)
+        let added = try again.add(services: [ServiceIdentifier("t.example")], username: "u", secret: try secure("p1"))
+        try again.save()
+        let remover2 = try reopen(a.path)
+        let editor2 = try reopen(a.path)
+        try remover2.remove(added.id)
+        try editor2.update(added.id) { $0.title = "edited" }
+        try editor2.save()
+        try remover2.save()
+        #expect(try reopen(a.path).contents.credentials.isEmpty, "the removal saved last is not undone")
     }
 
     @Test func refusedSaveLeavesTheFileByteIdenticalAndNoTemporary() throws {
@@ -139,7 +220,7 @@ import VaultCrypto
         #expect(!FileManager.default.fileExists(atPath: vault.path))
     }
 
-    @Test func equivalentsPersistAndTheNewerSetWinsAMerge() throws {
+    @Test func equivalentsPersistAndConcurrentChangesToThemMerge() throws {
         let a = try newVault()
         a.updateEquivalents { $0.add(["amazon.com", "amazon.de"], at: $1) }
         try a.save()
@@ -151,7 +232,9 @@ import VaultCrypto
         try a.save()
         try b.add(services: [ServiceIdentifier("x.example")], username: "x", secret: try secure("x"))
         try b.save()
-        #expect(try reopen(a.path).contents.equivalents.groups == [["amazon.com", "amazon.de"], ["ebay.com", "ebay.de"]])
+        let groups = try reopen(a.path).contents.equivalents.groups
+        #expect(groups.count == 2 && groups.contains(["ebay.com", "ebay.de"]), "b's group is added to what a saved: \(groups)")
+        #expect(groups.contains { $0.contains("amazon.fr") }, "a's change is kept: \(groups)")
     }
 
     @Test func idPrefixesResolveUniquely() throws {

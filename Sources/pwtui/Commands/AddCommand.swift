@@ -42,6 +42,7 @@ struct AddCommand: ParsableCommand {
             : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
         let added = try access.apply(
             .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
-        try StandardOutput.write(added.id.uuidString.lowercased() + "\n")
+        let id = added.id.uuidString.lowercased()
+        try StandardOutput.write(id + "\n", afterSaving: "the new credential \(id)")
     }
 }

@@ -30,7 +30,15 @@ struct SuggestCommand: ParsableCommand {
             context.equivalents = equivalents
             return HostFilter(requests: requests, context: context)
         }
-        let credentials = try store.identities.map { try $0.secretlessCredential() }
+        let credentials: [Credential]
+        do {
+            credentials = try store.identities.map { try $0.secretlessCredential() }
+        } catch {
+            // The store is authenticated, so this is a store an older pwtui wrote: a cache to
+            // rebuild, never a usage error (the user did not type these services).
+            throw CommandFailure(.interactionRequired, "the identity store holds a service this pwtui cannot read (\(error)); "
+                + "any command that unlocks the vault (pwtui list) rebuilds it")
+        }
         let ranked = CredentialRanking.matches(credentials, for: requests, context: context)
         guard !ranked.isEmpty || format == .json else {
             throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")

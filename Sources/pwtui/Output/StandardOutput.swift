@@ -12,6 +12,16 @@ enum StandardOutput {
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes the result of a change that is already saved. A failure here must not claim the
+    /// vault is unchanged (74): it exits 73 and says what was saved.
+    static func write(_ text: String, afterSaving saved: String) throws {
+        do {
+            try write(text)
+        } catch let failure as CommandFailure {
+            throw CommandFailure(.savedButUnconfirmed, "\(saved) is saved, but \(failure.message)")
+        }
+    }
+
     static func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
@@ -20,7 +30,7 @@ enum StandardOutput {
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw CommandFailure(.ioError, "stdout was closed before the answer was written") }
-                throw CommandFailure(.ioError, "writing to stdout failed (errno \(errno))")
+                throw CommandFailure(.ioError, "writing to stdout failed: \(String(cString: strerror(errno)))")
             }
             offset += written
         }

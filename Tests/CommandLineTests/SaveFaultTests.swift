@@ -1,0 +1,208 @@
+// The save protocol's contracts where a fault makes them easy to break (DESIGN §4, issue 10):
+// 74 means unchanged, so an error after the rename is 73 and says the change is saved; a vault
+// path that is not a regular file is refused without blocking anyone; a symlinked vault is
+// saved beside its target and stays a link. Faults are injected with strace.
+
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Save protocol under faults")
+struct SaveFaultTests {
+    /// strace, or the test fails saying how to get it.
+    func strace() throws -> String {
+        let found = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        return try #require(found, "strace is not installed; these tests need it (apt-get install strace, or `make deps`)")
+    }
+
+    /// pwtui under strace, its `call` number `when` failing with `error`. The password on fd 3.
+    func pwtuiWithFault(_ sandbox: Sandbox, _ arguments: [String], call: String, when: Int, error: String,
+                        descriptors: [Int32: Redirect] = [:], stdin: String? = nil) throws -> RunResult {
+        var descriptors = descriptors
+        descriptors[3] = .text(sandbox.password)
+        return try sandbox.run(try strace(), ["-f", "-o", "/dev/null", "-e", "trace=\(call)",
+                                              "-e", "inject=\(call):error=\(error):when=\(when)",
+                                              try Binaries.require(Binaries.pwtui)] + arguments + ["--master-password-fd", "3"],
+                               stdin: stdin.map { .text($0) }, descriptors: descriptors)
+    }
+
+    // MARK: After the rename
+
+    @Test("passwd whose directory fsync fails with EIO: 73, 'saved', and the new password is in force")
+    func passwdDirectorySyncFails() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        // fsync 1 is the temporary file's, fsync 2 the directory's after the rename.
+        let passwd = try pwtuiWithFault(sandbox, ["passwd", "--new-master-password-fd", "4"], call: "fsync", when: 2,
+                                        error: "EIO", descriptors: [4: .text("a brand new password")])
+        #expect(passwd.exitCode == 73, "\(passwd)")
+        #expect(passwd.err.contains("syncing directory"), "the fault hit the directory fsync: \(passwd)")
+        #expect(passwd.err.contains("saved") && passwd.err.contains("in force"), "\(passwd)")
+        #expect(!passwd.err.contains("unchanged"), "the vault did change: \(passwd)")
+
+        let new = try sandbox.pwtui(["get", "github.com"], password: .text("a brand new password"))
+        #expect(new.exitCode == 0 && new.out == "s3cret\n", "the new master password is in force: \(new)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).exitCode == 77, "the old one no longer opens it")
+    }
+
+    @Test("add whose directory fsync fails: 73, and the credential is there")
+    func addDirectorySyncFails() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "fsync", when: 2,
+                                     error: "EIO", stdin: "s3cret")
+        #expect(add.exitCode == 73, "\(add)")
+        #expect(add.err.contains("syncing directory") && !add.err.contains("unchanged"), "\(add)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n")
+        #expect(try sandbox.pwtui(["suggest", "github.com"], password: .none).exitCode == 0,
+                "the identity store followed the change that is in force")
+    }
+
+    @Test("add whose directory cannot be opened for its fsync after the rename: 73, and the credential is there")
+    func addDirectoryOpenFails() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        // strace cannot pick an openat by its flags: a first add, traced, tells which openat opens
+        // the vault's directory after the rename; the second add, the same path through the
+        // code, gets EACCES there.
+        let log = sandbox.scratch + "/openat.log"
+        let traced = try sandbox.run(try strace(), ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,rename",
+                                                    try Binaries.require(Binaries.pwtui), "add", "first.example", "--username", "u",
+                                                    "--master-password-fd", "3"],
+                                     stdin: .text("s"), descriptors: [3: .text(sandbox.password)])
+        try #require(traced.exitCode == 0, "\(traced)")
+        let lines = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n")
+        let vaultName = (sandbox.vault as NSString).lastPathComponent
+        let renamed = try #require(lines.firstIndex { $0.contains("rename(") && $0.hasSuffix("/\(vaultName)\") = 0") })
+        let directoryOpen = try #require(lines[renamed...].firstIndex { $0.contains("openat(") && $0.contains("O_DIRECTORY") })
+        let when = lines[...directoryOpen].filter { $0.contains("openat(") }.count
+
+        let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "openat", when: when,
+                                     error: "EACCES", stdin: "s3cret")
+        #expect(add.exitCode == 73, "\(add)")
+        #expect(add.err.contains("opening directory") && !add.err.contains("unchanged"), "\(add)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n")
+    }
+
+    @Test("add whose new id cannot be written to stdout (ENOSPC): 73, saved, never 'unchanged'")
+    func addStdoutFull() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let add = try sandbox.pwtui(["add", "github.com", "--username", "alice"], stdin: "s3cret", preamble: "exec 1>/dev/full")
+        #expect(add.exitCode == 73, "\(add)")
+        #expect(add.err.contains("is saved") && !add.err.contains("unchanged"), "\(add)")
+        let entries = try sandbox.listJSON()
+        #expect(entries.count == 1 && entries.first?["username"] as? String == "alice")
+        if let id = entries.first?["id"] as? String {
+            #expect(add.err.contains(id), "the message names the saved credential: \(add)")
+        }
+    }
+
+    @Test("a failure before the rename is still 74 and leaves the vault byte-identical")
+    func temporarySyncFailsIsUnchanged() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let before = try sandbox.vaultDirectoryFiles()
+        let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "fsync", when: 1,
+                                     error: "EIO", stdin: "s3cret")
+        #expect(add.exitCode == 74 && add.err.contains("unchanged"), "\(add)")
+        #expect(try sandbox.vaultDirectoryFiles() == before)
+        #expect(try sandbox.temporaryFiles().isEmpty)
+    }
+
+    @Test("kill -9 while .bak is being replaced: a .bak remains, and it opens")
+    func killWhileReplacingBackup() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        try #require(FileManager.default.fileExists(atPath: sandbox.vault + ".bak"))
+        // The save's first link() makes the new .bak: held back 20 s, in which the saver is killed.
+        let child = try sandbox.start(try strace(), ["-f", "-o", "/dev/null", "-e", "trace=link",
+                                                     "-e", "inject=link:delay_enter=20000000:when=1",
+                                                     try Binaries.require(Binaries.pwtui), "add", "gitlab.com", "--username", "bob",
+                                                     "--master-password-fd", "3"],
+                                      stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: false)
+        // The temporary image exists before .bak is touched; give the saver time to reach link().
+        let writing = try poll(timeout: .seconds(15)) { !(try sandbox.temporaryFiles()).isEmpty }
+        usleep(500_000)
+        child.signal(SIGKILL)
+        child.wait()
+        try #require(writing, "the save never wrote its temporary file")
+        let backup = try sandbox.pwtui(["list", "--format", "json", "--vault", sandbox.vault + ".bak"])
+        #expect(backup.exitCode == 0, "the .bak is there and opens: \(backup)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n", "the vault is the old one")
+        try sandbox.add(["after.example"], username: "u", secret: "after")
+        #expect(try sandbox.temporaryFiles().isEmpty, "the next save removes what the killed one left")
+    }
+
+    // MARK: Not a regular file
+
+    @Test("a FIFO at the vault path: list, suggest and get refuse at once (66), naming it", arguments: [
+        ["list"], ["suggest", "github.com"], ["get", "github.com"], ["add", "x.example", "--username", "u"],
+    ])
+    func fifoRefused(_ arguments: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        try FileManager.default.removeItem(atPath: sandbox.vault)
+        try #require(mkfifo(sandbox.vault, 0o600) == 0)
+        let result = try sandbox.pwtui(arguments, password: arguments[0] == "suggest" ? .none : .standard,
+                                       stdin: "secret", timeout: .seconds(10))
+        #expect(!result.timedOut, "blocked on the FIFO: \(result)")
+        #expect(result.exitCode == 66, "\(result)")
+        #expect(result.err.contains("FIFO"), "\(result)")
+        var info = stat()
+        #expect(lstat(sandbox.vault, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO is left alone")
+    }
+
+    @Test("a FIFO put at the vault path of an unlocked agent: it answers at once, keeps answering, and still locks when idle")
+    func fifoUnderAgent() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", "3s"], password: .none, timeout: .seconds(15))
+        try #require(start.exitCode == 0, "\(start)")
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try #require(try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none).exitCode == 0)
+
+        try FileManager.default.moveItem(atPath: sandbox.vault, toPath: sandbox.vault + ".aside")
+        try #require(mkfifo(sandbox.vault, 0o600) == 0)
+        let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none, timeout: .seconds(10))
+        #expect(get.exitCode == 66 && get.err.contains("FIFO"), "\(get)")
+        let status = try sandbox.pwtui(["agent", "status"], password: .none, timeout: .seconds(10))
+        #expect(status.exitCode == 0, "the agent still answers: \(status)")
+        let locked = poll(timeout: .seconds(8), every: .milliseconds(200)) {
+            (try? sandbox.pwtui(["agent", "status"], password: .none, timeout: .seconds(10)).exitCode) == 75
+        }
+        #expect(locked, "the agent locked when idle")
+    }
+
+    // MARK: Symbolic links
+
+    @Test("a vault that is a symlink: saves go to the target, beside it; the link stays a link")
+    func symlinkedVault() throws {
+        let sandbox = try Sandbox()
+        let synced = sandbox.root + "/synced"
+        try FileManager.default.createDirectory(atPath: synced, withIntermediateDirectories: true)
+        let target = synced + "/real.pwtui"
+        // A relative link, as `ln -s ../synced/real.pwtui` makes.
+        try #require(symlink("../synced/real.pwtui", sandbox.vault) == 0)
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "first")
+        try sandbox.add(["gitlab.com"], username: "bob", secret: "second")
+
+        var info = stat()
+        #expect(lstat(sandbox.vault, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link is still a link")
+        #expect(lstat(target, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "the target is the vault")
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: synced))
+        #expect(names == ["real.pwtui", "real.pwtui.bak", "real.pwtui.lock"], "lock and .bak beside the target: \(names)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.vaultDirectory) == ["vault.pwtui"],
+                "nothing beside the link")
+        let get = try sandbox.pwtui(["get", "gitlab.com", "--vault", target])
+        #expect(get.out == "second\n", "the target has every change: \(get)")
+    }
+}
