@@ -10,7 +10,7 @@ extension Sandbox {
     func identityStoreFiles() -> [String] {
         let directory = root + "/xdg/state/pwtui/identities"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { directory + "/" + $0 }
+        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".key") }.sorted().map { directory + "/" + $0 }
     }
 }
 
