@@ -262,10 +262,15 @@ public struct IdentityStore: Equatable, Sendable {
         try AtomicFile.write(Data(bytes), to: path)
     }
 
-    /// Removes the store and its key (the setting is off): no such file exists at all then.
+    /// Removes the store and its key: no such file exists at all then.
     public static func remove(at path: String) {
         unlink(path)
         unlink(keyPath(beside: path))
+    }
+
+    /// Removes every vault's store and key (the setting is off, and it is not per vault).
+    public static func removeAll(in directory: String) {
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     static func keyPath(beside path: String) -> String { path + ".key" }

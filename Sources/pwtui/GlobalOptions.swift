@@ -218,7 +218,7 @@ struct GlobalOptions: ParsableArguments {
         }
         let directory = Self.identityStoreDirectory(stateDirectory: stateDirectory)
         guard (try? settings())?.identityStore ?? true else {
-            IdentityStore.remove(at: directory)  // every vault's: the setting is not per vault
+            IdentityStore.removeAll(in: directory)
             return
         }
         // Before one store per vault, a single file stood where their directory goes now.
