@@ -96,7 +96,10 @@ struct AgentTests {
         let script = """
             import json, socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-            s.sendall(json.dumps({"op": "get", "vault": sys.argv[2], "services": ["github.com"], "length": 0}).encode() + b"\\n")
+            try:
+                s.sendall(json.dumps({"op": "get", "vault": sys.argv[2], "services": ["github.com"], "length": 0}).encode() + b"\\n")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the agent may refuse and close before the request is even sent
             print(s.recv(65536).decode())
             """
         let result = try sandbox.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
