@@ -122,11 +122,14 @@ struct UnlockCommand: ParsableCommand {
             let start = try AgentCommand.Start.parse(["--vault", path] + (global.config.map { ["--config", $0] } ?? []))
             try start.run()
         }
+        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
+        if let interrupted { StandardError.say(interrupted.notice) }
         let password = try global.masterPassword()
         guard let answer = try client.request(["op": "unlock"], payload: password) else {
             throw CommandFailure(.ioError, "the agent went away")
         }
         guard answer.header["ok"] as? Bool == true else { throw AgentClient.refusal(answer.header) }
+        interrupted?.marker.remove()
         StandardError.say("Unlocked in the agent.")
     }
 }
