@@ -72,6 +72,15 @@ struct AgentConnection {
         return AgentMessage(header: header, payload: payload)
     }
 
+    /// Ends sending, then throws away whatever the peer still sends (never looking at it) until
+    /// it hangs up or `time` passes.
+    func discardUntilClosed(within time: Duration) {
+        shutdown(fd, Int32(SHUT_WR))
+        let bounded = AgentConnection(fd: fd, timeout: time)
+        var sink = [UInt8](repeating: 0, count: 4096)
+        while let got = try? sink.withUnsafeMutableBytes({ try bounded.readSome(into: $0) }), got > 0 {}
+    }
+
     /// Up to `buffer.count` bytes once some arrive; 0 at the end of the stream.
     private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {

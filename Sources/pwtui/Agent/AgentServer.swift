@@ -32,13 +32,14 @@ final class AgentServer: @unchecked Sendable {
     let vaultPath: String
     let idleTimeout: Duration
     let global: GlobalOptions
-    /// Guards `vault`, `lastUse`, `suffixes` and `stopping`.
+    /// Guards `vault`, `lastUse`, `suffixes`, `stopping` and `socketRemoved`.
     private let state = NSLock()
     private var vault: Vault?
     /// Loaded once: reading the list for every request would put file I/O on the fast path.
     private lazy var suffixes: PublicSuffixList = global.publicSuffixList()
     private var lastUse = ContinuousClock.now
     private var stopping = false
+    private var socketRemoved = false
 
     /// The open connections, for the cap; guarded by `registry`, which a thread takes to remove
     /// its connection before closing the descriptor, so an eviction never hits a reused one.
@@ -72,7 +73,10 @@ final class AgentServer: @unchecked Sendable {
         chmod(socketPath, 0o600)
         defer {
             close(listener)
-            unlink(socketPath)
+            // Unless `stop` removed it already: by now the path may be a new agent's socket.
+            state.lock()
+            if !socketRemoved { unlink(socketPath) }
+            state.unlock()
         }
         while !isStopping() {
             if ProcessControl.receivedSignal != 0 { break }
@@ -135,8 +139,11 @@ final class AgentServer: @unchecked Sendable {
 
     private func serve(_ fd: Int32) {
         guard ProcessControl.peerUID(fd) == getuid() else {
-            try? AgentConnection(fd: fd, timeout: Self.requestTimeout)
-                .send(["ok": false, "code": 77, "message": "refused: the agent serves only its own user"])
+            let connection = AgentConnection(fd: fd, timeout: Self.requestTimeout)
+            try? connection.send(["ok": false, "code": 77, "message": "refused: the agent serves only its own user"])
+            // Closed at once, the socket would turn the request the peer is still sending into
+            // EPIPE and it would never read the refusal: wait (briefly) for it to hang up.
+            connection.discardUntilClosed(within: .seconds(1))
             return
         }
         var answer: Answer
@@ -190,6 +197,10 @@ final class AgentServer: @unchecked Sendable {
         case "stop":
             vault = nil
             stopping = true
+            // Gone at once for whoever comes next (an `agent start` right after `agent stop`),
+            // not when the accept loop next looks, up to 250 ms later.
+            unlink(socketPath)
+            socketRemoved = true
             return Answer(header: ["ok": true])
         case "get":
             let vault = try unlocked(for: header)
