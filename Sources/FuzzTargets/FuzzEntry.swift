@@ -65,7 +65,6 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     static func serviceIdentifier(_ bytes: UnsafeRawBufferPointer) {
         guard let service = try? ServiceIdentifier(String(decoding: bytes, as: UTF8.self)) else { return }
         precondition(service.host.utf8.allSatisfy { $0 < 0x80 }, "a parsed host is not ASCII")
-        precondition(service.host.utf8.count <= 253, "a parsed host is longer than DNS allows")
     }
 
     /// The agent's framing: a header line, then the payload it announces.
