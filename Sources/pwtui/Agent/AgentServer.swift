@@ -32,8 +32,11 @@ final class AgentServer: @unchecked Sendable {
     let vaultPath: String
     let idleTimeout: Duration
     let global: GlobalOptions
-    /// Guards `vault`, `lastUse`, `suffixes`, `stopping` and `socketRemoved`.
+    /// Guards `vault`, `lastUse` and `suffixes`; held for a request's work on the vault.
     private let state = NSLock()
+    /// Guards `stopping` and `socketRemoved`; held only to read or set them, so the accept loop
+    /// never waits behind a request.
+    private let control = NSLock()
     private var vault: Vault?
     /// Loaded once: reading the list for every request would put file I/O on the fast path.
     private lazy var suffixes: PublicSuffixList = global.publicSuffixList()
@@ -74,9 +77,9 @@ final class AgentServer: @unchecked Sendable {
         defer {
             close(listener)
             // Unless `stop` removed it already: by now the path may be a new agent's socket.
-            state.lock()
+            control.lock()
             if !socketRemoved { unlink(socketPath) }
-            state.unlock()
+            control.unlock()
         }
         while !isStopping() {
             if ProcessControl.receivedSignal != 0 { break }
@@ -97,8 +100,8 @@ final class AgentServer: @unchecked Sendable {
     }
 
     private func isStopping() -> Bool {
-        state.lock()
-        defer { state.unlock() }
+        control.lock()
+        defer { control.unlock() }
         return stopping
     }
 
@@ -196,11 +199,13 @@ final class AgentServer: @unchecked Sendable {
             return Answer(header: ["ok": true])
         case "stop":
             vault = nil
+            control.lock()
             stopping = true
             // Gone at once for whoever comes next (an `agent start` right after `agent stop`),
             // not when the accept loop next looks, up to 250 ms later.
             unlink(socketPath)
             socketRemoved = true
+            control.unlock()
             return Answer(header: ["ok": true])
         case "get":
             let vault = try unlocked(for: header)
