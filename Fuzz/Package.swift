@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 // The libFuzzer targets, a package of their own so that the main build never sees the fuzzer
 // flags: `make fuzz` builds it with `--sanitize=fuzzer --sanitize=address` and runs each target.
-// Each target's main.swift only hands libFuzzer's input to a `FuzzEntry` of the main package, the
-// same function the corpus replay test calls.
+// Each target's one file defines `LLVMFuzzerTestOneInput` (no main.swift: libFuzzer brings `main`)
+// and hands the input to a `FuzzEntry` of the main package, the function the corpus replay test
+// calls too. Build with both sanitizer spellings, as the Makefile does (see docs/fuzzing.md).
 import PackageDescription
 
 let fuzzers = ["VaultHeader", "PayloadCodec", "ServiceIdentifier", "AgentMessage", "IdentityStore"]
