@@ -65,7 +65,7 @@ struct AgentStarvationTests {
         for _ in 0 ..< 3 {
             let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
             #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
-            #expect(get.duration < .seconds(3), "answered in \(get.duration) despite the silent clients")
+            #expect(get.duration < .seconds(5), "answered in \(get.duration) despite the silent clients (a serial agent: 10 s, then a failure)")
         }
         // Still pestered, the agent locks once unused for its idle timeout.
         let locked = poll(timeout: .seconds(12), every: .milliseconds(250)) {
@@ -85,7 +85,7 @@ struct AgentStarvationTests {
         try #require(poll(timeout: .seconds(10)) { String(decoding: pester.currentStdout(), as: UTF8.self).contains("ready") })
         let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
         #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
-        #expect(get.duration < .seconds(3), "answered in \(get.duration) with the agent at its cap")
+        #expect(get.duration < .seconds(5), "answered in \(get.duration) with the agent at its cap")
     }
 
     @Test("an agent that accepts and never answers: the client says it timed out, not that the connection closed")
