@@ -86,6 +86,20 @@ struct AgentStarvationTests {
         let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
         #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
         #expect(get.duration < .seconds(5), "answered in \(get.duration) with the agent at its cap")
+
+        // The agent holds no more than its cap (32) of the 61 the pest keeps trying to hold, plus
+        // its listener and the one asking here.
+        let askPID = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+            s.sendall(b'{"length":0,"op":"status"}\\n'); print(json.loads(s.makefile().readline())["pid"])
+            """
+        let pid = try sandbox.run("/usr/bin/python3", ["-c", askPID, socket]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(Int(pid) != nil, "no pid from the agent: \(pid)")
+        let sockets = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").filter { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasPrefix("socket:") == true
+        }
+        #expect(sockets.count <= 32 + 2, "the agent holds \(sockets.count) sockets")
     }
 
     @Test("an agent that accepts and never answers: the client says it timed out, not that the connection closed")
