@@ -39,7 +39,7 @@ public enum AgentError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .protocolError(let what): return "agent protocol: \(what)"
-        case .timedOut(let seconds): return "the agent did not answer within \(seconds) s (it may be stuck or overloaded; `pwtui agent status` or restarting it helps)"
+        case .timedOut(let seconds): return "the agent did not answer within \(seconds) s; it may be stuck (stop it, or kill it, and start it again)"
         }
     }
 }

@@ -156,6 +156,8 @@ final class AgentServer: @unchecked Sendable {
             open[fd]?.receiving = false
             registry.unlock()
             answer = try handleInTurn(message.header, &message.payload)
+        } catch AgentError.timedOut(let seconds) {
+            answer = Answer(header: ["ok": false, "code": 74, "message": "the request did not arrive whole within \(seconds) s"])
         } catch let failure as CommandFailure {
             answer = Answer(header: ["ok": false, "code": Int(failure.code.rawValue), "message": failure.message])
         } catch {
