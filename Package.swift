@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "VaultModel", targets: ["VaultModel"]),
         .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
         .library(name: "TUI", targets: ["TUI"]),
+        // What the fuzzers under Fuzz/ link: the entry points into each decoder.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,6 +29,7 @@ let package = Package(
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
         .target(name: "TUI", dependencies: ["VaultModel", "VaultCrypto", "CNcurses"]),
+        .target(name: "FuzzTargets", dependencies: ["VaultModel", "VaultCrypto"]),
         .executableTarget(
             name: "pwtui",
             dependencies: [
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"], exclude: ["Snapshots"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
                     exclude: ["Golden"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"],
                     exclude: ["Fixtures"]),
     ],

@@ -181,7 +181,7 @@ public struct IdentityStore: Equatable, Sendable {
 
     private struct Malformed: Error {}
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, filter makeFilter: ((EquivalentDomains) -> HostFilter)?) throws -> IdentityStore {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, filter makeFilter: ((EquivalentDomains) -> HostFilter)?) throws -> IdentityStore {
         var cursor = ByteCursor(bytes: bytes) { _ in Malformed() }
         guard try cursor.take(4).elementsEqual(magic), try cursor.u8() == format else { throw Malformed() }
         let vaultID = Array(try cursor.take(Int(try cursor.u8())))

@@ -25,7 +25,7 @@ import VaultCrypto
 // Padding hides the exact size of the contents: the plaintext is rounded up to a multiple of a
 // block that grows with the size (4 KiB, or 1/32 of the next power of two), so the file reveals
 // the number of entries only to within about 3%.
-enum PayloadCodec {
+package enum PayloadCodec {
     static let magic: [UInt8] = Array("PWP".utf8)
     static let version: UInt8 = 1
 
@@ -43,7 +43,7 @@ enum PayloadCodec {
 
     // MARK: Encoding
 
-    static func encode(_ contents: VaultContents) throws -> SecureBytes {
+    package static func encode(_ contents: VaultContents) throws -> SecureBytes {
         var writer = try Writer(capacity: estimatedSize(of: contents))
         try writer.bytes(magic)
         try writer.u8(version)
@@ -203,7 +203,7 @@ enum PayloadCodec {
 
     /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,
     /// so secrets are referenced in place. `path` only names the file in error messages.
-    static func decode(_ plaintext: consuming SecureBytes, path: String) throws -> VaultContents {
+    package static func decode(_ plaintext: consuming SecureBytes, path: String) throws -> VaultContents {
         let arena = SecretArena(adopting: plaintext)
         var credentials: [Credential] = []
         var tombstones: [Tombstone] = []

@@ -49,19 +49,41 @@ enum Punycode {
         return String(output)
     }
 
+    /// Why a host has no ASCII form.
+    enum Refusal: Error, Equatable {
+        /// A label longer than DNS allows (63 octets), found before encoding it.
+        case labelTooLong
+        /// A name longer than DNS allows (253 octets), found before encoding it.
+        case nameTooLong
+        /// A code point the encoder cannot express.
+        case unencodable
+    }
+
     /// A host name in ASCII: each non-ASCII label lowercased, NFC-normalised and encoded as
-    /// `xn--…`. Nil when a label cannot be encoded.
-    static func toASCII(_ host: String) -> String? {
-        var labels: [String] = []
-        for label in host.split(separator: ".", omittingEmptySubsequences: false) {
-            if label.utf8.allSatisfy({ $0 < 0x80 }) {
-                labels.append(String(label))
+    /// `xn--…`.
+    ///
+    /// Encoding is quadratic in a label's length (each code point rescans the label), so a 40,000-
+    /// character label took seconds to refuse afterwards. The lengths are bounded first: a label's
+    /// encoding holds at least one character per code point, behind "xn--", so one of more than 59
+    /// code points cannot fit DNS's 63 octets; likewise a name of more than 253. What these bounds
+    /// refuse, the DNS rules applied to the encoded form would refuse anyway.
+    static func toASCII(_ host: String) -> Result<String, Refusal> {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false).map { label in
+            label.utf8.allSatisfy { $0 < 0x80 } ? (text: String(label), ascii: true)
+                : (text: String(label).lowercased().precomposedStringWithCanonicalMapping, ascii: false)
+        }
+        guard labels.allSatisfy({ $0.ascii || $0.text.unicodeScalars.count <= 63 - 4 }) else { return .failure(.labelTooLong) }
+        guard host.unicodeScalars.count <= 253 else { return .failure(.nameTooLong) }
+        var encoded: [String] = []
+        for label in labels {
+            if label.ascii {
+                encoded.append(label.text)
             } else {
-                guard let encoded = encode(String(label).lowercased().precomposedStringWithCanonicalMapping) else { return nil }
-                labels.append("xn--" + encoded)
+                guard let punycode = encode(label.text) else { return .failure(.unencodable) }
+                encoded.append("xn--" + punycode)
             }
         }
-        return labels.joined(separator: ".")
+        return .success(encoded.joined(separator: "."))
     }
 
     private static func adapt(_ delta: Int, points: Int, first: Bool) -> Int {

@@ -326,8 +326,13 @@ private struct Parser {
             return .success((hasUpper ? raw.lowercased() : raw, .name))
         }
         // International: lowercase, NFC, Punycode per label, then the ASCII rules again.
-        guard let ascii = Punycode.toASCII(raw.lowercased().precomposedStringWithCanonicalMapping) else {
-            return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
+        let ascii: String
+        let shown = raw.count > 80 ? raw.prefix(80) + "…" : raw
+        switch Punycode.toASCII(raw.lowercased().precomposedStringWithCanonicalMapping) {
+        case .success(let encoded): ascii = encoded
+        case .failure(.labelTooLong): return .failure(Problem(message: "'\(shown)' has a label longer than 63 characters"))
+        case .failure(.nameTooLong): return .failure(Problem(message: "'\(shown)' is longer than a host name may be (253 characters)"))
+        case .failure(.unencodable): return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
         }
         var copy = ascii
         let again = copy.withUTF8 { Parser(text: text, bytes: $0).classify(0 ..< $0.count) }

@@ -16,6 +16,12 @@ struct GlobalOptions: ParsableArguments {
             help: ArgumentHelp("Read the master password's first line from this file descriptor (for scripts).", valueName: "n"))
     var masterPasswordFD: Int32?
 
+    /// An empty `--vault` is a mistake (an unset shell variable), never a request for the default.
+    func validate() throws {
+        if vault?.isEmpty == true { throw ValidationError("--vault needs a path; it was given an empty one") }
+        if config?.isEmpty == true { throw ValidationError("--config needs a path; it was given an empty one") }
+    }
+
     /// `--config`, else `$XDG_CONFIG_HOME/pwtui/config.toml`.
     var configPath: String {
         if let config, !config.isEmpty { return config }
@@ -128,8 +134,12 @@ struct GlobalOptions: ParsableArguments {
         // A missing vault is reported before asking for a password nobody can use.
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
         try VaultStorage.checkRegularFile(path)
+        // Before the prompt: which master password to type is what it is about.
+        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
+        if let interrupted { StandardError.say(interrupted.notice) }
         let password = try masterPassword()
         let vault = try Vault.open(at: path, password: password)
+        interrupted?.marker.remove()
         syncIdentities(with: vault, previousGeneration: nil)
         return vault
     }

@@ -18,7 +18,7 @@ enum SecretReader {
             let got = read(fd, &byte, 1)
             if got < 0 {
                 if errno == EINTR { continue }
-                if errno == EBADF { throw CommandFailure(.usage, "\(what): descriptor \(fd) is not open") }
+                if errno == EBADF { throw CommandFailure(.usage, "\(what): \(unreadable(fd))") }
                 throw CommandFailure(.ioError, "\(what): reading descriptor \(fd) failed (errno \(errno))")
             }
             if got == 0 || byte == 0x0A { break }
@@ -29,6 +29,16 @@ enum SecretReader {
         }
         if line.withUnsafeBytes({ $0.last == 0x0D }) { line.removeLast(1) }
         return line
+    }
+
+    /// Why reading `fd` failed with EBADF: it is not open, or open for writing only (fd 1 is,
+    /// when stdout goes to a file or a pipe).
+    private static func unreadable(_ fd: Int32) -> String {
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0, flags & O_ACCMODE == O_WRONLY {
+            return "descriptor \(fd) is open for writing only, so the master password cannot be read from it; give a descriptor opened for reading (e.g. --master-password-fd 3 3<file)"
+        }
+        return "descriptor \(fd) is not open"
     }
 
     /// A new secret: from stdin when it is not a terminal; otherwise typed twice on the terminal.

@@ -31,11 +31,13 @@ struct AgentClient {
         (try? socketPath()).map(AgentClient.init(socketPath:))
     }
 
+    /// How long a request and its answer may take in all; an unlock with the strongest key
+    /// derivation the agent accepts takes a few seconds of it.
+    static let answerTimeout = Duration.seconds(10)
+
     func connect() -> AgentConnection? {
         guard case .success(let fd) = ProcessControl.connect(to: socketPath) else { return nil }
-        let connection = AgentConnection(fd: fd)
-        connection.setTimeout(seconds: 10)
-        return connection
+        return AgentConnection(fd: fd, timeout: Self.answerTimeout)
     }
 
     /// One request and its answer; nil when no agent listens.

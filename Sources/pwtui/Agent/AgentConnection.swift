@@ -8,14 +8,19 @@ import VaultModel
 /// One request or answer on the agent's socket: a JSON header line, then `length` raw bytes
 /// (a master password going in, a requested field coming out). Secrets travel only as those raw
 /// bytes, read into and written from protected memory.
+///
+/// Every exchange has a deadline for the whole of it, not per read: a peer that trickles a byte a
+/// second would reset a per-read timeout forever. Waiting is `poll` with what is left of the
+/// deadline, so a silent peer costs its own connection the time and nobody else.
 struct AgentConnection {
     let fd: Int32
+    let timeout: Duration
+    private let deadline: ContinuousClock.Instant
 
-    /// Gives up on a silent peer: the agent serves one client at a time.
-    func setTimeout(seconds: Int) {
-        var time = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    init(fd: Int32, timeout: Duration) {
+        self.fd = fd
+        self.timeout = timeout
+        deadline = .now + timeout
     }
 
     func send(_ header: [String: Any]) throws {
@@ -35,44 +40,83 @@ struct AgentConnection {
         try line.withUnsafeBytes { try writeAll($0) }
     }
 
-    /// The header, and the payload in protected memory.
+    /// The header, and the payload in protected memory. Bytes come in blocks; a block can run past
+    /// the header into the payload, a secret, so blocks land in protected memory too.
     func receive() throws -> AgentMessage {
         var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let got = read(fd, &byte, 1)
-            if got < 0, errno == EINTR { continue }
-            guard got == 1 else { throw AgentError.protocolError("the connection closed before a whole answer came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)") }
-            if byte == 0x0A { break }
-            line.append(byte)
-            guard line.count < Limits.agentMessageBytes else { throw AgentError.protocolError("header too long") }
+        var block = try SecureBytes(zeros: 4096)
+        var afterLine: Range<Int>?
+        while afterLine == nil {
+            let got = try block.withUnsafeMutableBytes { try readSome(into: $0) }
+            guard got > 0 else { throw AgentError.protocolError("the connection closed before a whole message came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)") }
+            let newline = block.withUnsafeBytes { $0[..<got].firstIndex(of: 0x0A) }
+            line += block.withUnsafeBytes { Array($0[..<(newline ?? got)]) }
+            guard line.count < AgentWire.maximumHeaderBytes else { throw AgentError.protocolError("header too long") }
+            if let newline { afterLine = newline + 1 ..< got }
         }
-        guard let header = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-            throw AgentError.protocolError("header is not a JSON object")
-        }
-        let length = header["length"] as? Int ?? 0
-        guard length >= 0, length <= Limits.agentMessageBytes else { throw AgentError.protocolError("bad length") }
+        let header = try AgentWire.header(fromLine: line)
+        let length = try AgentWire.payloadLength(of: header)
         var payload = try SecureBytes(zeros: length)
-        var filled = 0
+        // One message per connection: whatever follows the announced payload is ignored.
+        let leftover = afterLine ?? 0 ..< 0
+        let early = leftover.lowerBound ..< min(leftover.upperBound, leftover.lowerBound + length)
+        block.withUnsafeBytes { source in
+            payload.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[early])) }
+        }
+        var filled = early.count
         while filled < length {
-            let got = payload.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { read(fd, $0 + filled, length - filled) } ?? 0
-            }
-            if got < 0, errno == EINTR { continue }
+            let got = try payload.withUnsafeMutableBytes { try readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
             guard got > 0 else { throw AgentError.protocolError("payload cut short") }
             filled += got
         }
         return AgentMessage(header: header, payload: payload)
     }
 
+    /// Ends sending, then throws away whatever the peer still sends (never looking at it) until
+    /// it hangs up or `time` passes.
+    func discardUntilClosed(within time: Duration) {
+        shutdown(fd, Int32(SHUT_WR))
+        let bounded = AgentConnection(fd: fd, timeout: time)
+        var sink = [UInt8](repeating: 0, count: 4096)
+        while let got = try? sink.withUnsafeMutableBytes({ try bounded.readSome(into: $0) }), got > 0 {}
+    }
+
+    /// Up to `buffer.count` bytes once some arrive; 0 at the end of the stream.
+    private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            try wait(for: POLLIN)
+            let got = read(fd, buffer.baseAddress, buffer.count)
+            if got < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard got >= 0 else { throw AgentError.protocolError("the connection broke while receiving (\(String(cString: strerror(errno))))") }
+            return got
+        }
+    }
+
+    /// Returns once `event` is possible on the socket (or the peer hung up, which the read or write
+    /// that follows reports); throws when the deadline passes first.
+    private func wait(for event: Int32) throws {
+        while true {
+            let left = deadline - .now
+            let milliseconds = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var descriptor = pollfd(fd: fd, events: Int16(event), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0, errno == EINTR { continue }
+            guard ready == 0 else { throw AgentError.protocolError("poll failed (\(String(cString: strerror(errno))))") }
+            throw AgentError.timedOut(seconds: Int(timeout.components.seconds))
+        }
+    }
+
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
+            try wait(for: POLLOUT)
             // MSG_NOSIGNAL: a peer that went away (an agent killed mid-request) is an error to
-            // report, not a SIGPIPE that kills the client without a word.
-            let written = Glibc.send(fd, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if written < 0, errno == EINTR { continue }
+            // report, not a SIGPIPE that kills the client without a word. MSG_DONTWAIT: the
+            // deadline is poll's to keep, never a blocked send's.
+            let written = Glibc.send(fd, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            if written < 0, errno == EINTR || errno == EAGAIN { continue }
             guard written > 0 else { throw AgentError.protocolError("the connection broke while sending (errno \(errno)): the agent may have stopped") }
             offset += written
         }
@@ -90,14 +134,4 @@ struct AgentMessage: ~Copyable {
     }
 
     consuming func takePayload() -> SecureBytes { payload }
-}
-
-enum AgentError: Error, CustomStringConvertible {
-    case protocolError(String)
-
-    var description: String {
-        switch self {
-        case .protocolError(let what): return "agent protocol: \(what)"
-        }
-    }
 }

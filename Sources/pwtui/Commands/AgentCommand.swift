@@ -138,11 +138,14 @@ struct UnlockCommand: ParsableCommand {
             let start = try AgentCommand.Start.parse(["--vault", path] + (global.config.map { ["--config", $0] } ?? []))
             if try start.launch() { started = start }
         }
+        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
+        if let interrupted { StandardError.say(interrupted.notice) }
         let password = try global.masterPassword()
         guard let answer = try client.request(["op": "unlock"], payload: password) else {
             throw CommandFailure(.ioError, "the agent went away")
         }
         guard answer.header["ok"] as? Bool == true else { throw AgentClient.refusal(answer.header) }
+        interrupted?.marker.remove()
         StandardError.say(started.map { "Agent started and unlocked (locks after \($0.idleTimeout) unused; `pwtui agent lock` locks now)." }
             ?? "Unlocked in the agent.")
     }

@@ -23,9 +23,19 @@ struct PasswdCommand: ParsableCommand {
         guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
         StandardError.say("New master password strength: " + newPassword.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
         let previous = vault.header.generation
-        try vault.changePassword(to: newPassword, parameters: kdf?.parameters)
+        let oldSalt = vault.header.salt
+        let marker = try PasswordChangeMarker.begin(vaultPath: vault.path, salt: oldSalt)
+        do {
+            try vault.changePassword(to: newPassword, parameters: kdf?.parameters)
+        } catch {
+            // Left in place only when the new password is in force despite the error, for the
+            // next unlock to say so.
+            if !PasswordChangeMarker.vault(at: vault.path, changedFrom: oldSalt) { marker.remove() }
+            throw error
+        }
         global.syncIdentities(with: vault, previousGeneration: previous)
         StandardError.say("Master password changed for \(vault.path).")
+        marker.remove()
         lockAgent(holding: vault.path)
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+import VaultCrypto
+import VaultModel
+
+// What each fuzzer feeds its input to, and what `make test` replays the seed corpus through: one
+// function per decoder that reads bytes an attacker can write (a vault file, its decrypted
+// payload, a typed or stored service, a message on the agent's socket, the identity store).
+//
+// Each entry only returns or throws for bad input; a crash, a trap or a sanitizer report is the
+// finding. Where a decoder's output can be written back, the entry also checks that what it
+// decoded survives a round trip, a mistake no crash would reveal.
+public enum FuzzEntry: String, CaseIterable, Sendable {
+    case vaultHeader = "VaultHeader"
+    case payload = "PayloadCodec"
+    case serviceIdentifier = "ServiceIdentifier"
+    case agentMessage = "AgentMessage"
+    case identityStore = "IdentityStore"
+
+    /// Feeds one input to the decoder this entry stands for.
+    public func run(_ bytes: UnsafeRawBufferPointer) {
+        switch self {
+        case .vaultHeader: Self.vaultHeader(bytes)
+        case .payload: Self.payload(bytes)
+        case .serviceIdentifier: Self.serviceIdentifier(bytes)
+        case .agentMessage: Self.agentMessage(bytes)
+        case .identityStore: Self.identityStore(bytes)
+        }
+    }
+
+    /// The header parser, on the input as it is and again with its checksum made right: almost
+    /// every mutation breaks the checksum, and the fields behind it deserve the fuzzer's time too.
+    static func vaultHeader(_ bytes: UnsafeRawBufferPointer) {
+        parseAndReserialize(bytes)
+        guard bytes.count >= VaultHeader.byteCount,
+              let checksum = try? BLAKE2b.hash(UnsafeRawBufferPointer(rebasing: bytes[0 ..< 202])) else { return }
+        var repaired = Array(bytes)
+        repaired.replaceSubrange(202 ..< VaultHeader.byteCount, with: checksum)
+        repaired.withUnsafeBytes(parseAndReserialize)
+    }
+
+    private static func parseAndReserialize(_ bytes: UnsafeRawBufferPointer) {
+        guard let header = try? VaultHeader.parse(bytes, path: "fuzz") else { return }
+        guard let again = try? header.serialized() else { fatalError("a parsed header does not serialize") }
+        precondition(again.elementsEqual(bytes.prefix(VaultHeader.byteCount)), "a parsed header serializes to other bytes")
+    }
+
+    /// The decrypted-payload decoder; what it accepts must encode and decode to the same entries.
+    static func payload(_ bytes: UnsafeRawBufferPointer) {
+        guard let plaintext = try? SecureBytes(copying: bytes),
+              let contents = try? PayloadCodec.decode(plaintext, path: "fuzz") else { return }
+        do {
+            let again = try PayloadCodec.decode(try PayloadCodec.encode(contents), path: "fuzz")
+            precondition(again.credentials.map(\.id) == contents.credentials.map(\.id)
+                         && again.credentials.map(\.services) == contents.credentials.map(\.services)
+                         && again.tombstones.map(\.id) == contents.tombstones.map(\.id)
+                         && again.equivalents.groups == contents.equivalents.groups,
+                         "decoded contents do not survive a round trip")
+        } catch {
+            fatalError("decoded contents do not re-encode: \(error)")
+        }
+    }
+
+    /// The service parser, on the input read as UTF-8 (invalid sequences become U+FFFD, as they
+    /// do wherever a service arrives as text).
+    static func serviceIdentifier(_ bytes: UnsafeRawBufferPointer) {
+        guard let service = try? ServiceIdentifier(String(decoding: bytes, as: UTF8.self)) else { return }
+        precondition(service.host.utf8.allSatisfy { $0 < 0x80 }, "a parsed host is not ASCII")
+    }
+
+    /// The agent's framing: a header line, then the payload it announces.
+    static func agentMessage(_ bytes: UnsafeRawBufferPointer) {
+        guard let newline = bytes.firstIndex(of: 0x0A),
+              let header = try? AgentWire.header(fromLine: bytes[..<newline]),
+              let length = try? AgentWire.payloadLength(of: header) else { return }
+        precondition(length >= 0 && length <= AgentWire.maximumPayloadBytes, "a payload length out of bounds")
+    }
+
+    /// The identity store's reader, unfiltered and filtered by a host.
+    static func identityStore(_ bytes: UnsafeRawBufferPointer) {
+        _ = try? IdentityStore.decode(bytes, filter: nil)
+        _ = try? IdentityStore.decode(bytes, filter: { equivalents in
+            HostFilter(requests: hostFilterRequests, context: RankingContext(suffixes: NoPublicSuffixList(), equivalents: equivalents))
+        })
+    }
+
+    private static let hostFilterRequests = ["github.com", "https://login.example.co.uk/"].compactMap { try? ServiceIdentifier($0) }
+}

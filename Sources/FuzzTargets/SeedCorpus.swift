@@ -1,0 +1,79 @@
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// The seed corpus, made from real encodings: a vault saved by `Vault`, its payload as
+/// `PayloadCodec` encodes it, the identity store `IdentityStore` writes, the header lines the agent
+/// and its clients send, and services as users type them. `make fuzz-seeds` writes it under
+/// Fuzz/Corpus/<entry>/; the files are committed, so regenerating is needed only when a format
+/// changes.
+public enum SeedCorpus {
+    public static func write(to directory: String) throws {
+        let scratch = NSTemporaryDirectory() + "pwtui-seeds-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+        var seeds: [FuzzEntry: [String: [UInt8]]] = [:]
+        for (name, credentials) in [("empty", 0), ("one", 1), ("three", 3)] {
+            let vault = try sampleVault(at: scratch + "/\(name).pwv", credentials: credentials)
+            let file = Array(try Data(contentsOf: URL(fileURLWithPath: vault.path)))
+            seeds[.vaultHeader, default: [:]][name] = Array(file.prefix(VaultHeader.byteCount))
+            seeds[.payload, default: [:]][name] = try PayloadCodec.encode(vault.contents).withUnsafeBytes { Array($0) }
+            let store = scratch + "/\(name).identities"
+            try IdentityStore(vault: vault).save(to: store)
+            seeds[.identityStore, default: [:]][name] = Array(try Data(contentsOf: URL(fileURLWithPath: store)))
+        }
+        for (index, service) in services.enumerated() {
+            seeds[.serviceIdentifier, default: [:]]["service-\(index)"] = Array(service.utf8)
+        }
+        for (index, message) in agentMessages.enumerated() {
+            seeds[.agentMessage, default: [:]]["message-\(index)"] = Array(message.utf8)
+        }
+        for (entry, files) in seeds {
+            let folder = directory + "/" + entry.rawValue
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, bytes) in files {
+                try Data(bytes).write(to: URL(fileURLWithPath: folder + "/seed-" + name))
+            }
+        }
+    }
+
+    private static func sampleVault(at path: String, credentials: Int) throws -> Vault {
+        let password = try SecureBytes(copying: Array("correct horse".utf8))
+        let vault = try Vault.create(at: path, password: password, parameters: .minimumForWriting)
+        let samples: [(services: [String], username: String, title: String)] = [
+            (["github.com", "https://gist.github.com/login"], "octocat", "GitHub"),
+            (["*.example.co.uk:8443", "webcredentials:bücher.example"], "anna@example.org", ""),
+            (["192.168.1.1", "[2001:db8::1]:8080", "localhost"], "admin", "Router"),
+        ]
+        for sample in samples.prefix(credentials) {
+            _ = try vault.add(services: try sample.services.map { try ServiceIdentifier($0) }, username: sample.username,
+                              secret: try SecureBytes(copying: Array("s3cret-\(sample.username)".utf8)), title: sample.title)
+        }
+        if credentials == samples.count {  // a tombstone too
+            let removed = try vault.add(services: [try ServiceIdentifier("old.example")], username: "gone",
+                                        secret: try SecureBytes(copying: Array("x".utf8)))
+            try vault.remove(removed.id)
+        }
+        if credentials > 0 {
+            vault.updateEquivalents { groups, _ in groups = EquivalentDomains(groups: [["github.com", "githubusercontent.com"]]) }
+        }
+        try vault.save()
+        return vault
+    }
+
+    private static let services = [
+        "github.com", "https://github.com:8443/login?x=1#y", "webcredentials:*.example.com:8443",
+        "http://[2001:db8::1]:8080/", "192.168.0.1", "bücher.example", "xn--bcher-kva.example",
+        "*.co.uk", "localhost", "https://пример.рф/путь", "EXAMPLE.COM.", "http://a.b.c.d.e.f.g.h/",
+    ]
+
+    /// Header lines as `AgentConnection` writes them (sorted keys), with their payloads.
+    private static let agentMessages = [
+        #"{"length":0,"op":"status"}"# + "\n",
+        #"{"length":13,"op":"unlock"}"# + "\ncorrect horse",
+        #"{"field":"password","length":0,"op":"get","services":["github.com"],"vault":"/home/u/.local/share/pwtui/vault.pwv"}"# + "\n",
+        #"{"identity":{"hosts":["github.com"],"id":"0b7c7e2a-93f4-4d0e-9a43-2b8f0c8d3e11","rank":0,"services":["github.com"],"title":"GitHub","username":"octocat"},"length":6,"ok":true}"# + "\nhunter",
+        #"{"code":77,"length":0,"message":"refused","ok":false}"# + "\n",
+    ]
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import VaultModel
+
+/// A note that `pwtui passwd` is under way, so that a change interrupted by a kill or a crash is
+/// reported at the next unlock instead of leaving the user to discover which password works.
+///
+/// `passwd` writes it (durably) before it re-encrypts the vault and removes it once it has said
+/// "Master password changed". The note holds the salt the vault had before — public, like the
+/// whole header — and the time. Whoever next unlocks the vault and finds the note compares that
+/// salt with the vault's: a different one means the rename happened and the new master password
+/// is in force; the same one means nothing changed. It says so before asking for the password
+/// (which one to type is the point), and removes the note once the vault opened.
+struct PasswordChangeMarker {
+    let path: String
+
+    init(vaultPath: String) {
+        let url = URL(fileURLWithPath: vaultPath)
+        path = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".passwd-pending"
+    }
+
+    /// Records, durably, that a change away from `salt` starts now.
+    static func begin(vaultPath: String, salt: [UInt8]) throws -> PasswordChangeMarker {
+        let marker = PasswordChangeMarker(vaultPath: vaultPath)
+        let started = ISO8601DateFormatter().string(from: Date())
+        let text = "started \(started)\nsalt \(salt.map { String(format: "%02x", $0) }.joined())\n"
+        let fd = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw VaultError.io(path: marker.path, operation: "creating", errno: errno) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
+            let failure = errno
+            unlink(marker.path)
+            throw VaultError.io(path: marker.path, operation: "writing", errno: failure)
+        }
+        let directory = open(URL(fileURLWithPath: marker.path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+        return marker
+    }
+
+    /// The interrupted change at `vaultPath`, if any, and what to tell about it.
+    static func pending(vaultPath: String) -> (marker: PasswordChangeMarker, notice: String)? {
+        let marker = PasswordChangeMarker(vaultPath: vaultPath)
+        guard let data = FileManager.default.contents(atPath: marker.path) else { return nil }
+        var fields: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        let when = fields["started"].map { " (started \($0))" } ?? ""
+        guard let salt = fields["salt"], let header = try? VaultStorage.loadHeader(vaultPath) else {
+            return (marker, "A master password change\(when) was interrupted; if the master password does not work, try the new one.")
+        }
+        let current = header.salt.map { String(format: "%02x", $0) }.joined()
+        if current != salt {
+            return (marker, "A master password change\(when) was interrupted after it completed: the vault now opens with the NEW master password, not the old one.")
+        }
+        return (marker, "A master password change\(when) was interrupted before it changed anything: the old master password still opens the vault.")
+    }
+
+    /// Whether the vault's salt is no longer `salt`: the change reached the disk.
+    static func vault(at vaultPath: String, changedFrom salt: [UInt8]) -> Bool {
+        (try? VaultStorage.loadHeader(vaultPath)).map { $0.salt != salt } ?? false
+    }
+
+    func remove() {
+        unlink(path)
+    }
+}

@@ -1,0 +1,32 @@
+// Options given wrongly say what is wrong, instead of meaning something else: an empty --vault
+// is not the default vault, and a descriptor open only for writing is not "not open".
+
+import Foundation
+import Testing
+
+@Suite("Option mistakes")
+struct OptionMistakeTests {
+    @Test("--vault '' (an unset variable) is a usage error, not the default vault", arguments: [
+        ["list", "--vault", ""], ["get", "github.com", "--vault", ""], ["list", "--config", ""],
+    ])
+    func emptyPath(_ arguments: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let result = try sandbox.pwtui(arguments)
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.err.contains("given an empty one"), "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
+
+    @Test("--master-password-fd 1 (stdout, open for writing only) says so")
+    func writeOnlyDescriptor() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let result = try sandbox.pwtui(["get", "example.com", "--master-password-fd", "1"], password: .none)
+        #expect(result.exitCode == 64, "\(result)")
+        #expect(result.err.contains("descriptor 1 is open for writing only") && !result.err.contains("not open"), "\(result)")
+        let closed = try sandbox.pwtui(["get", "example.com", "--master-password-fd", "9"], password: .none)
+        #expect(closed.exitCode == 64 && closed.err.contains("descriptor 9 is not open"), "\(closed)")
+    }
+}
