@@ -74,6 +74,7 @@ struct InterruptedPasswdTests {
     func completedPasswd() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s1")
         let passwd = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text(Self.newPassword)])
         #expect(passwd.exitCode == 0, "\(passwd)")
         let list = try sandbox.pwtui(["get", "github.com", "--field", "username"], password: .text(Self.newPassword))

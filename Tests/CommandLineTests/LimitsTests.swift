@@ -52,4 +52,23 @@ struct LimitsTests {
         let edit = try sandbox.pwtui(["edit", id, "--rank", "3"], password: .none)
         #expect(edit.exitCode == 0, "\(edit)")
     }
+
+    @Test("every identity of a vault through the agent at once, far past the old 64 KiB header (list with the store off)")
+    func allIdentitiesThroughTheAgent() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        // 30 credentials with 4 KiB titles: some 120 KiB of identities in one answer.
+        for index in 0 ..< 30 {
+            try sandbox.add(["site\(index).example"], username: "user\(index)", secret: "s\(index)",
+                            extra: ["--title", "T\(index)-" + String(repeating: "x", count: Self.titleLimit - 8)])
+        }
+        try ListWithoutUnlockingTests().turnIdentityStoreOff(sandbox)
+        let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
+        try #require(start.exitCode == 0, "\(start)")
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        let list = try sandbox.pwtui(["list", "--format", "json"], password: .none)
+        #expect(list.exitCode == 0, "answered by the agent, no password: \(list.err)")
+        #expect((try? parseJSONArray(list.stdout).count) == 30)
+    }
 }

@@ -28,6 +28,28 @@ struct SaveFaultTests {
                                stdin: stdin.map { .text($0) }, descriptors: descriptors)
     }
 
+    /// Which fsync, counted from the first, is the directory's right after the vault's rename,
+    /// for `arguments` run in a sandbox that `setup` prepares: found by a traced run in a twin
+    /// sandbox, since how many fsyncs come before it (a passwd marker, a key file) is the code's
+    /// business, not the test's.
+    func directorySyncAfterRename(_ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
+                                  setup: (Sandbox) throws -> Void) throws -> Int {
+        let twin = try Sandbox()
+        try setup(twin)
+        let log = twin.scratch + "/fsync.log"
+        var descriptors = descriptors
+        descriptors[3] = .text(twin.password)
+        let traced = try twin.run(try strace(), ["-f", "-y", "-s", "4096", "-o", log, "-e", "trace=fsync,rename",
+                                                 try Binaries.require(Binaries.pwtui)] + arguments + ["--master-password-fd", "3"],
+                                  stdin: stdin.map { .text($0) }, descriptors: descriptors)
+        try #require(traced.exitCode == 0, "\(traced)")
+        let lines = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n")
+        let vaultName = (twin.vault as NSString).lastPathComponent
+        let renamed = try #require(lines.firstIndex { $0.contains("rename(") && $0.hasSuffix("/\(vaultName)\") = 0") })
+        let directorySync = try #require(lines[renamed...].firstIndex { $0.contains("fsync(") && $0.contains("/vault>") })
+        return lines[...directorySync].filter { $0.contains("fsync(") }.count
+    }
+
     // MARK: After the rename
 
     @Test("passwd whose directory fsync fails with EIO: 73, 'saved', and the new password is in force")
@@ -35,8 +57,12 @@ struct SaveFaultTests {
         let sandbox = try Sandbox()
         try sandbox.initVault()
         try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
-        // fsync 1 is the temporary file's, fsync 2 the directory's after the rename.
-        let passwd = try pwtuiWithFault(sandbox, ["passwd", "--new-master-password-fd", "4"], call: "fsync", when: 2,
+        let arguments = ["passwd", "--new-master-password-fd", "4"]
+        let when = try directorySyncAfterRename(arguments, descriptors: [4: .text("a brand new password")]) { twin in
+            try twin.initVault()
+            try twin.add(["github.com"], username: "alice", secret: "s3cret")
+        }
+        let passwd = try pwtuiWithFault(sandbox, arguments, call: "fsync", when: when,
                                         error: "EIO", descriptors: [4: .text("a brand new password")])
         #expect(passwd.exitCode == 73, "\(passwd)")
         #expect(passwd.err.contains("syncing directory"), "the fault hit the directory fsync: \(passwd)")
@@ -52,8 +78,9 @@ struct SaveFaultTests {
     func addDirectorySyncFails() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
-        let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "fsync", when: 2,
-                                     error: "EIO", stdin: "s3cret")
+        let arguments = ["add", "github.com", "--username", "alice"]
+        let when = try directorySyncAfterRename(arguments, stdin: "s3cret") { try $0.initVault() }
+        let add = try pwtuiWithFault(sandbox, arguments, call: "fsync", when: when, error: "EIO", stdin: "s3cret")
         #expect(add.exitCode == 73, "\(add)")
         #expect(add.err.contains("syncing directory") && !add.err.contains("unchanged"), "\(add)")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n")
