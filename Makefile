@@ -64,7 +64,8 @@ bench-fast-path: release
 # libFuzzer, one target after another, FUZZ_SECONDS each (a package of its own under Fuzz/, so the
 # main build never sees the sanitizers). What a run discovers stays in Fuzz/.build-fuzz/corpus; a crash
 # lands in Fuzz/Crashes/ and, once fixed, belongs in Fuzz/Corpus/<target>/, which `make test`
-# replays. `make fuzz FUZZERS=PayloadCodec FUZZ_SECONDS=600` runs one.
+# replays. `make fuzz FUZZERS=PayloadCodec FUZZ_SECONDS=600` runs one. The Swift backtracer is off:
+# libFuzzer reports the crash, and the backtracer's memory dump trips AddressSanitizer.
 FUZZ_SECONDS ?= 60
 FUZZERS ?= VaultHeader PayloadCodec ServiceIdentifier AgentMessage IdentityStore
 # Both spellings of the sanitizers: SwiftPM's `--sanitize=fuzzer` makes the targets link against
@@ -78,7 +79,7 @@ fuzz: deps
 	for target in $(FUZZERS); do \
 		mkdir -p Fuzz/.build-fuzz/corpus/$$target; \
 		echo "make fuzz: $$target for $(FUZZ_SECONDS) s"; \
-		nice -n 10 "$$bin/Fuzz$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
+		SWIFT_BACKTRACE=enable=no nice -n 10 "$$bin/Fuzz$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
 			-artifact_prefix=Fuzz/Crashes/$$target- Fuzz/.build-fuzz/corpus/$$target Fuzz/Corpus/$$target \
 			|| failed="$$failed $$target"; \
 	done; \

@@ -284,6 +284,11 @@ private struct Parser {
     /// The normalised host and its kind, in one pass over the bytes for the usual ASCII name.
     func classify(_ range: Range<Int>) -> Outcome<(String, ServiceIdentifier.HostKind)> {
         if bytes[range.lowerBound] == 0x5B {
+            // The caller checks the brackets only where a host begins, not after "*." (found by
+            // the fuzzer: "*.[" trapped).
+            guard range.count >= 2, bytes[range.upperBound - 1] == 0x5D else {
+                return .failure(Problem(message: "'\(slice(range))' opens '[' without closing it"))
+            }
             let inside = slice(range.lowerBound + 1 ..< range.upperBound - 1).lowercased()
             guard inside.contains(":"), inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2E }) else {
                 return .failure(Problem(message: "'\(slice(range))' is not an IPv6 address"))
