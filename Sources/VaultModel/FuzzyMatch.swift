@@ -155,7 +155,7 @@ public struct FilterableList: Sendable {
             if matchesOnly, !isMatch { continue }
             guard let raw = FuzzyMatch.score(query: terms, candidate: searchTexts[position]) else { continue }
             let score = min(max(raw, -limit), limit)
-            if best == nil || score > best!.score { best = (score, position) }
+            if score > best?.score ?? .min { best = (score, position) }
             let section: UInt64 = isMatch ? 0 : 1
             let inverted = UInt64(limit - score)  // 0 ..< 2^31: higher scores sort first
             keys.append(section << 63 | inverted << 32 | UInt64(position))
