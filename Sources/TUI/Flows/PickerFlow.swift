@@ -30,15 +30,18 @@ public struct PickerFlow {
     let unlockingMessage: String
     let preview: [RankedCredential]?
     let answerWithoutUnlocking: ((UUID) throws -> Bool)?
+    let commandName: String
 
     /// `unlock` opens the vault (throwing `VaultError.wrongPassword` for a wrong password);
     /// `rank` orders its credentials for the request; `requestLabel` names the request in
     /// headings (nil: everything is listed). `preview`: the list to show before unlocking;
-    /// `answerWithoutUnlocking`: true when it delivered the chosen credential itself.
+    /// `answerWithoutUnlocking`: true when it delivered the chosen credential itself;
+    /// `commandName`: how to run pwtui in a hint (its full path when it is not on PATH).
     public init(terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
                 unlockingMessage: String = "Unlocking…", preview: [RankedCredential]? = nil,
-                answerWithoutUnlocking: ((UUID) throws -> Bool)? = nil,
+                answerWithoutUnlocking: ((UUID) throws -> Bool)? = nil, commandName: String = "pwtui",
                 unlock: @escaping (borrowing SecureBytes) throws -> Vault, rank: @escaping (Vault) -> [RankedCredential]) {
+        self.commandName = commandName
         self.preview = preview
         self.answerWithoutUnlocking = answerWithoutUnlocking
         self.terminal = terminal
@@ -61,7 +64,7 @@ public struct PickerFlow {
     }
 
     private func chooseBeforeUnlocking(_ preview: [RankedCredential]) throws -> Outcome {
-        var list = CredentialListScreen(ranked: preview, requestLabel: requestLabel)
+        var list = CredentialListScreen(ranked: preview, requestLabel: requestLabel, commandName: commandName)
         while true {
             guard let id = try choose(from: &list) else { return .cancelled }
             if try answerWithoutUnlocking?(id) == true { return .answeredWithoutUnlocking(id) }
@@ -77,7 +80,7 @@ public struct PickerFlow {
     }
 
     private func choose(in vault: Vault) throws -> Outcome {
-        var list = CredentialListScreen(ranked: rank(vault), requestLabel: requestLabel)
+        var list = CredentialListScreen(ranked: rank(vault), requestLabel: requestLabel, commandName: commandName)
         while true {
             guard let id = try choose(from: &list) else { return .cancelled }
             if let credential = vault.contents.credential(withID: id) { return .chosen(vault, credential) }

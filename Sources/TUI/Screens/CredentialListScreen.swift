@@ -37,6 +37,9 @@ public struct CredentialListScreen: Sendable {
     private static let tooSmall = TooSmallNotice(minimum: minimumSize)
 
     let requestLabel: String?
+    /// How this pwtui is run (`pwtui`, or its full path when it is not on PATH yet), for the one
+    /// hint that names a command.
+    let commandName: String
     let list: FilterableList
     public private(set) var query = ""
     public private(set) var showAll: Bool
@@ -51,8 +54,9 @@ public struct CredentialListScreen: Sendable {
 
     /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
     /// requested services (`requestLabel` nil) everything is one section.
-    public init(ranked: [RankedCredential], requestLabel: String?) {
+    public init(ranked: [RankedCredential], requestLabel: String?, commandName: String = "pwtui") {
         self.requestLabel = requestLabel
+        self.commandName = commandName
         list = FilterableList(ranked)
         showAll = requestLabel == nil
         visible = []
@@ -190,7 +194,7 @@ public struct CredentialListScreen: Sendable {
             } else {
                 lines = [.text("All credentials (\(others))", .section)]
                 if screen.list.ranked.isEmpty {
-                    hint = .text("  The vault is empty — add one with: pwtui add SERVICE --username NAME", .dim)
+                    hint = .text("  The vault is empty — add one with: \(screen.commandName) add SERVICE --username NAME", .dim)
                 } else if others == 0 {
                     hint = .text("  Nothing matches '\(screen.query)'", .dim)
                 } else {

@@ -108,6 +108,7 @@ struct PickCommand: ParsableCommand {
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
             preview: preview,
             answerWithoutUnlocking: answerWithoutUnlocking,
+            commandName: Invocation.current.command,
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
                 global.syncIdentities(with: vault, previousGeneration: nil)
