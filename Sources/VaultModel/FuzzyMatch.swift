@@ -70,34 +70,49 @@ public enum FuzzyMatch {
                 }
                 guard p == pattern.count else { return nil }
 
-                let unreachable = Int.min / 4
-                let width = text.count - first
-                var previous = [Int](repeating: unreachable, count: width)
-                var current = [Int](repeating: unreachable, count: width)
                 func gain(_ index: Int) -> Int {
                     scorePerCharacter + (index == 0 || isBoundary(text[index - 1]) ? boundaryBonus : 0)
                 }
-                for offset in 0 ..< width where text[first + offset] == pattern[0] {
-                    previous[offset] = gain(first + offset)
+                // One character: its best single position, no table needed (the commonest
+                // keystroke, over every candidate).
+                if pattern.count == 1 {
+                    var best = Int.min
+                    for index in first ..< text.count where text[index] == pattern[0] { best = max(best, gain(index)) }
+                    return best
                 }
-                for row in 1 ..< pattern.count {
-                    let wanted = pattern[row]
-                    var bestWithGap = unreachable
+                let unreachable = Int.min / 4
+                // Nothing after the last place the final character stands can end a match.
+                var last = text.count - 1
+                while text[last] != pattern[pattern.count - 1] { last -= 1 }
+                let width = last - first + 1
+                // The two rows live on the stack: a heap allocation per candidate was half the
+                // cost of a keystroke over 100,000 credentials.
+                return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * width) { rows in
+                    var previous = UnsafeMutableBufferPointer(rebasing: rows[0 ..< width])
+                    var current = UnsafeMutableBufferPointer(rebasing: rows[width ..< 2 * width])
                     for offset in 0 ..< width {
-                        // A match two or more places back, with the gap between paid for.
-                        if offset >= 2 {
-                            bestWithGap = max(bestWithGap - gapExtensionPenalty, previous[offset - 2] - gapOpenPenalty)
-                        }
-                        guard text[first + offset] == wanted, offset >= 1 else {
-                            current[offset] = unreachable
-                            continue
-                        }
-                        let before = max(previous[offset - 1] + consecutiveBonus, bestWithGap)
-                        current[offset] = before <= unreachable / 2 ? unreachable : before + gain(first + offset)
+                        previous[offset] = text[first + offset] == pattern[0] ? gain(first + offset) : unreachable
                     }
-                    swap(&previous, &current)
+                    for row in 1 ..< pattern.count {
+                        let wanted = pattern[row]
+                        var bestWithGap = unreachable
+                        for offset in 0 ..< width {
+                            // A match two or more places back, with the gap between paid for.
+                            if offset >= 2 {
+                                bestWithGap = max(bestWithGap - gapExtensionPenalty, previous[offset - 2] - gapOpenPenalty)
+                            }
+                            guard text[first + offset] == wanted, offset >= 1 else {
+                                current[offset] = unreachable
+                                continue
+                            }
+                            let before = max(previous[offset - 1] + consecutiveBonus, bestWithGap)
+                            current[offset] = before <= unreachable / 2 ? unreachable : before + gain(first + offset)
+                        }
+                        swap(&previous, &current)
+                    }
+                    let best = previous.max() ?? unreachable
+                    return best <= unreachable / 2 ? nil : best
                 }
-                return previous.max().flatMap { $0 <= unreachable / 2 ? nil : $0 }
             }
         }
     }
