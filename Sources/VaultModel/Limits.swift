@@ -27,6 +27,8 @@ public enum Limits {
 
     /// Refuses a credential with a field over its limit, naming the field.
     static func check(_ credential: Credential) throws {
+        try refuseControlCharacters("title", credential.title)
+        try refuseControlCharacters("username", credential.username)
         try check("title", credential.title.utf8.count, titleBytes)
         try check("username", credential.username.utf8.count, usernameBytes)
         try check("notes", credential.notes.utf8.count, notesBytes)
@@ -41,6 +43,14 @@ public enum Limits {
     /// Refuses a secret over the limit.
     static func checkSecret(byteCount: Int) throws {
         try check("password", byteCount, secretBytes)
+    }
+
+    /// Titles and usernames are one line of printable text: a control character in them is a
+    /// paste gone wrong or an attack on whoever lists them (ESC sequences reach the terminal).
+    private static func refuseControlCharacters(_ field: String, _ text: String) throws {
+        guard let control = text.unicodeScalars.first(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) else { return }
+        let code = String(control.value, radix: 16, uppercase: true)
+        throw VaultError.invalidRequest("the \(field) contains a control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)); titles and usernames are one line of printable text")
     }
 
     private static func check(_ field: String, _ count: Int, _ limit: Int) throws {

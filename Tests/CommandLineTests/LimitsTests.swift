@@ -31,14 +31,14 @@ struct LimitsTests {
         #expect(try sandbox.vaultDirectoryFiles() == before)
     }
 
-    @Test("at every limit at once (JSON's worst case: control characters), the agent carries the credential")
+    @Test("at every limit at once (with characters JSON must escape), the agent carries the credential")
     func atTheLimitsTheAgentCarriesIt() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
-        // Control characters escape to six bytes each in the agent's JSON: the old 64 KiB header
-        // could not carry this one identity.
-        let title = String(repeating: "\u{01}", count: Self.titleLimit)
-        let username = String(repeating: "\u{02}", count: 4 * 1024)
+        // Quotes and backslashes escape to two bytes each in the agent's JSON, and 40 long
+        // services alone pass the old 64 KiB header: it could not carry this one identity.
+        let title = String(repeating: "\"", count: Self.titleLimit)
+        let username = String(repeating: "\\", count: 4 * 1024)
         let services = (0 ..< 40).map { "https://example.com/\($0)/" + String(repeating: "a", count: 4000) }
         let id = try sandbox.add(services, username: username, secret: "limit-secret", extra: ["--title", title])
         let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
@@ -70,5 +70,22 @@ struct LimitsTests {
         let list = try sandbox.pwtui(["list", "--format", "json"], password: .none)
         #expect(list.exitCode == 0, "answered by the agent, no password: \(list.err)")
         #expect((try? parseJSONArray(list.stdout).count) == 30)
+    }
+
+    @Test("control characters in a title or username are refused (they would reach the terminal of whoever lists them)")
+    func controlCharactersRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let before = try sandbox.vaultDirectoryFiles()
+        let escape = try sandbox.pwtui(["add", "example.com", "--username", "evil\u{1B}]2;pwned\u{07}"], stdin: "pw")
+        #expect(escape.exitCode == 64 && escape.err.contains("U+001B") && !escape.err.contains("\u{1B}"), "\(escape)")
+        let title = try sandbox.pwtui(["add", "example.com", "--username", "u", "--title", "T\u{9B}2J"], stdin: "pw")
+        #expect(title.exitCode == 64 && title.err.contains("U+009B"), "\(title)")
+        #expect(try sandbox.vaultDirectoryFiles() == before)
+        // git may hand over a username decoded from a crafted URL's %1b: refused too, nothing stored.
+        let git = try sandbox.pwtui(["git-credential", "store"],
+                                    stdin: "protocol=https\nhost=example.com\nusername=a\u{1B}[2Jb\npassword=pw\n\n")
+        #expect(!git.err.contains("\u{1B}"), "\(git)")
+        #expect(try sandbox.vaultDirectoryFiles() == before)
     }
 }

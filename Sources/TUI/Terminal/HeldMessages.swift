@@ -26,6 +26,7 @@ public final class HeldMessages: @unchecked Sendable {
 
     /// Writes `line` (a newline is added) now, or when the terminal is given back.
     public func say(_ line: String) {
+        let line = PrintableText.forTerminal(line)
         lock.lock()
         if holders > 0 {
             held.append(line)

@@ -31,7 +31,7 @@ public final class TerminalPrompt {
 
     /// Writes text to the terminal (prompts, confirmations).
     public func say(_ text: String) {
-        var text = text
+        var text = PrintableText.forTerminal(text)
         text.withUTF8 { utf8 in
             var offset = 0
             while offset < utf8.count {

@@ -74,7 +74,7 @@ struct ListCommand: ParsableCommand {
         let header = ["ID", "TITLE", "USERNAME", "SERVICES"]
         let cells = rows.map { credential, _ in
             [String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
-             credential.services.map(\.text).joined(separator: " ")]
+             credential.services.map(\.text).joined(separator: " ")].map(PrintableText.forTerminal)
         }
         // Padded by terminal columns, not characters: 日本語 takes six, an emoji two.
         var widths = header.map(TextWidth.columns(of:))
