@@ -33,7 +33,7 @@ struct AgentCommand: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start the agent (locked) in the background.")
+        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start the agent (locked) in the background.")
         @OptionGroup var global: GlobalOptions
 
         @Option(name: .customLong("idle-timeout"), help: "Lock after this long unused (15m, 90s, 2h).")
@@ -86,7 +86,7 @@ struct AgentCommand: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lock and stop the agent.")
+        static let configuration = CommandConfiguration(commandName: "stop", abstract: "Lock and stop the agent.")
         func run() throws {
             guard try AgentCommand.client().request(["op": "stop"]) != nil else {
                 StandardError.say("No agent is running.")
@@ -97,7 +97,7 @@ struct AgentCommand: ParsableCommand {
     }
 
     struct Lock: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget the unlocked vault; the agent keeps running.")
+        static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked vault; the agent keeps running.")
         func run() throws {
             guard try AgentCommand.client().request(["op": "lock"]) != nil else {
                 StandardError.say("No agent is running.")
@@ -108,7 +108,7 @@ struct AgentCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Is an agent running, and is it unlocked? (exit 0 unlocked, 75 locked or none)")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Is an agent running, and is it unlocked? (exit 0 unlocked, 75 locked or none)")
         func run() throws {
             guard let answer = try AgentCommand.client().request(["op": "status"]) else {
                 throw CommandFailure(.interactionRequired, "no agent is running")

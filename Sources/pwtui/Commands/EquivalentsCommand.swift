@@ -20,7 +20,7 @@ struct EquivalentsCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Declare two or more domains equivalent.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Declare two or more domains equivalent.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Plain domains (amazon.com amazon.co.uk), at least two; a domain already in a group brings its group along.")
         var domains: [String]
@@ -42,6 +42,7 @@ struct EquivalentsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the groups, one per line (from the identity store or an unlocked agent when they can answer).")
         @OptionGroup var global: GlobalOptions
 
