@@ -457,14 +457,16 @@ struct GitProtocolTests {
         #expect(result.out == "username=alice\npassword=pw-a\n", "\(result)")
     }
 
-    @Test("a username or password that git's protocol cannot carry is not answered (no extra lines smuggled to git)")
+    @Test("a username git's protocol cannot carry never gets in (no extra lines smuggled to git)")
     func noLineInjection() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
-        try sandbox.add(["https://git.example.com"], username: "alice\npassword=injected", secret: "real")
+        // Refused at the door now (control characters, Limits.swift); the helper's own guard
+        // against a line break stays for vaults written before.
+        let add = try sandbox.pwtui(["add", "https://git.example.com", "--username", "alice\npassword=injected"], stdin: "real")
+        #expect(add.exitCode == 64, "\(add)")
         let get = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\n")
-        #expect(get.exitCode == 0 && get.out.isEmpty, "\(get)")
-        #expect(get.err.contains("line break"), "\(get)")
+        #expect(get.exitCode == 0 && !get.out.contains("injected"), "\(get)")
     }
 
     // MARK: Setting it up

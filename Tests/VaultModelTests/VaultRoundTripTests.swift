@@ -20,9 +20,12 @@ import VaultCrypto
 
     static let alphabet: [String] = ["a", "Z", "0", " ", "é", "日", "本", "🔑", "\u{0301}", "\"", "\\", "\n", "\t", "ß", "Ω"]
 
-    func randomText(_ rng: inout SeededGenerator, maxLength: Int) -> String {
+    /// Notes take any of the alphabet; titles and usernames are one line of printable text
+    /// (`lineOnly`), as the vault requires.
+    func randomText(_ rng: inout SeededGenerator, maxLength: Int, lineOnly: Bool = false) -> String {
+        let alphabet = lineOnly ? Self.alphabet.filter { $0 != "\n" && $0 != "\t" } : Self.alphabet
         let length = Int.random(in: 0 ... maxLength, using: &rng)
-        return (0 ..< length).map { _ in Self.alphabet.randomElement(using: &rng)! }.joined()
+        return (0 ..< length).map { _ in alphabet.randomElement(using: &rng)! }.joined()
     }
 
     struct Expected {
@@ -45,7 +48,7 @@ import VaultCrypto
             let secret = (0 ..< Int.random(in: 0 ... 64, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
             let services = (0 ... Int.random(in: 0 ... 2, using: &rng)).map { "s\(index)-\($0).example.com" }
             let entry = Expected(
-                title: randomText(&rng, maxLength: 40), username: randomText(&rng, maxLength: 20),
+                title: randomText(&rng, maxLength: 40, lineOnly: true), username: randomText(&rng, maxLength: 20, lineOnly: true),
                 notes: randomText(&rng, maxLength: 100), secret: secret, services: services,
                 rank: Int32.random(in: -5 ... 5, using: &rng))
             let credential = try vault.add(
