@@ -43,8 +43,9 @@ struct PasswordChangeMarker {
         return marker
     }
 
-    /// The interrupted change at `vaultPath`, if any, and what to tell about it.
-    static func pending(vaultPath: String) -> (marker: PasswordChangeMarker, notice: String)? {
+    /// The interrupted change at `vaultPath`, if any, and what to tell about it: `notice` in a
+    /// message, `short` on the password screen, where a line is one terminal row.
+    static func pending(vaultPath: String) -> (marker: PasswordChangeMarker, notice: String, short: String)? {
         let marker = PasswordChangeMarker(vaultPath: vaultPath)
         guard let data = FileManager.default.contents(atPath: marker.path) else { return nil }
         var fields: [String: String] = [:]
@@ -54,13 +55,16 @@ struct PasswordChangeMarker {
         }
         let when = fields["started"].map { " (started \($0))" } ?? ""
         guard let salt = fields["salt"], let header = try? VaultStorage.loadHeader(vaultPath) else {
-            return (marker, "A master password change\(when) was interrupted; if the master password does not work, try the new one.")
+            return (marker, "A master password change\(when) was interrupted; if the master password does not work, try the new one.",
+                    "A password change was interrupted: if this one fails, try the new one")
         }
         let current = header.salt.map { String(format: "%02x", $0) }.joined()
         if current != salt {
-            return (marker, "A master password change\(when) was interrupted after it completed: the vault now opens with the NEW master password, not the old one.")
+            return (marker, "A master password change\(when) was interrupted after it completed: the vault now opens with the NEW master password, not the old one.",
+                    "An interrupted password change completed: use the NEW master password")
         }
-        return (marker, "A master password change\(when) was interrupted before it changed anything: the old master password still opens the vault.")
+        return (marker, "A master password change\(when) was interrupted before it changed anything: the old master password still opens the vault.",
+                "An interrupted password change changed nothing: the old master password works")
     }
 
     /// Whether the vault's salt is no longer `salt`: the change reached the disk.

@@ -81,4 +81,24 @@ struct InterruptedPasswdTests {
         #expect(list.exitCode == 0 && !list.err.contains("interrupted"), "\(list)")
         #expect(try !FileManager.default.contentsOfDirectory(atPath: sandbox.vaultDirectory).contains { $0.hasSuffix(".passwd-pending") })
     }
+
+    @Test("the picker's password screen says which master password opens the vault, until one does")
+    func pickerSaysIt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        try killPasswd(sandbox, afterRename: true)
+        let tmux = try TmuxSession(sandbox: sandbox)
+        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        try tmux.type("'\(try Binaries.require(Binaries.pwtui))' pick github.com")
+        try tmux.press("Enter")
+        let screen = try tmux.waitForPane { $0.contains("Master password") }
+        #expect(screen?.contains("use the NEW master password") == true, "\(tmux.captures.last ?? "")")
+        try tmux.type(Self.newPassword)
+        try tmux.press("Enter")
+        #expect(try tmux.waitForPane { $0.contains("alice") } != nil, "the new password opened it: \(tmux.captures.last ?? "")")
+        try tmux.press("Escape")
+        let marker = sandbox.vaultDirectory + "/." + (sandbox.vault as NSString).lastPathComponent + ".passwd-pending"
+        #expect(poll(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: marker) }, "said until the vault opened")
+    }
 }

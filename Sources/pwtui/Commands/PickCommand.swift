@@ -103,14 +103,17 @@ struct PickCommand: ParsableCommand {
         let preview = listed.map { listed in
             order(listed.identities.compactMap { try? $0.secretlessCredential() }, global.rankingContext(equivalents: listed.equivalents))
         }
+        // A passwd killed midway: which master password to type is said where it is typed.
+        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
         return PickerFlow(
-            terminal: terminal, vaultPath: path, passwordHint: passwordHint,
+            terminal: terminal, vaultPath: path, passwordHint: interrupted?.short ?? passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
             preview: preview,
             answerWithoutUnlocking: answerWithoutUnlocking,
             commandName: Invocation.current.command,
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
+                interrupted?.marker.remove()
                 global.syncIdentities(with: vault, previousGeneration: nil)
                 return vault
             },
