@@ -114,7 +114,7 @@ enum AtomicFile {
 
     private static func randomSuffix() throws -> String {
         let bytes = try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.make(6) }
-        return bytes.map { String(format: "%02x", $0) }.joined()
+        return Hex.string(bytes)
     }
 
     /// `mkdir -p` with mode 0700 for the directories it creates.

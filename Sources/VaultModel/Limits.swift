@@ -48,9 +48,10 @@ public enum Limits {
     /// Titles and usernames are one line of printable text: a control character in them is a
     /// paste gone wrong or an attack on whoever lists them (ESC sequences reach the terminal).
     private static func refuseControlCharacters(_ field: String, _ text: String) throws {
-        guard let control = text.unicodeScalars.first(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) else { return }
+        guard let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) else { return }
         let code = String(control.value, radix: 16, uppercase: true)
-        throw VaultError.invalidRequest("the \(field) contains a control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)); titles and usernames are one line of printable text")
+        let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
+        throw VaultError.invalidRequest("the \(field) contains a control character (U+\(padded)); titles and usernames are one line of printable text")
     }
 
     private static func check(_ field: String, _ count: Int, _ limit: Int) throws {

@@ -49,8 +49,7 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     public init(_ text: String) throws {
         let parts = try Self.parse(text)
         if let userinfo = parts.userinfo {
-            let redacted = String(decoding: text.utf8.prefix(userinfo.lowerBound), as: UTF8.self) + "…@"
-                + String(decoding: text.utf8.dropFirst(userinfo.upperBound), as: UTF8.self)
+            let redacted = Self.replacing(userinfo, in: text, with: "…@")
             throw VaultError.invalidRequest(
                 "invalid service '\(redacted)': a URL must not carry a user name or password before '@'; "
                     + "give the account with --username, and a password never belongs in a URL")
@@ -66,9 +65,14 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
             self.init(text: text, parts: parts)
             return
         }
-        let cleaned = String(decoding: text.utf8.prefix(userinfo.lowerBound), as: UTF8.self)
-            + String(decoding: text.utf8.dropFirst(userinfo.upperBound), as: UTF8.self)
+        let cleaned = Self.replacing(userinfo, in: text, with: "")
         self.init(text: cleaned, parts: try Self.parse(cleaned))
+    }
+
+    /// `text` with the UTF-8 byte range `range` replaced.
+    private static func replacing(_ range: Range<Int>, in text: String, with replacement: String) -> String {
+        String(decoding: text.utf8.prefix(range.lowerBound), as: UTF8.self) + replacement
+            + String(decoding: text.utf8.dropFirst(range.upperBound), as: UTF8.self)
     }
 
     private static func parse(_ text: String) throws -> Parts {

@@ -45,10 +45,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let path):
             return "no vault at \(path) (create one with 'pwtui init', or point --vault / PWTUI_VAULT at yours)"
         case .alreadyExists(let path):
-            if let directory = Self.directoryMessage(path) { return directory }
+            if Self.isDirectory(path) { return "\(path) is a directory, not a vault file (\(Self.nameTheFile(path)))" }
             return "\(path) already exists; refusing to overwrite it"
         case .corrupt(let path, let reason):
-            if let directory = Self.directoryMessage(path) { return directory }
             // Named only when it is there: a message must not send anyone to a file that is not.
             let backup = FileManager.default.fileExists(atPath: path + ".bak")
                 ? "restore it from \(path).bak (the previous save) or a backup" : "restore it from a backup"
@@ -66,7 +65,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the change is saved in \(path), but \(operation) failed: \(SystemError.message(errno)). "
                 + "The new version is in force; it may not survive a power cut or crash until the next successful save"
         case .notAFile(let path, let kind):
-            return "\(path) is \(kind), not a vault file; refusing to read it (point --vault / PWTUI_VAULT at the vault file)"
+            let hint = kind == Self.directoryKind ? Self.nameTheFile(path) : "point --vault / PWTUI_VAULT at the vault file"
+            return "\(path) is \(kind), not a vault file; refusing to read it (\(hint))"
         case .conflict(let path, let reason):
             return "\(path) changed while pwtui was working: \(reason). Nothing was written"
         case .crypto(let error):
@@ -80,13 +80,20 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension VaultError {
-    /// What to say when the vault path names a directory: the most likely mistake is naming the
-    /// folder the vault is in.
-    static func directoryMessage(_ path: String) -> String? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+    /// `notAFile`'s kind for a directory.
+    static let directoryKind = "a directory"
+
+    /// The most likely mistake behind a path that is not a vault file is naming the folder the
+    /// vault is in: say that the options name the file itself.
+    static func nameTheFile(_ path: String) -> String {
         let example = (path.hasSuffix("/") ? path : path + "/") + "vault.pwtui"
-        return "\(path) is a directory, not a vault file: --vault, PWTUI_VAULT and the settings' vault name the file itself (like \(example))"
+        return "--vault, PWTUI_VAULT and the settings' vault name the vault file itself, like \(example)"
+    }
+
+    /// `init` on a directory: `alreadyExists` is thrown without knowing what exists.
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }
 

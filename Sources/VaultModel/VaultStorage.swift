@@ -58,11 +58,15 @@ public enum VaultStorage {
         return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: Int(info.st_size)) }
     }
 
-    /// Refuses, without opening it, a vault path that exists and is not a regular file (after
-    /// links): what commands check before asking for a master password.
-    public static func checkRegularFile(_ path: String) throws {
+    /// Refuses, without opening it, a vault path where nothing is (`notFound`) or something that
+    /// is not a regular file after links (`notAFile`): what commands check before asking for a
+    /// master password nobody could use.
+    public static func requireVaultFile(_ path: String) throws {
         var info = stat()
-        guard stat(path, &info) == 0 else { return }
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw VaultError.notFound(path: path) }
+            throw VaultError.io(path: path, operation: "reading", errno: errno)
+        }
         try requireRegularFile(info, path: path)
     }
 
@@ -71,7 +75,7 @@ public enum VaultStorage {
         switch info.st_mode & S_IFMT {
         case S_IFREG: return
         case S_IFIFO: kind = "a FIFO (named pipe)"
-        case S_IFDIR: kind = "a directory"
+        case S_IFDIR: kind = VaultError.directoryKind
         case S_IFCHR: kind = "a character device"
         case S_IFBLK: kind = "a block device"
         case S_IFSOCK: kind = "a socket"

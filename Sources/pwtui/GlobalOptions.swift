@@ -132,8 +132,7 @@ struct GlobalOptions: ParsableArguments {
     func openVault() throws -> Vault {
         let path = vaultPath
         // A missing vault is reported before asking for a password nobody can use.
-        guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
-        try VaultStorage.checkRegularFile(path)
+        try VaultStorage.requireVaultFile(path)
         // Before the prompt: which master password to type is what it is about.
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
         if let interrupted { StandardError.say(interrupted.notice) }
@@ -173,7 +172,7 @@ struct GlobalOptions: ParsableArguments {
     static func identityStoreName(forVault path: String) throws -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let canonical = URL(fileURLWithPath: absolute).standardizedFileURL.resolvingSymlinksInPath().path
-        return try BLAKE2b.hash(Array(canonical.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Hex.string(try BLAKE2b.hash(Array(canonical.utf8)).prefix(16))
     }
 
     /// `$XDG_STATE_HOME/pwtui`: local state, never synced.

@@ -29,7 +29,7 @@ struct ListedIdentities {
 
     static func load(_ global: GlobalOptions) throws -> ListedIdentities {
         let path = global.vaultPath
-        guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
+        try VaultStorage.requireVaultFile(path)
         // Missing, stale, switched off or unreadable: the next source answers (or says why not).
         if let store = try? global.currentIdentityStore() {
             return ListedIdentities(credentials: try store.identities.map { try $0.secretlessCredential() },

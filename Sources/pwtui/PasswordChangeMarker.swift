@@ -25,7 +25,7 @@ struct PasswordChangeMarker {
     static func begin(vaultPath: String, salt: [UInt8]) throws -> PasswordChangeMarker {
         let marker = PasswordChangeMarker(vaultPath: vaultPath)
         let started = ISO8601DateFormatter().string(from: Date())
-        let text = "started \(started)\nsalt \(salt.map { String(format: "%02x", $0) }.joined())\n"
+        let text = "started \(started)\nsalt \(Hex.string(salt))\n"
         let fd = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw VaultError.io(path: marker.path, operation: "creating", errno: errno) }
         defer { close(fd) }
@@ -58,7 +58,7 @@ struct PasswordChangeMarker {
             return (marker, "A master password change\(when) was interrupted; if the master password does not work, try the new one.",
                     "A password change was interrupted: if this one fails, try the new one")
         }
-        let current = header.salt.map { String(format: "%02x", $0) }.joined()
+        let current = Hex.string(header.salt)
         if current != salt {
             return (marker, "A master password change\(when) was interrupted after it completed: the vault now opens with the NEW master password, not the old one.",
                     "An interrupted password change completed: use the NEW master password")

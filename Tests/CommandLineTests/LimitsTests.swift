@@ -22,10 +22,8 @@ struct LimitsTests {
         #expect(secret.exitCode == 64, "\(secret)")
         #expect(try sandbox.vaultDirectoryFiles() == before)
 
-        let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
-        try #require(start.exitCode == 0, "\(start)")
-        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
-        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
         let through = try sandbox.pwtui(["add", "github.com", "--username", "alice", "--title", huge], password: .none, stdin: "pw")
         #expect(through.exitCode == 64 && through.err.contains("title"), "\(through)")
         #expect(try sandbox.vaultDirectoryFiles() == before)
@@ -41,10 +39,8 @@ struct LimitsTests {
         let username = String(repeating: "\\", count: 4 * 1024)
         let services = (0 ..< 40).map { "https://example.com/\($0)/" + String(repeating: "a", count: 4000) }
         let id = try sandbox.add(services, username: username, secret: "limit-secret", extra: ["--title", title])
-        let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
-        try #require(start.exitCode == 0, "\(start)")
-        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
-        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
         let get = try sandbox.pwtui(["get", "--id", id, "--no-interaction"], password: .none)
         #expect(get.exitCode == 0 && get.out == "limit-secret\n", "\(get)")
         let json = try sandbox.pwtui(["get", "example.com", "--field", "json", "--no-interaction"], password: .none)
@@ -63,10 +59,8 @@ struct LimitsTests {
                             extra: ["--title", "T\(index)-" + String(repeating: "x", count: Self.titleLimit - 8)])
         }
         try ListWithoutUnlockingTests().turnIdentityStoreOff(sandbox)
-        let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
-        try #require(start.exitCode == 0, "\(start)")
-        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
-        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
         let list = try sandbox.pwtui(["list", "--format", "json"], password: .none)
         #expect(list.exitCode == 0, "answered by the agent, no password: \(list.err)")
         #expect((try? parseJSONArray(list.stdout).count) == 30)

@@ -41,10 +41,8 @@ struct RealWorldHostTests {
         try sandbox.initVault()
         try sandbox.add(["www.amazon.com"], username: "alice", secret: "amazon-secret")
         try sandbox.add(["github.io"], username: "pages", secret: "pages-secret")
-        let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", "10m"], password: .none, timeout: .seconds(15))
-        try #require(start.exitCode == 0, "\(start)")
-        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
-        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
 
         let hosts = try Self.crashers + Self.corpusHosts()
         #expect(hosts.count > 35_000)

@@ -28,26 +28,32 @@ struct SaveFaultTests {
                                stdin: stdin.map { .text($0) }, descriptors: descriptors)
     }
 
-    /// Which fsync, counted from the first, is the directory's right after the vault's rename,
-    /// for `arguments` run in a sandbox that `setup` prepares: found by a traced run in a twin
-    /// sandbox, since how many fsyncs come before it (a passwd marker, a key file) is the code's
-    /// business, not the test's.
-    func directorySyncAfterRename(_ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
-                                  setup: (Sandbox) throws -> Void) throws -> Int {
+    /// Which `call`, counted from the first, is the first after the vault's rename whose traced
+    /// line satisfies `isTheOne`, for `arguments` run in a sandbox that `setup` prepares. strace
+    /// can pick a call only by its number, and how many come before (a passwd marker, a key file)
+    /// is the code's business, not the test's: a traced run in a twin sandbox counts them.
+    func callAfterRename(_ call: String, _ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
+                         setup: (Sandbox) throws -> Void, isTheOne: (Substring) -> Bool) throws -> Int {
         let twin = try Sandbox()
         try setup(twin)
-        let log = twin.scratch + "/fsync.log"
+        let log = twin.scratch + "/\(call).log"
         var descriptors = descriptors
         descriptors[3] = .text(twin.password)
-        let traced = try twin.run(try strace(), ["-f", "-y", "-s", "4096", "-o", log, "-e", "trace=fsync,rename",
+        let traced = try twin.run(try strace(), ["-f", "-y", "-s", "4096", "-o", log, "-e", "trace=\(call),rename",
                                                  try Binaries.require(Binaries.pwtui)] + arguments + ["--master-password-fd", "3"],
                                   stdin: stdin.map { .text($0) }, descriptors: descriptors)
         try #require(traced.exitCode == 0, "\(traced)")
         let lines = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n")
         let vaultName = (twin.vault as NSString).lastPathComponent
         let renamed = try #require(lines.firstIndex { $0.contains("rename(") && $0.hasSuffix("/\(vaultName)\") = 0") })
-        let directorySync = try #require(lines[renamed...].firstIndex { $0.contains("fsync(") && $0.contains("/vault>") })
-        return lines[...directorySync].filter { $0.contains("fsync(") }.count
+        let theOne = try #require(lines[renamed...].firstIndex { $0.contains("\(call)(") && isTheOne($0) })
+        return lines[...theOne].filter { $0.contains("\(call)(") }.count
+    }
+
+    /// The directory's fsync right after the rename (its path, shown by `-y`, ends in the vault's folder).
+    func directorySyncAfterRename(_ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
+                                  setup: (Sandbox) throws -> Void) throws -> Int {
+        try callAfterRename("fsync", arguments, descriptors: descriptors, stdin: stdin, setup: setup) { $0.contains("/vault>") }
     }
 
     // MARK: After the rename
@@ -92,23 +98,10 @@ struct SaveFaultTests {
     func addDirectoryOpenFails() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
-        // strace cannot pick an openat by its flags: a first add, traced, tells which openat opens
-        // the vault's directory after the rename; the second add, the same path through the
-        // code, gets EACCES there.
-        let log = sandbox.scratch + "/openat.log"
-        let traced = try sandbox.run(try strace(), ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,rename",
-                                                    try Binaries.require(Binaries.pwtui), "add", "first.example", "--username", "u",
-                                                    "--master-password-fd", "3"],
-                                     stdin: .text("s"), descriptors: [3: .text(sandbox.password)])
-        try #require(traced.exitCode == 0, "\(traced)")
-        let lines = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n")
-        let vaultName = (sandbox.vault as NSString).lastPathComponent
-        let renamed = try #require(lines.firstIndex { $0.contains("rename(") && $0.hasSuffix("/\(vaultName)\") = 0") })
-        let directoryOpen = try #require(lines[renamed...].firstIndex { $0.contains("openat(") && $0.contains("O_DIRECTORY") })
-        let when = lines[...directoryOpen].filter { $0.contains("openat(") }.count
-
-        let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "openat", when: when,
-                                     error: "EACCES", stdin: "s3cret")
+        // The openat of the vault's directory after the rename gets EACCES.
+        let arguments = ["add", "github.com", "--username", "alice"]
+        let when = try callAfterRename("openat", arguments, stdin: "s3cret", setup: { try $0.initVault() }) { $0.contains("O_DIRECTORY") }
+        let add = try pwtuiWithFault(sandbox, arguments, call: "openat", when: when, error: "EACCES", stdin: "s3cret")
         #expect(add.exitCode == 73, "\(add)")
         #expect(add.err.contains("opening directory") && !add.err.contains("unchanged"), "\(add)")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n")

@@ -369,6 +369,19 @@ final class Sandbox: @unchecked Sendable {
         return id
     }
 
+    /// `pwtui agent start` and `pwtui unlock` (the sandbox's password on fd 3); the caller stops
+    /// it with `stopAgent()`, usually in a `defer`.
+    func startUnlockedAgent(idleTimeout: String = "15m", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let start = try pwtui(["agent", "start", "--idle-timeout", idleTimeout], password: .none, timeout: .seconds(15))
+        try #require(start.exitCode == 0, "\(start)", sourceLocation: sourceLocation)
+        let unlock = try pwtui(["unlock"])
+        try #require(unlock.exitCode == 0, "\(unlock)", sourceLocation: sourceLocation)
+    }
+
+    func stopAgent() {
+        _ = try? pwtui(["agent", "stop"], password: .none)
+    }
+
     /// `pwtui list --format json`, parsed.
     func listJSON(vault path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
         let result = try pwtui(["list", "--format", "json"] + (path.map { ["--vault", $0] } ?? []))

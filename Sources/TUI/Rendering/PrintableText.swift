@@ -15,8 +15,6 @@ public enum PrintableText {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        if value == 0x0A || value == 0x09 { return false }
-        return value < 0x20 || (value >= 0x7F && value < 0xA0)
+        scalar != "\n" && scalar != "\t" && scalar.properties.generalCategory == .control
     }
 }

@@ -130,7 +130,7 @@ struct UnlockCommand: ParsableCommand {
 
     func run() throws {
         let path = global.vaultPath
-        guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
+        try VaultStorage.requireVaultFile(path)
         let client = try AgentCommand.client()
         var started: AgentCommand.Start?
         if try client.request(["op": "status"]) == nil {

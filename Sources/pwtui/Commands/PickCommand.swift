@@ -24,7 +24,7 @@ struct PickCommand: ParsableCommand {
     func run() throws {
         let requests = try services.map { try ServiceIdentifier($0) }
         let path = global.vaultPath
-        guard FileManager.default.fileExists(atPath: path) else { throw VaultError.notFound(path: path) }
+        try VaultStorage.requireVaultFile(path)
         let unlocked = try global.masterPasswordFD.map { fd in
             try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
         }
