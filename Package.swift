@@ -26,6 +26,8 @@ let package = Package(
         // on every build; the shim defines what is needed and the module map links ncursesw.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
 
+        // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
+        .target(name: "Platform"),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
         .target(name: "TUI", dependencies: ["VaultModel", "VaultCrypto", "CNcurses"]),

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Where pwtui keeps its files, per the XDG Base Directory specification, resolved from an
+/// `Environment` once. The one place that knows the XDG variables and their fallbacks.
+public struct Paths: Sendable, Equatable {
+    /// `$XDG_CONFIG_HOME/pwtui`: settings and user themes.
+    public let configDirectory: String
+    /// `$XDG_DATA_HOME/pwtui`: the default vault's folder.
+    public let dataDirectory: String
+    /// `$XDG_STATE_HOME/pwtui`: local state, never synced (use history, identity stores).
+    public let stateDirectory: String
+    /// `$XDG_RUNTIME_DIR/pwtui`, else `/tmp/pwtui-<uid>`: the agent's socket.
+    public let runtimeDirectory: String
+
+    public init(environment: Environment, userID: UInt32) {
+        let home = environment["HOME"] ?? "."
+        configDirectory = (environment["XDG_CONFIG_HOME"] ?? home + "/.config") + "/pwtui"
+        dataDirectory = (environment["XDG_DATA_HOME"] ?? home + "/.local/share") + "/pwtui"
+        stateDirectory = (environment["XDG_STATE_HOME"] ?? home + "/.local/state") + "/pwtui"
+        runtimeDirectory = environment["XDG_RUNTIME_DIR"].map { $0 + "/pwtui" } ?? "/tmp/pwtui-\(userID)"
+    }
+
+    /// For this process's user.
+    public init(environment: Environment) {
+        self.init(environment: environment, userID: getuid())
+    }
+
+    /// `config.toml` in the config directory.
+    public var settingsFile: String { configDirectory + "/config.toml" }
+    /// `vault.pwtui` in the data directory (DESIGN §3).
+    public var defaultVaultFile: String { dataDirectory + "/vault.pwtui" }
+    /// The local use history, a tie-break in rankings.
+    public var usageFile: String { stateDirectory + "/usage" }
+    /// One identity store per vault file lives in here.
+    public var identityStoreDirectory: String { stateDirectory + "/identities" }
+    /// User themes, beside the settings.
+    public var themesDirectory: String { configDirectory + "/themes" }
+    /// The agent's socket.
+    public var agentSocket: String { runtimeDirectory + "/agent.sock" }
+}
