@@ -30,12 +30,17 @@ let package = Package(
         .target(name: "Platform"),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
+        // The agent's protocol (typed requests and replies), its client and its server machinery.
+        .target(name: "VaultAgent", dependencies: ["VaultModel", "VaultCrypto", "Platform"]),
         .target(name: "TUI", dependencies: ["VaultModel", "VaultCrypto", "CNcurses"]),
-        .target(name: "FuzzTargets", dependencies: ["VaultModel", "VaultCrypto"]),
+        // What the commands do: a Session, the agent's service, the picker, git's helper, output.
+        .target(name: "PwtuiKit", dependencies: ["VaultAgent", "VaultModel", "VaultCrypto", "TUI", "Platform"]),
+        .target(name: "FuzzTargets", dependencies: ["VaultAgent", "VaultModel", "VaultCrypto"]),
+        // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "VaultModel", "VaultCrypto", "TUI",
+                "PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -1,5 +1,6 @@
 import Foundation
 import VaultCrypto
+import VaultAgent
 import VaultModel
 
 // What each fuzzer feeds its input to, and what `make test` replays the seed corpus through: one
@@ -67,12 +68,15 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         precondition(service.host.utf8.allSatisfy { $0 < 0x80 }, "a parsed host is not ASCII")
     }
 
-    /// The agent's framing: a header line, then the payload it announces.
+    /// The agent's framing: a header line, read as a request (what the agent reads) and as a
+    /// reply (what a client reads), then the payload it announces.
     static func agentMessage(_ bytes: UnsafeRawBufferPointer) {
-        guard let newline = bytes.firstIndex(of: 0x0A),
-              let header = try? AgentWire.header(fromLine: bytes[..<newline]),
-              let length = try? AgentWire.payloadLength(of: header) else { return }
-        precondition(length >= 0 && length <= AgentWire.maximumPayloadBytes, "a payload length out of bounds")
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return }
+        for length in [(try? AgentFraming.header(AgentRequest.self, fromLine: bytes[..<newline]))?.length,
+                       (try? AgentFraming.header(AgentReply.self, fromLine: bytes[..<newline]))?.length] {
+            guard let length else { continue }
+            precondition(length >= 0 && length <= AgentFraming.maximumPayloadBytes, "a payload length out of bounds")
+        }
     }
 
     /// The identity store's reader, unfiltered and filtered by a host.

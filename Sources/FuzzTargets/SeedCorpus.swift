@@ -70,10 +70,10 @@ public enum SeedCorpus {
 
     /// Header lines as `AgentConnection` writes them (sorted keys), with their payloads.
     private static let agentMessages = [
-        #"{"length":0,"op":"status"}"# + "\n",
-        #"{"length":13,"op":"unlock"}"# + "\ncorrect horse",
-        #"{"field":"password","length":0,"op":"get","services":["github.com"],"vault":"/home/u/.local/share/pwtui/vault.pwv"}"# + "\n",
-        #"{"identity":{"hosts":["github.com"],"id":"0b7c7e2a-93f4-4d0e-9a43-2b8f0c8d3e11","rank":0,"services":["github.com"],"title":"GitHub","username":"octocat"},"length":6,"ok":true}"# + "\nhunter",
-        #"{"code":77,"length":0,"message":"refused","ok":false}"# + "\n",
+        #"{"body":{"status":{}},"length":0}"# + "\n",
+        #"{"body":{"unlock":{}},"length":13}"# + "\ncorrect horse",
+        #"{"body":{"get":{"field":"password","query":{"services":["github.com"]},"vault":"/home/u/.local/share/pwtui/vault.pwtui"}},"length":0}"# + "\n",
+        #"{"body":{"credential":{"identity":{"hosts":["github.com"],"id":"0B7C7E2A-93F4-4D0E-9A43-2B8F0C8D3E11","rank":0,"services":["github.com"],"title":"GitHub","username":"octocat"},"secretSet":1700000000000}},"length":6}"# + "\nhunter",
+        #"{"body":{"refused":{"message":"refused","status":77}},"length":0}"# + "\n",
     ]
 }

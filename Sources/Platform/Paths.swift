@@ -34,6 +34,8 @@ public struct Paths: Sendable, Equatable {
     public var defaultVaultFile: String { dataDirectory + "/vault.pwtui" }
     /// The local use history, a tie-break in rankings.
     public var usageFile: String { stateDirectory + "/usage" }
+    /// The passwords a git host rejected (the git helper's memory).
+    public var gitRejectionsFile: String { stateDirectory + "/git-rejected" }
     /// One identity store per vault file lives in here.
     public var identityStoreDirectory: String { stateDirectory + "/identities" }
     /// User themes, beside the settings.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PwtuiKit
 
 /// Two mistakes ArgumentParser answers wrongly, caught before it parses.
 ///

@@ -1,10 +1,10 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import PwtuiKit
+import VaultModel
 
 /// Parses, runs, and turns every failure into a message on stderr and the exit code of
-/// DESIGN §3. The one place where errors become exit codes.
+/// DESIGN §3 (which error gets which code: `ExitStatus(error)`).
 enum CommandRunner {
     static func run(_ root: Pwtui.Type) -> Never {
         do {
@@ -20,32 +20,13 @@ enum CommandRunner {
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
             exit(0)
-        } catch let failure as CommandFailure {
-            report(failure.message)
-            exit(failure.code.rawValue)
         } catch {
             if let code = ExitStatus(error) {
-                report("\(error)")
+                StandardError.report("pwtui: \(error)")
                 exit(code.rawValue)
             }
             // ArgumentParser's own errors: help, version, usage (exit 64).
             root.exit(withError: error)
         }
-    }
-
-    static func report(_ message: String) {
-        var line = "pwtui: " + message + "\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
-}
-
-/// An error the commands raise themselves, with the code it exits with.
-struct CommandFailure: Error {
-    let code: ExitStatus
-    let message: String
-
-    init(_ code: ExitStatus, _ message: String) {
-        self.code = code
-        self.message = message
     }
 }

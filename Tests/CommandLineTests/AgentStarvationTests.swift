@@ -22,7 +22,7 @@ struct AgentStarvationTests {
             while True:
                 s = connect()
                 try:
-                    for byte in b'{"length":0,"op":"status"}\\n':
+                    for byte in b'{"body":{"status":{}},"length":0}\\n':
                         s.send(bytes([byte])); time.sleep(1)
                     s.recv(4096)
                 except OSError:
@@ -92,7 +92,7 @@ struct AgentStarvationTests {
         let askPID = """
             import json, socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-            s.sendall(b'{"length":0,"op":"status"}\\n'); print(json.loads(s.makefile().readline())["pid"])
+            s.sendall(b'{"body":{"status":{}},"length":0}\\n'); print(json.loads(s.makefile().readline())["body"]["status"]["state"]["pid"])
             """
         let pid = try sandbox.run("/usr/bin/python3", ["-c", askPID, socket]).out.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(Int(pid) != nil, "no pid from the agent: \(pid)")

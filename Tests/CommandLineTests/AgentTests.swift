@@ -97,7 +97,7 @@ struct AgentTests {
             import json, socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
             try:
-                s.sendall(json.dumps({"op": "get", "vault": sys.argv[2], "services": ["github.com"], "length": 0}).encode() + b"\\n")
+                s.sendall(json.dumps({"body": {"get": {"vault": sys.argv[2], "query": {"services": ["github.com"]}, "field": "password"}}, "length": 0}).encode() + b"\\n")
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the agent may refuse and close before the request is even sent
             print(s.recv(65536).decode())

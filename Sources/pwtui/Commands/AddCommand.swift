@@ -1,6 +1,5 @@
 import ArgumentParser
-import VaultCrypto
-import VaultModel
+import PwtuiKit
 
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,15 +33,7 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let identifiers = try global.credentialServices(services)
-        global.notePublicSuffixes(identifiers)
-        let access = try VaultAccess.open(global)
-        let secret = generate
-            ? try PasswordGenerator.generate()
-            : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
-        let added = try access.apply(
-            .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
-        let id = added.id.uuidString.lowercased()
-        try StandardOutput.write(id + "\n", afterSaving: "the new credential \(id)")
+        try AddCredential(services: services, username: username, title: title, notes: notes, rank: rank, generate: generate)
+            .run(in: global.session())
     }
 }

@@ -1,12 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
-import Foundation
-import VaultCrypto
+import PwtuiKit
+import VaultAgent
 import VaultModel
 
-/// `pwtui agent start|stop|status|lock` and `pwtui unlock`: see `AgentServer`.
+/// `pwtui agent start|stop|status|lock` and `pwtui unlock`: see `AgentService` and `AgentControl`.
 struct AgentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent", abstract: "Keep the vault unlocked for a while, so get, git and scripts answer at once.",
@@ -28,10 +25,6 @@ struct AgentCommand: ParsableCommand {
         return .seconds(value * (unit ?? 1))
     }
 
-    static func client() throws -> AgentClient {
-        AgentClient(socketPath: try AgentClient.socketPath(creating: true))
-    }
-
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "start", abstract: "Start the agent (locked) in the background.")
         @OptionGroup var global: GlobalOptions
@@ -43,7 +36,9 @@ struct AgentCommand: ParsableCommand {
         var foreground = false
 
         func run() throws {
-            guard try launch() else {
+            let timeout = try AgentCommand.duration(idleTimeout)
+            guard try AgentControl.launch(idleTimeout: timeout, idleTimeoutText: idleTimeout, foreground: foreground, in: global.session())
+            else {
                 StandardError.say("The agent is already running.")
                 return
             }
@@ -51,44 +46,12 @@ struct AgentCommand: ParsableCommand {
                 StandardError.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
             }
         }
-
-        /// Starts the agent (in the background, unless `--foreground`: then returns when it
-        /// stops); false when one is running already.
-        func launch() throws -> Bool {
-            let timeout = try AgentCommand.duration(idleTimeout)
-            let client = try AgentCommand.client()
-            if try client.request(["op": "status"]) != nil { return false }
-            unlink(client.socketPath)  // a socket left by an agent that was killed
-            if foreground {
-                // Descriptors inherited from whoever started us (Foundation's Process leaves one
-                // that its parent waits on until it closes) must not live as long as the agent.
-                for fd in Int32(3) ..< 1024 { close(fd) }
-                try AgentServer(socketPath: client.socketPath, vaultPath: global.vaultPath, idleTimeout: timeout, global: global).run()
-                return true
-            }
-            // Detached: a new session (Foundation makes children group leaders, so setsid forks).
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["-f", CommandLine.arguments[0], "agent", "start", "--foreground",
-                                 "--idle-timeout", idleTimeout, "--vault", global.vaultPath]
-                + (global.config.map { ["--config", $0] } ?? [])
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            for _ in 0 ..< 100 {
-                if try client.request(["op": "status"]) != nil { return true }
-                usleep(20_000)
-            }
-            throw CommandFailure(.ioError, "the agent did not start")
-        }
     }
 
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stop", abstract: "Lock and stop the agent.")
         func run() throws {
-            guard try AgentCommand.client().request(["op": "stop"]) != nil else {
+            guard try AgentControl.send(.stop, in: Session()) else {
                 StandardError.say("No agent is running.")
                 return
             }
@@ -99,7 +62,7 @@ struct AgentCommand: ParsableCommand {
     struct Lock: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked vault; the agent keeps running.")
         func run() throws {
-            guard try AgentCommand.client().request(["op": "lock"]) != nil else {
+            guard try AgentControl.send(.lock, in: Session()) else {
                 StandardError.say("No agent is running.")
                 return
             }
@@ -110,14 +73,12 @@ struct AgentCommand: ParsableCommand {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Is an agent running, and is it unlocked? (exit 0 unlocked, 75 locked or none)")
         func run() throws {
-            guard let answer = try AgentCommand.client().request(["op": "status"]) else {
+            guard let status = try AgentControl.status(in: Session()) else {
                 throw CommandFailure(.interactionRequired, "no agent is running")
             }
-            let locked = answer.header["locked"] as? Bool ?? true
-            let vault = answer.header["vault"] as? String ?? "?"
-            try StandardOutput.write(locked ? "locked (\(vault))\n"
-                : "unlocked (\(vault)); locks in \(answer.header["locksInSeconds"] as? Int ?? 0) s unless used\n")
-            if locked { throw ExitCode(ExitStatus.interactionRequired.rawValue) }
+            try StandardOutput.write(status.locked ? "locked (\(status.vault))\n"
+                : "unlocked (\(status.vault)); locks in \(status.locksInSeconds) s unless used\n")
+            if status.locked { throw ExitCode(ExitStatus.interactionRequired.rawValue) }
         }
     }
 }
@@ -129,24 +90,8 @@ struct UnlockCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let path = global.vaultPath
-        try VaultStorage.requireVaultFile(path)
-        let client = try AgentCommand.client()
-        var started: AgentCommand.Start?
-        if try client.request(["op": "status"]) == nil {
-            // Started quietly: "started (locked; `pwtui unlock` ...)" is not news to whoever runs unlock.
-            let start = try AgentCommand.Start.parse(["--vault", path] + (global.config.map { ["--config", $0] } ?? []))
-            if try start.launch() { started = start }
-        }
-        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
-        if let interrupted { StandardError.say(interrupted.notice) }
-        let password = try global.masterPassword()
-        guard let answer = try client.request(["op": "unlock"], payload: password) else {
-            throw CommandFailure(.ioError, "the agent went away")
-        }
-        guard answer.header["ok"] as? Bool == true else { throw AgentClient.refusal(answer.header) }
-        interrupted?.marker.remove()
-        StandardError.say(started.map { "Agent started and unlocked (locks after \($0.idleTimeout) unused; `pwtui agent lock` locks now)." }
-            ?? "Unlocked in the agent.")
+        let started = try AgentControl.unlock(idleTimeoutText: "15m", in: global.session())
+        StandardError.say(started ? "Agent started and unlocked (locks after 15m unused; `pwtui agent lock` locks now)."
+            : "Unlocked in the agent.")
     }
 }

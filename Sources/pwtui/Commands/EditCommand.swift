@@ -1,5 +1,5 @@
 import ArgumentParser
-import VaultCrypto
+import PwtuiKit
 import VaultModel
 
 struct EditCommand: ParsableCommand {
@@ -45,19 +45,9 @@ struct EditCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Bad services are refused before any password is asked for (applying parses them again).
-        global.notePublicSuffixes(try global.credentialServices(addServices))
-        _ = try removeServices.map { try ServiceIdentifier($0) }
-        let access = try VaultAccess.open(global)
-        let credential = try access.identity(of: id)
-        let secret = generate ? try PasswordGenerator.generate()
-            : password ? try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
-            : try SecureBytes(zeros: 0)
         let edits = CredentialChange.Edits(
             title: title, username: username, rank: rank, notes: notes, addServices: addServices,
             removeServices: removeServices, replacesSecret: password || generate)
-        // The full id: the change is about the credential shown, whatever is added meanwhile.
-        try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
-        StandardError.say("Updated \(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8))).")
+        try EditCredential(id: id, edits: edits, generate: generate).run(in: global.session())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import VaultModel
+import PwtuiKit
 
 /// `pwtui equivalents add|list|rm`: domains that are one site to the user (stored in the vault).
 struct EquivalentsCommand: ParsableCommand {
@@ -7,17 +7,6 @@ struct EquivalentsCommand: ParsableCommand {
         commandName: "equivalents",
         abstract: "Domains to treat as one site (amazon.com, amazon.co.uk): their credentials match each other.",
         subcommands: [Add.self, List.self, Remove.self])
-
-    /// Domains as given on the command line, normalised (lowercase, IDN, no trailing dot).
-    static func domains(_ texts: [String]) throws -> [String] {
-        try texts.map { text in
-            let service = try ServiceIdentifier(text)
-            guard service.form == .domain, !service.isWildcard, service.port == nil else {
-                throw CommandFailure(.usage, "'\(text)' is not a plain domain")
-            }
-            return service.host
-        }
-    }
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Declare two or more domains equivalent.")
@@ -30,13 +19,7 @@ struct EquivalentsCommand: ParsableCommand {
         }
 
         func run() throws {
-            let normalized = try EquivalentsCommand.domains(domains)
-            let vault = try global.openVault()
-            vault.updateEquivalents { $0.add(normalized, at: $1) }
-            try global.save(vault)
-            if let group = vault.contents.equivalents.group(containing: normalized[0]) {
-                StandardError.say("Equivalent: \(group.sorted().joined(separator: " "))")
-            }
+            try EditEquivalents.add(domains, in: global.session())
         }
     }
 
@@ -47,8 +30,7 @@ struct EquivalentsCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let groups = try ListedIdentities.load(global).equivalents.groups
-            try StandardOutput.write(groups.map { $0.joined(separator: " ") + "\n" }.joined())
+            try EditEquivalents.list(in: global.session())
         }
     }
 
@@ -59,14 +41,7 @@ struct EquivalentsCommand: ParsableCommand {
         var domains: [String]
 
         func run() throws {
-            let normalized = try EquivalentsCommand.domains(domains)
-            let vault = try global.openVault()
-            var unknown: [String] = []
-            vault.updateEquivalents { unknown = $0.remove(normalized, at: $1) }
-            guard unknown.count < normalized.count else {
-                throw CommandFailure(.noMatch, "\(unknown.joined(separator: " ")) in no group; nothing changed")
-            }
-            try global.save(vault)
+            try EditEquivalents.remove(domains, in: global.session())
         }
     }
 }

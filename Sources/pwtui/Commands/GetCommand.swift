@@ -1,5 +1,5 @@
 import ArgumentParser
-import VaultCrypto
+import PwtuiKit
 import VaultModel
 
 struct GetCommand: ParsableCommand {
@@ -30,14 +30,6 @@ struct GetCommand: ParsableCommand {
 
     func run() throws {
         let query = CredentialQuery(id: id, services: try services.map { try ServiceIdentifier($0) })
-        if global.masterPasswordFD == nil, let answer = try AgentClient.current?.get(query, field: field, vault: global.vaultPath) {
-            try StandardOutput.write(answer.payload)
-            return
-        }
-        if noInteraction, global.masterPasswordFD == nil {
-            throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
-        }
-        let vault = try global.openVault()
-        try field.write(try query.answer(in: vault, global: global), from: vault)
+        try GetCredential(query: query, field: field, noInteraction: noInteraction).run(in: global.session())
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Foundation
-import VaultCrypto
-import VaultModel
+import PwtuiKit
 
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,16 +11,6 @@ struct InitCommand: ParsableCommand {
     var kdf: KDFPreset = .moderate
 
     func run() throws {
-        let path = global.vaultPath
-        guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.alreadyExists(path: path) }
-        let password = try global.masterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--master-password-fd") }
-            ?? SecretReader.typedTwice(label: "master password",
-                                      otherwise: "pass it on a descriptor: --master-password-fd N (pwtui init --master-password-fd 3 3<file)")
-        guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
-        StandardError.say("Master password strength: " + password.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
-        try VaultStorage.createDirectory(for: path)
-        let vault = try Vault.create(at: path, password: password, parameters: kdf.parameters)
-        try global.save(vault)
-        StandardError.say("Created \(path) (unlock cost: \(kdf.parameters)).")
+        try CreateVault(parameters: kdf.parameters).run(in: global.session())
     }
 }

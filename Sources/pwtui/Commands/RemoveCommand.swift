@@ -1,7 +1,5 @@
 import ArgumentParser
-import TUI
-import VaultCrypto
-import VaultModel
+import PwtuiKit
 
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,17 +14,6 @@ struct RemoveCommand: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let access = try VaultAccess.open(global)
-        let credential = try access.identity(of: id)
-        if !yes {
-            guard let terminal = TerminalPrompt() else {
-                throw CommandFailure(.interactionRequired, "no terminal to confirm deleting \(credential.summary); pass --yes")
-            }
-            guard try terminal.confirm("Delete \(credential.summary)?") else {
-                throw CommandFailure(.cancelled, "nothing deleted")
-            }
-        }
-        try access.apply(.remove(id: credential.id.uuidString), secret: try SecureBytes(zeros: 0))
-        StandardError.say("Deleted \(credential.summary).")
+        try RemoveCredential(id: id, confirmed: yes).run(in: global.session())
     }
 }

@@ -12,37 +12,29 @@ import VaultModel
 /// Every exchange has a deadline for the whole of it, not per read: a peer that trickles a byte a
 /// second would reset a per-read timeout forever. Waiting is `poll` with what is left of the
 /// deadline, so a silent peer costs its own connection the time and nobody else.
-struct AgentConnection {
-    let fd: Int32
-    let timeout: Duration
+public struct AgentConnection {
+    public let fd: Int32
+    public let timeout: Duration
     private let deadline: ContinuousClock.Instant
 
-    init(fd: Int32, timeout: Duration) {
+    public init(fd: Int32, timeout: Duration) {
         self.fd = fd
         self.timeout = timeout
         deadline = .now + timeout
     }
 
-    func send(_ header: [String: Any]) throws {
-        try sendHeader(header, length: 0)
+    public func send<Body: Codable>(_ body: Body) throws {
+        try AgentFraming.line(body, length: 0).withUnsafeBytes { try writeAll($0) }
     }
 
-    func send(_ header: [String: Any], payload: borrowing SecureBytes) throws {
-        try sendHeader(header, length: payload.count)
+    public func send<Body: Codable>(_ body: Body, payload: borrowing SecureBytes) throws {
+        try AgentFraming.line(body, length: payload.count).withUnsafeBytes { try writeAll($0) }
         try payload.withUnsafeBytes { try writeAll($0) }
-    }
-
-    private func sendHeader(_ header: [String: Any], length: Int) throws {
-        var header = header
-        header["length"] = length
-        var line = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
-        line.append(0x0A)
-        try line.withUnsafeBytes { try writeAll($0) }
     }
 
     /// The header, and the payload in protected memory. Bytes come in blocks; a block can run past
     /// the header into the payload, a secret, so blocks land in protected memory too.
-    func receive() throws -> AgentMessage {
+    public func receive<Body: Codable>(_ type: Body.Type) throws -> AgentMessage<Body> {
         var line: [UInt8] = []
         var block = try SecureBytes(zeros: 4096)
         var afterLine: Range<Int>?
@@ -51,11 +43,10 @@ struct AgentConnection {
             guard got > 0 else { throw AgentError.protocolError("the connection closed before a whole message came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)") }
             let newline = block.withUnsafeBytes { $0[..<got].firstIndex(of: 0x0A) }
             line += block.withUnsafeBytes { Array($0[..<(newline ?? got)]) }
-            guard line.count < AgentWire.maximumHeaderBytes else { throw AgentError.protocolError("header too long") }
+            guard line.count < AgentFraming.maximumHeaderBytes else { throw AgentError.protocolError("header too long") }
             if let newline { afterLine = newline + 1 ..< got }
         }
-        let header = try AgentWire.header(fromLine: line)
-        let length = try AgentWire.payloadLength(of: header)
+        let (body, length) = try AgentFraming.header(Body.self, fromLine: line)
         var payload = try SecureBytes(zeros: length)
         // One message per connection: whatever follows the announced payload is ignored.
         let leftover = afterLine ?? 0 ..< 0
@@ -69,12 +60,12 @@ struct AgentConnection {
             guard got > 0 else { throw AgentError.protocolError("payload cut short") }
             filled += got
         }
-        return AgentMessage(header: header, payload: payload)
+        return AgentMessage(body: body, payload: payload)
     }
 
     /// Ends sending, then throws away whatever the peer still sends (never looking at it) until
     /// it hangs up or `time` passes.
-    func discardUntilClosed(within time: Duration) {
+    public func discardUntilClosed(within time: Duration) {
         shutdown(fd, Int32(SHUT_WR))
         let bounded = AgentConnection(fd: fd, timeout: time)
         var sink = [UInt8](repeating: 0, count: 4096)
@@ -123,15 +114,10 @@ struct AgentConnection {
     }
 }
 
-/// A received header and its payload.
-struct AgentMessage: ~Copyable {
-    var header: [String: Any]
-    var payload: SecureBytes
+/// A received body and its payload.
+public struct AgentMessage<Body>: ~Copyable {
+    public var body: Body
+    public var payload: SecureBytes
 
-    /// The credential an answer is about (never its secret), when it names one.
-    var identity: IdentityStore.Identity? {
-        (header["identity"] as? [String: Any]).flatMap { try? IdentityStore.Identity(fields: $0) }
-    }
-
-    consuming func takePayload() -> SecureBytes { payload }
+    public consuming func takePayload() -> SecureBytes { payload }
 }

@@ -1,19 +1,13 @@
-import ArgumentParser
 import VaultCrypto
-import VaultModel
 
 /// What of a chosen credential goes to stdout (`get --field`, `pick --output`). The password is
 /// written from protected memory with write(2); JSON escapes it from protected memory into
 /// protected memory.
-enum CredentialField: String, ExpressibleByArgument, CaseIterable {
+public enum CredentialField: String, CaseIterable, Sendable, Codable {
     case password, username, both, json
 
-    func write(_ credential: Credential, from vault: Vault) throws {
-        try StandardOutput.write(try render(credential, from: vault))
-    }
-
     /// What `write` prints, in protected memory (the agent sends it over its socket).
-    func render(_ credential: Credential, from vault: Vault) throws -> SecureBytes {
+    public func render(_ credential: Credential, from vault: Vault) throws -> SecureBytes {
         var output = try SecureBytes(capacity: 256)
         switch self {
         case .password:
@@ -39,7 +33,7 @@ enum CredentialField: String, ExpressibleByArgument, CaseIterable {
 
     /// A rendered `password` or `username` without the newline `render` ends it with: what goes
     /// to the clipboard or into git's `password=` line.
-    static func value(ofRendered bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    public static func value(ofRendered bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes.dropLast(bytes.last == 0x0A ? 1 : 0))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import VaultAgent
 import VaultModel
 
 /// What `list` and `equivalents list` show — identities and equivalent-domain groups, never a
@@ -13,40 +14,40 @@ import VaultModel
 /// A full key derivation made `list` cost 131 ms for 1,000 credentials, against 15 ms for
 /// age's `tree`, to print what the store already held. What the first two lack are the
 /// credentials' times, which only the vault keeps: `times` says whether they are real.
-struct ListedIdentities {
-    enum Source: String {
+public struct ListedIdentities {
+    public enum Source: String {
         case identityStore = "identity store", agent, vault
     }
 
-    let credentials: [Credential]
-    let equivalents: EquivalentDomains
-    let source: Source
+    public let credentials: [Credential]
+    public let equivalents: EquivalentDomains
+    public let source: Source
     /// The vault, when it was unlocked here: ranking then uses its own context.
-    let vault: Vault?
+    public let vault: Vault?
 
     /// Whether `created` and `modified` are the credentials' own (only the vault has them).
-    var times: Bool { source == .vault }
+    public var times: Bool { source == .vault }
 
-    static func load(_ global: GlobalOptions) throws -> ListedIdentities {
-        let path = global.vaultPath
+    public static func load(_ session: Session) throws -> ListedIdentities {
+        let path = session.vaultPath
         try VaultStorage.requireVaultFile(path)
         // Missing, stale, switched off or unreadable: the next source answers (or says why not).
-        if let store = try? global.currentIdentityStore() {
+        if let store = try? session.currentIdentityStore() {
             return ListedIdentities(credentials: try store.identities.map { try $0.secretlessCredential() },
                                     equivalents: store.equivalents, source: .identityStore, vault: nil)
         }
         // An agent that is locked, holds another vault or fails is not asked again: unlock here.
-        if let agent = AgentClient.current, let listed = (try? agent.identities(vault: path)) ?? nil {
+        if let agent = session.agent, let listed = (try? agent.identities(vault: path)) ?? nil {
             return ListedIdentities(credentials: try listed.identities.map { try $0.secretlessCredential() },
                                     equivalents: listed.equivalents, source: .agent, vault: nil)
         }
-        let vault = try global.openVault()
+        let vault = try session.openVault()
         return ListedIdentities(credentials: vault.contents.credentials, equivalents: vault.contents.equivalents,
                                 source: .vault, vault: vault)
     }
 
     /// How ranking sees these credentials: the vault's context, or the equivalents listed with them.
-    func rankingContext(_ global: GlobalOptions) -> RankingContext {
-        vault.map { global.rankingContext(for: $0) } ?? global.rankingContext(equivalents: equivalents)
+    public func rankingContext(_ session: Session) -> RankingContext {
+        vault.map { session.rankingContext(for: $0) } ?? session.rankingContext(equivalents: equivalents)
     }
 }

@@ -1,5 +1,12 @@
 import ArgumentParser
 import VaultCrypto
+import VaultModel
+import PwtuiKit
+
+/// What a pipe receives (`get --field`, `pick --output`).
+extension CredentialField: ExpressibleByArgument {}
+
+extension ListCredentials.Format: ExpressibleByArgument {}
 
 /// `--kdf interactive|moderate|sensitive`.
 enum KDFPreset: String, ExpressibleByArgument, CaseIterable {

@@ -4,8 +4,8 @@ import VaultCrypto
 /// The little JSON pwtui writes: strings, numbers, arrays and objects of them. Written by hand
 /// because one value (the secret, with `--field json`) must be escaped from protected memory
 /// into protected memory, which no JSON encoder does.
-enum JSONText {
-    static func quote(_ text: String) -> String {
+public enum JSONText {
+    public static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -24,7 +24,7 @@ enum JSONText {
 
     /// Appends `bytes` (UTF-8) as a JSON string to `output`. Invalid UTF-8 is written as the
     /// replacement character's escape, so the output always parses.
-    static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to output: inout SecureBytes) throws {
+    public static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to output: inout SecureBytes) throws {
         try output.append(0x22)
         var index = 0
         while index < bytes.count {

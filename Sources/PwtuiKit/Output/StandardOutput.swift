@@ -6,15 +6,15 @@ import VaultCrypto
 
 /// stdout, written with write(2): a secret goes from protected memory to the descriptor with no
 /// String, no stdio buffer and no copy in between.
-enum StandardOutput {
-    static func write(_ text: String) throws {
+public enum StandardOutput {
+    public static func write(_ text: String) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes the result of a change that is already saved. A failure here must not claim the
     /// vault is unchanged (74): it exits 73 and says what was saved.
-    static func write(_ text: String, afterSaving saved: String) throws {
+    public static func write(_ text: String, afterSaving saved: String) throws {
         do {
             try write(text)
         } catch let failure as CommandFailure {
@@ -22,7 +22,7 @@ enum StandardOutput {
         }
     }
 
-    static func write(_ bytes: UnsafeRawBufferPointer) throws {
+    public static func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
@@ -36,15 +36,21 @@ enum StandardOutput {
         }
     }
 
-    static func write(_ secret: borrowing SecureBytes) throws {
+    public static func write(_ secret: borrowing SecureBytes) throws {
         try secret.withUnsafeBytes { try write($0) }
     }
 }
 
 /// Standard error: messages for the person at the terminal. While the picker or the wizard owns
 /// the terminal they wait, and come after it (`HeldMessages`).
-enum StandardError {
-    static func say(_ text: String) {
+public enum StandardError {
+    public static func say(_ text: String) {
         HeldMessages.shared.say(text)
+    }
+
+    /// The last word of a failed command, written at once: every screen is closed by then.
+    public static func report(_ line: String) {
+        var line = line + "\n"
+        line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -2,29 +2,21 @@
 import Glibc
 #endif
 import TUI
+import VaultAgent
 import VaultCrypto
 import VaultModel
 
-/// The exit codes of DESIGN §3, and which error gets which.
-enum ExitStatus: Int32 {
-    case success = 0
-    case noMatch = 1
-    case usage = 64
-    case corrupt = 65
-    case noVault = 66
-    /// The change is saved and in force, but something after the save failed: confirming its
-    /// durability (the directory fsync) or writing the result to stdout. Never "unchanged".
-    case savedButUnconfirmed = 73
-    case ioError = 74
-    case interactionRequired = 75
-    case wrongPassword = 77
-    case cancelled = 130
-    /// SIGTERM or SIGHUP during the picker: the terminal restored, then 128 + 15 as a shell would report.
-    case terminated = 143
-
-    /// The code for one of pwtui's own errors; nil for errors that are not ours.
-    init?(_ error: any Error) {
+/// Which error ends in which exit code (DESIGN §3): the one place. The executable exits with it;
+/// the agent puts it in a refusal, which the client's command then exits with.
+extension ExitStatus {
+    /// The code for one of pwtui's own errors; nil for errors that are not ours (the argument
+    /// parser's, which it reports itself).
+    public init?(_ error: any Error) {
         switch error {
+        case let failure as CommandFailure:
+            self = failure.code
+        case let refusal as AgentRefusal:
+            self = refusal.status
         case let error as VaultError:
             switch error {
             case .notFound, .notAFile: self = .noVault

@@ -1,0 +1,50 @@
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// `pwtui passwd`: a new master password (and optionally unlock cost): new salt, new keys,
+/// everything re-encrypted, with a note on disk meanwhile (`PasswordChangeMarker`).
+public struct ChangeMasterPassword {
+    /// Where the new password comes from; nil: typed twice on the terminal.
+    public var newPasswordFD: Int32?
+    public var parameters: KDFParameters?
+
+    public init(newPasswordFD: Int32?, parameters: KDFParameters?) {
+        self.newPasswordFD = newPasswordFD
+        self.parameters = parameters
+    }
+
+    public func run(in session: Session) throws {
+        let vault = try session.openVault()
+        let newPassword = try newPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--new-master-password-fd") }
+            ?? SecretReader.typedTwice(label: "master password",
+                                      otherwise: "pass it on a descriptor: --new-master-password-fd N")
+        guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
+        StandardError.say("New master password strength: " + newPassword.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
+        let previous = vault.header.generation
+        let oldSalt = vault.header.salt
+        let marker = try PasswordChangeMarker.begin(vaultPath: vault.path, salt: oldSalt)
+        do {
+            try vault.changePassword(to: newPassword, parameters: parameters)
+        } catch {
+            // Left in place only when the new password is in force despite the error, for the
+            // next unlock to say so.
+            if !PasswordChangeMarker.vault(at: vault.path, changedFrom: oldSalt) { marker.remove() }
+            throw error
+        }
+        session.syncIdentities(with: vault, previousGeneration: previous)
+        StandardError.say("Master password changed for \(vault.path).")
+        marker.remove()
+        lockAgent(holding: vault.path, session)
+    }
+
+    /// An agent unlocked with the old keys would notice only at its next request, and until then
+    /// `agent status` would call it unlocked: it is locked now, so that status tells the truth.
+    /// Asked even with `--master-password-fd`: the agent's keys are stale either way.
+    private func lockAgent(holding path: String, _ session: Session) {
+        guard let agent = session.agentClient, let answer = try? agent.request(.status),
+              case .status(let status) = answer.body, status.vault == path, !status.locked,
+              (try? agent.request(.lock)) != nil else { return }
+        StandardError.say("The agent held the old keys and is now locked; `pwtui unlock` with the new master password.")
+    }
+}

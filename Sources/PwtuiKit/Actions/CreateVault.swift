@@ -1,0 +1,26 @@
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// `pwtui init`: a new, empty vault at the session's path.
+public struct CreateVault {
+    public var parameters: KDFParameters
+
+    public init(parameters: KDFParameters) {
+        self.parameters = parameters
+    }
+
+    public func run(in session: Session) throws {
+        let path = session.vaultPath
+        guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.alreadyExists(path: path) }
+        let password = try session.masterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--master-password-fd") }
+            ?? SecretReader.typedTwice(label: "master password",
+                                      otherwise: "pass it on a descriptor: --master-password-fd N (pwtui init --master-password-fd 3 3<file)")
+        guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
+        StandardError.say("Master password strength: " + password.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
+        try VaultStorage.createDirectory(for: path)
+        let vault = try Vault.create(at: path, password: password, parameters: parameters)
+        try session.save(vault)
+        StandardError.say("Created \(path) (unlock cost: \(parameters)).")
+    }
+}

@@ -1,0 +1,30 @@
+import VaultCrypto
+import VaultModel
+
+/// `pwtui edit`: changes to one credential; a new password keeps the old one in its history.
+public struct EditCredential {
+    public var id: String
+    public var edits: CredentialChange.Edits
+    /// Where a new password comes from, when `edits.replacesSecret`.
+    public var generate: Bool
+
+    public init(id: String, edits: CredentialChange.Edits, generate: Bool) {
+        self.id = id
+        self.edits = edits
+        self.generate = generate
+    }
+
+    public func run(in session: Session) throws {
+        // Bad services are refused before any password is asked for (applying parses them again).
+        session.notePublicSuffixes(try session.credentialServices(edits.addServices))
+        _ = try edits.removeServices.map { try ServiceIdentifier($0) }
+        let access = try VaultAccess.open(session)
+        let credential = try access.identity(of: id)
+        let secret = !edits.replacesSecret ? try SecureBytes(zeros: 0)
+            : generate ? try PasswordGenerator.generate()
+            : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
+        // The full id: the change is about the credential shown, whatever is added meanwhile.
+        try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
+        StandardError.say("Updated \(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8))).")
+    }
+}

@@ -1,0 +1,44 @@
+import VaultModel
+
+/// `pwtui equivalents add|list|rm`: domains that are one site to the user (stored in the vault).
+public enum EditEquivalents {
+    /// Declares `domains` (two or more) one site; a domain already in a group brings its group.
+    public static func add(_ domains: [String], in session: Session) throws {
+        let normalized = try Self.domains(domains)
+        let vault = try session.openVault()
+        vault.updateEquivalents { $0.add(normalized, at: $1) }
+        try session.save(vault)
+        if let group = vault.contents.equivalents.group(containing: normalized[0]) {
+            StandardError.say("Equivalent: \(group.sorted().joined(separator: " "))")
+        }
+    }
+
+    /// The groups, one per line, from the cheapest source that is up to date.
+    public static func list(in session: Session) throws {
+        let groups = try ListedIdentities.load(session).equivalents.groups
+        try StandardOutput.write(groups.map { $0.joined(separator: " ") + "\n" }.joined())
+    }
+
+    /// Takes `domains` out of their groups (a group left with one domain is dropped).
+    public static func remove(_ domains: [String], in session: Session) throws {
+        let normalized = try Self.domains(domains)
+        let vault = try session.openVault()
+        var unknown: [String] = []
+        vault.updateEquivalents { unknown = $0.remove(normalized, at: $1) }
+        guard unknown.count < normalized.count else {
+            throw CommandFailure(.noMatch, "\(unknown.joined(separator: " ")) in no group; nothing changed")
+        }
+        try session.save(vault)
+    }
+
+    /// Domains as given on the command line, normalised (lowercase, IDN, no trailing dot).
+    static func domains(_ texts: [String]) throws -> [String] {
+        try texts.map { text in
+            let service = try ServiceIdentifier(text)
+            guard service.form == .domain, !service.isWildcard, service.port == nil else {
+                throw CommandFailure(.usage, "'\(text)' is not a plain domain")
+            }
+            return service.host
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// `pwtui get`: one field of the best match (or of one id) on stdout, without a screen; an
+/// unlocked agent answers at once, otherwise the vault is unlocked here.
+public struct GetCredential {
+    public var query: CredentialQuery
+    public var field: CredentialField
+    /// Exit 75 rather than ask for the master password.
+    public var noInteraction: Bool
+
+    public init(query: CredentialQuery, field: CredentialField, noInteraction: Bool) {
+        self.query = query
+        self.field = field
+        self.noInteraction = noInteraction
+    }
+
+    public func run(in session: Session) throws {
+        if let answer = try session.agent?.get(query, field: field, vault: session.vaultPath) {
+            try StandardOutput.write(answer.payload)
+            return
+        }
+        if noInteraction, session.masterPasswordFD == nil {
+            throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
+        }
+        let vault = try session.openVault()
+        try StandardOutput.write(try field.render(try session.answer(query, in: vault), from: vault))
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// `pwtui agent start|stop|status|lock` and `pwtui unlock`: starting the agent (`AgentServer`
+/// with an `AgentService`), and the requests that manage it.
+public enum AgentControl {
+    /// The agent's client, its directory created (0700) if missing.
+    static func client(_ session: Session) throws -> AgentClient {
+        if let client = session.agentClient, client.socketPath == nil { return client }  // an agent in this process
+        return AgentClient(socketPath: try AgentClient.socketPath(in: session.paths.runtimeDirectory, creating: true))
+    }
+
+    /// Starts the agent, locked: in the background, unless `foreground` (then returns when it
+    /// stops). False when one is running already. `idleTimeoutText` is passed on as given.
+    public static func launch(idleTimeout: Duration, idleTimeoutText: String, foreground: Bool, in session: Session) throws -> Bool {
+        let client = try client(session)
+        if try client.request(.status) != nil { return false }
+        guard let socketPath = client.socketPath else { return false }
+        unlink(socketPath)  // a socket left by an agent that was killed
+        if foreground {
+            // Descriptors inherited from whoever started us (Foundation's Process leaves one
+            // that its parent waits on until it closes) must not live as long as the agent.
+            for fd in Int32(3) ..< 1024 { close(fd) }
+            try AgentServer(socketPath: socketPath, handler: AgentService(session: session, idleTimeout: idleTimeout)).run()
+            return true
+        }
+        // Detached: a new session (Foundation makes children group leaders, so setsid forks).
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["-f", CommandLine.arguments[0], "agent", "start", "--foreground",
+                             "--idle-timeout", idleTimeoutText, "--vault", session.vaultPath]
+            + (session.configOption.map { ["--config", $0] } ?? [])
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        for _ in 0 ..< 100 {
+            if try client.request(.status) != nil { return true }
+            usleep(20_000)
+        }
+        throw CommandFailure(.ioError, "the agent did not start")
+    }
+
+    /// Sends `request` (lock or stop); false when no agent runs.
+    public static func send(_ request: AgentRequest, in session: Session) throws -> Bool {
+        try client(session).request(request) != nil
+    }
+
+    /// `agent status`: its state, or nil when none runs.
+    public static func status(in session: Session) throws -> AgentStatus? {
+        guard let answer = try client(session).request(.status) else { return nil }
+        guard case .status(let status) = answer.body else { throw AgentError.unexpected(answer.body) }
+        return status
+    }
+
+    /// `pwtui unlock`: the master password goes to the agent (started first if none runs). True
+    /// when it had to be started.
+    public static func unlock(idleTimeoutText: String, in session: Session) throws -> Bool {
+        let path = session.vaultPath
+        try VaultStorage.requireVaultFile(path)
+        let client = try client(session)
+        var started = false
+        if try client.request(.status) == nil {
+            started = try launch(idleTimeout: .seconds(15 * 60), idleTimeoutText: idleTimeoutText, foreground: false, in: session)
+        }
+        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
+        if let interrupted { StandardError.say(interrupted.notice) }
+        let password = try session.masterPassword()
+        guard let answer = try client.request(.unlock, payload: password) else {
+            throw CommandFailure(.ioError, "the agent went away")
+        }
+        if case .refused(let status, let message) = answer.body { throw AgentRefusal(status: status, message: message) }
+        interrupted?.marker.remove()
+        return started
+    }
+}

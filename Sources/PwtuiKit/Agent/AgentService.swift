@@ -1,0 +1,105 @@
+import Foundation
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// The agent's work (AutoFill's reusable extension process): holds one vault unlocked so that
+/// `get`, git, the picker and scripts answer at once, and hands out only what each request asks
+/// for — never the master password or the data key, which stay in this process. Writes (`add`,
+/// `edit`, `rm`: a `CredentialChange`) are applied here and saved with the same save protocol,
+/// and the identity store follows; a change that failed to save is dropped from memory.
+///
+/// Before answering it re-reads the vault if another process saved it (with the data key it
+/// holds, when the keys are unchanged; a new master password locks it). It locks — dropping the
+/// vault, whose protected memory is zeroed as it is freed — after the idle timeout (reset by each
+/// use), on `lock`, and when the server stops. `AgentServer` carries the requests here, one at a
+/// time.
+public final class AgentService: AgentHandler {
+    private let session: Session
+    private let idleTimeout: Duration
+    private var vault: Vault?
+    private var lastUse = ContinuousClock.now
+
+    public init(session: Session, idleTimeout: Duration) {
+        self.session = session
+        self.idleTimeout = idleTimeout
+        // Loaded now: reading the list during a request would put file I/O on the fast path.
+        _ = session.suffixes
+    }
+
+    public func idle() {
+        if vault != nil, ContinuousClock.now - lastUse >= idleTimeout { vault = nil }
+    }
+
+    public func stop() {
+        vault = nil
+    }
+
+    public func handle(_ request: AgentRequest, payload: inout SecureBytes) -> AgentAnswer {
+        do {
+            return try answer(request, &payload)
+        } catch {
+            return AgentAnswer(.refused(status: ExitStatus(error) ?? .ioError, message: "\(error)"))
+        }
+    }
+
+    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes) throws -> AgentAnswer {
+        switch request {
+        case .status:
+            let idle = vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
+            return AgentAnswer(.status(state: AgentStatus(locked: vault == nil, vault: session.vaultPath, locksInSeconds: idle, pid: getpid())))
+        case .unlock:
+            let opened = try Vault.open(at: session.vaultPath, password: payload)
+            payload.removeAll()
+            session.syncIdentities(with: opened, previousGeneration: nil)  // rebuilt if missing or stale
+            vault = opened
+            lastUse = .now
+            return AgentAnswer(.done)
+        case .lock, .stop:
+            vault = nil
+            return AgentAnswer(.done)
+        case .get(let path, let query, let field):
+            let vault = try unlocked(for: path)
+            let credential = try session.answer(query, in: vault)
+            return AgentAnswer(.credential(identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970),
+                               payload: try field.render(credential, from: vault))
+        case .identities(let path):
+            // For a picker when the identity store is off: the same, never written to disk.
+            let vault = try unlocked(for: path)
+            return AgentAnswer(.identities(identities: vault.contents.credentials.map(IdentityStore.Identity.init),
+                                           equivalents: vault.contents.equivalents.groups))
+        case .describe(let path, let id):
+            let vault = try unlocked(for: path)
+            return AgentAnswer(.identity(IdentityStore.Identity(try vault.credential(id: id))))
+        case .write(let path, let change):
+            let vault = try unlocked(for: path)
+            defer { payload.removeAll() }
+            do {
+                let identity = try change.apply(to: vault, secret: payload, suffixes: session.suffixes)
+                try session.save(vault)
+                return AgentAnswer(.identity(identity))
+            } catch {
+                // What failed to save must not ride along with the next write.
+                do { try vault.revert() } catch { self.vault = nil }
+                throw error
+            }
+        }
+    }
+
+    /// The vault, current with the file, when the request is for it and it is unlocked; each use
+    /// postpones the idle lock. A master password changed elsewhere locks the agent.
+    private func unlocked(for path: String) throws -> Vault {
+        guard path == session.vaultPath else {
+            throw CommandFailure(.interactionRequired, "the agent holds another vault (\(session.vaultPath))")
+        }
+        guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
+        do {
+            if try vault.reloadIfChanged() { session.syncIdentities(with: vault, previousGeneration: nil) }
+        } catch VaultError.conflict(_, let reason) {
+            self.vault = nil
+            throw CommandFailure(.interactionRequired, "locked: \(reason)")
+        }
+        lastUse = .now
+        return vault
+    }
+}

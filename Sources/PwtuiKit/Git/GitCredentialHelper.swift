@@ -1,0 +1,244 @@
+import Foundation
+import TUI
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// `git config credential.helper pwtui` (with `git-credential-pwtui` on PATH, which `make install`
+/// puts there) or `credential.helper '!pwtui git-credential'`: git's credential-helper protocol.
+/// docs/git.md says what each operation does for the user; in short:
+///
+/// - get: with nobody to look, only a host-level match (exact URL to wildcard) answers, never
+///   another host of the same site; with `credential.useHttpPath` (git sends `path=`) only a
+///   credential saved for that repository's URL or a prefix of it, never another path's. An
+///   unlocked agent (or --master-password-fd) answers it at once with `username=` and
+///   `password=`, unless that host rejected that very password (see `GitRejections`). Otherwise,
+///   when a terminal exists, the picker opens on it ranked for the URL (listed from the identity
+///   store before unlocking, answered by the agent when it is unlocked); cancelling there answers
+///   `quit=1`. Without a terminal nothing is printed and git moves on to its own prompt.
+/// - store (after a successful login): the same password as the saved one confirms it (and
+///   lifts a rejection); a new credential is added (for the repository's URL when git sends a
+///   path); one that differs from the saved one is updated only after a yes on the terminal, and
+///   the old password stays in history. Through an unlocked agent when there is one, else after
+///   the master password. A username or password that is empty stores nothing, and neither does
+///   a password with an expiry (a short-lived token would outlive it here).
+/// - erase (after a failed login): acts only on a saved password equal to the one git tried
+///   (compared in constant time): remembers that this host rejected it; with a terminal, offers to
+///   delete it. Never deletes silently.
+public struct GitCredentialHelper {
+    enum Operation: String, CaseIterable {
+        case get, store, erase
+    }
+
+    let session: Session
+
+    public init(session: Session) {
+        self.session = session
+    }
+
+    /// Answers git's `operation` (text, not an `Operation`: `man gitcredentials` asks a helper to
+    /// ignore, silently, an operation it does not know — a newer git's) for the request on stdin.
+    public func run(operation: String) throws {
+        var request = try GitCredentialRequest.read(from: 0)
+        guard let operation = Operation(rawValue: operation), let service = try request.service() else { return }
+        let path = session.vaultPath
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let scope = Scope(request, service)
+        switch operation {
+        case .get: try get(request, scope, path: path)
+        case .store:
+            guard let password = request.password.take() else { return }
+            try store(request, scope, password: password)
+        case .erase:
+            guard let password = request.password.take() else { return }  // nothing to compare: acts on nothing
+            try erase(request, scope, password: password)
+        }
+    }
+
+    /// What a request names and which tiers may act on it.
+    struct Scope {
+        let service: ServiceIdentifier
+        /// `scheme://host:port`: who rejected a password.
+        let origin: String
+        /// What a credential is saved for when git's `store` adds one.
+        let storedURL: String
+        /// Tiers that may answer with nobody to look. With a path (`credential.useHttpPath`),
+        /// only the repository's own URL or a prefix of it: another repository on the same host
+        /// may need another account, and git sends a path precisely to tell them apart.
+        let answering: Set<MatchKind>
+        /// Tiers that name this very host (or repository): what `store` may update.
+        let own: Set<MatchKind>
+        /// git sent a path (`credential.useHttpPath`).
+        let pathScoped: Bool
+
+        init(_ request: borrowing GitCredentialRequest, _ service: ServiceIdentifier) {
+            self.service = service
+            let scheme = service.scheme?.rawValue ?? "https"
+            origin = "\(scheme)://\(service.host):\(service.effectivePort ?? 0)"
+            let repositoryTiers: Set<MatchKind> = [.exactURL, .pathPrefix]
+            pathScoped = request.path != nil
+            if pathScoped {
+                storedURL = request.url() ?? service.text
+                answering = repositoryTiers
+                own = repositoryTiers
+            } else {
+                storedURL = "\(scheme)://\(request.fields["host"] ?? service.host)"
+                answering = CredentialQuery.hostLevel
+                own = CredentialQuery.sameHost
+            }
+        }
+    }
+
+    /// `$XDG_STATE_HOME/pwtui/git-rejected`, beside the usage history.
+    private var rejectionsPath: String { session.paths.gitRejectionsFile }
+
+    // MARK: get
+
+    /// git's answer; `password` straight from protected memory. git's protocol cannot carry a
+    /// line break or NUL in a value (and git drops a CR that ends a line): such a credential
+    /// would smuggle extra lines (`username=a` + newline + `password=...`) into git or reach the
+    /// server altered, so it is not answered at all.
+    private func answer(username: String, password: UnsafeRawBufferPointer) throws {
+        func carriable<Bytes: BidirectionalCollection<UInt8>>(_ value: Bytes) -> Bool {
+            !value.contains { $0 == 0x0A || $0 == 0 } && value.last != 0x0D
+        }
+        guard carriable(Array(username.utf8)), carriable(password) else {
+            StandardError.say("pwtui: the chosen credential's username or password contains a line break, which git's credential protocol cannot carry; nothing was given to git")
+            return
+        }
+        try StandardOutput.write("username=\(username)\npassword=")
+        try StandardOutput.write(password)
+        try StandardOutput.write("\n")
+    }
+
+    private func answer(_ credential: Credential, from vault: Vault) throws {
+        try vault.withSecret(credential.secret) { try answer(username: credential.username, password: $0) }
+    }
+
+    private func get(_ request: borrowing GitCredentialRequest, _ scope: Scope, path: String) throws {
+        let rejected = GitRejections.load(from: rejectionsPath).rejected(at: scope.origin)
+        let automatic = CredentialQuery(services: [scope.service], username: request.username, tiers: scope.answering, rejected: rejected)
+        if let fd = session.masterPasswordFD {
+            let vault = try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
+            guard let credential = try? session.answer(automatic, in: vault) else { return }
+            try answer(credential, from: vault)
+            return
+        }
+        do {
+            if let message = try session.agent?.get(automatic, field: .password, vault: path),
+               case .credential(let identity, _) = message.body {
+                try message.payload.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
+                return
+            }
+        } catch let refusal as AgentRefusal where refusal.status == .noMatch {
+            // Nothing for this host itself (or only a rejected password): the person at the
+            // terminal may still choose one.
+        }
+        guard let terminal = try? Picker.openTerminal(theme: try session.settings().theme) else { return }  // git moves on
+        let agentAnswer = Picker.AgentAnswer()
+        let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], session: session,
+                                    preferring: request.username, agentField: .password, answer: agentAnswer)
+        let outcome: PickerFlow.Outcome
+        do {
+            defer { terminal.close() }
+            outcome = try flow.run()
+        }
+        switch outcome {
+        case .chosen(let vault, let credential):
+            try answer(credential, from: vault)
+        case .answeredWithoutUnlocking:
+            guard let identity = agentAnswer.identity, let password = agentAnswer.payload.take() else {
+                throw CommandFailure(.ioError, "the agent's answer was lost")
+            }
+            try password.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
+        case .cancelled: try StandardOutput.write("quit=1\n")
+        case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
+        }
+    }
+
+    // MARK: store
+
+    private func store(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes) throws {
+        guard let username = request.username else { return }  // `username=` names nobody: nothing to store
+        // A password that expires (an OAuth token another helper made, git 2.41+) would be kept
+        // here for good and offered after it died.
+        guard request.passwordExpiry == nil else { return }
+        guard let access = try? VaultAccess.open(session) else { return }  // locked and no way to ask: git goes on
+        // The password get answered with worked: it is confirmed, whichever tier it came from
+        // (a parent domain's credential is not copied to every subdomain).
+        let answering = CredentialQuery(services: [scope.service], username: username, tiers: scope.answering)
+        if let answered = try access.password(for: answering), answered.password.isEqual(to: password) {
+            try confirm(answered.identity.id, at: scope.origin)
+            return
+        }
+        let exact = CredentialQuery(services: [scope.service], username: username, tiers: scope.own)
+        guard let existing = try access.password(for: exact) else {
+            // With a path: the account saved for the host (or another repository of it) logged in
+            // here too (a person chose it in the picker). This repository's URL joins that
+            // credential rather than a copy of the password that would go stale on its own.
+            if scope.pathScoped {
+                let host = CredentialQuery(services: [scope.service], username: username, tiers: CredentialQuery.sameHost)
+                if let same = try access.password(for: host), same.password.isEqual(to: password) {
+                    try access.apply(.edit(id: same.identity.id.uuidString, CredentialChange.Edits(addServices: [scope.storedURL])),
+                                     secret: try SecureBytes(zeros: 0))
+                    try confirm(same.identity.id, at: scope.origin)
+                    return
+                }
+            }
+            try access.apply(.add(services: [scope.storedURL], username: username, title: "", notes: "", rank: 0), secret: password)
+            return
+        }
+        guard !existing.password.isEqual(to: password) else {
+            try confirm(existing.identity.id, at: scope.origin)
+            return
+        }
+        guard let terminal = TerminalPrompt(),
+              try terminal.confirm("Git logged in to \(scope.service.host) as \(username) with a password that differs from the saved one. Update it?")
+        else { return }
+        try access.apply(.edit(id: existing.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)), secret: password)
+        try confirm(existing.identity.id, at: scope.origin)
+        StandardError.say("Updated \(existing.identity.displayTitle); the previous password is kept in its history.")
+    }
+
+    /// The host accepted this credential's password: forget that it once rejected it.
+    private func confirm(_ id: UUID, at origin: String) throws {
+        var rejections = GitRejections.load(from: rejectionsPath)
+        guard rejections.clear(id, at: origin) else { return }
+        try rejections.save(to: rejectionsPath)
+    }
+
+    // MARK: erase
+
+    private func erase(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes) throws {
+        guard let access = try? VaultAccess.open(session) else { return }  // locked and no way to ask: nothing to compare with
+        var rejections = GitRejections.load(from: rejectionsPath)
+        // What get would have answered, else this host's own credential for that user: erase acts
+        // only on the one whose saved password is the password git tried.
+        let queries = [
+            CredentialQuery(services: [scope.service], username: request.username, tiers: scope.answering,
+                            rejected: rejections.rejected(at: scope.origin)),
+            CredentialQuery(services: [scope.service], username: request.username, tiers: scope.own),
+        ]
+        var tried: FoundPassword?
+        for query in queries {
+            guard let found = try access.password(for: query) else { continue }
+            if found.password.isEqual(to: password) {
+                tried = consume found
+                break
+            }
+        }
+        guard let tried else { return }
+        let title = tried.identity.displayTitle
+        rejections.markRejected(tried.identity.id, secretSet: tried.secretSet, at: scope.origin)
+        try rejections.save(to: rejectionsPath)
+        guard let terminal = TerminalPrompt() else {
+            StandardError.say("pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again")
+            return
+        }
+        guard try terminal.confirm("Git says the login to \(scope.service.host) as \(tried.identity.username) failed. Delete the saved credential \(title)?")
+        else { return }
+        try access.apply(.remove(id: tried.identity.id.uuidString), secret: try SecureBytes(zeros: 0))
+        rejections.clear(tried.identity.id, at: scope.origin)
+        try rejections.save(to: rejectionsPath)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Platform
+import TUI
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// Everything a command needs from around it, resolved once per process: which vault and
+/// settings file, where local state lives, the master password's source, the suffix list, and
+/// how to reach the agent. The executable builds one from its options; tests build one around
+/// a temporary directory and an agent in the same process.
+public final class Session {
+    public let environment: Environment
+    public let paths: Paths
+    /// `--config`, else the XDG settings file.
+    public let configPath: String
+    /// `--config` as given (passed on to an agent started in the background).
+    public let configOption: String?
+    /// `--master-password-fd`: the password comes from there, and the agent is not used.
+    public let masterPasswordFD: Int32?
+    private let vaultOption: String?
+    private var loadedSettings: Settings?
+    private var loadedSuffixes: PublicSuffixList?
+    private var resolvedVaultPath: String?
+    private var agentOverride: AgentClient??
+
+    public init(vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil, environment: Environment = .process) {
+        self.environment = environment
+        paths = Paths(environment: environment)
+        vaultOption = vault.flatMap { $0.isEmpty ? nil : $0 }
+        configOption = config.flatMap { $0.isEmpty ? nil : $0 }
+        configPath = configOption ?? paths.settingsFile
+        self.masterPasswordFD = masterPasswordFD
+    }
+
+    /// The settings; a file others can write, or one that does not parse, is a usage error.
+    public func settings() throws -> Settings {
+        if let loadedSettings { return loadedSettings }
+        do {
+            let settings = try Settings.load(from: configPath)
+            loadedSettings = settings
+            return settings
+        } catch {
+            throw CommandFailure(.usage, error.description)
+        }
+    }
+
+    /// The vault path: --vault, then PWTUI_VAULT, then the settings, then the XDG data directory.
+    public var vaultPath: String {
+        if let resolvedVaultPath { return resolvedVaultPath }
+        let path = vaultOption ?? environment["PWTUI_VAULT"] ?? (try? settings())?.vault.flatMap { $0.isEmpty ? nil : $0 }
+            ?? paths.defaultVaultFile
+        resolvedVaultPath = path
+        return path
+    }
+
+    /// The agent that may answer for this command: none when the master password comes from a
+    /// descriptor (a local unlock was asked for).
+    public var agent: AgentClient? {
+        masterPasswordFD == nil ? agentClient : nil
+    }
+
+    /// This user's agent, if its directory is sound (a client never creates it), whether or not
+    /// this command may use it. Tests put an agent in the same process here.
+    public var agentClient: AgentClient? {
+        get {
+            if let agentOverride { return agentOverride }
+            return (try? AgentClient.socketPath(in: paths.runtimeDirectory, creating: false)).map(AgentClient.init(socketPath:))
+        }
+        set { agentOverride = .some(newValue) }
+    }
+
+    /// The Public Suffix List (`PWTUI_PSL_FILE` names another list file), loaded once. Without
+    /// a list, says so on stderr and ranks without same-site matches.
+    public var suffixes: PublicSuffixList {
+        if let loadedSuffixes { return loadedSuffixes }
+        let file = environment["PWTUI_PSL_FILE"]
+        let list: PublicSuffixList
+        if let loaded = LibPSL(file: file) {
+            list = loaded
+        } else {
+            StandardError.say("pwtui: the Public Suffix List could not be loaded\(file.map { " from \($0)" } ?? ""); "
+                + "matching exact hosts and parent domains only")
+            list = NoPublicSuffixList()
+        }
+        loadedSuffixes = list
+        return list
+    }
+
+    /// What ranking needs: the suffix list, the vault's equivalent domains, the local use history.
+    public func rankingContext(for vault: Vault) -> RankingContext {
+        rankingContext(equivalents: vault.contents.equivalents)
+    }
+
+    /// Ranking without the vault (identities from the store or the agent).
+    public func rankingContext(equivalents: EquivalentDomains) -> RankingContext {
+        RankingContext(suffixes: suffixes, equivalents: equivalents, usage: UsageHistory.load(from: paths.usageFile))
+    }
+
+    /// The answer to `query` in `vault`; a match by services is remembered in the use history
+    /// (a tie-break in later rankings). Failing to record it must not fail the answer.
+    public func answer(_ query: CredentialQuery, in vault: Vault) throws -> Credential {
+        guard query.id == nil else { return try query.answer(in: vault, context: RankingContext(suffixes: NoPublicSuffixList())) }
+        let context = rankingContext(for: vault)
+        let credential = try query.answer(in: vault, context: context)
+        var usage = context.usage
+        usage.recordUse(of: credential.id, for: query.services[0].host, at: Clock.system.now())
+        try? usage.save(to: paths.usageFile)
+        return credential
+    }
+
+    /// Parses services a user gives for a credential (see `CredentialChange.credentialServices`).
+    public func credentialServices(_ texts: [String]) throws -> [ServiceIdentifier] {
+        try CredentialChange.credentialServices(texts, suffixes: self.suffixes)
+    }
+
+    /// Says, for a service being added, that a domain which is itself a public suffix
+    /// (`github.io`, `s3.amazonaws.com`) will be offered only to that exact host: every name
+    /// under it belongs to someone else, and ranking never matches them.
+    public func notePublicSuffixes(_ services: [ServiceIdentifier]) {
+        let candidates = services.filter { $0.hostKind == .name && !$0.isSingleLabel && !$0.isWildcard }
+        guard !candidates.isEmpty else { return }
+        for service in candidates where suffixes.isPublicSuffix(service.host) {
+            StandardError.say("Note: \(service.host) is a public suffix: this credential is offered to \(service.host) itself only, "
+                + "never to sites under it (such as example.\(service.host)), which belong to others.")
+        }
+    }
+
+    /// The master password, from the descriptor if one was given, else from the terminal.
+    public func masterPassword(prompt: String = "Master password: ") throws -> SecureBytes {
+        if let masterPasswordFD {
+            return try SecretReader.firstLine(of: masterPasswordFD, what: "--master-password-fd")
+        }
+        guard let terminal = TerminalPrompt() else {
+            throw CommandFailure(.interactionRequired,
+                                 "the vault is locked and there is no terminal to ask for the master password; pass --master-password-fd N")
+        }
+        return try terminal.readSecret(prompt: prompt)
+    }
+}

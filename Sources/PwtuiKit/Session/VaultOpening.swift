@@ -1,0 +1,35 @@
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// Opening and saving the session's vault, with the identity store kept in step.
+extension Session {
+    /// Opens the vault with the master password, and rebuilds the identity store if it is
+    /// missing or stale.
+    public func openVault() throws -> Vault {
+        let path = vaultPath
+        // A missing vault is reported before asking for a password nobody can use.
+        try VaultStorage.requireVaultFile(path)
+        // Before the prompt: which master password to type is what it is about.
+        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
+        if let interrupted { StandardError.say(interrupted.notice) }
+        let password = try masterPassword()
+        let vault = try Vault.open(at: path, password: password)
+        interrupted?.marker.remove()
+        syncIdentities(with: vault, previousGeneration: nil)
+        return vault
+    }
+
+    /// Saves with the save protocol, then updates the identity store incrementally.
+    public func save(_ vault: Vault) throws {
+        let previous = vault.header.generation
+        do {
+            try vault.save()
+        } catch let error as VaultError where error.isSavedNotDurable {
+            // Saved, durability unconfirmed: the change is in force, so the store follows it.
+            syncIdentities(with: vault, previousGeneration: previous)
+            throw error
+        }
+        syncIdentities(with: vault, previousGeneration: previous)
+    }
+}

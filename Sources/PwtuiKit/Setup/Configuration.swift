@@ -1,0 +1,115 @@
+import Foundation
+import TUI
+import VaultCrypto
+import VaultModel
+
+/// The configuration screen's commands: plain `pwtui` (the picker over everything, or the
+/// first-run wizard when there is no vault yet) and `pwtui configure`.
+public enum Configuration {
+    /// `pwtui` alone: the picker over every credential, or, when there is no vault yet, the
+    /// first-run wizard followed by the (empty) picker.
+    public static func start(in session: Session) throws {
+        let path = session.vaultPath
+        if FileManager.default.fileExists(atPath: path) {
+            try pointingOnWhenEmpty(vault: nil, session) {
+                try Picker.run(vaultPath: path, requests: [], session: session, output: .password)
+            }
+            return
+        }
+        let terminal = try Picker.openTerminal(theme: try session.settings().theme)
+        let vault: Vault
+        do {
+            guard let created = try firstRun(on: terminal, session: session) else {
+                terminal.close()
+                throw CommandFailure(.cancelled, "setup cancelled; nothing was created")
+            }
+            vault = created
+        } catch {
+            terminal.close()
+            throw error
+        }
+        try pointingOnWhenEmpty(vault: vault, session) {
+            try Picker.run(vaultPath: vault.path, requests: [], session: session, output: .password,
+                           unlocked: vault, terminal: terminal)
+        }
+    }
+
+    /// Left with an empty vault (just created, or nothing added yet), the user is told the next
+    /// command, in a form that runs: `make run` puts nothing on PATH.
+    private static func pointingOnWhenEmpty(vault: Vault?, _ session: Session, _ picker: () throws -> Void) throws {
+        do {
+            try picker()
+        } catch let failure as CommandFailure where failure.code == .cancelled {
+            let empty = vault.map { $0.contents.credentials.isEmpty } ?? (try? session.currentIdentityStore())?.identities.isEmpty
+            if empty == true {
+                StandardError.say("The vault is empty. Add a credential (the password is asked, or read from stdin):\n  "
+                    + Invocation.current.nextStep("add github.com --username NAME"))
+            }
+            throw failure
+        }
+    }
+
+    /// `pwtui configure`: without a vault, the first-run wizard; with one, it changes the unlock
+    /// cost (re-encrypting, after the master password), the theme and the clipboard timeout.
+    public static func configure(in session: Session) throws {
+        let path = session.vaultPath
+        guard FileManager.default.fileExists(atPath: path) else {
+            let terminal = try Picker.openTerminal(theme: try session.settings().theme)
+            defer { terminal.close() }
+            guard try firstRun(on: terminal, session: session) != nil else {
+                throw CommandFailure(.cancelled, "setup cancelled; nothing was created")
+            }
+            return
+        }
+        let password = try session.masterPassword()
+        let vault = try Vault.open(at: path, password: password)
+        var settings = try session.settings()
+        let terminal = try Picker.openTerminal(theme: settings.theme)
+        let choices: ConfigurationScreen.Choices?
+        do {
+            defer { terminal.close() }
+            let screen = try ConfigurationScreen(
+                firstRun: false,
+                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout),
+                themes: ThemeLocator.available())
+            choices = try flow(terminal, screen).run()
+        }
+        guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
+        if choices.parameters != vault.header.kdf {
+            StandardError.say("Re-encrypting \(path) with \(choices.parameters)…")
+            let previous = vault.header.generation
+            try vault.changePassword(to: password, parameters: choices.parameters)
+            session.syncIdentities(with: vault, previousGeneration: previous)
+        }
+        settings.theme = choices.theme
+        settings.clipboardTimeout = choices.clipboardTimeout
+        try settings.save(to: session.configPath)
+        StandardError.say("Settings saved to \(session.configPath).")
+    }
+
+    static func flow(_ terminal: Terminal, _ screen: ConfigurationScreen) -> ConfigurationFlow {
+        ConfigurationFlow(terminal: terminal, screen: screen,
+                          calibrate: { try KDFCalibration.measure(with: Argon2id()) },
+                          loadTheme: { ThemeLocator.current(named: $0) })
+    }
+
+    /// The first-run wizard; creates the vault and the settings. Nil when cancelled.
+    static func firstRun(on terminal: Terminal, session: Session) throws -> Vault? {
+        let settings = try session.settings()
+        let screen = try ConfigurationScreen(
+            firstRun: true,
+            defaults: .init(vaultPath: session.vaultPath, parameters: .moderate, theme: settings.theme,
+                            clipboardTimeout: settings.clipboardTimeout),
+            themes: ThemeLocator.available())
+        guard let choices = try flow(terminal, screen).run() else { return nil }
+        try VaultStorage.createDirectory(for: choices.vaultPath)
+        let vault = try screen.withPassword { try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters) }
+        try session.save(vault)
+        var saved = settings
+        saved.vault = choices.vaultPath == session.paths.defaultVaultFile ? nil : choices.vaultPath
+        saved.theme = choices.theme
+        saved.clipboardTimeout = choices.clipboardTimeout
+        try saved.save(to: session.configPath)
+        return vault
+    }
+}

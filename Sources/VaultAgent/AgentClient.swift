@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// Talks to a running agent: one connection per request; nil answers when none listens.
+public struct AgentClient: Sendable {
+    /// The agent's socket; nil for an agent in this process (tests).
+    public let socketPath: String?
+    private let connector: @Sendable () -> AgentConnection?
+
+    /// How long a request and its answer may take in all; an unlock with the strongest key
+    /// derivation the agent accepts takes a few seconds of it.
+    public static let answerTimeout = Duration.seconds(10)
+
+    public init(socketPath: String) {
+        self.socketPath = socketPath
+        connector = {
+            guard case .success(let fd) = ProcessControl.connect(to: socketPath) else { return nil }
+            return AgentConnection(fd: fd, timeout: Self.answerTimeout)
+        }
+    }
+
+    /// A client of an agent reached some other way: `connect` opens a connection, nil when
+    /// there is nobody to talk to (`AgentServer.connectInProcess`).
+    public init(connect: @escaping @Sendable () -> AgentConnection?) {
+        socketPath = nil
+        connector = connect
+    }
+
+    /// `directory/agent.sock`; the directory is created 0700 when `creating`, and must be a
+    /// 0700 directory of this user.
+    public static func socketPath(in directory: String, creating: Bool) throws(AgentError) -> String {
+        if creating, mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw .unsafeDirectory("cannot create \(directory) (\(String(cString: strerror(errno))))")
+        }
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+                throw .unsafeDirectory("\(directory) must be a 0700 directory of this user; refusing to use it")
+            }
+        }
+        return directory + "/agent.sock"
+    }
+
+    /// One request and its answer, whatever it is; nil when no agent listens.
+    public func request(_ request: AgentRequest) throws -> AgentMessage<AgentReply>? {
+        guard let connection = connector() else { return nil }
+        defer { close(connection.fd) }
+        try connection.send(request)
+        return try connection.receive(AgentReply.self)
+    }
+
+    public func request(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> AgentMessage<AgentReply>? {
+        guard let connection = connector() else { return nil }
+        defer { close(connection.fd) }
+        try connection.send(request, payload: payload)
+        return try connection.receive(AgentReply.self)
+    }
+
+    /// A request to an agent that should hold the vault unlocked: its answer, or nil when no
+    /// agent runs, it is locked, or it holds another vault — the caller then unlocks on its own.
+    /// Any other refusal is thrown, with the exit code it stands for.
+    public func ask(_ request: AgentRequest) throws -> AgentMessage<AgentReply>? {
+        try Self.accepted(try self.request(request))
+    }
+
+    public func ask(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> AgentMessage<AgentReply>? {
+        try Self.accepted(try self.request(request, payload: payload))
+    }
+
+    /// `field` of the credential `query` names, as the payload; nil when no agent holds
+    /// `vault` unlocked.
+    public func get(_ query: CredentialQuery, field: CredentialField, vault: String) throws -> AgentMessage<AgentReply>? {
+        try ask(.get(vault: vault, query: query, field: field))
+    }
+
+    /// Every identity of `vault` and its equivalent domains, when an agent holds it unlocked.
+    public func identities(vault: String) throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)? {
+        guard let answer = try ask(.identities(vault: vault)) else { return nil }
+        guard case .identities(let identities, let equivalents) = answer.body else { throw AgentError.unexpected(answer.body) }
+        return (identities, EquivalentDomains(groups: equivalents))
+    }
+
+    private static func accepted(_ reply: consuming AgentMessage<AgentReply>?) throws -> AgentMessage<AgentReply>? {
+        guard let answer = reply else { return nil }
+        if case .refused(let status, let message) = answer.body {
+            if status == .interactionRequired { return nil }
+            throw AgentRefusal(status: status, message: message)
+        }
+        return answer
+    }
+}
+
+/// The agent said no, and which exit code that stands for.
+public struct AgentRefusal: Error, CustomStringConvertible, Equatable {
+    public let status: ExitStatus
+    public let message: String
+
+    public init(status: ExitStatus, message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { message }
+}

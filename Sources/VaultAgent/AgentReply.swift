@@ -1,0 +1,28 @@
+import VaultModel
+
+/// What the agent answers. A refusal carries the exit code the client's command ends with, so
+/// `get` through the agent fails exactly as it would have without it.
+public enum AgentReply: Codable, Sendable, Equatable {
+    case status(state: AgentStatus)
+    case done
+    /// The payload is the requested field. `secretSet`: when the password was set, so that the
+    /// git helper can remember which password a host rejected (`GitRejections`).
+    case credential(identity: IdentityStore.Identity, secretSet: Int64)
+    case identity(IdentityStore.Identity)
+    case identities(identities: [IdentityStore.Identity], equivalents: [[String]])
+    case refused(status: ExitStatus, message: String)
+}
+
+public struct AgentStatus: Codable, Sendable, Equatable {
+    public var locked: Bool
+    public var vault: String
+    public var locksInSeconds: Int
+    public var pid: Int32
+
+    public init(locked: Bool, vault: String, locksInSeconds: Int, pid: Int32) {
+        self.locked = locked
+        self.vault = vault
+        self.locksInSeconds = locksInSeconds
+        self.pid = pid
+    }
+}

@@ -1,0 +1,28 @@
+import VaultModel
+
+/// What a client asks of the agent. Secrets never travel in a request: the master password
+/// (`unlock`) and a new password (`write` of a change that `needsSecret`) go beside it, as the
+/// message's payload in protected memory.
+public enum AgentRequest: Codable, Sendable, Equatable {
+    case status
+    /// The payload is the master password.
+    case unlock
+    case lock
+    case stop
+    /// `field` of the credential `query` names, as the reply's payload.
+    case get(vault: String, query: CredentialQuery, field: CredentialField)
+    /// Every identity and the equivalent domains: a picker's list when the identity store is off.
+    case identities(vault: String)
+    /// One credential's identity, by id or unique prefix.
+    case describe(vault: String, id: String)
+    /// The payload is the new password when `change.needsSecret`.
+    case write(vault: String, change: CredentialChange)
+
+    /// The vault a request is about; nil for the agent's own operations.
+    public var vault: String? {
+        switch self {
+        case .status, .unlock, .lock, .stop: return nil
+        case .get(let vault, _, _), .identities(let vault), .describe(let vault, _), .write(let vault, _): return vault
+        }
+    }
+}

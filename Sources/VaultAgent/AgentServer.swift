@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// What the agent does with a request: the vault it holds, and every operation on it. The
+/// server below only carries requests to it and answers back, one request at a time.
+public protocol AgentHandler: AnyObject {
+    /// One request's work. Never called for two requests at once. Errors are the handler's to
+    /// turn into a `.refused` reply.
+    func handle(_ request: AgentRequest, payload: inout SecureBytes) -> AgentAnswer
+    /// Called from the accept loop whenever no request is being handled: the idle lock.
+    func idle()
+    /// Called once when the server stops: the vault is dropped.
+    func stop()
+}
+
+/// A reply and, for a `get`, the requested field in protected memory.
+public struct AgentAnswer: ~Copyable {
+    public var reply: AgentReply
+    public var payload: SecureBytes?
+
+    public init(_ reply: AgentReply, payload: consuming SecureBytes? = nil) {
+        self.reply = reply
+        self.payload = payload
+    }
+}
+
+/// `pwtui agent`'s connections (AutoFill's reusable extension process): a Unix socket in a 0700
+/// directory; a peer of any other uid is refused before it is read.
+///
+/// Clients are served concurrently, so that a silent or slow one holds up nobody: each connection
+/// is read and answered on a thread of its own, within a deadline for the whole request, and only
+/// the handler's work takes turns (under `turn`). At most `maximumConnections` are open; one more
+/// evicts the oldest that has not finished sending its request. The main thread only accepts and
+/// calls the handler's `idle`, and never waits for a request: it skips `idle` whenever a request
+/// holds the turn (a request is a use anyway). It stops on a `stop` request, on SIGTERM, SIGHUP or
+/// SIGINT, and when its socket is removed (the runtime directory cleaned up at logout: nobody can
+/// reach it any more).
+public final class AgentServer: @unchecked Sendable {
+    public static let maximumConnections = 32
+    /// For a client to send its whole request, and again for it to take the whole answer.
+    public static let requestTimeout = Duration.seconds(5)
+
+    public let socketPath: String
+    private let handler: any AgentHandler
+    /// Held for a request's work in the handler, and by `idle`.
+    private let turn = NSLock()
+    /// Guards `stopping` and `socketRemoved`; held only to read or set them, so the accept loop
+    /// never waits behind a request.
+    private let control = NSLock()
+    private var stopping = false
+    private var socketRemoved = false
+
+    /// The open connections, for the cap; guarded by `registry`, which a thread takes to remove
+    /// its connection before closing the descriptor, so an eviction never hits a reused one.
+    private struct OpenConnection {
+        let fd: Int32
+        let accepted: ContinuousClock.Instant
+        var receiving = true
+    }
+    private let registry = NSLock()
+    private var open: [Int32: OpenConnection] = [:]
+
+    public init(socketPath: String, handler: any AgentHandler) {
+        self.socketPath = socketPath
+        self.handler = handler
+    }
+
+    public func run() throws {
+        // glibc raises its mmap threshold each time a large block is freed, after which vault-sized
+        // buffers come from the heap and fragment it: a process that saves a 2,000-entry vault
+        // 1,500 times grew from 23 to 79 MB. A fixed threshold keeps them in mmap (flat at 24 MB).
+        ProcessControl.fixMmapThreshold(bytes: 128 * 1024)
+        ProcessControl.watchTerminationSignals()
+        let listener: Int32
+        switch ProcessControl.listen(at: socketPath) {
+        case .success(let fd): listener = fd
+        case .failure(let error):
+            throw AgentError.unsafeDirectory("cannot listen on \(socketPath): \(String(cString: strerror(error.code)))")
+        }
+        chmod(socketPath, 0o600)
+        defer {
+            close(listener)
+            // Unless a `stop` removed it already: by now the path may be a new agent's socket.
+            control.lock()
+            if !socketRemoved { unlink(socketPath) }
+            control.unlock()
+        }
+        while !isStopping() {
+            if ProcessControl.receivedSignal != 0 { break }
+            if access(socketPath, F_OK) != 0 { break }
+            if turn.try() {
+                handler.idle()
+                turn.unlock()
+            }
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 250) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            admit(client)
+        }
+        turn.lock()
+        handler.stop()
+        turn.unlock()
+    }
+
+    /// A connection to this server without its socket: one end of a socket pair, the other
+    /// served as an accepted client would be. For tests of the whole exchange in one process.
+    public func connectInProcess() -> AgentConnection? {
+        var ends: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        admit(ends[1])
+        return AgentConnection(fd: ends[0], timeout: AgentClient.answerTimeout)
+    }
+
+    private func isStopping() -> Bool {
+        control.lock()
+        defer { control.unlock() }
+        return stopping
+    }
+
+    /// Serves `fd` on a thread of its own, making room under the cap first.
+    private func admit(_ fd: Int32) {
+        registry.lock()
+        if open.count >= Self.maximumConnections {
+            if let oldest = open.values.filter(\.receiving).min(by: { $0.accepted < $1.accepted }) {
+                // Its thread's read fails at once; the thread closes the descriptor.
+                shutdown(oldest.fd, Int32(SHUT_RDWR))
+                open[oldest.fd]?.receiving = false
+            } else {
+                registry.unlock()
+                try? AgentConnection(fd: fd, timeout: .milliseconds(100)).send(AgentReply.refused(
+                    status: .interactionRequired, message: "the agent is busy with \(Self.maximumConnections) requests; try again"))
+                close(fd)
+                return
+            }
+        }
+        open[fd] = OpenConnection(fd: fd, accepted: .now)
+        registry.unlock()
+        let thread = Thread { [self] in
+            serve(fd)
+            registry.lock()
+            open[fd] = nil
+            close(fd)
+            registry.unlock()
+        }
+        thread.start()
+    }
+
+    private func serve(_ fd: Int32) {
+        guard ProcessControl.peerUID(fd) == getuid() else {
+            let connection = AgentConnection(fd: fd, timeout: Self.requestTimeout)
+            try? connection.send(AgentReply.refused(status: .wrongPassword, message: "refused: the agent serves only its own user"))
+            // Closed at once, the socket would turn the request the peer is still sending into
+            // EPIPE and it would never read the refusal: wait (briefly) for it to hang up.
+            connection.discardUntilClosed(within: .seconds(1))
+            return
+        }
+        var answer: AgentAnswer
+        do {
+            var message = try AgentConnection(fd: fd, timeout: Self.requestTimeout).receive(AgentRequest.self)
+            registry.lock()
+            open[fd]?.receiving = false
+            registry.unlock()
+            answer = handleInTurn(message.body, &message.payload)
+        } catch AgentError.timedOut(let seconds) {
+            answer = AgentAnswer(.refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
+        } catch {
+            answer = AgentAnswer(.refused(status: .ioError, message: "\(error)"))
+        }
+        // A fresh deadline: an unlock may have taken seconds of the first one.
+        let reply = AgentConnection(fd: fd, timeout: Self.requestTimeout)
+        if let payload = answer.payload.take() {
+            try? reply.send(answer.reply, payload: payload)
+        } else {
+            try? reply.send(answer.reply)
+        }
+    }
+
+    private func handleInTurn(_ request: AgentRequest, _ payload: inout SecureBytes) -> AgentAnswer {
+        turn.lock()
+        defer { turn.unlock() }
+        let answer = handler.handle(request, payload: &payload)
+        if request == .stop {
+            handler.stop()
+            control.lock()
+            stopping = true
+            // Gone at once for whoever comes next (an `agent start` right after `agent stop`),
+            // not when the accept loop next looks, up to 250 ms later.
+            if !socketPath.isEmpty { unlink(socketPath) }
+            socketRemoved = true
+            control.unlock()
+        }
+        return answer
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import VaultCrypto
+
+/// A change to one credential as `add`, `edit` and `rm` ask for it. The same value is applied
+/// to a vault opened with the master password, or sent to an unlocked agent, which applies it to
+/// the vault it holds — so both paths change a vault identically. A new password never travels
+/// inside the change: it goes beside it, in protected memory.
+public enum CredentialChange: Equatable, Sendable, Codable {
+    public struct Edits: Equatable, Sendable, Codable {
+        public var title: String?
+        public var username: String?
+        public var rank: Int32?
+        public var notes: String?
+        public var addServices: [String] = []
+        public var removeServices: [String] = []
+        public var replacesSecret = false
+
+        public init(title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
+                    addServices: [String] = [], removeServices: [String] = [], replacesSecret: Bool = false) {
+            self.title = title
+            self.username = username
+            self.rank = rank
+            self.notes = notes
+            self.addServices = addServices
+            self.removeServices = removeServices
+            self.replacesSecret = replacesSecret
+        }
+    }
+
+    case add(services: [String], username: String, title: String, notes: String, rank: Int32)
+    case edit(id: String, Edits)
+    case remove(id: String)
+
+    /// Whether a secret goes with the change.
+    public var needsSecret: Bool {
+        switch self {
+        case .add: return true
+        case .edit(_, let edits): return edits.replacesSecret
+        case .remove: return false
+        }
+    }
+
+    /// Applies the change to `vault` (not saved yet) and returns the credential it touched, as it
+    /// is afterwards (a removed one as it was). `secret` is read only when `needsSecret`.
+    /// Services are parsed again here: the agent trusts no client's parsing.
+    public func apply(to vault: Vault, secret: borrowing SecureBytes, suffixes: PublicSuffixList) throws -> IdentityStore.Identity {
+        switch self {
+        case .add(let services, let username, let title, let notes, let rank):
+            let credential = try vault.add(services: try Self.credentialServices(services, suffixes: suffixes), username: username,
+                                           secret: secret, title: title, notes: notes, rank: rank)
+            return IdentityStore.Identity(credential)
+        case .edit(let id, let edits):
+            let added = try Self.credentialServices(edits.addServices, suffixes: suffixes)
+            let removed = try edits.removeServices.map { try ServiceIdentifier($0) }
+            let credential = try vault.credential(id: id)
+            for service in removed where !credential.services.contains(service) {
+                throw VaultError.invalidRequest("\(credential.displayTitle) has no service '\(service.text)'")
+            }
+            try vault.update(credential.id) { entry in
+                if let title = edits.title { entry.title = title }
+                if let username = edits.username { entry.username = username }
+                if let rank = edits.rank { entry.rank = rank }
+                if let notes = edits.notes { entry.notes = notes }
+                entry.services.removeAll { removed.contains($0) }
+                for service in added where !entry.services.contains(service) { entry.services.append(service) }
+            }
+            if edits.replacesSecret { try vault.replaceSecret(of: credential.id, with: secret) }
+            return try IdentityStore.Identity(vault.credential(id: credential.id.uuidString))
+        case .remove(let id):
+            let credential = try vault.credential(id: id)
+            try vault.remove(credential.id)
+            return IdentityStore.Identity(credential)
+        }
+    }
+
+    /// Parses services a user gives for a credential: also refuses wildcards that would cover a
+    /// whole public suffix (`*.co.uk`, `*.github.io`).
+    public static func credentialServices(_ texts: [String], suffixes: @autoclosure () -> PublicSuffixList) throws -> [ServiceIdentifier] {
+        let services = try texts.map { try ServiceIdentifier($0) }
+        guard services.contains(where: \.isWildcard) else { return services }
+        let suffixes = suffixes()
+        for service in services where service.isWildcard && suffixes.isPublicSuffix(service.host) {
+            throw VaultError.invalidRequest("invalid service '\(service.text)': it would cover every site under the public suffix '\(service.host)'")
+        }
+        return services
+    }
+}

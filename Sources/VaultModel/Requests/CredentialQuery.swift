@@ -1,0 +1,83 @@
+import Foundation
+
+/// Which credential a command wants without showing a list: one id, or the best match for some
+/// services — optionally only that account's, and only in some tiers. The agent answers the same
+/// value against the vault it holds, so a question gets one answer wherever the vault is open.
+public struct CredentialQuery: Sendable, Equatable {
+    /// The tiers that may answer with nobody to look: a credential for this host or a parent
+    /// domain of it. A same-site or equivalent credential is another host's password.
+    public static let hostLevel: Set<MatchKind> = [.exactURL, .pathPrefix, .sameHost, .parentDomain, .wildcard]
+    /// The tiers that name this very host: what git's store and erase may act on.
+    public static let sameHost: Set<MatchKind> = [.exactURL, .pathPrefix, .sameHost]
+
+    public var id: String?
+    public var services: [ServiceIdentifier]
+    public var username: String?
+    public var tiers: Set<MatchKind>?
+    /// Credentials not to answer with while their secret is still the one set at that time: the
+    /// passwords a host rejected (`GitRejections`).
+    public var rejected: [UUID: Timestamp]
+
+    public init(id: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil, tiers: Set<MatchKind>? = nil,
+                rejected: [UUID: Timestamp] = [:]) {
+        self.id = id
+        self.services = services
+        self.username = username
+        self.tiers = tiers
+        self.rejected = rejected
+    }
+
+    /// The answer in `vault` and, for a match by services, the request it answered (for the
+    /// use history, which the caller keeps).
+    public func answer(in vault: Vault, context: RankingContext) throws -> Credential {
+        if let id { return try vault.credential(id: id) }
+        guard let best = CredentialRanking.matches(vault.contents.credentials, for: services, context: context).first(where: accepts)
+        else { throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))") }
+        return best.credential
+    }
+
+    public func accepts(_ ranked: RankedCredential) -> Bool {
+        guard username == nil || ranked.credential.username == username else { return false }
+        if let rejectedSecret = rejected[ranked.credential.id], rejectedSecret == ranked.credential.secretSet { return false }
+        guard let tiers else { return true }
+        return ranked.match.map(tiers.contains) ?? false
+    }
+}
+
+/// On the agent's socket: services as their texts, parsed again on arrival (the agent trusts no
+/// client's parsing); rejections keyed by id.
+extension CredentialQuery: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, services, username, tiers, rejected
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        services = try container.decode([String].self, forKey: .services).map { try ServiceIdentifier($0) }
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        tiers = try container.decodeIfPresent([MatchKind].self, forKey: .tiers).map(Set.init)
+        rejected = [:]
+        for (id, time) in try container.decodeIfPresent([String: Int64].self, forKey: .rejected) ?? [:] {
+            guard let id = UUID(uuidString: id) else { continue }
+            rejected[id] = Timestamp(millisecondsSince1970: time)
+        }
+        guard id != nil || !services.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .services, in: container, debugDescription: "a query names neither an id nor services")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(services.map(\.text), forKey: .services)
+        try container.encodeIfPresent(username, forKey: .username)
+        try container.encodeIfPresent(tiers.map { $0.sorted { $0.rawValue < $1.rawValue } }, forKey: .tiers)
+        if !rejected.isEmpty {
+            try container.encode(Dictionary(uniqueKeysWithValues: rejected.map { ($0.key.uuidString.lowercased(), $0.value.millisecondsSince1970) }),
+                                 forKey: .rejected)
+        }
+    }
+}
+
+extension MatchKind: Codable {}

@@ -1,0 +1,20 @@
+/// How a request ends: the exit codes of DESIGN §3. A vocabulary shared by the executable (its
+/// exit code) and the agent (a refusal carries one), so a refusal means the same on both sides
+/// of the socket. Which error gets which code is decided in one place, `ExitStatus(error)` in
+/// PwtuiKit.
+public enum ExitStatus: Int32, Sendable, Codable {
+    case success = 0
+    case noMatch = 1
+    case usage = 64
+    case corrupt = 65
+    case noVault = 66
+    /// The change is saved and in force, but something after the save failed: confirming its
+    /// durability (the directory fsync) or writing the result to stdout. Never "unchanged".
+    case savedButUnconfirmed = 73
+    case ioError = 74
+    case interactionRequired = 75
+    case wrongPassword = 77
+    case cancelled = 130
+    /// SIGTERM or SIGHUP during the picker: the terminal restored, then 128 + 15 as a shell would report.
+    case terminated = 143
+}

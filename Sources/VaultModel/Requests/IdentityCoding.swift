@@ -1,0 +1,29 @@
+import Foundation
+
+/// A credential's identity as the agent's answers carry it (never a secret). `hosts` that do
+/// not pair with `services` are dropped (and parsed again from them) rather than trusted.
+extension IdentityStore.Identity: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, title, username, services, hosts, rank
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let services = try container.decode([String].self, forKey: .services)
+        let hosts = try container.decodeIfPresent([String].self, forKey: .hosts)
+        self.init(id: try container.decode(UUID.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
+                  username: try container.decode(String.self, forKey: .username), services: services,
+                  hosts: hosts.flatMap { $0.count == services.count ? $0 : nil },
+                  rank: try container.decodeIfPresent(Int32.self, forKey: .rank) ?? 0)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(username, forKey: .username)
+        try container.encode(services, forKey: .services)
+        try container.encode(hosts, forKey: .hosts)
+        try container.encode(rank, forKey: .rank)
+    }
+}
