@@ -54,6 +54,7 @@ let package = Package(
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
                     exclude: ["Golden"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
+        .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto", "Platform"]),
         .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"],
                     exclude: ["Fixtures"]),
     ],

@@ -150,7 +150,10 @@ struct AgentTests {
         let pwtui = try Binaries.require(Binaries.pwtui)
         func unlockedAgent() throws -> Child {
             let agent = try sandbox.start(pwtui, ["agent", "start", "--foreground"])
-            try #require(poll(timeout: .seconds(10)) { (try? sandbox.pwtui(["agent", "status"], password: .none).exitCode) == 75 })
+            // Locked, not "no agent" (also 75): an unlock before it listens would start another.
+            try #require(poll(timeout: .seconds(10)) {
+                (try? sandbox.pwtui(["agent", "status"], password: .none)).map { $0.exitCode == 75 && $0.out.hasPrefix("locked") } == true
+            })
             #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
             return agent
         }
@@ -199,7 +202,8 @@ struct AgentTests {
             import json, socket, sys
             s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
             c, _ = s.accept(); c.recv(65536)
-            c.sendall(json.dumps({"ok": True, "locked": False, "vault": sys.argv[2], "length": 0}).encode() + b"\\n"); c.close()
+            state = {"locked": False, "vault": sys.argv[2], "locksInSeconds": 60, "pid": 1}
+            c.sendall(json.dumps({"body": {"status": {"state": state}}, "length": 0}).encode() + b"\\n"); c.close()
             c, _ = s.accept(); c.close()
             """
         let fake = try sandbox.start("/usr/bin/python3", ["-c", script, directory + "/agent.sock", sandbox.vault])

@@ -23,8 +23,6 @@ public final class AgentService: AgentHandler {
     public init(session: Session, idleTimeout: Duration) {
         self.session = session
         self.idleTimeout = idleTimeout
-        // Loaded now: reading the list during a request would put file I/O on the fast path.
-        _ = session.suffixes
     }
 
     public func idle() {

@@ -1,0 +1,199 @@
+// The agent's whole exchange — typed requests, framing, the server's connection handling and
+// the service's work on the vault — in one process: the client's connections are one end of a
+// socket pair whose other end the server serves as it would an accepted client.
+
+import Foundation
+import Platform
+import Testing
+import VaultAgent
+import VaultCrypto
+import VaultModel
+@testable import PwtuiKit
+
+@Suite("Agent, in process")
+struct AgentInProcessTests {
+    /// A vault with one credential, a session around it, and an agent serving that session.
+    final class Fixture {
+        let root: String
+        let session: Session
+        let service: AgentService
+        let server: AgentServer
+        let client: AgentClient
+
+        init(idleTimeout: Duration = .seconds(60)) throws {
+            root = NSTemporaryDirectory() + "pwtui-kit-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let environment = Environment(["HOME": root, "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state",
+                                           "XDG_RUNTIME_DIR": root + "/run"])
+            session = Session(vault: root + "/vault.pwtui", environment: environment)
+            let vault = try Vault.create(at: session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)),
+                                         parameters: .interactive)
+            try vault.add(services: [try ServiceIdentifier("github.com")], username: "octocat",
+                          secret: try SecureBytes(copying: Array("gh-secret".utf8)), title: "GitHub")
+            try vault.save()
+            service = AgentService(session: session, idleTimeout: idleTimeout)
+            server = AgentServer(socketPath: "", handler: service)
+            let server = server
+            client = AgentClient(connect: { server.connectInProcess() })
+            session.agentClient = client
+        }
+
+        func unlock(_ password: String = "master") throws -> AgentReply? {
+            try client.request(.unlock, payload: try SecureBytes(copying: Array(password.utf8)))?.body
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    /// Whether the client declined to answer (nil: the caller would unlock on its own).
+    static func declined(_ answer: consuming AgentMessage<AgentReply>?) -> Bool {
+        switch consume answer {
+        case .none: return true
+        case .some: return false
+        }
+    }
+
+    static func absent(_ found: consuming FoundPassword?) -> Bool {
+        switch consume found {
+        case .none: return true
+        case .some: return false
+        }
+    }
+
+    static func text(_ payload: borrowing SecureBytes) -> String {
+        payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("locked, a get is declined (the caller unlocks on its own); unlocked, it answers the field")
+    func getBeforeAndAfterUnlock() throws {
+        let fixture = try Fixture()
+        let query = CredentialQuery(services: [try ServiceIdentifier("https://github.com/login")])
+        let declinedWhileLocked = Self.declined(try fixture.client.get(query, field: .password, vault: fixture.session.vaultPath))
+        #expect(declinedWhileLocked)
+        #expect(try fixture.unlock() == .done)
+        guard let answer = try fixture.client.get(query, field: .password, vault: fixture.session.vaultPath),
+              case .credential(let identity, _) = answer.body else {
+            Issue.record("no credential in the answer")
+            return
+        }
+        #expect(identity.username == "octocat" && identity.title == "GitHub")
+        #expect(Self.text(answer.payload) == "gh-secret\n")
+        guard let json = try fixture.client.get(query, field: .json, vault: fixture.session.vaultPath) else {
+            Issue.record("no JSON answer")
+            return
+        }
+        #expect(Self.text(json.payload).contains("\"password\":\"gh-secret\""))
+    }
+
+    @Test("a wrong master password is refused with exit 77 and leaves the agent locked")
+    func wrongPassword() throws {
+        let fixture = try Fixture()
+        let reply = try fixture.unlock("wrong")
+        guard case .refused(let status, _) = reply else {
+            Issue.record("not refused: \(String(describing: reply))")
+            return
+        }
+        #expect(status == .wrongPassword)
+        guard case .status(let state) = try fixture.client.request(.status)?.body else {
+            Issue.record("no status")
+            return
+        }
+        #expect(state.locked && state.vault == fixture.session.vaultPath)
+    }
+
+    @Test("nothing matching is refused with exit 1, thrown to the client as such")
+    func noMatch() throws {
+        let fixture = try Fixture()
+        _ = try fixture.unlock()
+        let query = CredentialQuery(services: [try ServiceIdentifier("gitlab.com")])
+        let refusal = #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(query, field: .password, vault: fixture.session.vaultPath) }
+        #expect(refusal?.status == .noMatch && refusal.flatMap { ExitStatus($0) } == .noMatch)
+    }
+
+    @Test("a request for another vault is declined, so the client unlocks that one itself")
+    func anotherVault() throws {
+        let fixture = try Fixture()
+        _ = try fixture.unlock()
+        let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
+        let declined = Self.declined(try fixture.client.get(query, field: .password, vault: fixture.root + "/other.pwtui"))
+        #expect(declined)
+    }
+
+    @Test("add, edit and remove through VaultAccess go to the agent, which saves the file and the identity store")
+    func writesThroughTheAgent() throws {
+        let fixture = try Fixture()
+        _ = try fixture.unlock()
+        guard case .agent = try VaultAccess.open(fixture.session) else {
+            Issue.record("the unlocked agent was not used")
+            return
+        }
+        let access = try VaultAccess.open(fixture.session)
+        let added = try access.apply(.add(services: ["gitlab.com"], username: "tanuki", title: "", notes: "", rank: 0),
+                                     secret: try SecureBytes(copying: Array("gl-secret".utf8)))
+        try access.apply(.edit(id: added.id.uuidString, CredentialChange.Edits(title: "GitLab")), secret: try SecureBytes(zeros: 0))
+        let reopened = try Vault.open(at: fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let saved = try #require(reopened.contents.credential(withID: added.id))
+        #expect(saved.title == "GitLab" && saved.username == "tanuki")
+        let store = try fixture.session.currentIdentityStore()
+        #expect(store.identities.contains { $0.id == added.id && $0.title == "GitLab" })
+        guard let found = try access.password(for: CredentialQuery(id: added.id.uuidString)) else {
+            Issue.record("the added credential was not found")
+            return
+        }
+        #expect(Self.text(found.password) == "gl-secret")
+        try access.apply(.remove(id: added.id.uuidString), secret: try SecureBytes(zeros: 0))
+        let gone = try access.password(for: CredentialQuery(services: [try ServiceIdentifier("gitlab.com")]))
+        let isGone = Self.absent(gone)
+        #expect(isGone)
+    }
+
+    @Test("a wildcard over a public suffix is refused by the agent itself (exit 64), whatever the client parsed")
+    func agentParsesAgain() throws {
+        let fixture = try Fixture()
+        _ = try fixture.unlock()
+        let reply = try fixture.client.request(.write(vault: fixture.session.vaultPath,
+                                                      change: .add(services: ["*.github.io"], username: "x", title: "", notes: "", rank: 0)),
+                                               payload: try SecureBytes(copying: Array("p".utf8)))?.body
+        guard case .refused(let status, let message) = reply else {
+            Issue.record("accepted: \(String(describing: reply))")
+            return
+        }
+        #expect(status == .usage && message.contains("public suffix"))
+    }
+
+    @Test("the idle lock drops the vault once the timeout passes unused")
+    func idleLock() throws {
+        let fixture = try Fixture(idleTimeout: .milliseconds(50))
+        _ = try fixture.unlock()
+        guard case .status(let before) = try fixture.client.request(.status)?.body else {
+            Issue.record("no status")
+            return
+        }
+        #expect(!before.locked)
+        Thread.sleep(forTimeInterval: 0.1)
+        fixture.service.idle()  // what the accept loop does between connections
+        guard case .status(let after) = try fixture.client.request(.status)?.body else {
+            Issue.record("no status")
+            return
+        }
+        #expect(after.locked)
+    }
+
+    @Test("a header that is not a request is refused (74), and the agent goes on serving")
+    func malformedHeader() throws {
+        let fixture = try Fixture()
+        let connection = try #require(fixture.server.connectInProcess())
+        defer { close(connection.fd) }
+        let garbage = Array(#"{"body":{"fetch":{}},"length":0}"#.utf8) + [0x0A]
+        _ = garbage.withUnsafeBytes { write(connection.fd, $0.baseAddress, $0.count) }
+        let reply = try connection.receive(AgentReply.self)
+        guard case .refused(let status, let message) = reply.body else {
+            Issue.record("not refused: \(reply.body)")
+            return
+        }
+        #expect(status == .ioError && message.contains("agent protocol"))
+        let stillServing = !Self.declined(try fixture.client.request(.status))
+        #expect(stillServing)
+    }
+}
