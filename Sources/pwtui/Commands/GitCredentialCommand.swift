@@ -139,10 +139,9 @@ struct GitCredentialCommand: ParsableCommand {
             // terminal may still choose one.
         }
         guard let terminal = try? PickCommand.openTerminal(theme: try global.settings().theme) else { return }  // git moves on
-        let agentAnswer = PickCommand.AgentAnswer()
         let flow = PickCommand.flow(on: terminal, vaultPath: path, requests: [scope.service], global: global,
-                                    preferring: request.username, agentField: .password, answer: agentAnswer)
-        let outcome: PickerFlow.Outcome
+                                    preferring: request.username, agentField: .password)
+        let outcome: PickerFlow<Vault, PickCommand.AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
             outcome = try flow.run()
@@ -150,7 +149,7 @@ struct GitCredentialCommand: ParsableCommand {
         switch outcome {
         case .chosen(let vault, let credential):
             try answer(credential, from: vault)
-        case .answeredWithoutUnlocking:
+        case .answeredWithoutUnlocking(let agentAnswer):
             guard let identity = agentAnswer.identity, let password = agentAnswer.payload.take() else {
                 throw CommandFailure(.ioError, "the agent's answer was lost")
             }

@@ -37,10 +37,9 @@ struct PickCommand: ParsableCommand {
                           terminal existing: NcursesTerminal? = nil) throws {
         let settings = try global.settings()
         let terminal = try existing ?? openTerminal(theme: settings.theme)
-        let answer = AgentAnswer()
         let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, global: global, passwordHint: passwordHint,
-                             agentField: unlocked == nil ? Handover.field(for: output) : nil, answer: answer)
-        let outcome: PickerFlow.Outcome
+                             agentField: unlocked == nil ? Handover.field(for: output) : nil)
+        let outcome: PickerFlow<Vault, AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
             outcome = try flow.run(unlocked: unlocked)
@@ -52,26 +51,32 @@ struct PickCommand: ParsableCommand {
             throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
         case .chosen(let vault, let credential):
             try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout)
-        case .answeredWithoutUnlocking:
+        case .answeredWithoutUnlocking(let answer):
             guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
             try Handover.deliver(rendered, of: answer.identity?.summary ?? "the credential", clipboardTimeout: settings.clipboardTimeout)
         }
     }
 
-    /// What an unlocked agent answered for a choice made before unlocking.
+    /// What an unlocked agent answered for a choice made before unlocking: the picker's result.
+    /// A class, so the protected payload (not copyable) can travel in the flow's outcome.
     final class AgentAnswer {
         var payload: SecureBytes?
-        var identity: IdentityStore.Identity?
+        let identity: IdentityStore.Identity?
+
+        init(payload: consuming SecureBytes?, identity: IdentityStore.Identity?) {
+            self.payload = payload
+            self.identity = identity
+        }
     }
 
     /// The picker flow for `requests` (none: everything). When the identity store is current (or
     /// an unlocked agent can list the identities) the list comes at once; a choice is then answered by an unlocked agent (`agentField`
-    /// of it, into `answer`) or, failing that, after the master password. Unlocking here also
+    /// of it, as the outcome) or, failing that, after the master password. Unlocking here also
     /// refreshes the identity store. `preferring` a username lists that account's credentials
     /// first (git names one).
     static func flow(on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], global: GlobalOptions,
                      passwordHint: String? = nil, preferring username: String? = nil,
-                     agentField: CredentialField?, answer: AgentAnswer) -> PickerFlow {
+                     agentField: CredentialField?) -> PickerFlow<Vault, AgentAnswer> {
         func order(_ credentials: [Credential], _ context: @autoclosure () -> RankingContext) -> [RankedCredential] {
             let ranked = requests.isEmpty
                 ? CredentialRanking.rank(credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
@@ -91,13 +96,12 @@ struct PickCommand: ParsableCommand {
                 listed = fromAgent
             }
         }
-        var answerWithoutUnlocking: ((UUID) throws -> Bool)?
+        var answerWithoutUnlocking: ((UUID) throws -> AgentAnswer?)?
         if let agent, let agentField {
             answerWithoutUnlocking = { id in
-                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: agentField, vault: path) else { return false }
-                answer.identity = message.identity
-                answer.payload = message.takePayload()
-                return true
+                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: agentField, vault: path) else { return nil }
+                let identity = message.identity
+                return AgentAnswer(payload: message.takePayload(), identity: identity)
             }
         }
         let preview = listed.map { listed in
@@ -117,7 +121,8 @@ struct PickCommand: ParsableCommand {
                 global.syncIdentities(with: vault, previousGeneration: nil)
                 return vault
             },
-            rank: { vault in order(vault.contents.credentials, global.rankingContext(for: vault)) })
+            rank: { vault in order(vault.contents.credentials, global.rankingContext(for: vault)) },
+            credential: { vault, id in vault.contents.credential(withID: id) })
     }
 
     static func openTerminal(theme: String) throws -> NcursesTerminal {
