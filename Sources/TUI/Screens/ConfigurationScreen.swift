@@ -14,21 +14,14 @@ import VaultModel
 public final class ConfigurationScreen: Screen {
     public typealias Result = Choices
 
-    public enum Step: Equatable, Sendable {
-        case location, password, confirmation, unlockCost, theme, clipboard, summary
-
-        /// The steps where ↑↓ choose among options (and the help bar says so).
-        var offersChoice: Bool { self == .unlockCost || self == .theme }
-    }
-
     public enum Action: Sendable {
-        case next, previous, following, back, deleteCharacter, clear
+        case advance, choosePrevious, chooseNext, back, deleteCharacter, clear
     }
 
     public static let bindings: [KeyBinding<Action>] = [
-        KeyBinding([.enter], "Enter", "next", .next),
-        KeyBinding([.up, .control("p"), .left], "↑↓", "choose", .previous),
-        KeyBinding([.down, .control("n"), .right, .tab], "", "", .following, inHelpBar: false),
+        KeyBinding([.enter], "Enter", "next", .advance),
+        KeyBinding([.up, .control("p"), .left], "↑↓", "choose", .choosePrevious),
+        KeyBinding([.down, .control("n"), .right, .tab], "", "", .chooseNext, inHelpBar: false),
         KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
         KeyBinding([.control("u")], "", "", .clear, inHelpBar: false),
         KeyBinding([.escape, .control("c")], "Esc", "back", .back),
@@ -36,21 +29,7 @@ public final class ConfigurationScreen: Screen {
 
     /// The help bar of `step`: its bindings, without "choose" where there is nothing to choose.
     public static func helpBar(for step: Step) -> String {
-        KeyBinding.helpBar(bindings.filter { step.offersChoice || $0.action != .previous })
-    }
-
-    public struct Choices: Equatable, Sendable {
-        public var vaultPath: String
-        public var parameters: KDFParameters
-        public var theme: String
-        public var clipboardTimeout: Int
-
-        public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int) {
-            self.vaultPath = vaultPath
-            self.parameters = parameters
-            self.theme = theme
-            self.clipboardTimeout = clipboardTimeout
-        }
+        KeyBinding.helpBar(bindings.filter { step.offersChoice || $0.action != .choosePrevious })
     }
 
     public let steps: [Step]
@@ -126,11 +105,11 @@ public final class ConfigurationScreen: Screen {
             guard let index = steps.firstIndex(of: step), index > 0 else { return .cancel }
             enter(steps[index - 1])
             return step == .theme ? .useTheme(loadTheme(themes[themeIndex])) : .stay
-        case .next:
+        case .advance:
             return advance()
-        case .previous:
+        case .choosePrevious:
             return choose(by: -1)
-        case .following:
+        case .chooseNext:
             return choose(by: 1)
         case .deleteCharacter:
             switch step {

@@ -16,14 +16,7 @@ public final class MasterPasswordScreen<Unlocked>: Screen {
         case outOfTries(attempts: Int)
     }
 
-    public static var bindings: [KeyBinding<PasswordFieldAction>] {
-        [
-            KeyBinding([.enter], "Enter", "unlock", .submit),
-            KeyBinding([.control("u")], "^U", "clear", .clear),
-            KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
-            KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
-        ]
-    }
+    public static var bindings: [KeyBinding<PasswordFieldAction>] { PasswordFieldAction.bindings }
 
     public static var defaultMaximumAttempts: Int { 3 }
 
@@ -117,8 +110,15 @@ public final class MasterPasswordScreen<Unlocked>: Screen {
     }
 }
 
-/// What the master-password field's keys do (outside the generic screen: a generic type cannot
-/// hold a stored static table).
+/// What the master-password screen's keys do, and its table (outside the generic screen: a
+/// generic type cannot hold a stored static property).
 public enum PasswordFieldAction: Sendable {
     case submit, clear, deleteCharacter, cancel
+
+    public static let bindings: [KeyBinding<PasswordFieldAction>] = [
+        KeyBinding([.enter], "Enter", "unlock", .submit),
+        KeyBinding([.control("u")], "^U", "clear", .clear),
+        KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
+        KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
+    ]
 }
