@@ -29,7 +29,7 @@ public struct CredentialListScreen: Screen, Sendable {
         KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
     ]
 
-    /// The smallest terminal the list is drawn in; below it the screen says so.
+    /// The smallest terminal the list is drawn in; below it the run loop shows `TooSmallNotice`.
     public static let minimumSize = TerminalSize(rows: 6, columns: 40)
     public var minimumSize: TerminalSize { Self.minimumSize }
     /// Rows above the list (heading, filter, a blank line) and below it (the help bar).
