@@ -7,15 +7,22 @@ import VaultModel
 @Suite struct ConfigurationFlowTests {
     let options = KDFCalibration.options(floorSeconds: 0.065)
 
-    func wizard(_ terminal: GridTerminal, defaultPath: String, firstRun: Bool = true) throws -> (ConfigurationScreen, ConfigurationFlow) {
+    /// The wizard's screen, and its run on `terminal` (the choices, nil when cancelled).
+    func wizard(_ terminal: GridTerminal, defaultPath: String, firstRun: Bool = true) throws -> (ConfigurationScreen, Wizard) {
+        let options = self.options
         let screen = try ConfigurationScreen(
             firstRun: firstRun,
             defaults: .init(vaultPath: defaultPath, parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default", "high-contrast", "monochrome"])
-        let options = self.options
-        let flow = ConfigurationFlow(terminal: terminal, screen: screen, calibrate: { options },
-                                     loadTheme: { $0 == "monochrome" ? .monochrome : Theme.standard })
-        return (screen, flow)
+            themes: ["default", "high-contrast", "monochrome"], calibrate: { options },
+            loadTheme: { $0 == "monochrome" ? .monochrome : Theme.standard })
+        return (screen, Wizard(terminal: terminal, screen: screen))
+    }
+
+    struct Wizard {
+        let terminal: GridTerminal
+        var screen: ConfigurationScreen
+
+        mutating func run() throws -> ConfigurationScreen.Choices? { try terminal.run(&screen) }
     }
 
     @Test func firstRunWalksEveryStepAndKeepsThePasswordOffScreen() throws {
@@ -38,7 +45,7 @@ import VaultModel
         terminal.type("30")
         terminal.press(.enter)                                   // clipboard
         terminal.press(.enter)                                   // summary
-        let (screen, flow) = try wizard(terminal, defaultPath: path)
+        var (screen, flow) = try wizard(terminal, defaultPath: path)
         let choices = try #require(try flow.run())
         #expect(choices.vaultPath == path)
         #expect(choices.parameters == options[1].parameters)
@@ -62,7 +69,7 @@ import VaultModel
     @Test func escapeGoesBackAndCancelsOnTheFirstStep() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.enter, .escape, .escape)
-        let (_, flow) = try wizard(terminal, defaultPath: NSTemporaryDirectory() + "pwtui-none/v.pwtui")
+        var (_, flow) = try wizard(terminal, defaultPath: NSTemporaryDirectory() + "pwtui-none/v.pwtui")
         #expect(try flow.run() == nil)
         #expect(terminal.frames.filter { $0.text.contains("(step 1 of 7)") }.count == 2)
     }
@@ -74,7 +81,7 @@ import VaultModel
         terminal.press(.enter, .control("u"))
         terminal.type("relative/v.pwtui")
         terminal.press(.enter, .escape)
-        let (_, flow) = try wizard(terminal, defaultPath: existing)
+        var (_, flow) = try wizard(terminal, defaultPath: existing)
         #expect(try flow.run() == nil)
         let texts = terminal.frames.map(\.text)
         #expect(texts.contains { $0.contains("A file already exists there; choose another place") })
@@ -84,7 +91,7 @@ import VaultModel
     @Test func reconfigureStartsAtTheUnlockCostWithTheCurrentOnePreselected() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.enter, .enter, .enter, .enter)
-        let (screen, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        var (screen, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         let choices = try #require(try flow.run())
         #expect(choices.parameters == .moderate, "stepping through keeps the current cost")
         #expect(choices.clipboardTimeout == 45)
@@ -99,7 +106,7 @@ import VaultModel
     @Test func reconfigureToAnotherCostSaysItReEncrypts() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.down, .enter, .enter, .enter, .enter)
-        let (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        var (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         let choices = try #require(try flow.run())
         #expect(choices.parameters != .moderate)
         #expect(terminal.frames.last?.text.contains("re-encrypts the vault") == true)
@@ -110,7 +117,7 @@ import VaultModel
         terminal.press(.enter, .enter, .control("u"))
         terminal.type("0")
         terminal.press(.enter, .enter)
-        let (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        var (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         #expect(try flow.run()?.clipboardTimeout == 0)
         let summary = try #require(terminal.frames.last).text
         #expect(summary.contains("Clipboard cleared: never"), "\(summary)")

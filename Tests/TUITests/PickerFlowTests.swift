@@ -27,7 +27,7 @@ import VaultModel
         terminal.press(.down, .enter)
         var asked: [UUID] = []
         let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
-                                      answerWithoutUnlocking: { id in asked.append(id); return true }).run()
+                                      answerWithoutUnlocking: { id in asked.append(id); return id }).run()
         guard case .answeredWithoutUnlocking(let id) = outcome else {
             Issue.record("the agent's answer must end the flow: \(outcome)")
             return
@@ -44,7 +44,7 @@ import VaultModel
         terminal.type(SampleVault.password)
         terminal.press(.enter)
         let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
-                                      answerWithoutUnlocking: { _ in false }).run()
+                                      answerWithoutUnlocking: { _ in nil }).run()
         guard case .chosen(_, let credential) = outcome else {
             Issue.record("unlocked and chosen expected: \(outcome)")
             return
@@ -141,10 +141,9 @@ import VaultModel
         return (CredentialListScreen(ranked: try sample.ranked(for: request), requestLabel: request), sample)
     }
 
-    func frame(_ screen: inout CredentialListScreen, rows: Int = 14, columns: Int = 90) -> Canvas {
-        var canvas = Canvas(size: TerminalSize(rows: rows, columns: columns))
-        screen.render(into: &canvas)
-        return canvas
+    /// What the run loop draws of `screen` (the too-small notice included).
+    func frame(_ screen: CredentialListScreen, rows: Int = 14, columns: Int = 90) -> Canvas {
+        screen.frame(at: TerminalSize(rows: rows, columns: columns))
     }
 
     @Test func typingFiltersAndEditingKeysWork() throws {
@@ -161,14 +160,14 @@ import VaultModel
         _ = list.handle(.key(.control("u")))
         #expect(list.query == "" && list.visibleEntries.count == 5)
         for scalar in "zzz".unicodeScalars { _ = list.handle(.key(.text(scalar))) }
-        try assertSnapshot(frame(&list), named: "list-no-match")
+        try assertSnapshot(frame(list), named: "list-no-match")
     }
 
     @Test func filteringKeepsTheSections() throws {
         var (list, _) = try screen("https://github.com/login")
         _ = list.handle(.key(.tab))
         for scalar in "alice".unicodeScalars { _ = list.handle(.key(.text(scalar))) }
-        let text = frame(&list).text
+        let text = frame(list).text
         #expect(text.contains("Matches for https://github.com/login (1)"))
         #expect(text.contains("All other credentials (1)"))
         #expect(list.visibleEntries.map(\.credential.title) == ["GitHub", "GitLab"])
@@ -176,7 +175,7 @@ import VaultModel
 
     @Test func emptyStateSaysWhatToDo() throws {
         var (list, _) = try screen("unknown.example.net")
-        #expect(frame(&list).text.contains("No credentials for unknown.example.net — Tab shows all 5"))
+        #expect(frame(list).text.contains("No credentials for unknown.example.net — Tab shows all 5"))
         #expect(list.handle(.key(.enter)) == .stay, "nothing to choose")
     }
 
@@ -191,24 +190,24 @@ import VaultModel
         #expect(list.selection == 1)
         _ = list.handle(.key(.end))
         #expect(list.selection == 4)
-        _ = list.handle(.key(.pageDown), pageSize: 10)
+        _ = list.handle(.key(.pageDown))
         #expect(list.selection == 4)
-        _ = list.handle(.key(.pageUp), pageSize: 10)
+        _ = list.handle(.key(.pageUp))
         #expect(list.selection == 0)
         _ = list.handle(.key(.end))
-        guard case .chosen(let id) = list.handle(.key(.enter)) else {
+        guard case .finish(let id) = list.handle(.key(.enter)) else {
             Issue.record("Enter chooses")
             return
         }
         #expect(id == list.visibleEntries[4].credential.id)
-        #expect(list.handle(.key(.control("c"))) == .cancelled)
+        #expect(list.handle(.key(.control("c"))) == .cancel)
     }
 
     @Test func tinyTerminalsSaySoAndResizeRedraws() throws {
-        var (list, _) = try screen("github.com")
-        let small = frame(&list, rows: 4, columns: 20)
+        let (list, _) = try screen("github.com")
+        let small = frame(list, rows: 4, columns: 20)
         #expect(small.text.contains("Terminal too small"))
-        let big = frame(&list, rows: 10, columns: 60)
+        let big = frame(list, rows: 10, columns: 60)
         #expect(big.text.contains("Matches for github.com"))
         #expect(big.size == TerminalSize(rows: 10, columns: 60))
     }
@@ -216,7 +215,7 @@ import VaultModel
     @Test func longListsScrollToKeepTheSelectionVisible() throws {
         var (list, _) = try screen(nil)
         _ = list.handle(.key(.end))
-        let canvas = frame(&list, rows: 7, columns: 60)
+        let canvas = frame(list, rows: 7, columns: 60)
         let selectedRows = canvas.rows(with: .selected)
         #expect(selectedRows.count == 1)
         #expect(canvas.text.contains("▸"))
@@ -292,6 +291,6 @@ extension Theme {
         for scalar in "exa".unicodeScalars { _ = screen.handle(.key(.text(scalar))) }
         #expect(screen.selected?.credential.title == "Example")
         let example = try #require(sample.vault.contents.credentials.first { $0.title == "Example" })
-        #expect(screen.handle(.key(.enter)) == .chosen(example.id))
+        #expect(screen.handle(.key(.enter)) == .finish(example.id))
     }
 }

@@ -37,13 +37,14 @@ struct SampleVault {
     /// The picker flow over this vault on `terminal`; `preview` and `answerWithoutUnlocking` as
     /// the identity store and an agent would give them.
     func flow(_ terminal: GridTerminal, request: String?, preview: [RankedCredential]? = nil,
-              answerWithoutUnlocking: ((UUID) throws -> Bool)? = nil) -> PickerFlow {
+              answerWithoutUnlocking: ((UUID) throws -> UUID?)? = nil) -> PickerFlow<Vault, UUID> {
         let path = self.path
         let requests = request.flatMap { try? ServiceIdentifier($0) }.map { [$0] } ?? []
         return PickerFlow(terminal: terminal, vaultPath: path, requestLabel: request, preview: preview,
                           answerWithoutUnlocking: answerWithoutUnlocking,
                           unlock: { try Vault.open(at: path, password: $0) },
-                          rank: { CredentialRanking.rank($0.contents.credentials, for: requests, context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList())) })
+                          rank: { CredentialRanking.rank($0.contents.credentials, for: requests, context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList())) },
+                          credential: { $0.contents.credential(withID: $1) })
     }
 }
 
@@ -59,6 +60,13 @@ func assertSnapshot(_ canvas: Canvas?, named name: String, sourceLocation: Sourc
     let expected = try #require(try? String(contentsOfFile: path, encoding: .utf8),
                                 "no snapshot \(name).txt: run with PWTUI_RECORD_SNAPSHOTS=1", sourceLocation: sourceLocation)
     #expect(frame.text + "\n" == expected, "frame differs from \(name).txt:\n\(frame.text)", sourceLocation: sourceLocation)
+}
+
+extension CredentialListScreen {
+    /// An event handled at 14×90, where the list shows 10 lines (PgDn's step).
+    mutating func handle(_ event: TerminalEvent) -> Transition<UUID> {
+        handle(event, context: ScreenContext(size: TerminalSize(rows: 14, columns: 90)))
+    }
 }
 
 extension GridTerminal {

@@ -20,7 +20,7 @@ import VaultModel
         terminal.press(.escape)
         var asked: [UUID] = []
         let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
-                                      answerWithoutUnlocking: { id in asked.append(id); return true }).run()
+                                      answerWithoutUnlocking: { id in asked.append(id); return id }).run()
         guard case .cancelled = outcome else {
             Issue.record("nothing may be chosen unseen; Esc cancels: \(outcome)")
             return
@@ -67,11 +67,10 @@ import VaultModel
         terminal.press(.enter, .enter, .text("x"))
         terminal.enqueue(.resize(TerminalSize(rows: 20, columns: 90)))
         terminal.press(.escape)
-        let screen = try ConfigurationScreen(
+        var screen = try ConfigurationScreen(
             firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-small/v.pwtui", parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default"])
-        let flow = ConfigurationFlow(terminal: terminal, screen: screen, calibrate: { [] }, loadTheme: { _ in .standard })
-        #expect(try flow.run() == nil, "Esc on the first step cancels: no step was taken while too small")
+            themes: ["default"], calibrate: { [] }, loadTheme: { _ in .standard })
+        #expect(try terminal.run(&screen) == nil, "Esc on the first step cancels: no step was taken while too small")
         #expect(terminal.frames.last?.text.contains("/nonexistent-pwtui-small/v.pwtui\n") == true, "\(terminal.frames.last?.text ?? "")")
     }
 }

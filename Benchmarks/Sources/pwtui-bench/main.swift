@@ -204,7 +204,7 @@ do {
         var firstFrames: [Double] = []
         for _ in 0 ..< max(rounds / 3, 3) {
             firstFrames.append(milliseconds {
-                var list = CredentialListScreen(ranked: CredentialRanking.rank(vault.contents.credentials, for: requests, context: context),
+                let list = CredentialListScreen(ranked: CredentialRanking.rank(vault.contents.credentials, for: requests, context: context),
                                                 requestLabel: "https://www.site4242.com/login")
                 var canvas = Canvas(size: size)
                 list.render(into: &canvas)
@@ -213,11 +213,12 @@ do {
         }
         print("picker first frame, \(count) credentials (after the KDF): \(format(firstFrames))")
         guard var list = screen else { exit(1) }
-        _ = list.handle(.key(.tab))
+        let screenContext = ScreenContext(size: size)
+        _ = list.handle(.key(.tab), context: screenContext)
         var keystrokes: [Double] = []
         for character in "site42".unicodeScalars {
             keystrokes.append(milliseconds {
-                _ = list.handle(.key(.text(character)))
+                _ = list.handle(.key(.text(character)), context: screenContext)
                 var canvas = Canvas(size: size)
                 list.render(into: &canvas)
             })

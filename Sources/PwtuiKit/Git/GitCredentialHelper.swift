@@ -135,10 +135,9 @@ public struct GitCredentialHelper {
             // terminal may still choose one.
         }
         guard let terminal = try? Picker.openTerminal(theme: try session.settings().theme) else { return }  // git moves on
-        let agentAnswer = Picker.AgentAnswer()
         let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], session: session,
-                                    preferring: request.username, agentField: .password, answer: agentAnswer)
-        let outcome: PickerFlow.Outcome
+                               preferring: request.username, agentField: .password)
+        let outcome: PickerFlow<Vault, Picker.AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
             outcome = try flow.run()
@@ -146,11 +145,9 @@ public struct GitCredentialHelper {
         switch outcome {
         case .chosen(let vault, let credential):
             try answer(credential, from: vault)
-        case .answeredWithoutUnlocking:
-            guard let identity = agentAnswer.identity, let password = agentAnswer.payload.take() else {
-                throw CommandFailure(.ioError, "the agent's answer was lost")
-            }
-            try password.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
+        case .answeredWithoutUnlocking(let agentAnswer):
+            guard let password = agentAnswer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
+            try password.withUnsafeBytes { try answer(username: agentAnswer.identity.username, password: CredentialField.value(ofRendered: $0)) }
         case .cancelled: try StandardOutput.write("quit=1\n")
         case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
         }

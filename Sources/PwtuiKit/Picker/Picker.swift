@@ -25,10 +25,9 @@ public enum Picker {
                           terminal existing: NcursesTerminal? = nil) throws {
         let settings = try session.settings()
         let terminal = try existing ?? openTerminal(theme: settings.theme)
-        let answer = AgentAnswer()
         let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, session: session, passwordHint: passwordHint,
-                             agentField: unlocked == nil ? Handover.field(for: output) : nil, answer: answer)
-        let outcome: PickerFlow.Outcome
+                             agentField: unlocked == nil ? Handover.field(for: output) : nil)
+        let outcome: PickerFlow<Vault, AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
             outcome = try flow.run(unlocked: unlocked)
@@ -40,26 +39,32 @@ public enum Picker {
             throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
         case .chosen(let vault, let credential):
             try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout)
-        case .answeredWithoutUnlocking:
+        case .answeredWithoutUnlocking(let answer):
             guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
-            try Handover.deliver(rendered, of: answer.identity?.summary ?? "the credential", clipboardTimeout: settings.clipboardTimeout)
+            try Handover.deliver(rendered, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout)
         }
     }
 
-    /// What an unlocked agent answered for a choice made before unlocking.
+    /// What an unlocked agent answered for a choice made before unlocking: the picker's result.
+    /// A class, so the protected payload (not copyable) can travel in the flow's outcome.
     final class AgentAnswer {
         var payload: SecureBytes?
-        var identity: IdentityStore.Identity?
+        let identity: IdentityStore.Identity
+
+        init(payload: consuming SecureBytes?, identity: IdentityStore.Identity) {
+            self.payload = payload
+            self.identity = identity
+        }
     }
 
     /// The picker flow for `requests` (none: everything). When the identity store is current (or
     /// an unlocked agent can list the identities) the list comes at once; a choice is then answered by an unlocked agent (`agentField`
-    /// of it, into `answer`) or, failing that, after the master password. Unlocking here also
+    /// of it, as the outcome) or, failing that, after the master password. Unlocking here also
     /// refreshes the identity store. `preferring` a username lists that account's credentials
     /// first (git names one).
     static func flow(on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], session: Session,
                      passwordHint: String? = nil, preferring username: String? = nil,
-                     agentField: CredentialField?, answer: AgentAnswer) -> PickerFlow {
+                     agentField: CredentialField?) -> PickerFlow<Vault, AgentAnswer> {
         func order(_ credentials: [Credential], _ context: @autoclosure () -> RankingContext) -> [RankedCredential] {
             let ranked = requests.isEmpty
                 ? CredentialRanking.rank(credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
@@ -79,14 +84,12 @@ public enum Picker {
                 listed = fromAgent
             }
         }
-        var answerWithoutUnlocking: ((UUID) throws -> Bool)?
+        var answerWithoutUnlocking: ((UUID) throws -> AgentAnswer?)?
         if let agent, let agentField {
             answerWithoutUnlocking = { id in
-                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: agentField, vault: path) else { return false }
+                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: agentField, vault: path) else { return nil }
                 guard case .credential(let identity, _) = message.body else { throw AgentError.unexpected(message.body) }
-                answer.identity = identity
-                answer.payload = message.takePayload()
-                return true
+                return AgentAnswer(payload: message.takePayload(), identity: identity)
             }
         }
         let preview = listed.map { listed in
@@ -106,7 +109,8 @@ public enum Picker {
                 session.syncIdentities(with: vault, previousGeneration: nil)
                 return vault
             },
-            rank: { vault in order(vault.contents.credentials, session.rankingContext(for: vault)) })
+            rank: { vault in order(vault.contents.credentials, session.rankingContext(for: vault)) },
+            credential: { vault, id in vault.contents.credential(withID: id) })
     }
 
     public static func openTerminal(theme: String) throws -> NcursesTerminal {

@@ -68,11 +68,10 @@ public enum Configuration {
         let choices: ConfigurationScreen.Choices?
         do {
             defer { terminal.close() }
-            let screen = try ConfigurationScreen(
+            var screen = try Self.screen(
                 firstRun: false,
-                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout),
-                themes: ThemeLocator.available())
-            choices = try flow(terminal, screen).run()
+                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout))
+            choices = try terminal.run(&screen)
         }
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
         if choices.parameters != vault.header.kdf {
@@ -87,21 +86,20 @@ public enum Configuration {
         StandardError.say("Settings saved to \(session.configPath).")
     }
 
-    static func flow(_ terminal: Terminal, _ screen: ConfigurationScreen) -> ConfigurationFlow {
-        ConfigurationFlow(terminal: terminal, screen: screen,
-                          calibrate: { try KDFCalibration.measure(with: Argon2id()) },
-                          loadTheme: { ThemeLocator.current(named: $0) })
+    static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices) throws -> ConfigurationScreen {
+        try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(),
+                                calibrate: { try KDFCalibration.measure(with: Argon2id()) },
+                                loadTheme: { ThemeLocator.current(named: $0) })
     }
 
     /// The first-run wizard; creates the vault and the settings. Nil when cancelled.
     static func firstRun(on terminal: Terminal, session: Session) throws -> Vault? {
         let settings = try session.settings()
-        let screen = try ConfigurationScreen(
+        var screen = try Self.screen(
             firstRun: true,
             defaults: .init(vaultPath: session.vaultPath, parameters: .moderate, theme: settings.theme,
-                            clipboardTimeout: settings.clipboardTimeout),
-            themes: ThemeLocator.available())
-        guard let choices = try flow(terminal, screen).run() else { return nil }
+                            clipboardTimeout: settings.clipboardTimeout))
+        guard let choices = try terminal.run(&screen) else { return nil }
         try VaultStorage.createDirectory(for: choices.vaultPath)
         let vault = try screen.withPassword { try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters) }
         try session.save(vault)

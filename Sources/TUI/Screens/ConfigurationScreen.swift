@@ -9,69 +9,68 @@ import VaultModel
 /// (and cancels on the first step).
 ///
 /// A class because it owns the new master password in protected memory while the wizard runs.
-public final class ConfigurationScreen {
-    public enum Step: Equatable, Sendable {
-        case location, password, confirmation, unlockCost, theme, clipboard, summary
+/// The slow and outside parts come in at `init`: `calibrate` measures the unlock costs (shown as
+/// busy, through `.work`), `loadTheme` gives the theme previewed live (through `.useTheme`).
+public final class ConfigurationScreen: Screen {
+    public typealias Result = Choices
+
+    public enum Action: Sendable {
+        case advance, choosePrevious, chooseNext, back, deleteCharacter, clear
     }
 
-    public enum Outcome: Equatable {
-        case stay
-        /// The unlock-cost step needs its options measured (slow: the flow shows it is busy).
-        case calibrate
-        /// Show the whole screen in this theme now.
-        case preview(String)
-        case finished
-        case cancelled
-    }
+    public static let bindings: [KeyBinding<Action>] = [
+        KeyBinding([.enter], "Enter", "next", .advance),
+        KeyBinding([.up, .control("p"), .left], "↑↓", "choose", .choosePrevious),
+        KeyBinding([.down, .control("n"), .right, .tab], "", "", .chooseNext, inHelpBar: false),
+        KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
+        KeyBinding([.control("u")], "", "", .clear, inHelpBar: false),
+        KeyBinding([.escape, .control("c")], "Esc", "back", .back),
+    ]
 
-    public struct Choices: Equatable, Sendable {
-        public var vaultPath: String
-        public var parameters: KDFParameters
-        public var theme: String
-        public var clipboardTimeout: Int
-
-        public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int) {
-            self.vaultPath = vaultPath
-            self.parameters = parameters
-            self.theme = theme
-            self.clipboardTimeout = clipboardTimeout
-        }
+    /// The help bar of `step`: its bindings, without "choose" where there is nothing to choose.
+    public static func helpBar(for step: Step) -> String {
+        KeyBinding.helpBar(bindings.filter { step.offersChoice || $0.action != .choosePrevious })
     }
 
     public let steps: [Step]
     public private(set) var step: Step
     public private(set) var choices: Choices
     public let themes: [String]
-    /// The unlock costs measured on this machine (the flow fills them in).
-    public var calibration: [KDFCalibration.Option] = [] {
+    /// The unlock costs measured on this machine (by `work`, on reaching that step).
+    public private(set) var calibration: [KDFCalibration.Option] = [] {
         didSet { costIndex = costOptions.firstIndex { $0.parameters == current } ?? 0 }
     }
     /// The vault's unlock cost today (`configure`; nil on the first run): offered, marked and
     /// preselected, so stepping through changes nothing and re-encrypts nothing.
     public let current: KDFParameters?
-    public var busy: String?
+    public var minimumSize: TerminalSize { TerminalSize(rows: 12, columns: 50) }
+    let calibrate: () throws -> [KDFCalibration.Option]
+    let loadTheme: (String) -> Theme
+    /// Shown while the calibration runs.
+    private var busy: String?
     private var costIndex = 0
     private var themeIndex = 0
     private var field: String
     private var password: SecureBytes
     private var confirmation: SecureBytes
     private var message: (text: String, role: StyleRole)?
-    private static let tooSmall = TooSmallNotice(minimum: TerminalSize(rows: 12, columns: 50))
-    /// The last frame was "Terminal too small": no key but Esc may act on a step not seen.
-    private var showedTooSmall = false
 
     /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
-    public init(firstRun: Bool, defaults: Choices, themes: [String]) throws(VaultCryptoError) {
+    public init(firstRun: Bool, defaults: Choices, themes: [String],
+                calibrate: @escaping () throws -> [KDFCalibration.Option], loadTheme: @escaping (String) -> Theme) throws(VaultCryptoError) {
         steps = firstRun ? [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .summary]
             : [.unlockCost, .theme, .clipboard, .summary]
         step = steps[0]
         choices = defaults
         current = firstRun ? nil : defaults.parameters
         self.themes = themes.isEmpty ? ["default"] : themes
+        self.calibrate = calibrate
+        self.loadTheme = loadTheme
         themeIndex = self.themes.firstIndex(of: defaults.theme) ?? 0
         field = firstRun ? defaults.vaultPath : ""
         password = try SecureBytes(capacity: 128)
         confirmation = try SecureBytes(capacity: 128)
+        busy = entering()
     }
 
     /// Lends the new master password (first run only).
@@ -79,67 +78,83 @@ public final class ConfigurationScreen {
         try body(password)
     }
 
-    /// What the flow must do on entering the current step.
-    public var entryOutcome: Outcome {
-        step == .unlockCost && calibration.isEmpty ? .calibrate : .stay
+    /// `configure` opens on the unlock cost, which must be measured first.
+    public var opening: Transition<Choices> { busy == nil ? .stay : .work }
+
+    /// Measures the unlock costs (the frame before said so).
+    public func work() throws -> Transition<Choices> {
+        defer { busy = nil }
+        calibration = try calibrate()
+        return .stay
     }
 
-    public func handle(_ event: TerminalEvent) -> Outcome {
-        guard busy == nil, case .key(let key) = event, !showedTooSmall || TooSmallNotice.acts(event) else { return .stay }
+    /// What entering the current step needs: the busy line when its options must be measured.
+    private func entering() -> String? {
+        step == .unlockCost && calibration.isEmpty ? "Measuring how fast this machine derives keys…" : nil
+    }
+
+    public func handle(_ event: TerminalEvent, context: ScreenContext) -> Transition<Choices> {
+        guard case .key(let key) = event else { return .stay }
         message = nil
-        switch key {
-        case .escape, .control("c"):
-            guard let index = steps.firstIndex(of: step), index > 0 else { return .cancelled }
+        if case .text(let scalar) = key {
+            type(scalar)
+            return .stay
+        }
+        switch KeyBinding.action(for: key, in: Self.bindings) {
+        case .back:
+            guard let index = steps.firstIndex(of: step), index > 0 else { return .cancel }
             enter(steps[index - 1])
-            return step == .theme ? .preview(themes[themeIndex]) : .stay
-        case .enter:
+            return step == .theme ? .useTheme(loadTheme(themes[themeIndex])) : .stay
+        case .advance:
             return advance()
-        case .up, .control("p"), .left:
+        case .choosePrevious:
             return choose(by: -1)
-        case .down, .control("n"), .right, .tab:
+        case .chooseNext:
             return choose(by: 1)
-        case .backspace:
+        case .deleteCharacter:
             switch step {
             case .password: password.removeLastCharacter()
             case .confirmation: confirmation.removeLastCharacter()
             default: if !field.isEmpty { field.removeLast() }
             }
-        case .control("u"):
+        case .clear:
             switch step {
             case .password: password.removeAll()
             case .confirmation: confirmation.removeAll()
             default: field = ""
             }
-        case .text(let scalar):
-            switch step {
-            case .password, .confirmation:
-                for byte in String(Character(scalar)).utf8 {
-                    if step == .password { try? password.append(byte) } else { try? confirmation.append(byte) }
-                }
-            case .location:
-                field.unicodeScalars.append(scalar)
-            case .clipboard:
-                if scalar.properties.numericType == .decimal, field.count < 4 { field.unicodeScalars.append(scalar) }
-            default: break
-            }
-        default: break
+        case nil: break
         }
         return .stay
     }
 
-    private func choose(by delta: Int) -> Outcome {
+    private func type(_ scalar: Unicode.Scalar) {
+        switch step {
+        case .password, .confirmation:
+            for byte in String(Character(scalar)).utf8 {
+                if step == .password { try? password.append(byte) } else { try? confirmation.append(byte) }
+            }
+        case .location:
+            field.unicodeScalars.append(scalar)
+        case .clipboard:
+            if scalar.properties.numericType == .decimal, field.count < 4 { field.unicodeScalars.append(scalar) }
+        default: break
+        }
+    }
+
+    private func choose(by delta: Int) -> Transition<Choices> {
         switch step {
         case .unlockCost where !calibration.isEmpty:
             costIndex = min(max(costIndex + delta, 0), costOptions.count - 1)
         case .theme:
             themeIndex = (themeIndex + delta + themes.count) % themes.count
-            return .preview(themes[themeIndex])
+            return .useTheme(loadTheme(themes[themeIndex]))
         default: break
         }
         return .stay
     }
 
-    private func advance() -> Outcome {
+    private func advance() -> Transition<Choices> {
         switch step {
         case .location:
             let path = (field as NSString).expandingTildeInPath
@@ -166,7 +181,7 @@ public final class ConfigurationScreen {
                 return .stay
             }
         case .unlockCost:
-            guard !calibration.isEmpty, costOptions.indices.contains(costIndex) else { return .calibrate }
+            guard !calibration.isEmpty, costOptions.indices.contains(costIndex) else { return measuring() }
             choices.parameters = costOptions[costIndex].parameters
         case .theme:
             choices.theme = themes[themeIndex]
@@ -177,11 +192,17 @@ public final class ConfigurationScreen {
             }
             choices.clipboardTimeout = seconds
         case .summary:
-            return .finished
+            return .finish(choices)
         }
-        guard let index = steps.firstIndex(of: step), index + 1 < steps.count else { return .finished }
+        guard let index = steps.firstIndex(of: step), index + 1 < steps.count else { return .finish(choices) }
         enter(steps[index + 1])
-        return entryOutcome
+        return measuring()
+    }
+
+    /// `.work` (with its busy line) when the step reached needs its options measured.
+    private func measuring() -> Transition<Choices> {
+        busy = entering()
+        return busy == nil ? .stay : .work
     }
 
     /// The unlock costs offered, cheapest first: the measured ones and, with `configure`, the
@@ -210,8 +231,6 @@ public final class ConfigurationScreen {
 
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
-        showedTooSmall = Self.tooSmall.draw(into: &canvas)
-        guard !showedTooSmall else { return }
         let number = (steps.firstIndex(of: step) ?? 0) + 1
         let title = steps.count == 7 ? "pwtui — first-run setup" : "pwtui — configure"
         canvas.put("\(title) (step \(number) of \(steps.count))", row: 0, column: 0, role: .title)
@@ -295,7 +314,6 @@ public final class ConfigurationScreen {
             canvas.put(message.text, row: size.rows - 3, column: 0, role: message.role)
         }
         canvas.fill(row: size.rows - 1, role: .help)
-        let help = step == .unlockCost || step == .theme ? "Enter next  ↑↓ choose  Esc back" : "Enter next  Esc back"
-        canvas.put(help, row: size.rows - 1, column: 0, role: .help)
+        canvas.put(Self.helpBar(for: step), row: size.rows - 1, column: 0, role: .help)
     }
 }

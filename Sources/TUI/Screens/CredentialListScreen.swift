@@ -4,17 +4,14 @@ import VaultModel
 /// The credential list (AutoFill's credential list for service identifiers): matches for the
 /// requested services in ranked order; Tab adds every other credential in a second section
 /// ("show all"); typing filters and re-scores within the sections; Enter chooses, Esc cancels.
-/// A value: a key in, an action out, and a frame drawn from the state alone.
-public struct CredentialListScreen: Sendable {
+/// A value: a key in, a `Transition` out (the chosen credential's id), and a frame drawn from the
+/// state alone.
+public struct CredentialListScreen: Screen, Sendable {
+    public typealias Result = UUID
+
     public enum Action: Sendable, Equatable {
         case up, down, pageUp, pageDown, first, last, toggleAll, choose, cancel
         case deleteCharacter, clearQuery, deleteWord
-    }
-
-    public enum Outcome: Sendable, Equatable {
-        case stay
-        case chosen(UUID)
-        case cancelled
     }
 
     public static let bindings: [KeyBinding<Action>] = [
@@ -32,9 +29,12 @@ public struct CredentialListScreen: Sendable {
         KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
     ]
 
-    /// The smallest terminal the list is drawn in; below it the screen says so.
+    /// The smallest terminal the list is drawn in; below it the run loop shows `TooSmallNotice`.
     public static let minimumSize = TerminalSize(rows: 6, columns: 40)
-    private static let tooSmall = TooSmallNotice(minimum: minimumSize)
+    public var minimumSize: TerminalSize { Self.minimumSize }
+    /// Rows above the list (heading, filter, a blank line) and below it (the help bar).
+    private static let listTop = 3
+    private static let rowsBelowList = 1
 
     let requestLabel: String?
     /// How this pwtui is run (`pwtui`, or its full path when it is not on PATH yet), for the one
@@ -44,13 +44,13 @@ public struct CredentialListScreen: Sendable {
     public private(set) var query = ""
     public private(set) var showAll: Bool
     public private(set) var selection = 0
+    /// The first line of the list in view, kept by `handle` so the view moves only when the
+    /// selection leaves it (`render` draws from it, adjusted the same way, without storing).
     private var scroll = 0
     /// Positions in `list.ranked` of the entries shown, matching ones first.
     private var visible: [Int]
     /// How many of `visible` are matches (they come first).
     private var visibleMatches = 0
-    /// The last frame was "Terminal too small": the list was not seen, so it cannot be acted on.
-    private var showedTooSmall = false
 
     /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
     /// requested services (`requestLabel` nil) everything is one section.
@@ -67,8 +67,23 @@ public struct CredentialListScreen: Sendable {
     public var selected: RankedCredential? { visible.indices.contains(selection) ? list.ranked[visible[selection]] : nil }
     public var visibleEntries: [RankedCredential] { visible.map { list.ranked[$0] } }
 
-    public mutating func handle(_ event: TerminalEvent, pageSize: Int = 10) -> Outcome {
-        guard case .key(let key) = event, !showedTooSmall || TooSmallNotice.acts(event) else { return .stay }
+    /// How many lines the list shows at `size`: what is drawn, and how far PgUp and PgDn move.
+    public static func listHeight(at size: TerminalSize) -> Int {
+        max(size.rows - listTop - rowsBelowList, 1)
+    }
+
+    public mutating func handle(_ event: TerminalEvent, context: ScreenContext) -> Transition<UUID> {
+        let transition = act(on: event, pageSize: Self.listHeight(at: context.size))
+        // Kept for the size the list is seen at; too small, it is not seen, and a resize that
+        // makes it fit comes here again.
+        if TooSmallNotice(minimum: minimumSize).fits(context.size) {
+            scroll = Layout(self).scroll(from: scroll, selection: selection, height: Self.listHeight(at: context.size))
+        }
+        return transition
+    }
+
+    private mutating func act(on event: TerminalEvent, pageSize: Int) -> Transition<UUID> {
+        guard case .key(let key) = event else { return .stay }
         if case .text(let scalar) = key {
             query.unicodeScalars.append(scalar)
             refilter()
@@ -88,8 +103,8 @@ public struct CredentialListScreen: Sendable {
             showAll.toggle()
             refilter(keeping: current)
         case .choose:
-            if let selected { return .chosen(selected.credential.id) }
-        case .cancel: return .cancelled
+            if let selected { return .finish(selected.credential.id) }
+        case .cancel: return .cancel
         case .deleteCharacter:
             if !query.isEmpty {
                 query.removeLast()
@@ -126,10 +141,8 @@ public struct CredentialListScreen: Sendable {
 
     // MARK: Drawing
 
-    public mutating func render(into canvas: inout Canvas) {
+    public func render(into canvas: inout Canvas) {
         let size = canvas.size
-        showedTooSmall = Self.tooSmall.draw(into: &canvas)
-        guard !showedTooSmall else { return }
         let heading = requestLabel.map { "pwtui — credentials for \($0)" } ?? "pwtui — all credentials"
         canvas.put(heading, row: 0, column: 0, role: .title)
         let prompt = "Filter: "
@@ -138,17 +151,10 @@ public struct CredentialListScreen: Sendable {
         canvas.cursor = Canvas.Position(row: 1, column: min(afterQuery, size.columns - 1))
 
         let layout = Layout(self)
-        let top = 3
-        let height = size.rows - top - 1
-        let selectedLine = layout.line(ofEntry: selection)
-        if selectedLine < scroll { scroll = selectedLine }
-        if selectedLine >= scroll + height { scroll = selectedLine - height + 1 }
-        let header = layout.sectionHeader(above: selectedLine)
-        if selectedLine - header < height, header < scroll {
-            scroll = header  // keep the selected entry's section header in view when it fits
-        }
+        let height = Self.listHeight(at: size)
+        let scroll = layout.scroll(from: self.scroll, selection: selection, height: height)
         for offset in 0 ..< min(height, max(layout.count - scroll, 0)) {
-            let row = top + offset
+            let row = Self.listTop + offset
             switch layout.line(scroll + offset) {
             case .entry(let index):
                 draw(list.ranked[visible[index]], row: row, selected: index == selection, into: &canvas)
@@ -228,6 +234,18 @@ public struct CredentialListScreen: Sendable {
 
         func sectionHeader(above line: Int) -> Int {
             grouped && othersHeader != nil && line > lead + matches ? lead + matches : 0
+        }
+
+        /// The first line in view: `previous`, moved only as far as needed to show the selected
+        /// entry, and its section header when both fit.
+        func scroll(from previous: Int, selection: Int, height: Int) -> Int {
+            var scroll = previous
+            let selectedLine = line(ofEntry: selection)
+            if selectedLine < scroll { scroll = selectedLine }
+            if selectedLine >= scroll + height { scroll = selectedLine - height + 1 }
+            let header = sectionHeader(above: selectedLine)
+            if selectedLine - header < height, header < scroll { scroll = header }
+            return scroll
         }
     }
 

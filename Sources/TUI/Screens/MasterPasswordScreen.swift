@@ -1,50 +1,57 @@
 import VaultCrypto
+import VaultModel
 
 /// The authentication screen (AutoFill's "prepare interface to provide credential"): asks for
-/// the master password before anything secret leaves the vault.
+/// the master password before anything secret leaves the vault, tries it, and after
+/// `maximumAttempts` wrong ones gives up.
 ///
 /// Keystrokes go straight into `SecureBytes`; the field shows one • per character and nothing
 /// else of it. A class rather than a value because it owns that protected buffer, which must
-/// exist exactly once.
-public final class MasterPasswordScreen {
-    public enum Outcome: Equatable {
-        case stay
-        case submit
-        case cancelled
+/// exist exactly once. Generic over what unlocking gives (`Unlocked`: an open vault for pwtui),
+/// so the screen knows how to ask and count tries, not what a vault is.
+public final class MasterPasswordScreen<Unlocked>: Screen {
+    public enum Result {
+        case unlocked(Unlocked)
+        /// Every try was wrong.
+        case outOfTries(attempts: Int)
     }
 
-    public static let bindings: [KeyBinding<Action>] = [
-        KeyBinding([.enter], "Enter", "unlock", .submit),
-        KeyBinding([.control("u")], "^U", "clear", .clear),
-        KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
-        KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
-    ]
+    public static var bindings: [KeyBinding<PasswordFieldAction>] { PasswordFieldAction.bindings }
 
-    public enum Action: Sendable {
-        case submit, clear, deleteCharacter, cancel
-    }
+    public static var defaultMaximumAttempts: Int { 3 }
+
+    public var minimumSize: TerminalSize { TerminalSize(rows: 8, columns: 30) }
 
     let vaultPath: String
     let hint: String?
-    private(set) var password: SecureBytes
-    public var message: (text: String, role: StyleRole)?
-    /// What the password is asked for ("to use GitHub (alice)"), when a choice came first.
-    public var purpose: String?
-    /// Shown while Argon2id runs; the screen accepts no input meanwhile.
-    public var busy: String?
-    private static let tooSmall = TooSmallNotice(minimum: TerminalSize(rows: 8, columns: 30))
-    /// The last frame was "Terminal too small": typing or Enter there would act unseen.
-    private var showedTooSmall = false
+    /// What the password is asked for ("To use GitHub (alice)"), when a choice came first.
+    let purpose: String?
+    let unlockingMessage: String
+    let maximumAttempts: Int
+    let unlock: (borrowing SecureBytes) throws -> Unlocked
+    private var password: SecureBytes
+    private var message: (text: String, role: StyleRole)?
+    /// True from Enter until the try is over: the frame drawn meanwhile says it is unlocking.
+    private var unlocking = false
+    private var failures = 0
 
-    /// `hint` is shown under the field (the demo vault's password, nothing else).
-    public init(vaultPath: String, hint: String? = nil) throws(VaultCryptoError) {
+    /// `unlock` opens with the typed password, throwing `VaultError.wrongPassword` for a wrong
+    /// one (any other error ends the run). `hint` is shown under the field (the demo vault's
+    /// password, or which password opens a vault whose change was interrupted).
+    public init(vaultPath: String, hint: String? = nil, purpose: String? = nil, unlockingMessage: String = "Unlocking…",
+                maximumAttempts: Int = MasterPasswordScreen.defaultMaximumAttempts,
+                unlock: @escaping (borrowing SecureBytes) throws -> Unlocked) throws(VaultCryptoError) {
         self.vaultPath = vaultPath
         self.hint = hint
+        self.purpose = purpose
+        self.unlockingMessage = unlockingMessage
+        self.maximumAttempts = maximumAttempts
+        self.unlock = unlock
         password = try SecureBytes(capacity: 128)
     }
 
-    public func handle(_ event: TerminalEvent) -> Outcome {
-        guard busy == nil, case .key(let key) = event, !showedTooSmall || TooSmallNotice.acts(event) else { return .stay }
+    public func handle(_ event: TerminalEvent, context: ScreenContext) -> Transition<Result> {
+        guard case .key(let key) = event else { return .stay }
         if case .text(let scalar) = key {
             for byte in String(Character(scalar)).utf8 {
                 guard (try? password.append(byte)) != nil else { return .stay }
@@ -52,8 +59,10 @@ public final class MasterPasswordScreen {
             return .stay
         }
         switch KeyBinding.action(for: key, in: Self.bindings) {
-        case .submit: return .submit
-        case .cancel: return .cancelled
+        case .submit:
+            unlocking = true
+            return .work
+        case .cancel: return .cancel
         case .clear:
             password.removeAll()
         case .deleteCharacter:
@@ -63,16 +72,25 @@ public final class MasterPasswordScreen {
         return .stay
     }
 
-    /// Lends the typed password (to unlock with), then forgets it.
-    public func consumePassword<Result>(_ body: (borrowing SecureBytes) throws -> Result) rethrows -> Result {
-        defer { password.removeAll() }
-        return try body(password)
+    /// Tries the typed password (Argon2id: slow), then forgets it.
+    public func work() throws -> Transition<Result> {
+        defer {
+            password.removeAll()
+            unlocking = false
+        }
+        do {
+            return .finish(.unlocked(try unlock(password)))
+        } catch VaultError.wrongPassword {
+            failures += 1
+            guard failures < maximumAttempts else { return .finish(.outOfTries(attempts: failures)) }
+            let left = maximumAttempts - failures
+            message = ("Wrong master password — \(left) \(left == 1 ? "try" : "tries") left", .error)
+            return .stay
+        }
     }
 
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
-        showedTooSmall = Self.tooSmall.draw(into: &canvas)
-        guard !showedTooSmall else { return }
         canvas.put("pwtui — unlock", row: 0, column: 0, role: .title)
         if let purpose { canvas.put(purpose, row: 1, column: 0) }
         canvas.put("Vault: \(vaultPath)", row: 2, column: 0, role: .dim)
@@ -80,14 +98,27 @@ public final class MasterPasswordScreen {
         let start = canvas.put(label, row: 4, column: 0)
         let dots = String(repeating: "•", count: password.characterCount)
         let end = canvas.put(dots, row: 4, column: start, role: .input)
-        if busy == nil { canvas.cursor = Canvas.Position(row: 4, column: min(end, size.columns - 1)) }
+        if !unlocking { canvas.cursor = Canvas.Position(row: 4, column: min(end, size.columns - 1)) }
         if let hint { canvas.put(hint, row: 5, column: start, role: .dim) }
-        if let busy {
-            canvas.put(busy, row: 6, column: 0, role: .warning)
+        if unlocking {
+            canvas.put(unlockingMessage, row: 6, column: 0, role: .warning)
         } else if let message {
             canvas.put(message.text, row: 6, column: 0, role: message.role)
         }
         canvas.fill(row: size.rows - 1, role: .help)
         canvas.put(KeyBinding.helpBar(Self.bindings), row: size.rows - 1, column: 0, role: .help)
     }
+}
+
+/// What the master-password screen's keys do, and its table (outside the generic screen: a
+/// generic type cannot hold a stored static property).
+public enum PasswordFieldAction: Sendable {
+    case submit, clear, deleteCharacter, cancel
+
+    public static let bindings: [KeyBinding<PasswordFieldAction>] = [
+        KeyBinding([.enter], "Enter", "unlock", .submit),
+        KeyBinding([.control("u")], "^U", "clear", .clear),
+        KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
+        KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
+    ]
 }

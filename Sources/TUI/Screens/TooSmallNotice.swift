@@ -3,8 +3,8 @@
 /// Below its minimum size a screen draws only "Terminal too small", so the person sees neither
 /// the list nor the field the other keys would act on: Enter would choose a credential they never
 /// saw, typing would fill a field they cannot see. So there only Esc and Ctrl-C act (a resize
-/// redraws, and the flows handle it); every other key is dropped. Each screen remembers whether
-/// its last frame was this notice, because what counts is what the person saw.
+/// redraws); every other key is dropped. The run loop (`Terminal.run`) applies this for every
+/// screen, from the frame it last drew, because what counts is what the person saw.
 public struct TooSmallNotice: Sendable, Equatable {
     public let minimum: TerminalSize
 
