@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "pwtui", targets: ["pwtui"]),
         .library(name: "VaultModel", targets: ["VaultModel"]),
         .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
+        .library(name: "ServiceMatching", targets: ["ServiceMatching"]),
         .library(name: "TUI", targets: ["TUI"]),
         // What the fuzzers under Fuzz/ link: the entry points into each decoder.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -29,19 +30,21 @@ let package = Package(
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
         .target(name: "Platform"),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
-        .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
-        .target(name: "TUI", dependencies: ["VaultModel", "VaultCrypto", "CNcurses"]),
-        .target(name: "FuzzTargets", dependencies: ["VaultModel", "VaultCrypto"]),
+        // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
+        .target(name: "ServiceMatching", dependencies: ["Platform", "CPSL"]),
+        .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform"]),
+        .target(name: "TUI", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "CNcurses"]),
+        .target(name: "FuzzTargets", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto"]),
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "VaultModel", "VaultCrypto", "TUI",
+                "VaultModel", "ServiceMatching", "Platform", "VaultCrypto", "TUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // A process that saves in a loop, for the kill -9 tests: it exercises the real save
         // protocol from a separate process so the test can SIGKILL it mid-save.
-        .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel"],
+        .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching"],
                           path: "Tests/SaveLoop"),
 
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),

@@ -1,6 +1,7 @@
 import Foundation
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 // What each fuzzer feeds its input to, and what `make test` replays the seed corpus through: one
 // function per decoder that reads bytes an attacker can write (a vault file, its decrypted

@@ -2,7 +2,7 @@
 /// bytes, so that `suggest` builds and parses only the few identities of thousands that could
 /// match (parsing all 10,000 of a store cost more than the whole answer may).
 ///
-/// Every tier of `CredentialRanking` relates the stored host `h` to the requested host `r` in
+/// Every tier of `ServiceMatch` relates the stored host `h` to the requested host `r` in
 /// one of three ways: `h` is `r` or a parent domain of it (same host, exact URL, path prefix,
 /// parent domain, wildcard `*.h`); `h` lies under the request's registrable domain (same site);
 /// or `h` lies under a domain of the request's equivalence group (equivalent). "Lies under"
@@ -18,7 +18,7 @@ public struct HostFilter: Sendable {
         let index = context.equivalents.index
         for request in requests {
             requested.append(Array(request.host.utf8))
-            let prepared = CredentialRanking.PreparedRequest(request, context)
+            let prepared = ServiceMatch.PreparedRequest(request, context)
             if let site = prepared.site { domains.append(Array(site.utf8)) }
             if let group = prepared.equivalentGroup {
                 for (domain, position) in index where position == group { domains.append(Array(domain.utf8)) }

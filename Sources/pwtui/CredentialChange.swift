@@ -1,6 +1,7 @@
 import Foundation
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 /// A change to one credential as `add`, `edit` and `rm` ask for it. The same value is applied
 /// here to a vault opened with the master password, or sent to an unlocked agent, which applies

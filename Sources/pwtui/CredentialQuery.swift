@@ -1,5 +1,7 @@
 import Foundation
 import VaultModel
+import ServiceMatching
+import Platform
 
 /// Which credential a command wants without showing a list: one id, or the best match for some
 /// services — optionally only that account's, and only in some tiers. The agent answers the same

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ServiceMatching
 import TUI
 import VaultCrypto
 import VaultModel
@@ -35,6 +36,8 @@ enum ExitStatus: Int32 {
             case .invalidRequest, .alreadyExists: self = .usage
             case .noMatch: self = .noMatch
             }
+        case is InvalidServiceIdentifier:
+            self = .usage
         case is VaultCryptoError, is AgentError:
             self = .ioError
         case let error as PromptError:

@@ -3,6 +3,8 @@ import Foundation
 import TUI
 import VaultCrypto
 import VaultModel
+import ServiceMatching
+import Platform
 
 /// Options every command takes: which vault, and where the master password comes from.
 struct GlobalOptions: ParsableArguments {

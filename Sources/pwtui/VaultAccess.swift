@@ -1,5 +1,6 @@
 import VaultCrypto
 import VaultModel
+import Platform
 
 /// Where `add`, `edit` and `rm` read and write: an unlocked agent that holds this vault (nothing
 /// is asked), else the vault opened here with the master password. Both apply the same

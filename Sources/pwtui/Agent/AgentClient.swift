@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 /// Talks to a running agent; nil from `connect` when none listens.
 struct AgentClient {

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 /// `pwtui agent` (AutoFill's reusable extension process): holds one vault unlocked so that
 /// `get`, git, the picker and scripts answer at once, and hands out only what each request asks

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 /// `pwtui demo`: the picker on a throwaway vault of about fifty realistic credentials, opened
 /// for https://github.com/login, its master password shown on the password screen. The vault

@@ -1,6 +1,7 @@
 import ArgumentParser
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

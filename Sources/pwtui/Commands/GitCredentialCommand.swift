@@ -3,6 +3,7 @@ import Foundation
 import TUI
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 /// `git config credential.helper pwtui` (with `git-credential-pwtui` on PATH, which `make install`
 /// puts there) or `credential.helper '!pwtui git-credential'`: git's credential-helper protocol.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TUI
 import VaultModel
+import ServiceMatching
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

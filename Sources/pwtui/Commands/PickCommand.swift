@@ -3,6 +3,7 @@ import Foundation
 import TUI
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 struct PickCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

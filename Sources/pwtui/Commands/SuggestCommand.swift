@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VaultModel
+import ServiceMatching
 
 /// `pwtui suggest SERVICE...`: the ranked identities from the identity store, without unlocking
 /// and without ever asking for a password (AutoFill's QuickType suggestions). Never a secret.
