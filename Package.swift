@@ -47,9 +47,16 @@ let package = Package(
         .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching"],
                           path: "Tests/SaveLoop"),
 
-        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"], exclude: ["Snapshots"]),
-        .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
+        // The helpers every test target shares (secrets, hex, temporary directories, sample
+        // vaults); for tests only.
+        .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
+                path: "Tests/PwtuiTestSupport"),
+
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "PwtuiTestSupport"]),
+        .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
+                    exclude: ["Snapshots"]),
+        .testTarget(name: "VaultModelTests", dependencies: ["VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"],

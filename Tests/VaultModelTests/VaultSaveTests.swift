@@ -1,4 +1,6 @@
 import Foundation
+import PwtuiTestSupport
+import ServiceMatching
 import Testing
 import VaultCrypto
 @testable import VaultModel
@@ -8,11 +10,15 @@ import VaultCrypto
 /// nothing that opens with the old password. (Kill -9 and a full disk are tested on the real
 /// binary in CommandLineTests.)
 @Suite struct VaultSaveTests {
+    let temporary: TemporaryDirectory
     let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
 
+    init() throws {
+        temporary = try TemporaryDirectory()
+    }
+
     func newVault() throws -> Vault {
-        let path = try temporaryDirectory() + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
         try vault.save()
         return vault
     }
