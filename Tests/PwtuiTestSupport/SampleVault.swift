@@ -14,8 +14,8 @@ package struct SampleVault {
     package let vault: Vault
 
     package init() throws {
-        directory = try TemporaryDirectory("sample")
-        path = directory.appending("v.pwtui")
+        directory = TemporaryDirectory("sample")
+        path = try directory.freshPath("v.pwtui")
         let clock = Clock { Timestamp(millisecondsSince1970: 1_700_000_000_000) }
         vault = try Vault.create(at: path, password: try secure(Self.password),
                                  parameters: .interactive, environment: VaultEnvironment(clock: clock))

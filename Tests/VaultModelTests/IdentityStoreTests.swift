@@ -5,12 +5,8 @@ import Testing
 @testable import VaultModel
 
 @Suite struct IdentityStoreTests {
-    let temporary: TemporaryDirectory
+    let temporary = TemporaryDirectory()
     let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
-
-    init() throws {
-        temporary = try TemporaryDirectory()
-    }
 
     func vaultWithThree() throws -> Vault {
         let vault = try createVault(in: temporary, environment: environment)

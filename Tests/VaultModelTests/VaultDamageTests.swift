@@ -8,13 +8,9 @@ import VaultCrypto
 /// What a damaged, truncated, extended, foreign or hostile file gets: always a named error of
 /// the "corrupt or unsupported" kind (exit 65), never "wrong password", never success.
 @Suite struct VaultDamageTests {
-    let temporary: TemporaryDirectory
+    let temporary = TemporaryDirectory()
     let derivation = MemoizingDerivation()
     var environment: VaultEnvironment { VaultEnvironment(derivation: derivation) }
-
-    init() throws {
-        temporary = try TemporaryDirectory()
-    }
 
     /// A small vault with two credentials, one with history, and a tombstone.
     func smallVault() throws -> (path: String, bytes: [UInt8]) {

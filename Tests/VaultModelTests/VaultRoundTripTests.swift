@@ -6,12 +6,8 @@ import VaultCrypto
 @testable import VaultModel
 
 @Suite struct VaultRoundTripTests {
-    let temporary: TemporaryDirectory
+    let temporary = TemporaryDirectory()
     let environment = VaultEnvironment(derivation: MemoizingDerivation())
-
-    init() throws {
-        temporary = try TemporaryDirectory()
-    }
 
     /// A reproducible generator, so a failing case can be replayed from its seed.
     struct SeededGenerator: RandomNumberGenerator {
