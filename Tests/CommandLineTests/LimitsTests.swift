@@ -1,4 +1,4 @@
-// Size limits are declared once (Sources/VaultModel/Limits.swift): over a limit, every way in
+// Size limits are declared once (Sources/VaultModel/Model/Limits.swift): over a limit, every way in
 // refuses with the field and the limit named and saves nothing; at the limits, every way out
 // carries the credential, the unlocked agent included.
 
