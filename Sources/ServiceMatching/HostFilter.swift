@@ -9,10 +9,13 @@
 /// means equal or a subdomain on a label boundary. A host that passes may still not match —
 /// ranking decides — but one that fails cannot.
 public struct HostFilter: Sendable {
+    // Inlinable, with what they read: `CredentialRanking` (VaultModel) calls `mayMatch` once per
+    // stored service, and a call across the module boundary for each showed in pwtui-bench's
+    // 100,000-credential ranking (typical request: 7.8 ms against 7.4 ms inlined).
     /// Hosts that a stored host must equal or be a parent domain of.
-    private var requested: [[UInt8]] = []
+    @usableFromInline private(set) var requested: [[UInt8]] = []
     /// Domains that a stored host must equal or lie under.
-    private var domains: [[UInt8]] = []
+    @usableFromInline private(set) var domains: [[UInt8]] = []
 
     public init(requests: [ServiceIdentifier], context: RankingContext) {
         let index = context.equivalents.index
@@ -26,18 +29,21 @@ public struct HostFilter: Sendable {
         }
     }
 
+    @inlinable
     public func mayMatch(host: UnsafeRawBufferPointer) -> Bool {
         // The stored host is the requested one or a parent of it: the request lies under it.
         requested.contains { request in request.withUnsafeBytes { Self.name($0, liesUnder: host) } }
             || domains.contains { domain in domain.withUnsafeBytes { Self.name(host, liesUnder: $0) } }
     }
 
+    @inlinable
     public func mayMatch(host: String) -> Bool {
         var host = host
         return host.withUTF8 { mayMatch(host: UnsafeRawBufferPointer($0)) }
     }
 
     /// `name` equals `domain` or ends with "." + `domain`.
+    @inlinable
     static func name(_ name: UnsafeRawBufferPointer, liesUnder domain: UnsafeRawBufferPointer) -> Bool {
         guard name.count >= domain.count else { return false }
         let start = name.count - domain.count
