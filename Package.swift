@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "pwtui", targets: ["pwtui"]),
         .library(name: "VaultModel", targets: ["VaultModel"]),
         .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
+        .library(name: "ServiceMatching", targets: ["ServiceMatching"]),
         .library(name: "TUI", targets: ["TUI"]),
         // What the fuzzers under Fuzz/ link: the entry points into each decoder.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -29,32 +30,42 @@ let package = Package(
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
         .target(name: "Platform"),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
-        .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
+        // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
+        .target(name: "ServiceMatching", dependencies: ["Platform", "CPSL"]),
+        .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform"]),
         // The agent's protocol (typed requests and replies), its client and its server machinery.
-        .target(name: "VaultAgent", dependencies: ["VaultModel", "VaultCrypto", "Platform"]),
-        .target(name: "TUI", dependencies: ["VaultModel", "VaultCrypto", "CNcurses"]),
+        .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
+        .target(name: "TUI", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
-        .target(name: "PwtuiKit", dependencies: ["VaultAgent", "VaultModel", "VaultCrypto", "TUI", "Platform"]),
-        .target(name: "FuzzTargets", dependencies: ["VaultAgent", "VaultModel", "VaultCrypto"]),
+        .target(name: "PwtuiKit", dependencies: ["VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform"]),
+        .target(name: "FuzzTargets", dependencies: ["VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto",
+                "PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // A process that saves in a loop, for the kill -9 tests: it exercises the real save
         // protocol from a separate process so the test can SIGKILL it mid-save.
-        .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel"],
+        .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching"],
                           path: "Tests/SaveLoop"),
 
-        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"], exclude: ["Snapshots"]),
-        .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
+        // The helpers every test target shares (secrets, hex, temporary directories, sample
+        // vaults); for tests only.
+        .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
+                path: "Tests/PwtuiTestSupport"),
+
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "PwtuiTestSupport"]),
+        .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
+                    exclude: ["Snapshots"]),
+        .testTarget(name: "VaultModelTests", dependencies: ["VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto", "Platform"]),
+        .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
+                                                          "PwtuiTestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop"],
                     exclude: ["Fixtures"]),
     ],

@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "VaultModel", package: root.lastPathComponent),
                 .product(name: "VaultCrypto", package: root.lastPathComponent),
+                .product(name: "ServiceMatching", package: root.lastPathComponent),
                 .product(name: "TUI", package: root.lastPathComponent),
             ]),
     ],

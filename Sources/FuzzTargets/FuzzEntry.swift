@@ -2,6 +2,7 @@ import Foundation
 import VaultCrypto
 import VaultAgent
 import VaultModel
+import ServiceMatching
 
 // What each fuzzer feeds its input to, and what `make test` replays the seed corpus through: one
 // function per decoder that reads bytes an attacker can write (a vault file, its decrypted

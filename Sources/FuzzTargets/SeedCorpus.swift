@@ -1,6 +1,7 @@
 import Foundation
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 /// The seed corpus, made from real encodings: a vault saved by `Vault`, its payload as
 /// `PayloadCodec` encodes it, the identity store `IdentityStore` writes, the header lines the agent

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceMatching
 import VaultModel
 
 /// The agent's framing: one JSON header line — the typed body (`AgentRequest` or `AgentReply`)

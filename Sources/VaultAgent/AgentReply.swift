@@ -1,3 +1,4 @@
+import ServiceMatching
 import VaultModel
 
 /// What the agent answers. A refusal carries the exit code the client's command ends with, so

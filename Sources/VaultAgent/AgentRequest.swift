@@ -1,3 +1,4 @@
+import ServiceMatching
 import VaultModel
 
 /// What a client asks of the agent. Secrets never travel in a request: the master password

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 /// Two mistakes ArgumentParser answers wrongly, caught before it parses.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PwtuiKit
+import ServiceMatching
 import VaultModel
 
 /// Parses, runs, and turns every failure into a message on stderr and the exit code of

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 /// Options every command takes: which vault, which settings, and where the master password
 /// comes from. Parsed here, resolved once in a `Session`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ServiceMatching
 
 /// The root command: subcommands only; parsing and wiring, no logic of its own.
 struct Pwtui: ParsableCommand {

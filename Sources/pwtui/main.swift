@@ -1,3 +1,4 @@
+import ServiceMatching
 import VaultCrypto
 
 // Before anything can hold a secret: no core dumps, not dumpable, no crash dump of memory.

@@ -8,8 +8,7 @@ import Testing
 struct AgentFramingTests {
     @Test("a 60,000-byte secret goes through the agent and comes back byte for byte")
     func longPayloadBothWays() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let start = try sandbox.pwtui(["agent", "start"], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)")
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }

@@ -9,8 +9,7 @@ import Testing
 struct AgentMessageTests {
     @Test("unlock starting the agent says it is unlocked, not 'run pwtui unlock'; lock and stop confirm")
     func confirmations() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         let unlock = try sandbox.pwtui(["unlock"])
         #expect(unlock.exitCode == 0, "\(unlock)")
@@ -27,8 +26,7 @@ struct AgentMessageTests {
 
     @Test("after passwd, agent status says locked at once (it held the old keys)")
     func statusAfterPasswd() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
         #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 0)

@@ -104,8 +104,7 @@ struct AgentStarvationTests {
 
     @Test("an agent that accepts and never answers: the client says it timed out, not that the connection closed")
     func timeoutNamedAsTimeout() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let directory = sandbox.root + "/xdg/runtime/pwtui"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let script = """

@@ -11,9 +11,7 @@ import Glibc
 @Suite("Agent")
 struct AgentTests {
     func agentSandbox(idle: String = "30s") throws -> Sandbox {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "agent-secret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "agent-secret"))
         let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", idle], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)")
         return sandbox
@@ -145,8 +143,7 @@ struct AgentTests {
 
     @Test("kill -9 of the agent during a save leaves a vault that opens and a store that never suggests what it does not hold")
     func killDuringAgentSave() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let pwtui = try Binaries.require(Binaries.pwtui)
         func unlockedAgent() throws -> Child {
             let agent = try sandbox.start(pwtui, ["agent", "start", "--foreground"])
@@ -193,8 +190,7 @@ struct AgentTests {
 
     @Test("an agent that hangs up mid-request is an error (74) with a message, never a silent SIGPIPE death")
     func agentHangingUp() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let directory = sandbox.root + "/xdg/runtime/pwtui"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A stand-in agent: says it is unlocked, then closes the next connection unread.

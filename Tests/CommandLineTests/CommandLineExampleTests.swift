@@ -8,8 +8,7 @@ import Testing
 struct CommandLineExampleTests {
     /// A vault with `printf 's3cret\n' | pwtui add github.com --username alice` in it.
     private func githubVault() throws -> (Sandbox, String) {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let added = try sandbox.pwtui(["add", "github.com", "--username", "alice"], stdin: "s3cret")
         try #require(added.exitCode == 0, "\(added)")
         let id = added.out.trimmingCharacters(in: .newlines)
@@ -71,9 +70,7 @@ struct CommandLineExampleTests {
 
     @Test("box.com does not match dropbox.com: matching respects label boundaries")
     func labelBoundary() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["box.com"], username: "bob", secret: "box-secret")
+        let sandbox = try Sandbox.withVault(Login(["box.com"], username: "bob", secret: "box-secret"))
 
         let dropbox = try sandbox.pwtui(["get", "dropbox.com"])
         #expect(dropbox.exitCode == 1, "box.com must not be offered for dropbox.com: \(dropbox)")

@@ -41,8 +41,7 @@ struct ConcurrentEditTests {
 
     @Test("4 processes editing different fields of one credential, 20 rounds that all read the same version: every edit kept")
     func differentFieldsAtOnce() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["start.example"], username: "first", secret: "s3cret", extra: ["--title", "first"])
         let pwtui = try Binaries.require(Binaries.pwtui)
         for round in 0 ..< 20 {
@@ -75,8 +74,7 @@ struct ConcurrentEditTests {
 
     @Test("4 processes editing different fields, 20 edits each, free-running: all exit 0 and every last edit is there")
     func differentFieldsFreeRunning() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["start.example"], username: "first", secret: "s3cret")
         let pwtui = try Binaries.require(Binaries.pwtui)
         let worker = """
@@ -110,8 +108,7 @@ struct ConcurrentEditTests {
 
     @Test("edits through an unlocked agent racing edits of other fields by processes that unlock themselves: all kept")
     func agentAndLocalEdits() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["start.example"], username: "first", secret: "s3cret")
         let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", "60s"], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)")
@@ -176,8 +173,7 @@ struct ConcurrentEditTests {
 
     @Test("rm --yes saved while an edit of the same credential waits: the edit fails, naming the removal; it never comes back")
     func editAfterRemove() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         for round in 0 ..< 3 {
             let id = try sandbox.add(["r\(round).example"], username: "doomed", secret: "s3cret")
             let edit = try delayedSave(sandbox, ["edit", id, "--title", "edited"], delay: .seconds(3))
@@ -194,8 +190,7 @@ struct ConcurrentEditTests {
 
     @Test("an edit saved while rm --yes of the same credential waits: both succeed and it is removed")
     func removeAfterEdit() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         for round in 0 ..< 3 {
             let id = try sandbox.add(["r\(round).example"], username: "doomed", secret: "s3cret")
             let rm = try delayedSave(sandbox, ["rm", id, "--yes"], delay: .seconds(3))

@@ -6,8 +6,7 @@ import Testing
 @Suite("edit, rm and passwd")
 struct EditRemovePasswdTests {
     private func githubVault() throws -> (Sandbox, String) {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
         return (sandbox, id)
     }

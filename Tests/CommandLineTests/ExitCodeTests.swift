@@ -32,8 +32,7 @@ struct ExitCodeTests {
         ["frobnicate"],
     ])
     func usageErrors(arguments: [String]) throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let before = try sandbox.vaultDirectoryFiles()
         let result = try sandbox.pwtui(arguments, password: .none)
         #expect(result.exitCode == 64, "\(result)")
@@ -44,9 +43,7 @@ struct ExitCodeTests {
 
     @Test("get with no terminal and no --master-password-fd exits 75 at once")
     func interactionRequired() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         // Run in a new session with stdin on /dev/null: no controlling terminal, nothing to read.
         let result = try sandbox.pwtui(["get", "github.com"], password: .none, timeout: .seconds(10))
         #expect(result.exitCode == 75, "\(result)")
@@ -57,9 +54,7 @@ struct ExitCodeTests {
 
     @Test("A vault with one byte flipped in the middle: 65, and the file is unchanged")
     func corruptVault() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let size = try #require(readBytes(sandbox.vault)).count
         try flipByte(at: size / 2, in: sandbox.vault)
         let damaged = try #require(readBytes(sandbox.vault))
@@ -78,8 +73,7 @@ struct ExitCodeTests {
 
     @Test("A damaged header is reported as damage (65) before any key derivation")
     func corruptHeader() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try flipByte(at: 60, in: sandbox.vault)  // inside the salt: only the checksum notices
         let damaged = try #require(readBytes(sandbox.vault))
         let result = try sandbox.pwtui(["list"])
@@ -90,9 +84,7 @@ struct ExitCodeTests {
 
     @Test("An unknown major version: 65 on open, and add leaves the file byte-identical")
     func unknownMajorVersion() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         // The checksum no longer matches either; the version is checked first and must win.
         try patchHeader(sandbox.vault, sandbox: sandbox, u16: [8: 2], fixChecksum: false)
         let patched = try #require(readBytes(sandbox.vault))
@@ -122,9 +114,7 @@ struct ExitCodeTests {
         HostileKDF(opsLimit: 1_000_000, memLimitKiB: 64 * 1024),
     ])
     func keyDerivationBounds(kdf: HostileKDF) throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         try patchHeader(sandbox.vault, sandbox: sandbox, u32: [42: kdf.opsLimit, 46: kdf.memLimitKiB], fixChecksum: true)
         let patched = try #require(readBytes(sandbox.vault))
 
@@ -139,9 +129,7 @@ struct ExitCodeTests {
 
     @Test("init on an existing vault fails and changes nothing")
     func initRefusesExistingVault() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let before = try sandbox.vaultDirectoryFiles()
 
         let result = try sandbox.pwtui(["init", "--kdf", "interactive"], password: .text("another password"))
@@ -153,8 +141,7 @@ struct ExitCodeTests {
 
     @Test("rm without --yes and without a terminal: 75, nothing deleted")
     func removeNeedsConfirmation() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
         let before = try #require(readBytes(sandbox.vault))
 
@@ -168,8 +155,7 @@ struct ExitCodeTests {
 
     @Test("get --id takes the full id or a unique prefix of 4+ characters; shorter is a usage error")
     func idPrefixes() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
         try sandbox.add(["gitlab.com"], username: "bob", secret: "other")
 
@@ -189,8 +175,7 @@ struct ExitCodeTests {
 
     @Test("get --id with a prefix that several ids share is a usage error (64)")
     func ambiguousIDPrefix() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         // Ids are random: two of them share a 4-character prefix only among a few hundred
         // credentials (about 320 on average, by the birthday bound over 65,536 prefixes). The save
         // loop adds them quickly, one save each after a single key derivation, while the test lists

@@ -48,8 +48,7 @@ struct GitCredentialTests {
 
     @Test("git clone over HTTP with Basic auth succeeds with the vault's credential and fails cleanly without")
     func cloneWithAndWithoutTheCredential() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let (url, server) = try server(sandbox)
         defer { server.signal(SIGKILL) }
         let port = url.split(separator: ":")[2].split(separator: "/")[0]
@@ -65,8 +64,7 @@ struct GitCredentialTests {
 
     @Test("a wrong saved password fails cleanly and erase without a terminal deletes nothing")
     func wrongPasswordIsNotErasedSilently() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let (url, server) = try server(sandbox)
         defer { server.signal(SIGKILL) }
         let port = url.split(separator: ":")[2].split(separator: "/")[0]
@@ -78,9 +76,7 @@ struct GitCredentialTests {
 
     @Test("the protocol directly: get answers, store adds a new credential, a different password is not stored without a terminal")
     func protocolDirectly() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["https://git.example.com"], username: "alice", secret: "first")
+        let sandbox = try Sandbox.withVault(Login(["https://git.example.com"], username: "alice", secret: "first"))
         let get = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\n\n")
         #expect(get.out == "username=alice\npassword=first\n", "\(get)")
         // With credential.useHttpPath git sends the path: then only a credential saved for that
@@ -106,8 +102,7 @@ struct GitCredentialTests {
 
     @Test("with the agent unlocked: git clone asks nothing, get answers host-level matches only, store adds without a password")
     func throughTheAgent() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let (url, server) = try server(sandbox)
         defer { server.signal(SIGKILL) }
         let port = url.split(separator: ":")[2].split(separator: "/")[0]

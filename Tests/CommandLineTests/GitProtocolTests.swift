@@ -96,8 +96,7 @@ struct GitProtocolTests {
 
     @Test("git's own helper checks (t/lib-credential.sh helper_test), as they apply to a helper that never deletes silently")
     func gitsHelperTest() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
 
         // has no existing data
@@ -156,8 +155,7 @@ struct GitProtocolTests {
 
     @Test("credential.useHttpPath: a.git's password (alice) is never sent to b.git (bob); each repository is stored under its own URL")
     func useHttpPathKeepsRepositoriesApart() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
         let a = ["protocol=https", "host=git.example.com", "path=team/a.git"]
         let b = ["protocol=https", "host=git.example.com", "path=team/b.git"]
@@ -206,8 +204,7 @@ struct GitProtocolTests {
 
     @Test("credential.useHttpPath with a real server: a.git needs alice, b.git needs bob, each clone gets its own")
     func useHttpPathWithRealClones() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
         let setup = """
             set -e
@@ -258,8 +255,7 @@ struct GitProtocolTests {
 
     @Test("after git rejects a password with no terminal, it is kept but no longer offered, so git asks; a confirmation or a change lifts that")
     func rejectedPasswordIsSetAside() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
         let id = try sandbox.add(["https://git.example.com"], username: "alice", secret: "outdated")
         let host = ["protocol=https", "host=git.example.com"]
@@ -301,8 +297,7 @@ struct GitProtocolTests {
 
     @Test("through an unlocked agent: a rejected password is skipped for the next one of that host, and git clone falls back to git's prompt")
     func rejectedThroughTheAgent() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let (url, server) = try GitCredentialTests().server(sandbox)
         defer { server.signal(SIGKILL) }
         let port = url.split(separator: ":")[2].split(separator: "/")[0]
@@ -338,8 +333,7 @@ struct GitProtocolTests {
 
     @Test("with a terminal, a rejected password is not sent automatically: the picker opens as it does with no match, and a person may choose it")
     func rejectedWithATerminalAsks() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
         try sandbox.add(["https://git.example.com"], username: "alice", secret: "outdated", extra: ["--title", "Example git"])
         #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
@@ -368,8 +362,7 @@ struct GitProtocolTests {
 
     @Test("an empty username= is no username: store keeps nothing from it, get answers as without one")
     func emptyUsername() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
         try git.report("approve", ["protocol=https", "host=sso.tld", "username=", "password=sso-pw"])
         try git.report("approve", ["protocol=https", "host=sso.tld", "username=someone", "password="])
@@ -385,10 +378,9 @@ struct GitProtocolTests {
 
     @Test("input as git writes and reads it: CRLF, url=, unknown and future attributes, lines without '=', a host with a port")
     func attributes() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["https://git.example.com"], username: "alice", secret: "pw-a")
-        try sandbox.add(["https://git.example.com:8443"], username: "bob", secret: "pw-port")
+        let sandbox = try Sandbox.withVault(
+            Login(["https://git.example.com"], username: "alice", secret: "pw-a"),
+            Login(["https://git.example.com:8443"], username: "bob", secret: "pw-port"))
         func get(_ input: String) throws -> String { try sandbox.pwtui(["git-credential", "get"], stdin: input).out }
         let alice = "username=alice\npassword=pw-a\n"
 
@@ -439,9 +431,7 @@ struct GitProtocolTests {
 
     @Test("the request ends at its blank line even when the caller keeps the pipe open to read the answer")
     func blankLineEndsTheRequest() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["https://git.example.com"], username: "alice", secret: "pw-a")
+        let sandbox = try Sandbox.withVault(Login(["https://git.example.com"], username: "alice", secret: "pw-a"))
         let fifo = sandbox.scratch + "/request"
         try #require(mkfifo(fifo, 0o600) == 0)
         let git = try GitHarness(sandbox)
@@ -459,8 +449,7 @@ struct GitProtocolTests {
 
     @Test("a username git's protocol cannot carry never gets in (no extra lines smuggled to git)")
     func noLineInjection() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         // Refused at the door now (control characters, Limits.swift); the helper's own guard
         // against a line break stays for vaults written before.
         let add = try sandbox.pwtui(["add", "https://git.example.com", "--username", "alice\npassword=injected"], stdin: "real")
@@ -488,8 +477,7 @@ struct GitProtocolTests {
     func documentedSetupWorks() throws {
         let lines = try Self.documentedSetupLines()
         try #require(lines.count >= 2, "README.md and docs/git.md each give a `git config --global credential.helper` line: \(lines)")
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
         // As `make install` leaves it: pwtui on PATH, and git-credential-pwtui a link to it.
         let pwtui = try Binaries.require(Binaries.pwtui)
@@ -512,8 +500,7 @@ struct GitProtocolTests {
 
     @Test("installed as git-credential-pwtui, pwtui is the helper itself: `credential.helper pwtui` works")
     func invokedAsGitCredentialPwtui() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let git = try GitHarness(sandbox)
         try FileManager.default.createSymbolicLink(atPath: git.bin + "/git-credential-pwtui",
                                                    withDestinationPath: try Binaries.require(Binaries.pwtui))

@@ -21,8 +21,7 @@ struct IdentityStoreCommandLineTests {
 
     @Test("suggest ranks from the store without a password; the store holds no secret and no notes")
     func suggestWithoutUnlocking() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try sandbox.add(["github.com"], username: "alice", secret: "top-secret-1", extra: ["--notes", "private-note"])
         try sandbox.add(["api.github.com"], username: "bot", secret: "top-secret-2")
         let result = try suggest(sandbox, "https://api.github.com/x")
@@ -39,9 +38,7 @@ struct IdentityStoreCommandLineTests {
 
     @Test("a deleted store is rebuilt by the next unlock; a vault changed behind its back makes it stale until then")
     func rebuiltWhenMissingOrStale() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let copy = sandbox.root + "/older.pwtui"
         try FileManager.default.copyItem(atPath: sandbox.vault, toPath: copy)
         try FileManager.default.removeItem(atPath: storePath(sandbox))
@@ -65,9 +62,7 @@ struct IdentityStoreCommandLineTests {
 
     @Test("identity_store = false: no such file, and an existing one is removed")
     func switchedOff() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         #expect(FileManager.default.fileExists(atPath: storePath(sandbox)))
         let config = sandbox.root + "/xdg/config/pwtui/config.toml"
         try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
@@ -81,8 +76,7 @@ struct IdentityStoreCommandLineTests {
 
     @Test("kill -9 during saves never leaves a store that suggests what the vault does not hold")
     func consistentAfterKills() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let pwtui = try Binaries.require(Binaries.pwtui)
         var random = SystemRandomNumberGenerator()
         for round in 0 ..< 25 {

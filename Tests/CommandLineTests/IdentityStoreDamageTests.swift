@@ -26,8 +26,7 @@ struct IdentityStoreDamageTests {
 
     @Test("every byte of a small store flipped, every truncation: suggest never exits 64, never suggests what the vault does not hold")
     func everyByteFlipped() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try sandbox.add(["github.com"], username: "al", secret: "s", extra: ["--title", "G"])
         let path = try storePath(sandbox)
         let good = try #require(readBytes(path))
@@ -63,9 +62,7 @@ struct IdentityStoreDamageTests {
 
     @Test("a store rewritten by someone else (valid format, another key's MAC) is ignored and said so, not trusted")
     func tamperedStoreIsNotTrusted() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s"))
         let path = try storePath(sandbox)
         let good = try #require(readBytes(path))
         // "alice" → "mallo": the same length, so the file still parses; only the MAC can tell.
@@ -86,8 +83,7 @@ struct IdentityStoreDamageTests {
 
     @Test("a temporary left by a writer killed during the store's write is removed by the next write")
     func staleTemporaryRemoved() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let path = try storePath(sandbox)
         let (directory, name) = ((path as NSString).deletingLastPathComponent, (path as NSString).lastPathComponent)
         let stale = directory + "/." + name + ".tmp-deadbeef0001"
@@ -101,8 +97,7 @@ struct IdentityStoreDamageTests {
 
     @Test("kill -9 while the store's temporary is written and not yet renamed: the next save removes it")
     func killedWriterLeavesNothing() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let path = try storePath(sandbox)
         let directory = (path as NSString).deletingLastPathComponent
         let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) },
@@ -140,8 +135,7 @@ struct IdentityStoreDamageTests {
 
     @Test("the store is fsynced before its rename and its directory after, like the vault")
     func writtenDurably() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                   "strace is not installed (apt-get install strace, or `make deps`)")
         let log = sandbox.scratch + "/strace.log"

@@ -41,9 +41,7 @@ struct InterruptedPasswdTests {
 
     @Test("killed after the rename: the next unlock says the new master password is in force, until one works")
     func killedAfterRename() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         try killPasswd(sandbox, afterRename: true)
 
         let old = try sandbox.pwtui(["get", "github.com", "--field", "username"])
@@ -58,9 +56,7 @@ struct InterruptedPasswdTests {
 
     @Test("killed before the rename: the next unlock says the old master password still works")
     func killedBeforeRename() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         try killPasswd(sandbox, afterRename: false)
 
         let old = try sandbox.pwtui(["get", "github.com", "--field", "username"])
@@ -72,9 +68,7 @@ struct InterruptedPasswdTests {
 
     @Test("a passwd that finishes leaves no note behind")
     func completedPasswd() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let passwd = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text(Self.newPassword)])
         #expect(passwd.exitCode == 0, "\(passwd)")
         let list = try sandbox.pwtui(["get", "github.com", "--field", "username"], password: .text(Self.newPassword))
@@ -84,9 +78,7 @@ struct InterruptedPasswdTests {
 
     @Test("the picker's password screen says which master password opens the vault, until one does")
     func pickerSaysIt() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         try killPasswd(sandbox, afterRename: true)
         let tmux = try TmuxSession(sandbox: sandbox)
         try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)

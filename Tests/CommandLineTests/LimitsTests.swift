@@ -1,4 +1,4 @@
-// Size limits are declared once (Sources/VaultModel/Limits.swift): over a limit, every way in
+// Size limits are declared once (Sources/VaultModel/Model/Limits.swift): over a limit, every way in
 // refuses with the field and the limit named and saves nothing; at the limits, every way out
 // carries the credential, the unlocked agent included.
 
@@ -11,8 +11,7 @@ struct LimitsTests {
 
     @Test("over a limit: refused with the field named, locally and through the agent, and nothing is saved")
     func overTheLimitIsRefused() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let before = try sandbox.vaultDirectoryFiles()
         let huge = String(repeating: "t", count: 131_000)
         let local = try sandbox.pwtui(["add", "github.com", "--username", "alice", "--title", huge], stdin: "pw")
@@ -31,8 +30,7 @@ struct LimitsTests {
 
     @Test("at every limit at once (with characters JSON must escape), the agent carries the credential")
     func atTheLimitsTheAgentCarriesIt() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         // Quotes and backslashes escape to two bytes each in the agent's JSON, and 40 long
         // services alone pass the old 64 KiB header: it could not carry this one identity.
         let title = String(repeating: "\"", count: Self.titleLimit)
@@ -51,8 +49,7 @@ struct LimitsTests {
 
     @Test("every identity of a vault through the agent at once, far past the old 64 KiB header (list with the store off)")
     func allIdentitiesThroughTheAgent() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         // 30 credentials with 4 KiB titles: some 120 KiB of identities in one answer.
         for index in 0 ..< 30 {
             try sandbox.add(["site\(index).example"], username: "user\(index)", secret: "s\(index)",
@@ -68,8 +65,7 @@ struct LimitsTests {
 
     @Test("control characters in a title or username are refused (they would reach the terminal of whoever lists them)")
     func controlCharactersRefused() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let before = try sandbox.vaultDirectoryFiles()
         let escape = try sandbox.pwtui(["add", "example.com", "--username", "evil\u{1B}]2;pwned\u{07}"], stdin: "pw")
         #expect(escape.exitCode == 64 && escape.err.contains("U+001B") && !escape.err.contains("\u{1B}"), "\(escape)")

@@ -16,10 +16,9 @@ struct ListWithoutUnlockingTests {
 
     @Test("with a current identity store, list and equivalents list need no password: none given, or a wrong one never read")
     func fromTheIdentityStore() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
-        try sandbox.add(["www.amazon.com"], username: "bob", secret: "s2")
+        let sandbox = try Sandbox.withVault(
+            Login(["github.com"], username: "alice", secret: "s1"),
+            Login(["www.amazon.com"], username: "bob", secret: "s2"))
         #expect(try sandbox.pwtui(["equivalents", "add", "amazon.com", "amazon.co.uk"]).exitCode == 0)
 
         let table = try sandbox.pwtui(["list"], password: .none)
@@ -48,9 +47,7 @@ struct ListWithoutUnlockingTests {
 
     @Test("with the store off, an unlocked agent answers list and equivalents list; a locked one does not")
     func fromTheAgent() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         #expect(try sandbox.pwtui(["equivalents", "add", "amazon.com", "amazon.de"]).exitCode == 0)
         try turnIdentityStoreOff(sandbox)
         #expect(try sandbox.pwtui(["list"], password: .none).exitCode == 75, "no store, no agent, no terminal")
@@ -85,8 +82,7 @@ struct ListWithoutUnlockingTests {
 
     @Test("the table lines up CJK and emoji titles and usernames by terminal columns")
     func wideCharactersAlign() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let rows = [("日本語のサイト", "ユーザー", "jp.example"), ("Emoji 🔐🎉", "bob😀", "emoji.example"),
                     ("plain", "carol", "plain.example"), ("한국어 계정", "사용자", "kr.example"), ("Ｆｕｌｌ", "ｗｉｄｅ", "full.example")]
         for (title, username, service) in rows {

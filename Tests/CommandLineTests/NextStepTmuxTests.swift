@@ -27,8 +27,7 @@ struct NextStepTmuxTests {
 
     @Test("not on PATH: the full path of this pwtui, and make install")
     func notOnPath() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let pwtui = try Binaries.require(Binaries.pwtui)
         let resolved = URL(fileURLWithPath: pwtui).resolvingSymlinksInPath().path
         let err = try leaveEmptyPicker(sandbox, command: "PATH=/usr/bin:/bin '\(pwtui)'")
@@ -38,8 +37,7 @@ struct NextStepTmuxTests {
 
     @Test("on PATH: plain pwtui")
     func onPath() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let bin = sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin + "/pwtui", withDestinationPath: try Binaries.require(Binaries.pwtui))

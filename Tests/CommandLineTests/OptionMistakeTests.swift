@@ -10,9 +10,7 @@ struct OptionMistakeTests {
         ["list", "--vault", ""], ["get", "github.com", "--vault", ""], ["list", "--config", ""],
     ])
     func emptyPath(_ arguments: [String]) throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let result = try sandbox.pwtui(arguments)
         #expect(result.exitCode == 64, "\(result)")
         #expect(result.err.contains("given an empty one"), "\(result)")
@@ -21,8 +19,7 @@ struct OptionMistakeTests {
 
     @Test("--master-password-fd 1 (stdout, open for writing only) says so")
     func writeOnlyDescriptor() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let result = try sandbox.pwtui(["get", "example.com", "--master-password-fd", "1"], password: .none)
         #expect(result.exitCode == 64, "\(result)")
         #expect(result.err.contains("descriptor 1 is open for writing only") && !result.err.contains("not open"), "\(result)")

@@ -18,9 +18,7 @@ extension Sandbox {
 struct PerVaultIdentityStoreTests {
     @Test("two vaults: using the other one leaves suggest for the usual one working, each suggests its own")
     func twoVaults() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let other = sandbox.root + "/other.pwtui"
         #expect(try sandbox.pwtui(["init", "--kdf", "interactive", "--vault", other]).exitCode == 0)
         try sandbox.add(["gitlab.com"], username: "bob", secret: "s2", extra: ["--vault", other])
@@ -39,9 +37,7 @@ struct PerVaultIdentityStoreTests {
 
     @Test("the same vault named another way (relative, through a symlink) finds the same store")
     func canonicalPath() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s1")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let link = sandbox.root + "/link.pwtui"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.vault)
         let throughLink = try sandbox.pwtui(["suggest", "github.com", "--vault", link], password: .none)
@@ -54,8 +50,7 @@ struct PerVaultIdentityStoreTests {
 
     @Test("a store file left where the stores' directory goes (the old single store) is replaced, not fatal")
     func oldSingleStore() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let directory = sandbox.root + "/xdg/state/pwtui/identities"
         try FileManager.default.removeItem(atPath: directory)
         try "PWIS old single store".write(toFile: directory, atomically: true, encoding: .utf8)

@@ -10,8 +10,7 @@ import Testing
 struct PickerTmuxTests {
     /// For github.com: "GitHub login" (same host) first, "Gist" (same site) second.
     func session() throws -> (Sandbox, TmuxSession, String) {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
         try sandbox.add(["gitlab.com"], username: "carol", secret: "other-secret", extra: ["--title", "GitLab"])
@@ -188,8 +187,7 @@ struct PickerTmuxTests {
 
     @Test("with stdout a terminal the password goes to the clipboard (OSC 52 and wl-copy), never the screen, and is cleared")
     func clipboardHandover() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try sandbox.add(["github.com"], username: "alice", secret: "clip-secret-42", extra: ["--title", "GitHub"])
         // A stand-in wl-copy that records what it is given, and a one-second clipboard timeout.
         let bin = sandbox.root + "/bin", clip = sandbox.scratch + "/clipboard"
@@ -230,8 +228,7 @@ struct PickerTmuxTests {
 
     @Test("where the clipboard cannot be cleared for sure (OSC 52 to the terminal itself), the confirmation says so")
     func clipboardWithoutTmuxSaysWhatItCannotClear() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try sandbox.add(["github.com"], username: "alice", secret: "osc-secret", extra: ["--title", "GitHub"])
         try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
         try "clipboard_timeout = 1\n".write(toFile: sandbox.root + "/xdg/config/pwtui/config.toml", atomically: true, encoding: .utf8)
@@ -294,9 +291,7 @@ struct PickerTmuxTests {
 
     @Test("pwtui configure stepped through without changes leaves the vault byte-identical (issue 9, fix 10)")
     func configureWithoutChangesKeepsTheVault() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "untouched")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "untouched"))
         let before = try #require(readBytes(sandbox.vault))
         let tmux = try TmuxSession(sandbox: sandbox)
         try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
@@ -318,9 +313,7 @@ struct PickerTmuxTests {
 
     @Test("SIGTERM during the picker restores the terminal and exits 143; a closed terminal leaves no picker behind")
     func terminationAndHangup() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s"))
         let pwtui = try Binaries.require(Binaries.pwtui)
         // The sandbox's vault path in the command line tells this test's picker from any other.
         let command = "'\(pwtui)' pick github.com --vault '\(sandbox.vault)' --master-password-fd 3 3<<<'\(sandbox.password)'"
@@ -352,9 +345,7 @@ struct PickerTmuxTests {
 
     @Test("get --no-interaction on a terminal exits 75 at once and never prompts")
     func noInteraction() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s"))
         let tmux = try TmuxSession(sandbox: sandbox)
         try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
         let pwtui = try Binaries.require(Binaries.pwtui)
@@ -369,8 +360,7 @@ struct PickerTmuxTests {
 
     @Test("git-credential get with no host-level match opens the picker on the terminal: Esc answers quit=1, a choice answers it")
     func gitHelperPicker() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try sandbox.add(["login.example.com"], username: "carol", secret: "same-site-secret", extra: ["--title", "Example login"])
         let tmux = try TmuxSession(sandbox: sandbox)
         try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)

@@ -38,9 +38,7 @@ struct ProcessHardeningTests {
 
     @Test("No core dumps, no crash handlers, and SIGSEGV kills silently")
     func hardening() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let fifo = sandbox.root + "/never-written"
         try #require(mkfifo(fifo, 0o600) == 0, "mkfifo failed (errno \(errno))")
 

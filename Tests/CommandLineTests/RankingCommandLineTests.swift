@@ -9,14 +9,13 @@ import Testing
 struct RankingCommandLineTests {
     /// A vault with one credential per tier for https://api.github.com/login.
     func rankingSandbox() throws -> Sandbox {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["https://api.github.com/login"], username: "exact", secret: "p-exact")
-        try sandbox.add(["api.github.com"], username: "host", secret: "p-host")
-        try sandbox.add(["github.com"], username: "parent", secret: "p-parent")
-        try sandbox.add(["*.github.com"], username: "wild", secret: "p-wild")
-        try sandbox.add(["https://gist.github.com/x"], username: "site", secret: "p-site")
-        try sandbox.add(["dropbox.com", "box.com"], username: "unrelated", secret: "p-unrelated")
+        let sandbox = try Sandbox.withVault(
+            Login(["https://api.github.com/login"], username: "exact", secret: "p-exact"),
+            Login(["api.github.com"], username: "host", secret: "p-host"),
+            Login(["github.com"], username: "parent", secret: "p-parent"),
+            Login(["*.github.com"], username: "wild", secret: "p-wild"),
+            Login(["https://gist.github.com/x"], username: "site", secret: "p-site"),
+            Login(["dropbox.com", "box.com"], username: "unrelated", secret: "p-unrelated"))
         return sandbox
     }
 
@@ -54,9 +53,7 @@ struct RankingCommandLineTests {
 
     @Test("equivalents add, list, rm: stored in the vault, matches marked equivalent")
     func equivalents() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["amazon.com"], username: "shopper", secret: "p-amazon")
+        let sandbox = try Sandbox.withVault(Login(["amazon.com"], username: "shopper", secret: "p-amazon"))
         #expect(try sandbox.pwtui(["get", "amazon.com.be"]).exitCode == 1)
         #expect(try sandbox.pwtui(["equivalents", "add", "amazon.com", "Amazon.COM.be", "amazon.co.uk"]).exitCode == 0)
         #expect(try sandbox.pwtui(["equivalents", "list"]).out == "amazon.co.uk amazon.com amazon.com.be\n")
@@ -75,8 +72,7 @@ struct RankingCommandLineTests {
 
     @Test("invalid services exit 64 and quote the bad part")
     func invalidServices() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         for (service, fragment) in [("*.com", "*.com"), ("*.co.uk", "co.uk"), ("*.github.io", "github.io"),
                                     ("ftp://example.com", "'ftp'"), ("example.com:70000", "'70000'"),
                                     ("foo.*.example.com", "foo.*.example.com"), ("git hub.com", "'git hub.com'")] {
@@ -89,10 +85,9 @@ struct RankingCommandLineTests {
 
     @Test("use history lives in XDG_STATE_HOME and breaks ties; get never rewrites the vault")
     func usageHistory() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["example.com"], username: "a-first", secret: "p-a")
-        try sandbox.add(["example.com"], username: "b-second", secret: "p-b")
+        let sandbox = try Sandbox.withVault(
+            Login(["example.com"], username: "a-first", secret: "p-a"),
+            Login(["example.com"], username: "b-second", secret: "p-b"))
         let vaultBefore = try sandbox.vaultDirectoryFiles()
         let ids = try sandbox.listJSON().reduce(into: [String: String]()) { $0[$1["username"] as? String ?? ""] = $1["id"] as? String }
         // Equal in tier, rank and title: without history the id decides. Whichever comes first,

@@ -27,8 +27,7 @@ struct RealWorldHostTests {
 
     @Test("the hosts that crashed pwtui answer 'no match' (exit 1) on an empty vault")
     func reportedCrashers() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         for host in Self.crashers {
             let result = try sandbox.pwtui(["get", host])
             #expect(result.exitCode == 1, "\(result)")
@@ -37,10 +36,9 @@ struct RealWorldHostTests {
 
     @Test("an unlocked agent answers every Public Suffix List host and is still alive and unlocked afterwards")
     func agentSurvivesTheCorpus() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["www.amazon.com"], username: "alice", secret: "amazon-secret")
-        try sandbox.add(["github.io"], username: "pages", secret: "pages-secret")
+        let sandbox = try Sandbox.withVault(
+            Login(["www.amazon.com"], username: "alice", secret: "amazon-secret"),
+            Login(["github.io"], username: "pages", secret: "pages-secret"))
         try sandbox.startUnlockedAgent()
         defer { sandbox.stopAgent() }
 
@@ -63,8 +61,7 @@ struct RealWorldHostTests {
 
     @Test("a credential for a public suffix is never offered to the sites under it: get, suggest, and git with no terminal")
     func publicSuffixCredentialsStayPut() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let add = try sandbox.pwtui(["add", "github.io", "--username", "pages"], stdin: "pages-secret")
         #expect(add.exitCode == 0)
         #expect(add.err.contains("github.io is a public suffix"), "adding says what it means: \(add)")
@@ -86,8 +83,7 @@ struct RealWorldHostTests {
 
     @Test("a URL with user:password@ is refused with a message that does not repeat the password; nothing is saved")
     func userinfoIsRefused() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let before = try sandbox.vaultDirectoryFiles()
         for service in ["https://user:hunter2secret@github.com", "https://hunter2secret@github.com/login"] {
             let add = try sandbox.pwtui(["add", service, "--username", "alice"], stdin: "pw")

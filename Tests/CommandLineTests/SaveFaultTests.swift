@@ -60,9 +60,7 @@ struct SaveFaultTests {
 
     @Test("passwd whose directory fsync fails with EIO: 73, 'saved', and the new password is in force")
     func passwdDirectorySyncFails() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let arguments = ["passwd", "--new-master-password-fd", "4"]
         let when = try directorySyncAfterRename(arguments, descriptors: [4: .text("a brand new password")]) { twin in
             try twin.initVault()
@@ -82,8 +80,7 @@ struct SaveFaultTests {
 
     @Test("add whose directory fsync fails: 73, and the credential is there")
     func addDirectorySyncFails() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let arguments = ["add", "github.com", "--username", "alice"]
         let when = try directorySyncAfterRename(arguments, stdin: "s3cret") { try $0.initVault() }
         let add = try pwtuiWithFault(sandbox, arguments, call: "fsync", when: when, error: "EIO", stdin: "s3cret")
@@ -96,8 +93,7 @@ struct SaveFaultTests {
 
     @Test("add whose directory cannot be opened for its fsync after the rename: 73, and the credential is there")
     func addDirectoryOpenFails() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         // The openat of the vault's directory after the rename gets EACCES.
         let arguments = ["add", "github.com", "--username", "alice"]
         let when = try callAfterRename("openat", arguments, stdin: "s3cret", setup: { try $0.initVault() }) { $0.contains("O_DIRECTORY") }
@@ -109,8 +105,7 @@ struct SaveFaultTests {
 
     @Test("add whose new id cannot be written to stdout (ENOSPC): 73, saved, never 'unchanged'")
     func addStdoutFull() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let add = try sandbox.pwtui(["add", "github.com", "--username", "alice"], stdin: "s3cret", preamble: "exec 1>/dev/full")
         #expect(add.exitCode == 73, "\(add)")
         #expect(add.err.contains("is saved") && !add.err.contains("unchanged"), "\(add)")
@@ -123,8 +118,7 @@ struct SaveFaultTests {
 
     @Test("a failure before the rename is still 74 and leaves the vault byte-identical")
     func temporarySyncFailsIsUnchanged() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let before = try sandbox.vaultDirectoryFiles()
         let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "fsync", when: 1,
                                      error: "EIO", stdin: "s3cret")
@@ -135,9 +129,7 @@ struct SaveFaultTests {
 
     @Test("kill -9 while .bak is being replaced: a .bak remains, and it opens")
     func killWhileReplacingBackup() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         try #require(FileManager.default.fileExists(atPath: sandbox.vault + ".bak"))
         // The save's first link() makes the new .bak: held back 20 s, in which the saver is killed.
         let child = try sandbox.start(try strace(), ["-f", "-o", "/dev/null", "-e", "trace=link",
@@ -164,9 +156,7 @@ struct SaveFaultTests {
         ["list"], ["suggest", "github.com"], ["get", "github.com"], ["add", "x.example", "--username", "u"],
     ])
     func fifoRefused(_ arguments: [String]) throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         try FileManager.default.removeItem(atPath: sandbox.vault)
         try #require(mkfifo(sandbox.vault, 0o600) == 0)
         let result = try sandbox.pwtui(arguments, password: arguments[0] == "suggest" ? .none : .standard,
@@ -180,9 +170,7 @@ struct SaveFaultTests {
 
     @Test("a FIFO put at the vault path of an unlocked agent: it answers at once, keeps answering, and still locks when idle")
     func fifoUnderAgent() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", "3s"], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)")
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }

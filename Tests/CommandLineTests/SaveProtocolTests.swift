@@ -12,8 +12,7 @@ import Glibc
 struct SaveProtocolTests {
     @Test("A save over the file size limit: 74, vault byte-identical, no temporary file left")
     func fileSizeLimit() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         // ~100 KB of notes (one argument may hold up to 128 KiB) make the vault larger than the
         // 64 KiB limit below, so writing the new image fails half-way with EFBIG.
         let notes = String((0 ..< 100_000).map { index in Character(UnicodeScalar(UInt8(97 + (index * 7919) % 26))) })
@@ -38,8 +37,7 @@ struct SaveProtocolTests {
 
     @Test("4 processes adding 25 credentials each at the same time: all 100 are kept")
     func concurrentAdds() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let pwtui = try Binaries.require(Binaries.pwtui)
         // Each worker reads the master password once from fd 3, then runs its 25 adds one after
         // the other, reporting every exit code.
@@ -106,8 +104,7 @@ struct SaveProtocolTests {
 
     @Test("kill -9 at random moments of 200+ saves: the vault always opens, with the old or the new contents")
     func killDuringSaves() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let saveLoop = try Binaries.require(Binaries.saveLoop)
         // Restarting the loop after each kill would cost a key derivation each time; the cache
         // (a file in the sandbox) keeps the key for this vault's salt, and Vault.open still checks

@@ -11,9 +11,7 @@ struct TerminalPromptTests {
 
     /// A vault with github.com → s3cret, and a tmux session whose shell has PWTUI_VAULT set.
     private func session() throws -> (Sandbox, TmuxSession) {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "s3cret")
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let tmux = try TmuxSession(sandbox: sandbox)
         let ready = try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }  // the prompt
         try #require(ready != nil, "the shell in tmux did not start: \(tmux.captures.last ?? "")")

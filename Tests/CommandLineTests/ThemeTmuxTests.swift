@@ -9,8 +9,7 @@ import Testing
 struct ThemeTmuxTests {
     @Test("a copied binary has its themes; a broken theme's warning waits until the wizard is closed")
     func copiedBinaryAndHeldWarnings() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         let elsewhere = sandbox.root + "/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         let pwtui = elsewhere + "/pwtui"

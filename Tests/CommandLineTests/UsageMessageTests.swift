@@ -19,8 +19,7 @@ struct UsageMessageTests {
     @Test("a dash-leading word is an unknown option (64) for every command, even one with an h in it, never the help and exit 0",
           arguments: ["-github.com", "-weird.example", "-x1"])
     func dashLeadingWords(word: String) throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         for command in Self.commands {
             let result = try sandbox.pwtui(command + [word], password: .none)
             #expect(result.exitCode == 64, "\(result)")
@@ -32,8 +31,7 @@ struct UsageMessageTests {
 
     @Test("after --, a dash-leading word is a service: add stores it, get finds it; a negative number stays a value")
     func doubleDash() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         // The password's option comes before `--`: after it, every word is a service.
         let password: [Int32: Redirect] = [3: .text(sandbox.password)]
         let add = try sandbox.pwtui(["add", "--username", "x", "--master-password-fd", "3", "--", "-weird.example"],
@@ -113,8 +111,7 @@ struct UsageMessageTests {
 
     @Test("a damaged vault's message names .bak only when there is one; a directory is called a directory")
     func damagedAndDirectory() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
+        let sandbox = try Sandbox.withVault()
         try flipByte(at: 100, in: sandbox.vault)
         let lone = try sandbox.pwtui(["get", "github.com"])
         #expect(lone.exitCode == 65 && lone.err.contains("damaged"), "\(lone)")

@@ -4,11 +4,12 @@
 
 import Foundation
 import Platform
+@testable import PwtuiKit
+import ServiceMatching
 import Testing
 import VaultAgent
 import VaultCrypto
 import VaultModel
-@testable import PwtuiKit
 
 @Suite("Agent, in process")
 struct AgentInProcessTests {

@@ -3,6 +3,7 @@
 // here, by file and line, before it can grow into a loop.
 
 import Foundation
+import ServiceMatching
 import Testing
 
 @Suite("Architecture")

@@ -4,12 +4,13 @@
 
 import Foundation
 import Platform
+@testable import PwtuiKit
+import ServiceMatching
 import Testing
 import TUI
 import VaultAgent
 import VaultCrypto
 import VaultModel
-@testable import PwtuiKit
 
 @Suite("Picker, in process")
 struct PickerInProcessTests {

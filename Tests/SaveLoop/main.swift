@@ -27,6 +27,7 @@ import Darwin
 #endif
 import VaultCrypto
 import VaultModel
+import ServiceMatching
 
 func fail(_ code: Int32, _ message: String) -> Never {
     var line = "pwtui-save-loop: " + message + "\n"

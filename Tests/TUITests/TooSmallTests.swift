@@ -1,4 +1,5 @@
 import Foundation
+import PwtuiTestSupport
 import Testing
 import TUI
 import VaultModel

@@ -1,3 +1,4 @@
+import PwtuiTestSupport
 import Testing
 import VaultCrypto
 

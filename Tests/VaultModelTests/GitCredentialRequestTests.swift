@@ -2,6 +2,8 @@
 // of rejected passwords.
 
 import Foundation
+import Platform
+import PwtuiTestSupport
 import Testing
 import VaultCrypto
 @testable import VaultModel

@@ -1,4 +1,5 @@
 import Foundation
+import PwtuiTestSupport
 import Testing
 @testable import VaultModel
 

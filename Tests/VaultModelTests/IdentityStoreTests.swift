@@ -1,13 +1,15 @@
 import Foundation
+import PwtuiTestSupport
+import ServiceMatching
 import Testing
 @testable import VaultModel
 
 @Suite struct IdentityStoreTests {
+    let temporary = TemporaryDirectory()
     let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
 
     func vaultWithThree() throws -> Vault {
-        let path = try temporaryDirectory() + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
         for name in ["a", "b", "c"] {
             try vault.add(services: [ServiceIdentifier("\(name).example")], username: name, secret: try secure("secret-\(name)"),
                           title: "T\(name)", notes: "notes-\(name)")
@@ -19,7 +21,7 @@ import Testing
     @Test func holdsIdentitiesOnlyAndRoundTrips() throws {
         let vault = try vaultWithThree()
         let store = IdentityStore(vault: vault)
-        let path = try temporaryDirectory() + "/state/identities"
+        let path = try temporary.freshPath("state/identities")
         try store.save(to: path)
         let text = String(decoding: try readFile(path), as: UTF8.self)
         #expect(!text.contains("secret-") && !text.contains("notes-"))
@@ -35,7 +37,7 @@ import Testing
         let vault = try vaultWithThree()
         vault.updateEquivalents { domains, time in domains.add(["a.example", "a-other.example"], at: time) }
         try vault.save()
-        let path = try temporaryDirectory() + "/identities"
+        let path = try temporary.freshPath("identities")
         try IdentityStore(vault: vault).save(to: path)
         let request = try ServiceIdentifier("https://www.a-other.example/")
         let filtered = try #require(IdentityStore.load(from: path) { equivalents in
@@ -79,7 +81,7 @@ import Testing
 
     @Test func everyFlippedByteMakesTheStoreDamagedNeverDifferent() throws {
         let store = IdentityStore(vault: try vaultWithThree())
-        let path = try temporaryDirectory() + "/identities"
+        let path = try temporary.freshPath("identities")
         try store.save(to: path)
         let good = try readFile(path)
         for offset in good.indices {
@@ -99,7 +101,7 @@ import Testing
 
     @Test func writingRemovesWhatAKilledWriterLeft() throws {
         let store = IdentityStore(vault: try vaultWithThree())
-        let directory = try temporaryDirectory() + "/state"
+        let directory = try temporary.freshPath("state")
         try store.save(to: directory + "/identities")
         try writeFile(directory + "/.identities.tmp-deadbeef0000", [1, 2, 3])
         try writeFile(directory + "/.usage.tmp-deadbeef0000", [1, 2, 3])

@@ -1,49 +1,16 @@
 import Foundation
+import Platform
+import PwtuiTestSupport
+import ServiceMatching
 import Synchronization
 import VaultCrypto
 @testable import VaultModel
 
-/// Argon2id once per (password, salt, parameters), then from memory: lets a test open the same
-/// vault thousands of times. It also counts real derivations, so a test can prove that a file
-/// was refused before any key-derivation work.
-final class MemoizingDerivation: KeyDerivation {
-    private struct Key: Hashable {
-        let password: [UInt8]
-        let salt: [UInt8]
-        let parameters: KDFParameters
-    }
-
-    private let cache = Mutex<[Key: [UInt8]]>([:])
-    private let calls = Atomic<Int>(0)
-
-    var derivations: Int { calls.load(ordering: .relaxed) }
-
-    func deriveKey(password: borrowing SecureBytes, salt: [UInt8], parameters: KDFParameters) throws(VaultCryptoError) -> SecureBytes {
-        calls.add(1, ordering: .relaxed)
-        let key = Key(password: password.withUnsafeBytes { Array($0) }, salt: salt, parameters: parameters)
-        if let cached = cache.withLock({ $0[key] }) { return try secure(cached) }
-        let derived = try Argon2id().deriveKey(password: password, salt: salt, parameters: parameters)
-        let bytes = derived.withUnsafeBytes { Array($0) }
-        cache.withLock { $0[key] = bytes }
-        return derived
-    }
-}
-
-func secure(_ bytes: [UInt8]) throws(VaultCryptoError) -> SecureBytes {
-    var secret = try SecureBytes(capacity: bytes.count)
-    for byte in bytes { try secret.append(byte) }
-    return secret
-}
-
-func secure(_ text: String) throws -> SecureBytes {
-    try secure(Array(text.utf8))
-}
-
-/// A fresh directory under the system temporary directory, removed by the caller if it likes.
-func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "pwtui-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+/// A new vault, not yet saved, alone in a fresh directory of `temporary`, with `testPassword` at
+/// the interactive cost.
+func createVault(in temporary: TemporaryDirectory, environment: VaultEnvironment) throws -> Vault {
+    try Vault.create(at: try temporary.freshPath("v.pwtui"), password: try secure(testPassword), parameters: .interactive,
+                     environment: environment)
 }
 
 func readFile(_ path: String) throws -> [UInt8] {
@@ -65,3 +32,10 @@ func steppingClock(from start: Int64 = 1_700_000_000_000) -> Clock {
 }
 
 let testPassword = "correct horse"
+
+/// A credential with no secret behind it, for ranking and filtering, which never read the secret.
+func credential(_ title: String, _ services: [String] = ["x.example"], username: String = "", rank: Int32 = 0) throws -> Credential {
+    Credential(id: UUID(), title: title, services: try services.map { try ServiceIdentifier($0) },
+               username: username, secret: SecretReference(offset: 0, count: 0), rank: rank,
+               created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0))
+}

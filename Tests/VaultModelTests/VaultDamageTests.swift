@@ -1,4 +1,6 @@
 import Foundation
+import PwtuiTestSupport
+import ServiceMatching
 import Testing
 import VaultCrypto
 @testable import VaultModel
@@ -6,13 +8,14 @@ import VaultCrypto
 /// What a damaged, truncated, extended, foreign or hostile file gets: always a named error of
 /// the "corrupt or unsupported" kind (exit 65), never "wrong password", never success.
 @Suite struct VaultDamageTests {
+    let temporary = TemporaryDirectory()
     let derivation = MemoizingDerivation()
     var environment: VaultEnvironment { VaultEnvironment(derivation: derivation) }
 
     /// A small vault with two credentials, one with history, and a tombstone.
     func smallVault() throws -> (path: String, bytes: [UInt8]) {
-        let path = try temporaryDirectory() + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
+        let path = vault.path
         let first = try vault.add(services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("s3cret"))
         try vault.replaceSecret(of: first.id, with: try secure("s3cret2"))
         let second = try vault.add(services: [ServiceIdentifier("x.example")], username: "bob", secret: try secure("pw"))
@@ -75,7 +78,7 @@ import VaultCrypto
     }
 
     @Test func foreignFilesAreNotVaults() throws {
-        let path = try temporaryDirectory() + "/v.pwtui"
+        let path = try temporary.freshPath("v.pwtui")
         for bytes in [[], Array("{\"json\": true}".utf8), [UInt8](repeating: 0, count: 5000)] {
             #expect(open(bytes, at: path) == .damaged)
         }

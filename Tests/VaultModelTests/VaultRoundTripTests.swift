@@ -1,9 +1,12 @@
 import Foundation
+import PwtuiTestSupport
+import ServiceMatching
 import Testing
 import VaultCrypto
 @testable import VaultModel
 
 @Suite struct VaultRoundTripTests {
+    let temporary = TemporaryDirectory()
     let environment = VaultEnvironment(derivation: MemoizingDerivation())
 
     /// A reproducible generator, so a failing case can be replayed from its seed.
@@ -40,9 +43,8 @@ import VaultCrypto
     @Test(arguments: [(seed: UInt64(1), count: 0), (seed: 2, count: 1), (seed: 3, count: 40), (seed: 4, count: 3000)])
     func randomVaultsSurviveSaveAndOpen(seed: UInt64, count: Int) throws {
         var rng = SeededGenerator(state: seed)
-        let directory = try temporaryDirectory()
-        let path = directory + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
+        let path = vault.path
         var expected: [UUID: Expected] = [:]
         for index in 0 ..< count {
             let secret = (0 ..< Int.random(in: 0 ... 64, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
@@ -72,9 +74,8 @@ import VaultCrypto
     }
 
     @Test func hugeAndEmptyFieldsRoundTrip() throws {
-        let directory = try temporaryDirectory()
-        let path = directory + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
+        let path = vault.path
         // At the limits (Limits.swift): the largest notes and secret pwtui keeps.
         let hugeNotes = String(repeating: "notes-日本-", count: Limits.notesBytes / "notes-日本-".utf8.count)
         let hugeSecret = [UInt8](repeating: 0xAB, count: Limits.secretBytes)
@@ -95,9 +96,8 @@ import VaultCrypto
 
     @Test func historyTombstonesAndTimesPersist() throws {
         let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
-        let directory = try temporaryDirectory()
-        let path = directory + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
+        let path = vault.path
         let kept = try vault.add(services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("one"))
         try vault.replaceSecret(of: kept.id, with: try secure("two"))
         try vault.replaceSecret(of: kept.id, with: try secure("three"))
@@ -118,9 +118,8 @@ import VaultCrypto
     }
 
     @Test func generationCountsSaves() throws {
-        let directory = try temporaryDirectory()
-        let path = directory + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
+        let path = vault.path
         for round in 1 ... 3 {
             try vault.add(services: [ServiceIdentifier("n\(round).example")], username: "u", secret: try secure("s"))
             try vault.save()

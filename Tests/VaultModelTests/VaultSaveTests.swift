@@ -1,4 +1,6 @@
 import Foundation
+import PwtuiTestSupport
+import ServiceMatching
 import Testing
 import VaultCrypto
 @testable import VaultModel
@@ -8,11 +10,11 @@ import VaultCrypto
 /// nothing that opens with the old password. (Kill -9 and a full disk are tested on the real
 /// binary in CommandLineTests.)
 @Suite struct VaultSaveTests {
+    let temporary = TemporaryDirectory()
     let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
 
     func newVault() throws -> Vault {
-        let path = try temporaryDirectory() + "/v.pwtui"
-        let vault = try Vault.create(at: path, password: try secure(testPassword), parameters: .interactive, environment: environment)
+        let vault = try createVault(in: temporary, environment: environment)
         try vault.save()
         return vault
     }
@@ -121,14 +123,21 @@ import VaultCrypto
         #expect(try readFile(a.path) == before, "the refused save wrote nothing")
     }
 
+    /// A credential added to `vault` and saved, then removed in one fresh copy of the file and
+    /// edited in another, neither of them saved yet.
+    func removedAndEdited(in vault: Vault, service: String) throws -> (remover: Vault, editor: Vault) {
+        let added = try vault.add(services: [ServiceIdentifier(service)], username: "u", secret: try secure("p1"))
+        try vault.save()
+        let remover = try reopen(vault.path)
+        let editor = try reopen(vault.path)
+        try remover.remove(added.id)
+        try editor.update(added.id) { $0.title = "edited" }
+        return (remover, editor)
+    }
+
     @Test func anEditOfACredentialRemovedMeanwhileFailsAndARemovalAfterAnEditRemoves() throws {
         let a = try newVault()
-        let shared = try a.add(services: [ServiceIdentifier("s.example")], username: "u", secret: try secure("p1"))
-        try a.save()
-        let remover = try reopen(a.path)
-        let editor = try reopen(a.path)
-        try remover.remove(shared.id)
-        try editor.update(shared.id) { $0.title = "edited" }
+        let (remover, editor) = try removedAndEdited(in: a, service: "s.example")
         try remover.save()
         let before = try readFile(a.path)
         do {
@@ -140,13 +149,7 @@ import VaultCrypto
         #expect(try readFile(a.path) == before)
         #expect(try reopen(a.path).contents.credentials.isEmpty)
 
-        let again = try reopen(a.path)
-        let added = try again.add(services: [ServiceIdentifier("t.example")], username: "u", secret: try secure("p1"))
-        try again.save()
-        let remover2 = try reopen(a.path)
-        let editor2 = try reopen(a.path)
-        try remover2.remove(added.id)
-        try editor2.update(added.id) { $0.title = "edited" }
+        let (remover2, editor2) = try removedAndEdited(in: try reopen(a.path), service: "t.example")
         try editor2.save()
         try remover2.save()
         #expect(try reopen(a.path).contents.credentials.isEmpty, "the removal saved last is not undone")

@@ -1,6 +1,7 @@
 import Foundation
 import VaultAgent
 import VaultModel
+import ServiceMatching
 
 /// What `list` and `equivalents list` show — identities and equivalent-domain groups, never a
 /// secret — from the cheapest source that is up to date:

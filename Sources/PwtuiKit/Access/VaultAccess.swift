@@ -1,3 +1,5 @@
+import Platform
+import ServiceMatching
 import VaultAgent
 import VaultCrypto
 import VaultModel

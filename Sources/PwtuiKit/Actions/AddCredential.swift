@@ -1,3 +1,4 @@
+import ServiceMatching
 import VaultCrypto
 import VaultModel
 

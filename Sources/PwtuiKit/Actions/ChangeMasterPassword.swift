@@ -1,3 +1,4 @@
+import ServiceMatching
 import VaultAgent
 import VaultCrypto
 import VaultModel

@@ -1,3 +1,4 @@
+import ServiceMatching
 import VaultModel
 
 /// `pwtui equivalents add|list|rm`: domains that are one site to the user (stored in the vault).

@@ -1,3 +1,4 @@
+import ServiceMatching
 import TUI
 import VaultCrypto
 import VaultModel

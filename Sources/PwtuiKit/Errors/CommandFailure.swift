@@ -1,3 +1,4 @@
+import ServiceMatching
 import VaultModel
 
 /// An error a command raises itself, with the code it exits with.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ServiceMatching
 import TUI
 import VaultAgent
 import VaultCrypto
@@ -27,6 +28,8 @@ extension ExitStatus {
             case .invalidRequest, .alreadyExists: self = .usage
             case .noMatch: self = .noMatch
             }
+        case is InvalidServiceIdentifier:
+            self = .usage
         case is VaultCryptoError, is AgentError:
             self = .ioError
         case let error as PromptError:

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import ServiceMatching
 import VaultCrypto
 
 /// The clipboard, and clearing it for real.

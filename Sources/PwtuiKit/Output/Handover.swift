@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import ServiceMatching
 import TUI
 import VaultCrypto
 import VaultModel

@@ -1,6 +1,7 @@
 import Foundation
-import VaultAgent
+import ServiceMatching
 import TUI
+import VaultAgent
 import VaultCrypto
 import VaultModel
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import ServiceMatching
 import VaultModel
 
 /// A note that `pwtui passwd` is under way, so that a change interrupted by a kill or a crash is

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ServiceMatching
 import TUI
 import VaultCrypto
 import VaultModel

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import ServiceMatching
 import TUI
 import VaultAgent
 import VaultCrypto

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceMatching
 import TUI
 import VaultCrypto
 import VaultModel

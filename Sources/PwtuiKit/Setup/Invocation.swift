@@ -1,4 +1,5 @@
 import Foundation
+import ServiceMatching
 
 /// How the user can run this very pwtui again, for messages that name a next command: `pwtui`
 /// when that name on PATH is this program, else its full path. After `make run` nothing is on

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceMatching
 import TUI
 
 /// Where themes come from: the user's own (`$XDG_CONFIG_HOME/pwtui/themes`), then the ones built

@@ -1,4 +1,6 @@
 import Foundation
+import Platform
+import ServiceMatching
 import VaultCrypto
 
 /// A change to one credential as `add`, `edit` and `rm` ask for it. The same value is applied

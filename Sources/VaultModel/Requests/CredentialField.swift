@@ -1,3 +1,5 @@
+import Platform
+import ServiceMatching
 import VaultCrypto
 
 /// What of a chosen credential goes to stdout (`get --field`, `pick --output`). The password is

@@ -1,4 +1,6 @@
 import Foundation
+import Platform
+import ServiceMatching
 
 /// Which credential a command wants without showing a list: one id, or the best match for some
 /// services — optionally only that account's, and only in some tiers. The agent answers the same
@@ -79,5 +81,3 @@ extension CredentialQuery: Codable {
         }
     }
 }
-
-extension MatchKind: Codable {}

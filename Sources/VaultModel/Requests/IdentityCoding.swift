@@ -1,4 +1,6 @@
 import Foundation
+import Platform
+import ServiceMatching
 
 /// A credential's identity as the agent's answers carry it (never a secret). `hosts` that do
 /// not pair with `services` are dropped (and parsed again from them) rather than trusted.

@@ -1,4 +1,6 @@
 import Foundation
+import Platform
+import ServiceMatching
 import VaultCrypto
 
 /// The little JSON pwtui writes: strings, numbers, arrays and objects of them. Written by hand

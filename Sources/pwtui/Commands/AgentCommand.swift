@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 import VaultAgent
 import VaultModel
 

@@ -1,7 +1,8 @@
 import ArgumentParser
+import PwtuiKit
+import ServiceMatching
 import VaultCrypto
 import VaultModel
-import PwtuiKit
 
 /// What a pipe receives (`get --field`, `pick --output`).
 extension CredentialField: ExpressibleByArgument {}

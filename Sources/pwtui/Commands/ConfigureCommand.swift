@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 /// `pwtui` alone: the picker over every credential, or, when there is no vault yet, the
 /// first-run wizard followed by the (empty) picker.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PwtuiKit
 import VaultModel
+import ServiceMatching
 
 /// `pwtui demo`: the picker on a throwaway vault of about fifty realistic credentials, opened
 /// for https://github.com/login, its master password shown on the password screen. The vault

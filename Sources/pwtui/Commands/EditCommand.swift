@@ -1,6 +1,7 @@
 import ArgumentParser
 import PwtuiKit
 import VaultModel
+import ServiceMatching
 
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

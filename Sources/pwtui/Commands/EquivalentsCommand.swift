@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 /// `pwtui equivalents add|list|rm`: domains that are one site to the user (stored in the vault).
 struct EquivalentsCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PwtuiKit
 import VaultModel
+import ServiceMatching
 
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 /// `git config credential.helper pwtui` (with `git-credential-pwtui` on PATH, which `make install`
 /// puts there) or `credential.helper '!pwtui git-credential'`: git's credential-helper protocol

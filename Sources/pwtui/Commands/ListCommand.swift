@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

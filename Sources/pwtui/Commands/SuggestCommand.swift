@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 /// `pwtui suggest SERVICE...`: the ranked identities from the identity store, without unlocking
 /// and without ever asking for a password (AutoFill's QuickType suggestions). Never a secret.

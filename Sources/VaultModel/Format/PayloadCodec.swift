@@ -1,5 +1,7 @@
 import Foundation
 import VaultCrypto
+import ServiceMatching
+import Platform
 
 // The payload: how a vault's contents become bytes before encryption, and back.
 //

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Foundation
 import VaultCrypto
+import ServiceMatching
+import Platform
 
 /// The credential identity store (AutoFill's `ASCredentialIdentityStore`): what can be shown and
 /// ranked without unlocking — per credential its id, title, username, services and rank; never a

@@ -46,11 +46,11 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// A service as the user typed it. A URL's userinfo (`https://alice:hunter2@host`) is
     /// refused, not dropped: it is where people paste passwords, and whatever is kept here ends up
     /// in titles, the identity store and `suggest`. The message never repeats it.
-    public init(_ text: String) throws {
+    public init(_ text: String) throws(InvalidServiceIdentifier) {
         let parts = try Self.parse(text)
         if let userinfo = parts.userinfo {
             let redacted = Self.replacing(userinfo, in: text, with: "…@")
-            throw VaultError.invalidRequest(
+            throw InvalidServiceIdentifier(
                 "invalid service '\(redacted)': a URL must not carry a user name or password before '@'; "
                     + "give the account with --username, and a password never belongs in a URL")
         }
@@ -59,7 +59,7 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
 
     /// A service read back from a vault or the identity store. Versions before userinfo was
     /// refused could store it; it is dropped here, so the next save no longer holds it.
-    public init(stored text: String) throws {
+    public init(stored text: String) throws(InvalidServiceIdentifier) {
         let parts = try Self.parse(text)
         guard let userinfo = parts.userinfo else {
             self.init(text: text, parts: parts)
@@ -75,12 +75,12 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
             + String(decoding: text.utf8.dropFirst(range.upperBound), as: UTF8.self)
     }
 
-    private static func parse(_ text: String) throws -> Parts {
+    private static func parse(_ text: String) throws(InvalidServiceIdentifier) -> Parts {
         var utf8 = text
         switch utf8.withUTF8({ Parser(text: text, bytes: $0).parse() }) {
         case .failure(let problem):
             let shown = problem.hidesText ? "the service" : "'\(text)'"
-            throw VaultError.invalidRequest("invalid service \(shown): \(problem.message)")
+            throw InvalidServiceIdentifier("invalid service \(shown): \(problem.message)")
         case .success(let parts):
             return parts
         }

@@ -1,4 +1,5 @@
 import VaultCrypto
+import Platform
 
 /// What a vault depends on from the outside world, gathered so tests can replace each part:
 /// the clock, the key derivation (a memoising one for tests that open a vault thousands of

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Which credential was used for which service, and how often: the last tie-breaks of ranking.
 ///
@@ -8,7 +9,8 @@ import Foundation
 ///     <uuid> TAB <host> TAB <count> TAB <last use, ms since 1970>
 ///
 /// A damaged file only loses the tie-breaks, so it is read leniently (bad lines are skipped) and
-/// rewritten whole, atomically, after each use.
+/// rewritten whole, atomically, after each use (`load` and `save` are in VaultModel, beside the
+/// one atomic write).
 public struct UsageHistory: Sendable {
     struct Entry: Sendable {
         var count: Int
@@ -52,18 +54,5 @@ public struct UsageHistory: Sendable {
             }
         }
         return lines.sorted().joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
-    }
-
-    /// Reads the history at `path`; a missing or unreadable file is an empty history.
-    public static func load(from path: String) -> UsageHistory {
-        guard let data = FileManager.default.contents(atPath: path) else { return UsageHistory() }
-        return UsageHistory(text: String(decoding: data, as: UTF8.self))
-    }
-
-    /// Writes the history atomically, mode 0600.
-    public func save(to path: String) throws {
-        // Not durable: a use lost in a power cut only changes a tie-break, and `get` writes this
-        // on every answer.
-        try AtomicFile.write(Data(text.utf8), to: path, durable: false)
     }
 }

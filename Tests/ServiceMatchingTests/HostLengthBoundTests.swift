@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VaultModel
+@testable import ServiceMatching
 
 /// Punycode is quadratic in a label's length: a 40,000-character IDN label took 7 s to refuse.
 /// The bound comes before the encoder, which these tests show without timing anything: the
@@ -10,7 +10,7 @@ import Testing
         let label = String(repeating: "ü", count: 40_000)
         #expect(Punycode.toASCII(label + ".example") == .failure(.labelTooLong))
         #expect(Punycode.toASCII(label) == .failure(.labelTooLong))
-        #expect(throws: VaultError.self) { try ServiceIdentifier(label + ".example") }
+        #expect(throws: InvalidServiceIdentifier.self) { try ServiceIdentifier(label + ".example") }
         do {
             _ = try ServiceIdentifier("https://" + label + ".example/")
             Issue.record("accepted")
@@ -36,7 +36,7 @@ import Testing
         let longest = String(repeating: "a", count: 58) + "ü"
         guard case .success(let ascii) = Punycode.toASCII(longest) else { Issue.record("refused before encoding"); return }
         #expect(ascii.count > 63, "\(ascii)")  // "xn--", the a's, "-", then ü's digits: too long for DNS
-        #expect(throws: VaultError.self) { try ServiceIdentifier(longest + ".example") }
+        #expect(throws: InvalidServiceIdentifier.self) { try ServiceIdentifier(longest + ".example") }
         #expect(Punycode.toASCII(String(repeating: "a", count: 59) + "ü") == .failure(.labelTooLong))
         let fits = String(repeating: "a", count: 50) + "ü"
         #expect(try ServiceIdentifier(fits + ".example").host.hasPrefix("xn--"))

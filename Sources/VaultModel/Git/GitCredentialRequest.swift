@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VaultCrypto
+import ServiceMatching
 
 /// One request of git's credential-helper protocol (`git help credential`, "INPUT/OUTPUT
 /// FORMAT"): `key=value` lines on stdin, ended by a blank line or the end of input.

@@ -1,5 +1,7 @@
 import Foundation
 import VaultCrypto
+import ServiceMatching
+import Platform
 
 /// An open vault: its file's header, the data key, and the decrypted contents, with the edits a
 /// user makes and the save that writes them back.

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Which saved passwords a host told git it rejects: the git helper's memory of `erase`.
 ///

@@ -1,3 +1,5 @@
+import Platform
+
 /// Groups of domains the user declares to be one site (`amazon.com`, `amazon.co.uk`,
 /// `amazon.com.be`): a credential for one is offered for the others, marked "equivalent".
 ///

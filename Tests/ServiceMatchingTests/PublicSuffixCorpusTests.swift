@@ -6,7 +6,7 @@
 
 import Foundation
 import Testing
-@testable import VaultModel
+@testable import ServiceMatching
 
 @Suite("Public Suffix List corpus")
 struct PublicSuffixCorpusTests {
@@ -69,7 +69,7 @@ struct PublicSuffixCorpusTests {
                   let suffix = Self.ascii(reference.publicSuffix(of: host.unicode)) else { continue }
             func tier(_ stored: String) -> MatchKind? {
                 guard let stored = try? ServiceIdentifier(stored) else { return nil }
-                return CredentialRanking.match(stored: stored, request: request, context: context)
+                return ServiceMatch.tier(stored: stored, request: request, context: context)
             }
             if let registrable = reference.registrableDomain(of: host.unicode).flatMap(Self.ascii) {
                 // The site's own credential is offered (host itself, or as its parent domain).
@@ -104,8 +104,8 @@ struct PublicSuffixCorpusTests {
         #expect(psl.registrableDomain(of: host) == reference.registrableDomain(of: host))
         let amazon = try ServiceIdentifier("www.amazon.com")
         if host == "sellercentral.amazon.com" {
-            #expect(CredentialRanking.match(stored: amazon, request: try ServiceIdentifier(host),
-                                            context: RankingContext(suffixes: psl)) == .sameSite)
+            #expect(ServiceMatch.tier(stored: amazon, request: try ServiceIdentifier(host),
+                                       context: RankingContext(suffixes: psl)) == .sameSite)
         }
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import VaultModel
+@testable import ServiceMatching
 
 /// A URL's `user:password@` is where people paste passwords: typed, it is refused without being
 /// repeated; read back from a vault written before that rule, it is dropped.
@@ -25,6 +25,6 @@ import Testing
     }
 
     @Test func atSignOutsideAURLIsRefused() {
-        #expect(throws: VaultError.self) { try ServiceIdentifier("alice@github.com") }
+        #expect(throws: InvalidServiceIdentifier.self) { try ServiceIdentifier("alice@github.com") }
     }
 }

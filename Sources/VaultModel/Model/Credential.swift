@@ -1,4 +1,6 @@
 import Foundation
+import ServiceMatching
+import Platform
 
 /// One login: the unit the picker lists and `get` returns.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceMatching
 
 /// The decrypted contents of a vault: the credentials, the tombstones of deleted ones, and the
 /// arena holding every secret they reference.

@@ -1,4 +1,6 @@
 import Foundation
+import ServiceMatching
+import Platform
 
 // Merging what one process changed into what another process saved meanwhile.
 //

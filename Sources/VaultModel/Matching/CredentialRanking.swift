@@ -1,0 +1,125 @@
+import Foundation
+import ServiceMatching
+
+// Ranking: which credentials answer a request, best first (DESIGN §5).
+//
+// How one stored service identifier matches one request — the tiers, from exact URL to
+// equivalent domains, and the rules that hold across them — is `ServiceMatch` (ServiceMatching).
+// This file orders credentials by those tiers.
+//
+// A credential takes its best pair. Pairs compare by tier first; within a tier, a match for an
+// earlier requested identifier (which the caller lists most specific first) beats a match for a
+// later one, and a parent domain with more labels beats a shorter one. A weak match for the first
+// identifier does not beat an exact match for the second: a tier says more than a position.
+// Ties between credentials go to the identity rank (higher first), then the last use for this
+// service (more recent first), then the use count, then the title, and finally the id, so the
+// order is deterministic and does not depend on the order of the vault.
+//
+// Cost: for each credential and service, one tier comparison (see `ServiceMatch`); a
+// `HostFilter` first skips the credentials that cannot match. Only matching credentials are
+// sorted by the full key.
+
+/// A credential as offered for a request: how it matched (nil: it did not) and through which of
+/// its services.
+public struct RankedCredential: Sendable {
+    public let credential: Credential
+    public let match: MatchKind?
+    public let matchedService: ServiceIdentifier?
+    /// Index of the requested identifier it matched.
+    public let requestIndex: Int
+}
+
+public enum CredentialRanking {
+    /// Every credential: the matching ones in ranked order, then the others by title (what
+    /// "show all" lists). Sorting the others is most of the cost; `matches` skips it.
+    public static func rank(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
+        var matched = Set<UUID>()
+        let ranked = matches(credentials, for: requests, context: context)
+        for entry in ranked { matched.insert(entry.credential.id) }
+        var others: [(title: String, entry: RankedCredential)] = []
+        for credential in credentials where !matched.contains(credential.id) {
+            let entry = RankedCredential(credential: credential, match: nil, matchedService: nil, requestIndex: requests.count)
+            others.append((credential.displayTitle.lowercased(), entry))
+        }
+        others.sort { a, b in
+            a.title != b.title ? a.title < b.title : a.entry.credential.id.uuidString < b.entry.credential.id.uuidString
+        }
+        return ranked + others.map { $0.entry }
+    }
+
+    /// Only the matching credentials, best first.
+    public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
+        let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
+        let filter = HostFilter(requests: requests, context: context)
+        var matched: [(RankedCredential, Key)] = []
+        for index in credentials.indices where credentials[index].services.contains(where: { filter.mayMatch(host: $0.host) }) {
+            if let (best, labels) = bestMatch(credentials[index], prepared, context) {
+                matched.append((best, Key(best, labels: labels, prepared: prepared, context: context)))
+            }
+        }
+        matched.sort { $0.1 < $1.1 }
+        return matched.map(\.0)
+    }
+
+    // MARK: -
+
+    private static func bestMatch(_ credential: Credential, _ requests: [ServiceMatch.PreparedRequest], _ context: RankingContext)
+        -> (RankedCredential, Int)?
+    {
+        var best: (kind: MatchKind, request: Int, labels: Int, service: Int)?
+        for (index, request) in requests.enumerated() {
+            for serviceIndex in credential.services.indices {
+                guard let (kind, labels) = ServiceMatch.tier(credential.services[serviceIndex], request, context) else { continue }
+                if let current = best {
+                    let better = kind.order != current.kind.order ? kind.order < current.kind.order
+                        : index != current.request ? index < current.request
+                        : labels > current.labels
+                    guard better else { continue }
+                }
+                best = (kind, index, labels, serviceIndex)
+            }
+        }
+        guard let best else { return nil }
+        return (RankedCredential(credential: credential, match: best.kind, matchedService: credential.services[best.service],
+                                 requestIndex: best.request), best.labels)
+    }
+
+    /// The full sort key of a matching credential.
+    struct Key: Comparable {
+        let tier: Int
+        let request: Int
+        let labels: Int
+        let rank: Int32
+        let lastUsed: Int64
+        let useCount: Int
+        /// Lowercased once: titles decide most ties, and a localized comparison per sort step
+        /// costs more than all the matching.
+        let title: String
+        let credential: Credential
+
+        init(_ ranked: RankedCredential, labels: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
+            tier = ranked.match?.order ?? Int.max
+            request = ranked.requestIndex
+            self.labels = labels
+            rank = ranked.credential.rank
+            let service = prepared.first?.identifier.host ?? ""
+            lastUsed = context.usage.lastUsed(ranked.credential.id, for: service)?.millisecondsSince1970 ?? Int64.min
+            useCount = context.usage.useCount(ranked.credential.id)
+            title = ranked.credential.displayTitle.lowercased()
+            credential = ranked.credential
+        }
+
+        static func < (a: Key, b: Key) -> Bool {
+            if a.tier != b.tier { return a.tier < b.tier }
+            if a.request != b.request { return a.request < b.request }
+            if a.labels != b.labels { return a.labels > b.labels }
+            if a.rank != b.rank { return a.rank > b.rank }
+            if a.lastUsed != b.lastUsed { return a.lastUsed > b.lastUsed }
+            if a.useCount != b.useCount { return a.useCount > b.useCount }
+            if a.title != b.title { return a.title < b.title }
+            return a.credential.id.uuidString < b.credential.id.uuidString
+        }
+
+        static func == (a: Key, b: Key) -> Bool { !(a < b) && !(b < a) }
+    }
+}

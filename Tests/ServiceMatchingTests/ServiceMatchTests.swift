@@ -1,0 +1,120 @@
+import Foundation
+import Platform
+import PwtuiTestSupport
+import Testing
+@testable import ServiceMatching
+
+/// The tiers of one stored identifier against one request, the host prefilter that must never
+/// rule out a matching pair, and the use history's text form.
+@Suite struct ServiceMatchTests {
+    let suffixes: PublicSuffixList = LibPSL() ?? NoPublicSuffixList()
+
+    func context(equivalents: [[String]] = []) -> RankingContext {
+        .testing(suffixes: suffixes, equivalents: equivalents)
+    }
+
+    func tier(_ stored: String, _ request: String, equivalents: [[String]] = []) throws -> MatchKind? {
+        ServiceMatch.tier(stored: try ServiceIdentifier(stored), request: try ServiceIdentifier(request),
+                          context: context(equivalents: equivalents))
+    }
+
+    @Test func theListLoads() {
+        #expect(suffixes is LibPSL, "libpsl's list is needed for the same-site cases")
+        #expect(suffixes.registrableDomain(of: "www.amazon.co.uk") == "amazon.co.uk")
+    }
+
+    struct TierCase: Sendable, CustomTestStringConvertible {
+        let stored: String
+        let request: String
+        let expected: MatchKind?
+        var testDescription: String { "\(stored) for \(request) → \(expected?.rawValue ?? "none")" }
+    }
+
+    @Test(arguments: [
+        // exact URL and path prefix
+        TierCase(stored: "https://github.com/login", request: "https://github.com/login", expected: .exactURL),
+        TierCase(stored: "https://github.com/login", request: "https://github.com/login?return=1#x", expected: .exactURL),
+        TierCase(stored: "https://github.com/login", request: "https://github.com/login/two-factor", expected: .pathPrefix),
+        TierCase(stored: "https://github.com/login", request: "https://github.com/loginx", expected: .sameHost),
+        TierCase(stored: "https://github.com/login/", request: "https://github.com/login/x", expected: .pathPrefix),
+        TierCase(stored: "https://github.com/", request: "https://github.com/", expected: .exactURL),
+        TierCase(stored: "https://github.com/login", request: "github.com", expected: .sameHost),
+        // same host, ports, schemes
+        TierCase(stored: "github.com", request: "https://github.com/login", expected: .sameHost),
+        TierCase(stored: "github.com", request: "github.com", expected: .sameHost),
+        TierCase(stored: "example.com:8443", request: "https://example.com:8443/", expected: .sameHost),
+        TierCase(stored: "example.com:8443", request: "https://example.com/", expected: nil),
+        TierCase(stored: "example.com", request: "https://example.com:8443/", expected: nil),
+        TierCase(stored: "example.com:443", request: "https://example.com/", expected: .sameHost),
+        TierCase(stored: "https://example.com", request: "http://example.com", expected: nil),
+        TierCase(stored: "https://example.com", request: "http://www.example.com", expected: nil),
+        TierCase(stored: "http://example.com", request: "https://example.com", expected: .sameHost),
+        TierCase(stored: "[::1]:8080", request: "http://[::1]:8080/", expected: .sameHost),
+        TierCase(stored: "[::1]:8080", request: "http://[::1]:8081/", expected: nil),
+        TierCase(stored: "localhost", request: "localhost", expected: .sameHost),
+        TierCase(stored: "localhost", request: "http://localhost:3000", expected: nil),
+        TierCase(stored: "localhost:3000", request: "http://localhost:3000/app", expected: .sameHost),
+        TierCase(stored: "bücher.de", request: "https://xn--bcher-kva.de/", expected: .sameHost),
+        TierCase(stored: "xn--bcher-kva.de", request: "www.bücher.de", expected: .parentDomain),
+        TierCase(stored: "10.0.0.1", request: "10.0.0.1", expected: .sameHost),
+        TierCase(stored: "127.0.0.1", request: "localhost", expected: nil),
+        // parent domain: whole labels only
+        TierCase(stored: "github.com", request: "api.github.com", expected: .parentDomain),
+        TierCase(stored: "box.com", request: "dropbox.com", expected: nil),
+        TierCase(stored: "box.com", request: "www.box.com", expected: .parentDomain),
+        TierCase(stored: "mybank.com", request: "digital.mybank.com", expected: .parentDomain),
+        TierCase(stored: "digital.mybank.com", request: "digitalocean.com", expected: nil),
+        TierCase(stored: "ocean.com", request: "digitalocean.com", expected: nil),
+        // wildcard: strict subdomains only
+        TierCase(stored: "*.example.com", request: "a.example.com", expected: .wildcard),
+        TierCase(stored: "*.example.com", request: "a.b.example.com", expected: .wildcard),
+        TierCase(stored: "*.example.com", request: "example.com", expected: nil),
+        TierCase(stored: "webcredentials:*.example.com:8443", request: "https://a.example.com:8443/", expected: .wildcard),
+        TierCase(stored: "webcredentials:*.example.com:8443", request: "https://a.example.com/", expected: nil),
+        // same site, per the Public Suffix List (private section included)
+        TierCase(stored: "login.example.com", request: "www.example.com", expected: .sameSite),
+        TierCase(stored: "alice.github.io", request: "bob.github.io", expected: nil),
+        TierCase(stored: "alice.github.io", request: "www.alice.github.io", expected: .parentDomain),
+        TierCase(stored: "github.io", request: "alice.github.io", expected: nil),  // a public suffix: the names under it are others' sites,
+        TierCase(stored: "login.amazon.co.uk", request: "www.amazon.co.uk", expected: .sameSite),
+        TierCase(stored: "other.co.uk", request: "www.amazon.co.uk", expected: nil),
+        TierCase(stored: "amazon.com", request: "amazon.com.be", expected: nil),
+        TierCase(stored: "https://github.com/login", request: "gist.github.com", expected: .sameSite),
+    ])
+    func tiers(_ c: TierCase) throws {
+        #expect(try tier(c.stored, c.request) == c.expected)
+        // The host prefilter never rules out a pair that matches.
+        let filter = HostFilter(requests: [try ServiceIdentifier(c.request)], context: context())
+        if c.expected != nil { #expect(filter.mayMatch(host: try ServiceIdentifier(c.stored).host)) }
+    }
+
+    @Test func theHostFilterRulesOutOtherSitesAndKeepsEquivalents() throws {
+        let filter = HostFilter(requests: [try ServiceIdentifier("https://www.amazon.co.uk/")],
+                                context: context(equivalents: [["amazon.com", "amazon.co.uk"]]))
+        for host in ["www.amazon.co.uk", "amazon.co.uk", "co.uk", "login.amazon.co.uk", "amazon.com", "smile.amazon.com"] {
+            #expect(filter.mayMatch(host: host), "\(host)")
+        }
+        for host in ["other.co.uk", "mazon.co.uk", "amazon.com.be", "dropbox.com", "www.amazon.co.uk.evil.example"] {
+            #expect(!filter.mayMatch(host: host), "\(host)")
+        }
+    }
+
+    @Test func equivalentDomainsMatchAndAreMarked() throws {
+        let groups = [["amazon.com", "amazon.com.be", "amazon.co.uk"]]
+        #expect(try tier("amazon.com", "amazon.com.be", equivalents: groups) == .equivalent)
+        #expect(try tier("www.amazon.co.uk", "www.amazon.com.be", equivalents: groups) == .equivalent)
+        #expect(try tier("amazon.com", "https://smile.amazon.co.uk/", equivalents: groups) == .equivalent)
+        #expect(try tier("amazon.de", "amazon.com", equivalents: groups) == nil)
+        #expect(try tier("https://amazon.com", "http://amazon.com.be", equivalents: groups) == nil)
+    }
+
+    @Test func usageHistoryRoundTripsThroughText() {
+        var usage = UsageHistory()
+        let id = UUID()
+        usage.recordUse(of: id, for: "github.com", at: Timestamp(millisecondsSince1970: 5))
+        usage.recordUse(of: id, for: "github.com", at: Timestamp(millisecondsSince1970: 9))
+        let again = UsageHistory(text: usage.text + "garbage line\n")
+        #expect(again.useCount(id) == 2)
+        #expect(again.lastUsed(id, for: "github.com") == Timestamp(millisecondsSince1970: 9))
+    }
+}
