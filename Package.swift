@@ -25,17 +25,19 @@ let package = Package(
         // No pkgConfig: ncursesw's cflags are only -D flags, which SwiftPM refuses with a warning
         // on every build; the shim defines what is needed and the module map links ncursesw.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        // The system calls Swift cannot make (variadic, _GNU_SOURCE structs, a signal handler).
+        .systemLibrary(name: "CSystem"),
 
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
-        .target(name: "Platform"),
+        .target(name: "Platform", dependencies: ["CSystem"]),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
-        .target(name: "VaultModel", dependencies: ["VaultCrypto", "CPSL"]),
-        .target(name: "TUI", dependencies: ["VaultModel", "VaultCrypto", "CNcurses"]),
+        .target(name: "VaultModel", dependencies: ["Platform", "VaultCrypto", "CPSL"]),
+        .target(name: "TUI", dependencies: ["Platform", "VaultModel", "VaultCrypto", "CNcurses"]),
         .target(name: "FuzzTargets", dependencies: ["VaultModel", "VaultCrypto"]),
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "VaultModel", "VaultCrypto", "TUI",
+                "Platform", "VaultModel", "VaultCrypto", "TUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -44,6 +46,7 @@ let package = Package(
         .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel"],
                           path: "Tests/SaveLoop"),
 
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"], exclude: ["Snapshots"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],

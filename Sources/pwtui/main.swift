@@ -1,4 +1,4 @@
-import VaultCrypto
+import Platform
 
 // Before anything can hold a secret: no core dumps, not dumpable, no crash dump of memory.
 ProcessHardening.apply()

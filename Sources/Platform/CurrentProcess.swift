@@ -1,0 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This process: who runs it, and how it ends.
+public enum CurrentProcess {
+    /// The real user ID.
+    public static var userID: UInt32 { getuid() }
+
+    public static var id: Int32 { getpid() }
+
+    /// exit(3): flushes stdio and runs atexit handlers, then ends with `status`.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+}
