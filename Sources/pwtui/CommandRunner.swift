@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// Parses, runs, and turns every failure into a message on stderr and the exit code of
 /// DESIGN §3. The one place where errors become exit codes.
@@ -19,14 +17,14 @@ enum CommandRunner {
             try ArgumentScreening.check(arguments, root: root)
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
-            exit(0)
+            CurrentProcess.exit(0)
         } catch let failure as CommandFailure {
             report(failure.message)
-            exit(failure.code.rawValue)
+            CurrentProcess.exit(failure.code.rawValue)
         } catch {
             if let code = ExitStatus(error) {
                 report("\(error)")
-                exit(code.rawValue)
+                CurrentProcess.exit(code.rawValue)
             }
             // ArgumentParser's own errors: help, version, usage (exit 64).
             root.exit(withError: error)
@@ -34,8 +32,7 @@ enum CommandRunner {
     }
 
     static func report(_ message: String) {
-        var line = "pwtui: " + message + "\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        try? FileDescriptor.standardError.writeAll("pwtui: " + message + "\n")
     }
 }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 import TUI
 import VaultCrypto
 import VaultModel
@@ -40,7 +38,7 @@ enum ExitStatus: Int32 {
         case let error as PromptError:
             self = error == .cancelled ? .cancelled : .ioError
         case let error as NcursesTerminal.Terminated:
-            self = error.signal == SIGINT ? .cancelled : .terminated
+            self = error.signal == .interrupt ? .cancelled : .terminated
         default:
             return nil
         }

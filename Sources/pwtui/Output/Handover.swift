@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import TUI
 import VaultCrypto
 import VaultModel
@@ -13,7 +11,7 @@ enum Handover {
     /// What goes out: the requested field to a pipe; the password when stdout is a terminal
     /// (it goes to the clipboard).
     static func field(for requested: CredentialField) -> CredentialField {
-        isatty(1) == 0 ? requested : .password
+        FileDescriptor.standardOutput.isTerminal ? .password : requested
     }
 
     static func deliver(_ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int) throws {
@@ -24,7 +22,7 @@ enum Handover {
     /// `rendered`: the field `field(for:)` chose, as `CredentialField.render` makes it (the agent
     /// sends it so); `description` names the credential in the confirmation.
     static func deliver(_ rendered: borrowing SecureBytes, of description: String, clipboardTimeout: Int) throws {
-        if isatty(1) == 0 {
+        if !FileDescriptor.standardOutput.isTerminal {
             try StandardOutput.write(rendered)
             return
         }

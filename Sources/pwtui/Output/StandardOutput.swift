@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 import TUI
 import VaultCrypto
 
@@ -23,16 +21,11 @@ enum StandardOutput {
     }
 
     static func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(1, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { throw CommandFailure(.ioError, "stdout was closed before the answer was written") }
-                throw CommandFailure(.ioError, "writing to stdout failed: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        do {
+            try FileDescriptor.standardOutput.writeAll(bytes)
+        } catch {
+            if error.isBrokenPipe { throw CommandFailure(.ioError, "stdout was closed before the answer was written") }
+            throw CommandFailure(.ioError, "writing to stdout failed: \(error)")
         }
     }
 
