@@ -48,7 +48,7 @@ let package = Package(
 
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel"], exclude: ["Snapshots"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel", "Platform"], exclude: ["Snapshots"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel"],
                     exclude: ["Golden"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
