@@ -26,16 +26,18 @@ let package = Package(
         // No pkgConfig: ncursesw's cflags are only -D flags, which SwiftPM refuses with a warning
         // on every build; the shim defines what is needed and the module map links ncursesw.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        // The system calls Swift cannot make (variadic, _GNU_SOURCE structs, a signal handler).
+        .systemLibrary(name: "CSystem"),
 
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
-        .target(name: "Platform"),
+        .target(name: "Platform", dependencies: ["CSystem"]),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
         .target(name: "ServiceMatching", dependencies: ["Platform", "CPSL"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform"]),
         // The agent's protocol (typed requests and replies), its client and its server machinery.
         .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
-        .target(name: "TUI", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "CNcurses"]),
+        .target(name: "TUI", dependencies: ["Platform", "VaultModel", "ServiceMatching", "VaultCrypto", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
         .target(name: "PwtuiKit", dependencies: ["VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform"]),
         .target(name: "FuzzTargets", dependencies: ["VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
@@ -52,6 +54,7 @@ let package = Package(
         .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching"],
                           path: "Tests/SaveLoop"),
 
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         // The helpers every test target shares (secrets, hex, temporary directories, sample
         // vaults); for tests only.
         .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],

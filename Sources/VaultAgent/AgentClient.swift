@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import ServiceMatching
 import VaultCrypto
 import VaultModel
@@ -19,8 +17,8 @@ public struct AgentClient: Sendable {
     public init(socketPath: String) {
         self.socketPath = socketPath
         connector = {
-            guard case .success(let fd) = ProcessControl.connect(to: socketPath) else { return nil }
-            return AgentConnection(fd: fd, timeout: Self.answerTimeout)
+            guard let descriptor = try? UnixSocket.connect(to: socketPath) else { return nil }
+            return AgentConnection(descriptor, timeout: Self.answerTimeout)
         }
     }
 
@@ -34,12 +32,15 @@ public struct AgentClient: Sendable {
     /// `directory/agent.sock`; the directory is created 0700 when `creating`, and must be a
     /// 0700 directory of this user.
     public static func socketPath(in directory: String, creating: Bool) throws(AgentError) -> String {
-        if creating, mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw .unsafeDirectory("cannot create \(directory) (\(String(cString: strerror(errno))))")
+        if creating {
+            do {
+                try FileSystem.makeDirectory(directory, permissions: 0o700)
+            } catch where !error.isAlreadyExisting {
+                throw .unsafeDirectory("cannot create \(directory) (\(error))")
+            } catch {}
         }
-        var info = stat()
-        if stat(directory, &info) == 0 {
-            guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+        if let status = try? FileSystem.status(directory) {
+            guard status.ownerID == CurrentProcess.userID, status.permissions & 0o077 == 0 else {
                 throw .unsafeDirectory("\(directory) must be a 0700 directory of this user; refusing to use it")
             }
         }
@@ -49,14 +50,14 @@ public struct AgentClient: Sendable {
     /// One request and its answer, whatever it is; nil when no agent listens.
     public func request(_ request: AgentRequest) throws -> AgentMessage<AgentReply>? {
         guard let connection = connector() else { return nil }
-        defer { close(connection.fd) }
+        defer { connection.descriptor.close() }
         try connection.send(request)
         return try connection.receive(AgentReply.self)
     }
 
     public func request(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> AgentMessage<AgentReply>? {
         guard let connection = connector() else { return nil }
-        defer { close(connection.fd) }
+        defer { connection.descriptor.close() }
         try connection.send(request, payload: payload)
         return try connection.receive(AgentReply.self)
     }

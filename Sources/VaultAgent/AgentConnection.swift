@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import ServiceMatching
+import Platform
 import VaultCrypto
 import VaultModel
 
@@ -14,26 +11,26 @@ import VaultModel
 /// second would reset a per-read timeout forever. Waiting is `poll` with what is left of the
 /// deadline, so a silent peer costs its own connection the time and nobody else.
 public struct AgentConnection {
-    public let fd: Int32
+    public let descriptor: FileDescriptor
     public let timeout: Duration
-    private let deadline: ContinuousClock.Instant
+    private let deadline: Deadline
 
-    public init(fd: Int32, timeout: Duration) {
-        self.fd = fd
+    public init(_ descriptor: FileDescriptor, timeout: Duration) {
+        self.descriptor = descriptor
         self.timeout = timeout
-        deadline = .now + timeout
+        deadline = .after(timeout)
     }
 
     public func send<Body: Codable>(_ body: Body) throws {
-        try AgentFraming.line(body, length: 0).withUnsafeBytes { try writeAll($0) }
+        try AgentFraming.line(body, length: 0).withUnsafeBytes { try sendAll($0) }
     }
 
     public func send<Body: Codable>(_ body: Body, payload: borrowing SecureBytes) throws {
-        try AgentFraming.line(body, length: payload.count).withUnsafeBytes { try writeAll($0) }
-        try payload.withUnsafeBytes { try writeAll($0) }
+        try AgentFraming.line(body, length: payload.count).withUnsafeBytes { try sendAll($0) }
+        try payload.withUnsafeBytes { try sendAll($0) }
     }
 
-    /// The header, and the payload in protected memory. Bytes come in blocks; a block can run past
+    /// The body, and the payload in protected memory. Bytes come in blocks; a block can run past
     /// the header into the payload, a secret, so blocks land in protected memory too.
     public func receive<Body: Codable>(_ type: Body.Type) throws -> AgentMessage<Body> {
         var line: [UInt8] = []
@@ -67,50 +64,30 @@ public struct AgentConnection {
     /// Ends sending, then throws away whatever the peer still sends (never looking at it) until
     /// it hangs up or `time` passes.
     public func discardUntilClosed(within time: Duration) {
-        shutdown(fd, Int32(SHUT_WR))
-        let bounded = AgentConnection(fd: fd, timeout: time)
+        descriptor.shutdown(.sending)
+        let bounded = AgentConnection(descriptor, timeout: time)
         var sink = [UInt8](repeating: 0, count: 4096)
         while let got = try? sink.withUnsafeMutableBytes({ try bounded.readSome(into: $0) }), got > 0 {}
     }
 
     /// Up to `buffer.count` bytes once some arrive; 0 at the end of the stream.
     private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            try wait(for: POLLIN)
-            let got = read(fd, buffer.baseAddress, buffer.count)
-            if got < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard got >= 0 else { throw AgentError.protocolError("the connection broke while receiving (\(String(cString: strerror(errno))))") }
-            return got
-        }
-    }
-
-    /// Returns once `event` is possible on the socket (or the peer hung up, which the read or write
-    /// that follows reports); throws when the deadline passes first.
-    private func wait(for event: Int32) throws {
-        while true {
-            let left = deadline - .now
-            let milliseconds = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            var descriptor = pollfd(fd: fd, events: Int16(event), revents: 0)
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready > 0 { return }
-            if ready < 0, errno == EINTR { continue }
-            guard ready == 0 else { throw AgentError.protocolError("poll failed (\(String(cString: strerror(errno))))") }
+        do {
+            return try descriptor.readSome(into: buffer, before: deadline)
+        } catch where error.isTimeout {
             throw AgentError.timedOut(seconds: Int(timeout.components.seconds))
+        } catch {
+            throw AgentError.protocolError("the connection broke while receiving (\(error))")
         }
     }
 
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            try wait(for: POLLOUT)
-            // MSG_NOSIGNAL: a peer that went away (an agent killed mid-request) is an error to
-            // report, not a SIGPIPE that kills the client without a word. MSG_DONTWAIT: the
-            // deadline is poll's to keep, never a blocked send's.
-            let written = Glibc.send(fd, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-            if written < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard written > 0 else { throw AgentError.protocolError("the connection broke while sending (errno \(errno)): the agent may have stopped") }
-            offset += written
+    private func sendAll(_ bytes: UnsafeRawBufferPointer) throws {
+        do {
+            try descriptor.sendAll(bytes, before: deadline)
+        } catch where error.isTimeout {
+            throw AgentError.timedOut(seconds: Int(timeout.components.seconds))
+        } catch {
+            throw AgentError.protocolError("the connection broke while sending (\(error)): the agent may have stopped")
         }
     }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import ServiceMatching
 import VaultCrypto
 import VaultModel
@@ -58,12 +56,12 @@ public final class AgentServer: @unchecked Sendable {
     /// The open connections, for the cap; guarded by `registry`, which a thread takes to remove
     /// its connection before closing the descriptor, so an eviction never hits a reused one.
     private struct OpenConnection {
-        let fd: Int32
+        let descriptor: FileDescriptor
         let accepted: ContinuousClock.Instant
         var receiving = true
     }
     private let registry = NSLock()
-    private var open: [Int32: OpenConnection] = [:]
+    private var open: [FileDescriptor: OpenConnection] = [:]
 
     public init(socketPath: String, handler: any AgentHandler) {
         self.socketPath = socketPath
@@ -74,34 +72,29 @@ public final class AgentServer: @unchecked Sendable {
         // glibc raises its mmap threshold each time a large block is freed, after which vault-sized
         // buffers come from the heap and fragment it: a process that saves a 2,000-entry vault
         // 1,500 times grew from 23 to 79 MB. A fixed threshold keeps them in mmap (flat at 24 MB).
-        ProcessControl.fixMmapThreshold(bytes: 128 * 1024)
-        ProcessControl.watchTerminationSignals()
-        let listener: Int32
-        switch ProcessControl.listen(at: socketPath) {
-        case .success(let fd): listener = fd
-        case .failure(let error):
-            throw AgentError.unsafeDirectory("cannot listen on \(socketPath): \(String(cString: strerror(error.code)))")
+        MemoryTuning.fixMmapThreshold(bytes: 128 * 1024)
+        SignalFlag.watchTermination()
+        let listener: FileDescriptor
+        do {
+            listener = try UnixSocket.listen(at: socketPath, permissions: 0o600)
+        } catch {
+            throw AgentError.unsafeDirectory("cannot listen on \(socketPath): \(error)")
         }
-        chmod(socketPath, 0o600)
         defer {
-            close(listener)
+            listener.close()
             // Unless a `stop` removed it already: by now the path may be a new agent's socket.
             control.lock()
-            if !socketRemoved { unlink(socketPath) }
+            if !socketRemoved { try? FileSystem.removeIfPresent(socketPath) }
             control.unlock()
         }
         while !isStopping() {
-            if ProcessControl.receivedSignal != 0 { break }
-            if access(socketPath, F_OK) != 0 { break }
+            if SignalFlag.received != nil { break }
+            if !FileSystem.exists(socketPath) { break }
             if turn.try() {
                 handler.idle()
                 turn.unlock()
             }
-            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 250) > 0 else { continue }
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            guard let client = try? UnixSocket.accept(on: listener, waitingAtMost: .milliseconds(250)) else { continue }
             admit(client)
         }
         turn.lock()
@@ -112,11 +105,9 @@ public final class AgentServer: @unchecked Sendable {
     /// A connection to this server without its socket: one end of a socket pair, the other
     /// served as an accepted client would be. For tests of the whole exchange in one process.
     public func connectInProcess() -> AgentConnection? {
-        var ends: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return nil }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        admit(ends[1])
-        return AgentConnection(fd: ends[0], timeout: AgentClient.answerTimeout)
+        guard let (client, served) = try? UnixSocket.pair() else { return nil }
+        admit(served)
+        return AgentConnection(client, timeout: AgentClient.answerTimeout)
     }
 
     private func isStopping() -> Bool {
@@ -126,36 +117,36 @@ public final class AgentServer: @unchecked Sendable {
     }
 
     /// Serves `fd` on a thread of its own, making room under the cap first.
-    private func admit(_ fd: Int32) {
+    private func admit(_ descriptor: FileDescriptor) {
         registry.lock()
         if open.count >= Self.maximumConnections {
             if let oldest = open.values.filter(\.receiving).min(by: { $0.accepted < $1.accepted }) {
                 // Its thread's read fails at once; the thread closes the descriptor.
-                shutdown(oldest.fd, Int32(SHUT_RDWR))
-                open[oldest.fd]?.receiving = false
+                oldest.descriptor.shutdown(.both)
+                open[oldest.descriptor]?.receiving = false
             } else {
                 registry.unlock()
-                try? AgentConnection(fd: fd, timeout: .milliseconds(100)).send(AgentReply.refused(
+                try? AgentConnection(descriptor, timeout: .milliseconds(100)).send(AgentReply.refused(
                     status: .interactionRequired, message: "the agent is busy with \(Self.maximumConnections) requests; try again"))
-                close(fd)
+                descriptor.close()
                 return
             }
         }
-        open[fd] = OpenConnection(fd: fd, accepted: .now)
+        open[descriptor] = OpenConnection(descriptor: descriptor, accepted: .now)
         registry.unlock()
         let thread = Thread { [self] in
-            serve(fd)
+            serve(descriptor)
             registry.lock()
-            open[fd] = nil
-            close(fd)
+            open[descriptor] = nil
+            descriptor.close()
             registry.unlock()
         }
         thread.start()
     }
 
-    private func serve(_ fd: Int32) {
-        guard ProcessControl.peerUID(fd) == getuid() else {
-            let connection = AgentConnection(fd: fd, timeout: Self.requestTimeout)
+    private func serve(_ descriptor: FileDescriptor) {
+        guard descriptor.peerUserID == CurrentProcess.userID else {
+            let connection = AgentConnection(descriptor, timeout: Self.requestTimeout)
             try? connection.send(AgentReply.refused(status: .wrongPassword, message: "refused: the agent serves only its own user"))
             // Closed at once, the socket would turn the request the peer is still sending into
             // EPIPE and it would never read the refusal: wait (briefly) for it to hang up.
@@ -164,9 +155,9 @@ public final class AgentServer: @unchecked Sendable {
         }
         var answer: AgentAnswer
         do {
-            var message = try AgentConnection(fd: fd, timeout: Self.requestTimeout).receive(AgentRequest.self)
+            var message = try AgentConnection(descriptor, timeout: Self.requestTimeout).receive(AgentRequest.self)
             registry.lock()
-            open[fd]?.receiving = false
+            open[descriptor]?.receiving = false
             registry.unlock()
             answer = handleInTurn(message.body, &message.payload)
         } catch AgentError.timedOut(let seconds) {
@@ -175,7 +166,7 @@ public final class AgentServer: @unchecked Sendable {
             answer = AgentAnswer(.refused(status: .ioError, message: "\(error)"))
         }
         // A fresh deadline: an unlock may have taken seconds of the first one.
-        let reply = AgentConnection(fd: fd, timeout: Self.requestTimeout)
+        let reply = AgentConnection(descriptor, timeout: Self.requestTimeout)
         if let payload = answer.payload.take() {
             try? reply.send(answer.reply, payload: payload)
         } else {
@@ -193,7 +184,7 @@ public final class AgentServer: @unchecked Sendable {
             stopping = true
             // Gone at once for whoever comes next (an `agent start` right after `agent stop`),
             // not when the accept loop next looks, up to 250 ms later.
-            if !socketPath.isEmpty { unlink(socketPath) }
+            if !socketPath.isEmpty { try? FileSystem.removeIfPresent(socketPath) }
             socketRemoved = true
             control.unlock()
         }

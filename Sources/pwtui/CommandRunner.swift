@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Platform
 import PwtuiKit
 import ServiceMatching
 import VaultModel
@@ -20,11 +20,11 @@ enum CommandRunner {
             try ArgumentScreening.check(arguments, root: root)
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
-            exit(0)
+            CurrentProcess.exit(0)
         } catch {
             if let code = ExitStatus(error) {
                 StandardError.report("pwtui: \(error)")
-                exit(code.rawValue)
+                CurrentProcess.exit(code.rawValue)
             }
             // ArgumentParser's own errors: help, version, usage (exit 64).
             root.exit(withError: error)

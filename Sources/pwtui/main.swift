@@ -1,5 +1,4 @@
-import ServiceMatching
-import VaultCrypto
+import Platform
 
 // Before anything can hold a secret: no core dumps, not dumpable, no crash dump of memory.
 ProcessHardening.apply()

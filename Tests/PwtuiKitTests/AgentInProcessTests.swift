@@ -185,9 +185,8 @@ struct AgentInProcessTests {
     func malformedHeader() throws {
         let fixture = try Fixture()
         let connection = try #require(fixture.server.connectInProcess())
-        defer { close(connection.fd) }
-        let garbage = Array(#"{"body":{"fetch":{}},"length":0}"#.utf8) + [0x0A]
-        _ = garbage.withUnsafeBytes { write(connection.fd, $0.baseAddress, $0.count) }
+        defer { connection.descriptor.close() }
+        try connection.descriptor.writeAll(Array(#"{"body":{"fetch":{}},"length":0}"#.utf8) + [0x0A])
         let reply = try connection.receive(AgentReply.self)
         guard case .refused(let status, let message) = reply.body else {
             Issue.record("not refused: \(reply.body)")

@@ -28,10 +28,3 @@ import VaultCrypto
         #expect(throws: VaultCryptoError.self) { _ = try BLAKE2b.mac([1], key: try secure([1, 2, 3])) }
     }
 }
-
-@Suite struct ProcessHardeningTests {
-    @Test func processBecomesNonDumpable() {
-        #expect(ProcessHardening.apply())
-        #expect(ProcessHardening.isDumpable == false)
-    }
-}

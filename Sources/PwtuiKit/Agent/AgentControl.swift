@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import ServiceMatching
 import VaultAgent
 import VaultCrypto
@@ -22,11 +20,11 @@ public enum AgentControl {
         let client = try client(session)
         if try client.request(.status) != nil { return false }
         guard let socketPath = client.socketPath else { return false }
-        unlink(socketPath)  // a socket left by an agent that was killed
+        try? FileSystem.removeIfPresent(socketPath)  // a socket left by an agent that was killed
         if foreground {
             // Descriptors inherited from whoever started us (Foundation's Process leaves one
             // that its parent waits on until it closes) must not live as long as the agent.
-            for fd in Int32(3) ..< 1024 { close(fd) }
+            CurrentProcess.closeDescriptors(from: 3)
             try AgentServer(socketPath: socketPath, handler: AgentService(session: session, idleTimeout: idleTimeout)).run()
             return true
         }
@@ -43,7 +41,7 @@ public enum AgentControl {
         process.waitUntilExit()
         for _ in 0 ..< 100 {
             if try client.request(.status) != nil { return true }
-            usleep(20_000)
+            Thread.sleep(forTimeInterval: 0.02)
         }
         throw CommandFailure(.ioError, "the agent did not start")
     }

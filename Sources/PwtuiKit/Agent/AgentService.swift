@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ServiceMatching
 import VaultAgent
 import VaultCrypto
@@ -46,7 +47,7 @@ public final class AgentService: AgentHandler {
         switch request {
         case .status:
             let idle = vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
-            return AgentAnswer(.status(state: AgentStatus(locked: vault == nil, vault: session.vaultPath, locksInSeconds: idle, pid: getpid())))
+            return AgentAnswer(.status(state: AgentStatus(locked: vault == nil, vault: session.vaultPath, locksInSeconds: idle, pid: CurrentProcess.id)))
         case .unlock:
             let opened = try Vault.open(at: session.vaultPath, password: payload)
             payload.removeAll()

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 import ServiceMatching
 import TUI
 import VaultAgent
@@ -35,7 +33,7 @@ extension ExitStatus {
         case let error as PromptError:
             self = error == .cancelled ? .cancelled : .ioError
         case let error as NcursesTerminal.Terminated:
-            self = error.signal == SIGINT ? .cancelled : .terminated
+            self = error.signal == .interrupt ? .cancelled : .terminated
         default:
             return nil
         }

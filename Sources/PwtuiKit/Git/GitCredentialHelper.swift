@@ -135,7 +135,7 @@ public struct GitCredentialHelper {
             // Nothing for this host itself (or only a rejected password): the person at the
             // terminal may still choose one.
         }
-        guard let terminal = try? Picker.openTerminal(theme: try session.settings().theme) else { return }  // git moves on
+        guard let terminal = try? Picker.openTerminal(theme: try session.settings().theme, environment: session.environment) else { return }  // git moves on
         let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], session: session,
                                preferring: request.username, agentField: .password)
         let outcome: PickerFlow<Vault, Picker.AgentAnswer>.Outcome

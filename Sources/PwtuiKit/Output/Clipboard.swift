@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import ServiceMatching
 import VaultCrypto
 
@@ -50,12 +48,12 @@ enum Clipboard {
         }
     }
 
-    static func tools(environment: [String: String] = ProcessInfo.processInfo.environment) -> [(Tool, String)] {
+    static func tools(environment: Environment = .process) -> [(Tool, String)] {
         var candidates: [Tool] = []
-        if environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) == true {
+        if environment.isSet("WAYLAND_DISPLAY") {
             candidates.append(Tool(name: "wl-copy", copyArguments: [], clearCommand: "wl-copy --clear"))
         }
-        if environment["DISPLAY"].map({ !$0.isEmpty }) == true {
+        if environment.isSet("DISPLAY") {
             candidates.append(Tool(name: "xclip", copyArguments: ["-selection", "clipboard"], clearCommand: "xclip -selection clipboard < /dev/null"))
             candidates.append(Tool(name: "xsel", copyArguments: ["--clipboard", "--input"], clearCommand: "xsel --clipboard --clear"))
         }
@@ -69,21 +67,21 @@ enum Clipboard {
     }
 
     /// The tmux executable when running inside tmux.
-    static func tmux(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        guard environment["TMUX"].map({ !$0.isEmpty }) == true else { return nil }
+    static func tmux(environment: Environment = .process) -> String? {
+        guard environment.isSet("TMUX") else { return nil }
         return find("tmux", environment: environment)
     }
 
-    private static func find(_ name: String, environment: [String: String]) -> String? {
+    private static func find(_ name: String, environment: Environment) -> String? {
         let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         return path.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int) throws -> Copied {
+    static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int, environment: Environment = .process) throws -> Copied {
         var copied = Copied()
         var clears: [String] = []
-        let insideTmux = ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } == true
-        if let tmux = tmux() {
+        let insideTmux = environment.isSet("TMUX")
+        if let tmux = tmux(environment: environment) {
             let buffer = "pwtui-" + UUID().uuidString.prefix(8).lowercased()
             if run(tmux, ["load-buffer", "-b", buffer, "-w", "-"], input: secret) {
                 copied.tmuxBuffer = buffer
@@ -98,7 +96,7 @@ enum Clipboard {
             copied.tmuxUnreachable = insideTmux
             clears.append("printf '\\033]52;c;!\\007' > /dev/tty")
         }
-        let tools = tools()
+        let tools = tools(environment: environment)
         for (tool, executable) in tools { _ = run(executable, tool.copyArguments, input: secret) }
         clears += tools.map(\.0.clearCommand)
         guard seconds > 0 else { return copied }
@@ -114,16 +112,19 @@ enum Clipboard {
 
     /// OSC 52 to the terminal: the secret base64-encoded in protected memory, one write(2).
     private static func writeOSC52(_ secret: UnsafeRawBufferPointer) throws {
-        let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC)
-        guard tty >= 0 else { throw CommandFailure(.interactionRequired, "no terminal to copy to; pipe the output instead") }
-        defer { close(tty) }
+        guard let tty = try? FileDescriptor.open("/dev/tty", .writeOnly) else {
+            throw CommandFailure(.interactionRequired, "no terminal to copy to; pipe the output instead")
+        }
+        defer { tty.close() }
         var sequence = try SecureBytes(capacity: 16 + secret.count * 4 / 3)
         try Array("\u{1B}]52;c;".utf8).withUnsafeBytes { try sequence.append(contentsOf: $0) }
         try appendBase64(secret, to: &sequence)
         try sequence.append(0x07)
         try sequence.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress, write(tty, base, bytes.count) == bytes.count else {
-                throw CommandFailure(.ioError, "writing to the terminal failed")
+            do {
+                try tty.writeAll(bytes)
+            } catch {
+                throw CommandFailure(.ioError, "writing to the terminal failed: \(error)")
             }
         }
     }
@@ -147,17 +148,11 @@ enum Clipboard {
         } catch {
             return false
         }
-        let fd = pipe.fileHandleForWriting.fileDescriptor
-        var offset = 0
-        while offset < input.count, let base = input.baseAddress {
-            let written = write(fd, base + offset, input.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { break }
-            offset += written
-        }
+        // A tool that stops reading before the end has not taken the secret, whatever it exits with.
+        let tookAll = (try? FileDescriptor(rawValue: pipe.fileHandleForWriting.fileDescriptor).writeAll(input)) != nil
         try? pipe.fileHandleForWriting.close()
         process.waitUntilExit()
-        return offset == input.count && process.terminationReason == .exit && process.terminationStatus == 0
+        return tookAll && process.terminationReason == .exit && process.terminationStatus == 0
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

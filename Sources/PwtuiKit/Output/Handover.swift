@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import ServiceMatching
 import TUI
 import VaultCrypto
@@ -14,22 +12,26 @@ enum Handover {
     /// What goes out: the requested field to a pipe; the password when stdout is a terminal
     /// (it goes to the clipboard).
     static func field(for requested: CredentialField) -> CredentialField {
-        isatty(1) == 0 ? requested : .password
+        FileDescriptor.standardOutput.isTerminal ? .password : requested
     }
 
-    static func deliver(_ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int) throws {
+    static func deliver(_ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int,
+                        environment: Environment) throws {
         let rendered = try Self.field(for: field).render(credential, from: vault)
-        try deliver(rendered, of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: clipboardTimeout)
+        try deliver(rendered, of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: clipboardTimeout,
+                    environment: environment)
     }
 
     /// `rendered`: the field `field(for:)` chose, as `CredentialField.render` makes it (the agent
     /// sends it so); `description` names the credential in the confirmation.
-    static func deliver(_ rendered: borrowing SecureBytes, of description: String, clipboardTimeout: Int) throws {
-        if isatty(1) == 0 {
+    static func deliver(_ rendered: borrowing SecureBytes, of description: String, clipboardTimeout: Int,
+                        environment: Environment) throws {
+        if !FileDescriptor.standardOutput.isTerminal {
             try StandardOutput.write(rendered)
             return
         }
-        let copied = try rendered.withUnsafeBytes { try Clipboard.copy(CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout) }
+        let copied = try rendered.withUnsafeBytes { try Clipboard.copy(CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout,
+                                                                    environment: environment) }
         StandardError.say("Copied the password of \(description) to the clipboard; \(copied.clearing(after: clipboardTimeout)).")
     }
 }

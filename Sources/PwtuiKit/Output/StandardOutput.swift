@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 import ServiceMatching
 import TUI
 import VaultCrypto
@@ -24,16 +22,11 @@ public enum StandardOutput {
     }
 
     public static func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(1, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { throw CommandFailure(.ioError, "stdout was closed before the answer was written") }
-                throw CommandFailure(.ioError, "writing to stdout failed: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        do {
+            try FileDescriptor.standardOutput.writeAll(bytes)
+        } catch {
+            if error.isBrokenPipe { throw CommandFailure(.ioError, "stdout was closed before the answer was written") }
+            throw CommandFailure(.ioError, "writing to stdout failed: \(error)")
         }
     }
 
@@ -51,7 +44,6 @@ public enum StandardError {
 
     /// The last word of a failed command, written at once: every screen is closed by then.
     public static func report(_ line: String) {
-        var line = line + "\n"
-        line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        try? FileDescriptor.standardError.writeAll(line + "\n")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ServiceMatching
 import TUI
 import VaultAgent
@@ -25,7 +26,7 @@ public enum Picker {
                           output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil,
                           terminal existing: NcursesTerminal? = nil) throws {
         let settings = try session.settings()
-        let terminal = try existing ?? openTerminal(theme: settings.theme)
+        let terminal = try existing ?? openTerminal(theme: settings.theme, environment: session.environment)
         let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, session: session, passwordHint: passwordHint,
                              agentField: unlocked == nil ? Handover.field(for: output) : nil)
         let outcome: PickerFlow<Vault, AgentAnswer>.Outcome
@@ -39,10 +40,12 @@ public enum Picker {
         case .wrongPassword(let attempts):
             throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
         case .chosen(let vault, let credential):
-            try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout)
+            try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout,
+                                 environment: session.environment)
         case .answeredWithoutUnlocking(let answer):
             guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
-            try Handover.deliver(rendered, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout)
+            try Handover.deliver(rendered, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
+                                 environment: session.environment)
         }
     }
 
@@ -103,7 +106,7 @@ public enum Picker {
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
             preview: preview,
             answerWithoutUnlocking: answerWithoutUnlocking,
-            commandName: Invocation.current.command,
+            commandName: Invocation.current(session.environment).command,
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
                 interrupted?.marker.remove()
@@ -114,9 +117,9 @@ public enum Picker {
             credential: { vault, id in vault.contents.credential(withID: id) })
     }
 
-    public static func openTerminal(theme: String) throws -> NcursesTerminal {
+    public static func openTerminal(theme: String, environment: Environment) throws -> NcursesTerminal {
         do {
-            return try NcursesTerminal(theme: ThemeLocator.current(named: theme))
+            return try NcursesTerminal(theme: ThemeLocator.current(named: theme, environment: environment), environment: environment)
         } catch {
             throw CommandFailure(.interactionRequired, "\(error); use 'pwtui get' in scripts")
         }

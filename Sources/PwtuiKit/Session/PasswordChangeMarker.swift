@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import ServiceMatching
 import VaultModel
 
@@ -22,25 +20,13 @@ struct PasswordChangeMarker {
         path = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".passwd-pending"
     }
 
-    /// Records, durably, that a change away from `salt` starts now.
+    /// Records, durably, that a change away from `salt` starts now: written whole or not at
+    /// all, with `AtomicFile` (fsync, rename, directory fsync), like every file beside the vault.
     static func begin(vaultPath: String, salt: [UInt8]) throws -> PasswordChangeMarker {
         let marker = PasswordChangeMarker(vaultPath: vaultPath)
         let started = ISO8601DateFormatter().string(from: Date())
         let text = "started \(started)\nsalt \(Hex.string(salt))\n"
-        let fd = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw VaultError.io(path: marker.path, operation: "creating", errno: errno) }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
-            let failure = errno
-            unlink(marker.path)
-            throw VaultError.io(path: marker.path, operation: "writing", errno: failure)
-        }
-        let directory = open(URL(fileURLWithPath: marker.path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        try AtomicFile.write(Data(text.utf8), to: marker.path)
         return marker
     }
 
@@ -74,6 +60,6 @@ struct PasswordChangeMarker {
     }
 
     func remove() {
-        unlink(path)
+        try? FileSystem.removeIfPresent(path)
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 import ServiceMatching
 import TUI
 import VaultCrypto
@@ -14,15 +12,16 @@ enum SecretReader {
     /// Bytes up to the first newline (or the end), without the newline and a trailing CR.
     static func firstLine(of fd: Int32, what: String) throws -> SecureBytes {
         var line = try SecureBytes(capacity: 256)
-        var byte: UInt8 = 0
+        let source = FileDescriptor(rawValue: fd)
         while true {
-            let got = read(fd, &byte, 1)
-            if got < 0 {
-                if errno == EINTR { continue }
-                if errno == EBADF { throw CommandFailure(.usage, "\(what): \(unreadable(fd))") }
-                throw CommandFailure(.ioError, "\(what): reading descriptor \(fd) failed (errno \(errno))")
+            let next: UInt8?
+            do {
+                next = try source.readByte()
+            } catch {
+                if error.isBadDescriptor { throw CommandFailure(.usage, "\(what): \(unreadable(source))") }
+                throw CommandFailure(.ioError, "\(what): reading descriptor \(fd) failed (errno \(error.code))")
             }
-            if got == 0 || byte == 0x0A { break }
+            guard let byte = next, byte != 0x0A else { break }
             guard line.count < maximumLength else {
                 throw CommandFailure(.usage, "\(what): the line is longer than \(maximumLength) bytes")
             }
@@ -34,9 +33,9 @@ enum SecretReader {
 
     /// Why reading `fd` failed with EBADF: it is not open, or open for writing only (fd 1 is,
     /// when stdout goes to a file or a pipe).
-    private static func unreadable(_ fd: Int32) -> String {
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0, flags & O_ACCMODE == O_WRONLY {
+    private static func unreadable(_ descriptor: FileDescriptor) -> String {
+        let fd = descriptor.rawValue
+        if descriptor.isWriteOnly == true {
             return "descriptor \(fd) is open for writing only, so the master password cannot be read from it; give a descriptor opened for reading (e.g. --master-password-fd 3 3<file)"
         }
         return "descriptor \(fd) is not open"
@@ -44,7 +43,7 @@ enum SecretReader {
 
     /// A new secret: from stdin when it is not a terminal; otherwise typed twice on the terminal.
     static func newSecret(label: String) throws -> SecureBytes {
-        if isatty(0) == 0 {
+        if !FileDescriptor.standardInput.isTerminal {
             let secret = try firstLine(of: 0, what: "stdin")
             guard !secret.isEmpty else { throw CommandFailure(.usage, "the \(label) read from stdin is empty") }
             return secret

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ServiceMatching
 import TUI
 import VaultCrypto
@@ -17,7 +18,7 @@ public enum Configuration {
             }
             return
         }
-        let terminal = try Picker.openTerminal(theme: try session.settings().theme)
+        let terminal = try Picker.openTerminal(theme: try session.settings().theme, environment: session.environment)
         let vault: Vault
         do {
             guard let created = try firstRun(on: terminal, session: session) else {
@@ -44,7 +45,7 @@ public enum Configuration {
             let empty = vault.map { $0.contents.credentials.isEmpty } ?? (try? session.currentIdentityStore())?.identities.isEmpty
             if empty == true {
                 StandardError.say("The vault is empty. Add a credential (the password is asked, or read from stdin):\n  "
-                    + Invocation.current.nextStep("add github.com --username NAME"))
+                    + Invocation.current(session.environment).nextStep("add github.com --username NAME"))
             }
             throw failure
         }
@@ -55,7 +56,7 @@ public enum Configuration {
     public static func configure(in session: Session) throws {
         let path = session.vaultPath
         guard FileManager.default.fileExists(atPath: path) else {
-            let terminal = try Picker.openTerminal(theme: try session.settings().theme)
+            let terminal = try Picker.openTerminal(theme: try session.settings().theme, environment: session.environment)
             defer { terminal.close() }
             guard try firstRun(on: terminal, session: session) != nil else {
                 throw CommandFailure(.cancelled, "setup cancelled; nothing was created")
@@ -65,13 +66,14 @@ public enum Configuration {
         let password = try session.masterPassword()
         let vault = try Vault.open(at: path, password: password)
         var settings = try session.settings()
-        let terminal = try Picker.openTerminal(theme: settings.theme)
+        let terminal = try Picker.openTerminal(theme: settings.theme, environment: session.environment)
         let choices: ConfigurationScreen.Choices?
         do {
             defer { terminal.close() }
             var screen = try Self.screen(
                 firstRun: false,
-                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout))
+                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout),
+                environment: session.environment)
             choices = try terminal.run(&screen)
         }
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
@@ -87,10 +89,10 @@ public enum Configuration {
         StandardError.say("Settings saved to \(session.configPath).")
     }
 
-    static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices) throws -> ConfigurationScreen {
-        try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(),
+    static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices, environment: Environment) throws -> ConfigurationScreen {
+        try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(environment: environment),
                                 calibrate: { try KDFCalibration.measure(with: Argon2id()) },
-                                loadTheme: { ThemeLocator.current(named: $0) })
+                                loadTheme: { ThemeLocator.current(named: $0, environment: environment) })
     }
 
     /// The first-run wizard; creates the vault and the settings. Nil when cancelled.
@@ -99,7 +101,8 @@ public enum Configuration {
         var screen = try Self.screen(
             firstRun: true,
             defaults: .init(vaultPath: session.vaultPath, parameters: .moderate, theme: settings.theme,
-                            clipboardTimeout: settings.clipboardTimeout))
+                            clipboardTimeout: settings.clipboardTimeout),
+            environment: session.environment)
         guard let choices = try terminal.run(&screen) else { return nil }
         try VaultStorage.createDirectory(for: choices.vaultPath)
         let vault = try screen.withPassword { try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters) }

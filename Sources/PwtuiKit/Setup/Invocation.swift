@@ -1,5 +1,5 @@
 import Foundation
-import ServiceMatching
+import Platform
 
 /// How the user can run this very pwtui again, for messages that name a next command: `pwtui`
 /// when that name on PATH is this program, else its full path. After `make run` nothing is on
@@ -8,10 +8,10 @@ struct Invocation {
     let command: String
     let isOnPath: Bool
 
-    static var current: Invocation {
+    static func current(_ environment: Environment) -> Invocation {
         let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let resolved = URL(fileURLWithPath: own).resolvingSymlinksInPath().path
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let path = environment["PATH"] ?? ""
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = String(directory) + "/pwtui"
             guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }

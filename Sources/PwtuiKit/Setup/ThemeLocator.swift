@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ServiceMatching
 import TUI
 
@@ -7,16 +8,14 @@ import TUI
 /// from. NO_COLOR selects the monochrome theme. Warnings go to stderr, which waits while a screen
 /// is open (`HeldMessages`).
 enum ThemeLocator {
-    static func directories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? ".") + "/.config"
-        return [configHome + "/pwtui/themes"]
+    static func directories(environment: Environment = .process) -> [String] {
+        [Paths(environment: environment).themesDirectory]
     }
 
     /// Every theme name: the built-in ones first, then the user's.
-    static func available() -> [String] {
+    static func available(environment: Environment = .process) -> [String] {
         var names = Theme.builtInNames
-        for directory in directories() {
+        for directory in directories(environment: environment) {
             for file in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() where file.hasSuffix(".theme") {
                 let name = String(file.dropLast(6))
                 if !names.contains(name) { names.append(name) }
@@ -25,8 +24,8 @@ enum ThemeLocator {
         return names
     }
 
-    static func current(named name: String = "default") -> Theme {
-        if ProcessInfo.processInfo.environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return .monochrome }
-        return Theme.load(named: name, from: directories()) { StandardError.say("pwtui: " + $0) }
+    static func current(named name: String = "default", environment: Environment = .process) -> Theme {
+        if environment.isSet("NO_COLOR") { return .monochrome }
+        return Theme.load(named: name, from: directories(environment: environment)) { StandardError.say("pwtui: " + $0) }
     }
 }

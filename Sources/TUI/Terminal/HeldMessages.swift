@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 
 /// Lines for standard error, held back while a full-screen terminal is open.
 ///
@@ -60,16 +58,8 @@ public final class HeldMessages: @unchecked Sendable {
         return holders > 0
     }
 
+    /// A closed or broken stderr loses the line: there is nowhere left to say so.
     public static func writeToStandardError(_ line: String) {
-        var text = line + "\n"
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count, let base = bytes.baseAddress {
-                let written = Glibc.write(2, base + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        try? FileDescriptor.standardError.writeAll(line + "\n")
     }
 }

@@ -1,6 +1,6 @@
 internal import CNcurses
 import Foundation
-import VaultCrypto
+import Platform
 
 /// The real terminal, through ncurses (the wide-character `ncursesw`).
 ///
@@ -22,7 +22,7 @@ public final class NcursesTerminal: Terminal {
 
     /// SIGTERM or SIGHUP arrived while waiting for a key.
     public struct Terminated: Error, CustomStringConvertible {
-        public let signal: Int32
+        public let signal: Signal
         public var description: String { "terminated by signal \(signal)" }
     }
 
@@ -39,9 +39,10 @@ public final class NcursesTerminal: Terminal {
     }
 
     /// `messages`: where stderr lines wait while this terminal is open (see `HeldMessages`).
-    public init(theme: Theme, messages: HeldMessages = .shared) throws(OpenError) {
+    /// `environment`: TERM, ESCDELAY and NO_COLOR are read from it.
+    public init(theme: Theme, messages: HeldMessages = .shared, environment: Environment = .process) throws(OpenError) {
         pwtui_set_utf8_locale()
-        pwtui_default_sigwinch()
+        SignalFlag.restoreWindowChange()
         guard let input = fopen("/dev/tty", "r") else { throw .noTerminal }
         guard let output = fopen("/dev/tty", "w") else {
             fclose(input)
@@ -50,7 +51,7 @@ public final class NcursesTerminal: Terminal {
         guard let screen = newterm(nil, output, input) else {
             fclose(input)
             fclose(output)
-            throw .unusable(ProcessInfo.processInfo.environment["TERM"] ?? "")
+            throw .unusable(environment["TERM"] ?? "")
         }
         self.input = input
         self.output = output
@@ -67,21 +68,27 @@ public final class NcursesTerminal: Terminal {
             throw .unusable("stdscr")
         }
         self.window = window
-        if ProcessInfo.processInfo.environment["ESCDELAY"] == nil { set_escdelay(25) }
+        if environment["ESCDELAY"] == nil { set_escdelay(25) }
         raw()
         noecho()
         nonl()
         keypad(window, true)
         // After newterm, replacing ncurses' own handlers, which restore the terminal but then
         // exit with status 1 (our "no match"): a flag the key loop checks instead.
-        ProcessControl.watchTerminationSignals()
-        let colorful = theme.usesColor && has_colors() && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        SignalFlag.watchTermination()
+        let colorful = Self.usesColor(theme, terminalHasColors: has_colors(), environment: environment)
         if colorful {
             start_color()
             use_default_colors()
         }
         self.colorful = colorful
         self.theme = colorful ? theme : .monochrome
+    }
+
+    /// Whether to draw in colour: the theme has colours, the terminal can show them, and
+    /// NO_COLOR is not set (no-color.org: set means present and not empty).
+    static func usesColor(_ theme: Theme, terminalHasColors: Bool, environment: Environment) -> Bool {
+        theme.usesColor && terminalHasColors && !environment.isSet("NO_COLOR")
     }
 
     public func use(_ theme: Theme) {
@@ -118,16 +125,15 @@ public final class NcursesTerminal: Terminal {
             var character: wint_t = 0
             let status = wget_wch(window, &character)
             if status == ERR {
-                let signal = ProcessControl.receivedSignal
-                if signal != 0 { throw Terminated(signal: signal) }
-                var rows: Int32 = 0, columns: Int32 = 0
-                guard pwtui_tty_gone(input) == 0, pwtui_tty_size(output, &rows, &columns) == 0 else {
+                if let signal = SignalFlag.received { throw Terminated(signal: signal) }
+                guard !FileDescriptor(rawValue: fileno(input)).hasHungUp,
+                      let (rows, columns) = FileDescriptor(rawValue: fileno(output)).terminalSize else {
                     // The terminal is gone (the window closed, ssh dropped): a read would now
                     // fail at once, forever. Leave as if hung up.
-                    throw Terminated(signal: SIGHUP)
+                    throw Terminated(signal: .hangUp)
                 }
-                if rows > 0, columns > 0, rows != pwtui_rows(window) || columns != pwtui_columns(window) {
-                    resizeterm(rows, columns)
+                if rows > 0, columns > 0, rows != Int(pwtui_rows(window)) || columns != Int(pwtui_columns(window)) {
+                    resizeterm(Int32(rows), Int32(columns))
                     return .resize(size)
                 }
                 continue

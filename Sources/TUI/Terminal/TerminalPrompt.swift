@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import VaultCrypto
 
 /// Line prompts on the controlling terminal (`/dev/tty`), never on stdin or stdout: those belong
@@ -12,35 +8,26 @@ import VaultCrypto
 /// a time, straight into `SecureBytes`: nothing is echoed, no line ever exists in a `String`, and
 /// Ctrl-C arrives as a byte, so the terminal settings are always restored before pwtui exits.
 public final class TerminalPrompt {
-    private let fd: Int32
+    private let fd: FileDescriptor
 
     /// The controlling terminal, or nil when there is none (cron, CI, a detached service).
     public init?(path: String = "/dev/tty") {
-        let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        guard isatty(fd) == 1 else {
-            close(fd)
+        guard let fd = try? FileDescriptor.open(path, [.readWrite, .noControllingTerminal]) else { return nil }
+        guard fd.isTerminal else {
+            fd.close()
             return nil
         }
         self.fd = fd
     }
 
     deinit {
-        close(fd)
+        fd.close()
     }
 
-    /// Writes text to the terminal (prompts, confirmations).
+    /// Writes text to the terminal (prompts, confirmations); a terminal gone is not an error
+    /// here: the read that follows reports it.
     public func say(_ text: String) {
-        var text = PrintableText.forTerminal(text)
-        text.withUTF8 { utf8 in
-            var offset = 0
-            while offset < utf8.count {
-                let written = write(fd, utf8.baseAddress.map { $0 + offset }, utf8.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        try? fd.writeAll(PrintableText.forTerminal(text))
     }
 
     /// Asks for a secret without echo. Enter ends it; Backspace and Ctrl-U edit it; Ctrl-C,
@@ -50,8 +37,7 @@ public final class TerminalPrompt {
         // prompt shows must not be echoed.
         let saved = try enterRawMode()
         defer {
-            var restore = saved
-            tcsetattr(fd, TCSAFLUSH, &restore)
+            fd.restore(saved)
             say("\n")
         }
         say(prompt)
@@ -88,10 +74,7 @@ public final class TerminalPrompt {
     public func confirm(_ question: String) throws(PromptError) -> Bool {
         say(question + " [y/N] ")
         let saved = try enterRawMode()
-        defer {
-            var restore = saved
-            tcsetattr(fd, TCSAFLUSH, &restore)
-        }
+        defer { fd.restore(saved) }
         var answer: [UInt8] = []
         while true {
             let byte = try readByte()
@@ -118,29 +101,23 @@ public final class TerminalPrompt {
     }
 
     /// Non-canonical, no signals, and no echo (the confirmation echoes by hand).
-    private func enterRawMode() throws(PromptError) -> termios {
-        var original = termios()
-        guard tcgetattr(fd, &original) == 0 else { throw .io(errno) }
-        var raw = original
-        raw.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
-        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
+    private func enterRawMode() throws(PromptError) -> TerminalSettings {
+        do {
+            return try fd.enterRawInputMode()
+        } catch {
+            throw .io(error.code)
         }
-        guard tcsetattr(fd, TCSAFLUSH, &raw) == 0 else { throw .io(errno) }
-        return original
     }
 
     private func readByte() throws(PromptError) -> UInt8 {
-        var byte: UInt8 = 0
-        while true {
-            let got = read(fd, &byte, 1)
-            if got == 1 { return byte }
-            if got < 0, errno == EINTR { continue }
-            if got == 0 { throw .cancelled }
-            throw .io(errno)
+        let byte: UInt8?
+        do {
+            byte = try fd.readByte()
+        } catch {
+            throw .io(error.code)
         }
+        guard let byte else { throw .cancelled }
+        return byte
     }
 }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 import VaultCrypto
 import ServiceMatching
 
@@ -37,12 +35,11 @@ public struct GitCredentialRequest: ~Copyable {
     /// keep the pipe open to read the answer, so waiting for the end of input would hang both.
     public static func read(from descriptor: Int32) throws -> GitCredentialRequest {
         var input = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: 4096) }
-        var byte: UInt8 = 0
+        let source = FileDescriptor(rawValue: descriptor)
         var lineLength = 0  // bytes of the current line so far, a CR not counted
-        while input.count < maximumSize {
-            let got = Glibc.read(descriptor, &byte, 1)
-            if got < 0, errno == EINTR { continue }
-            guard got == 1 else { break }
+        // A byte at a time: git keeps the pipe open for the answer, so nothing past the blank
+        // line may be taken. A read error ends the request, as the end of input does.
+        while input.count < maximumSize, let byte = try? source.readByte() {
             try cryptoCall { () throws(VaultCryptoError) in try input.append(byte) }
             if byte == 0x0A {
                 if lineLength == 0 { break }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Platform
 import VaultCrypto
 import ServiceMatching
 import Platform
@@ -266,8 +264,8 @@ public struct IdentityStore: Equatable, Sendable {
 
     /// Removes the store and its key: no such file exists at all then.
     public static func remove(at path: String) {
-        unlink(path)
-        unlink(keyPath(beside: path))
+        try? FileSystem.removeIfPresent(path)
+        try? FileSystem.removeIfPresent(keyPath(beside: path))
     }
 
     /// Removes every vault's store and key (the setting is off, and it is not per vault).
@@ -293,7 +291,7 @@ public struct IdentityStore: Equatable, Sendable {
         defer { for i in bytes.indices { bytes[i] = 0 } }
         try AtomicFile.write(Data(bytes), to: keyPath(beside: path)) { $0.count == keyByteCount }
         guard let key = try readKey(beside: path) else {
-            throw VaultError.io(path: keyPath(beside: path), operation: "reading back", errno: EIO)
+            throw VaultError.io(path: keyPath(beside: path), operation: "reading back", errno: SystemError.inputOutput.code)
         }
         return key
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import VaultCrypto
 
 /// Everything that can go wrong with a vault, each case carrying what the user needs to act.
@@ -105,5 +106,26 @@ func cryptoCall<Result: ~Copyable>(_ body: () throws(VaultCryptoError) -> Result
         return try body()
     } catch {
         throw VaultError.crypto(error)
+    }
+}
+
+extension VaultError {
+    /// Runs a Platform call; its failure becomes `io` at `path` with the words `operation`
+    /// ("replacing", "locking"), the vault on disk unchanged.
+    static func during<T>(_ operation: String, of path: String, _ call: () throws -> T) throws -> T {
+        do {
+            return try call()
+        } catch let error as SystemError {
+            throw VaultError.io(path: path, operation: operation, errno: error.code)
+        }
+    }
+
+    /// As `during`, for a step after the rename: the new file is in force, only not confirmed.
+    static func afterSaving<T>(_ operation: String, of path: String, _ call: () throws -> T) throws -> T {
+        do {
+            return try call()
+        } catch let error as SystemError {
+            throw VaultError.savedNotDurable(path: path, operation: operation, errno: error.code)
+        }
     }
 }

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import Platform
 import VaultCrypto
 
 // The save protocol: how a new vault image replaces the old one without ever leaving a torn,
@@ -53,33 +49,34 @@ public enum VaultStorage {
     /// which save a file holds without reading the whole file.
     public static func loadHeader(_ path: String) throws -> VaultHeader {
         guard let bytes = try readIfPresent(path, limit: VaultHeader.byteCount) else { throw VaultError.notFound(path: path) }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw VaultError.io(path: path, operation: "reading", errno: errno) }
-        return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: Int(info.st_size)) }
+        let info = try VaultError.during("reading", of: path) { try FileSystem.status(path) }
+        return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: info.size) }
     }
 
     /// Refuses, without opening it, a vault path where nothing is (`notFound`) or something that
     /// is not a regular file after links (`notAFile`): what commands check before asking for a
     /// master password nobody could use.
     public static func requireVaultFile(_ path: String) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw VaultError.notFound(path: path) }
-            throw VaultError.io(path: path, operation: "reading", errno: errno)
+        let info: FileStatus
+        do {
+            info = try FileSystem.status(path)
+        } catch {
+            if error.isNotFound { throw VaultError.notFound(path: path) }
+            throw VaultError.io(path: path, operation: "reading", errno: error.code)
         }
         try requireRegularFile(info, path: path)
     }
 
-    private static func requireRegularFile(_ info: stat, path: String) throws {
+    private static func requireRegularFile(_ info: FileStatus, path: String) throws {
         let kind: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFIFO: kind = "a FIFO (named pipe)"
-        case S_IFDIR: kind = VaultError.directoryKind
-        case S_IFCHR: kind = "a character device"
-        case S_IFBLK: kind = "a block device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "not a regular file"
+        switch info.kind {
+        case .regular: return
+        case .fifo: kind = "a FIFO (named pipe)"
+        case .directory: kind = VaultError.directoryKind
+        case .characterDevice: kind = "a character device"
+        case .blockDevice: kind = "a block device"
+        case .socket: kind = "a socket"
+        case .symbolicLink, .other: kind = "not a regular file"
         }
         throw VaultError.notAFile(path: path, kind: kind)
     }
@@ -89,16 +86,17 @@ public enum VaultStorage {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (and
         // with it `list`, `suggest`, or an agent that must stay free to lock when idle). Nothing
         // that is not a regular file is read at all.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw VaultError.io(path: path, operation: "opening", errno: errno)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, [.readOnly, .nonBlocking, .noControllingTerminal])
+        } catch {
+            if error.isNoSuchEntry { return nil }
+            throw VaultError.io(path: path, operation: "opening", errno: error.code)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "reading", errno: errno) }
+        defer { fd.close() }
+        let info = try VaultError.during("reading", of: path) { try fd.status() }
         try requireRegularFile(info, path: path)
-        var bytes = [UInt8](repeating: 0, count: min(Int(info.st_size), limit))
+        var bytes = [UInt8](repeating: 0, count: min(info.size, limit))
         var filled = 0
         while true {
             let room = bytes.count - filled
@@ -108,18 +106,21 @@ public enum VaultStorage {
                 bytes += [UInt8](repeating: 0, count: 4096)
                 continue
             }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { read(fd, $0 + filled, room) } ?? 0
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw VaultError.io(path: path, operation: "reading", errno: errno)
-            }
+            let got = try read(fd, into: &bytes, at: filled, path: path)
             if got == 0 { break }
             filled += got
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    /// One read into `bytes` from `offset` on; 0 at the end of the file.
+    private static func read(_ fd: FileDescriptor, into bytes: inout [UInt8], at offset: Int, path: String) throws -> Int {
+        do {
+            return try bytes.withUnsafeMutableBytes { try fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[offset...])) }
+        } catch let error as SystemError {
+            throw VaultError.io(path: path, operation: "reading", errno: error.code)
+        }
     }
 
     /// Runs the save protocol. `produce` gets the file now on disk (nil if there is none) and
@@ -142,15 +143,13 @@ public enum VaultStorage {
         let temporary = try AtomicFile.writeTemporary(image, beside: target)
         do {
             guard let readBack = try readIfPresent(temporary), readBack == image else {
-                throw VaultError.io(path: temporary, operation: "verifying", errno: EIO)
+                throw VaultError.io(path: temporary, operation: "verifying", errno: SystemError.inputOutput.code)
             }
             try verify(readBack)
             try updateBackup(of: target, policy: backup)
-            guard rename(temporary, target) == 0 else {
-                throw VaultError.io(path: target, operation: "replacing", errno: errno)
-            }
+            try VaultError.during("replacing", of: target) { try FileSystem.rename(temporary, to: target) }
         } catch {
-            unlink(temporary)
+            try? FileSystem.remove(temporary)
             throw error
         }
         try AtomicFile.syncDirectory(of: target)
@@ -161,15 +160,12 @@ public enum VaultStorage {
     static func resolveLinks(_ path: String) throws -> String {
         var current = path
         for _ in 0 ..< 40 {
-            var info = stat()
-            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(current, &buffer, buffer.count - 1)
-            guard count > 0 else { throw VaultError.io(path: current, operation: "reading the link", errno: errno) }
-            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard (try? FileSystem.linkStatus(current))?.kind == .symbolicLink else { return current }
+            let link = current
+            let destination = try VaultError.during("reading the link", of: link) { try FileSystem.linkDestination(link) }
             current = destination.hasPrefix("/") ? destination : AtomicFile.split(current).directory + "/" + destination
         }
-        throw VaultError.io(path: path, operation: "following the links of", errno: ELOOP)
+        throw VaultError.io(path: path, operation: "following the links of", errno: SystemError.tooManyLinks.code)
     }
 
     /// Creates the vault's directory (and parents) with mode 0700 where missing.
@@ -178,8 +174,12 @@ public enum VaultStorage {
         var current = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o700) != 0, errno != EEXIST {
-                throw VaultError.io(path: current, operation: "creating directory", errno: errno)
+            do {
+                try FileSystem.makeDirectory(current, permissions: 0o700)
+            } catch {
+                guard error.isAlreadyExisting else {
+                    throw VaultError.io(path: current, operation: "creating directory", errno: error.code)
+                }
             }
         }
     }
@@ -190,45 +190,49 @@ public enum VaultStorage {
     private static func updateBackup(of path: String, policy: Backup) throws {
         let backup = path + ".bak"
         guard policy == .keepPrevious else {
-            if unlink(backup) != 0, errno != ENOENT { throw VaultError.io(path: backup, operation: "removing", errno: errno) }
+            try VaultError.during("removing", of: backup) { try FileSystem.removeIfPresent(backup) }
             return
         }
         let linked = AtomicFile.temporaryPrefix(of: path) + "bak"
-        unlink(linked)
-        guard link(path, linked) == 0 else {
-            guard errno == ENOENT else { throw VaultError.io(path: backup, operation: "creating", errno: errno) }
+        try? FileSystem.remove(linked)
+        do {
+            try FileSystem.link(path, as: linked)
+        } catch {
+            guard error.isNoSuchEntry else { throw VaultError.io(path: backup, operation: "creating", errno: error.code) }
             // No previous file: no previous version to keep.
-            if unlink(backup) != 0, errno != ENOENT { throw VaultError.io(path: backup, operation: "removing", errno: errno) }
+            try VaultError.during("removing", of: backup) { try FileSystem.removeIfPresent(backup) }
             return
         }
-        guard rename(linked, backup) == 0 else {
-            let code = errno
-            unlink(linked)
-            throw VaultError.io(path: backup, operation: "creating", errno: code)
+        do {
+            try FileSystem.rename(linked, to: backup)
+        } catch {
+            try? FileSystem.remove(linked)
+            throw VaultError.io(path: backup, operation: "creating", errno: error.code)
         }
         // rename() between two links of one file (`.bak` already is the vault, after a save that
         // failed at its own rename) succeeds without removing the source.
-        unlink(linked)
+        try? FileSystem.remove(linked)
     }
 }
 
 /// An exclusive advisory lock held for the life of the value.
 struct FileLock {
-    private let fd: Int32
+    private let fd: FileDescriptor
 
     init(path: String) throws {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw VaultError.io(path: path, operation: "opening lock file", errno: errno) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            let code = errno
-            close(fd)
-            throw VaultError.io(path: path, operation: "locking", errno: code)
+        let fd = try VaultError.during("opening lock file", of: path) {
+            try FileDescriptor.open(path, [.readWrite, .create], permissions: 0o600)
+        }
+        do {
+            try fd.lockExclusively()
+        } catch {
+            fd.close()
+            throw VaultError.io(path: path, operation: "locking", errno: error.code)
         }
         self.fd = fd
     }
 
     func release() {
-        close(fd)
+        fd.close()
     }
 }

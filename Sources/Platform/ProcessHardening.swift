@@ -1,4 +1,4 @@
-internal import CSodium
+internal import CSystem
 
 /// What a process holding secrets does first: no core files, not dumpable, and no crash handler
 /// that prints memory (the Swift runtime's backtracer does, even in a non-dumpable process).

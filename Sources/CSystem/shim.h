@@ -1,0 +1,145 @@
+// The only door from Swift to the system calls Swift cannot make directly: variadic ones (prctl,
+// ioctl), structs the Glibc module hides (struct ucred needs _GNU_SOURCE, which it does not set),
+// sockaddr_un, and a signal handler, which must be C. Platform is the only Swift that imports it.
+#ifndef PWTUI_CSYSTEM_SHIM_H
+#define PWTUI_CSYSTEM_SHIM_H
+
+#include <errno.h>
+#include <malloc.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+// Makes this process unable to leave its memory anywhere: no core file, not dumpable (so no
+// ptrace by same-uid processes and /proc/PID/mem is closed), and the fatal signals back to their
+// default action, which removes the Swift runtime's crash backtracer: it prints registers and the
+// memory they point at on stderr, and that memory may hold a key.
+// Returns 0 on success, or -1 when one of the steps failed (errno tells which).
+static inline int pwtui_harden_process(void) {
+    int result = 0;
+    struct rlimit none = { 0, 0 };
+    if (setrlimit(RLIMIT_CORE, &none) != 0) result = -1;
+#if defined(__linux__)
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) result = -1;
+#endif
+    const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGQUIT };
+    for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+        if (signal(fatal[i], SIG_DFL) == SIG_ERR) result = -1;
+    }
+    return result;
+}
+
+// Whether the process is currently dumpable (1) or not (0); -1 where unknown.
+static inline int pwtui_is_dumpable(void) {
+#if defined(__linux__)
+    return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+#else
+    return -1;
+#endif
+}
+
+// The uid of the process at the other end of a Unix socket (SO_PEERCRED), or -1.
+static inline long pwtui_peer_uid(int fd) {
+#if defined(__linux__)
+    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    return (long)credentials.uid;
+#else
+    (void)fd;
+    return -1;
+#endif
+}
+
+// Fixes glibc's mmap threshold (it otherwise grows after each large free); 1 on success.
+static inline int pwtui_fix_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 1;
+#endif
+}
+
+// Binds (and listens) or connects a Unix stream socket at `path`; -1 with errno on failure.
+static inline int pwtui_unix_socket(const char *path, int listening) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof address.sun_path) { errno = ENAMETOOLONG; return -1; }
+    strcpy(address.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int status = listening ? bind(fd, (struct sockaddr *)&address, sizeof address)
+                           : connect(fd, (struct sockaddr *)&address, sizeof address);
+    if (status == 0 && listening) status = listen(fd, 16);
+    if (status != 0) { int saved = errno; close(fd); errno = saved; return -1; }
+    return fd;
+}
+
+// accept4 is declared only under _GNU_SOURCE, which the Glibc module is built without.
+#if defined(__linux__)
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+#endif
+
+// A connection from a listening socket, close-on-exec from the start (no window in which a
+// fork and exec elsewhere in the process could inherit it); -1 with errno.
+static inline int pwtui_accept(int listener) {
+#if defined(__linux__)
+    return accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+#else
+    return accept(listener, NULL, NULL);
+#endif
+}
+
+// SIGTERM, SIGHUP and SIGINT as a flag a loop polls (unblocked: masks are inherited), SIGPIPE
+// ignored. One flag per process: only Platform's SignalFlag includes this header's code.
+static volatile sig_atomic_t pwtui_signal_flag = 0;
+static void pwtui_on_signal(int number) { pwtui_signal_flag = number; }
+static inline void pwtui_watch_termination_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = pwtui_on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGINT, &action, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGINT);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+static inline int pwtui_received_signal(void) { return pwtui_signal_flag; }
+static inline void pwtui_clear_received_signal(void) { pwtui_signal_flag = 0; }
+
+// ncurses catches SIGWINCH only when it is neither ignored nor blocked; a parent that ignores or
+// blocks it (the mask survives fork and exec: test runners and service managers pass it on)
+// would leave the picker deaf to resizes.
+static inline void pwtui_default_sigwinch(void) {
+    signal(SIGWINCH, SIG_DFL);
+    sigset_t winch;
+    sigemptyset(&winch);
+    sigaddset(&winch, SIGWINCH);
+    sigprocmask(SIG_UNBLOCK, &winch, NULL);
+}
+
+// The terminal's size as the kernel knows it (ioctl is variadic: Swift cannot call it).
+static inline int pwtui_tty_size(int fd, int *rows, int *columns) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
+
+#endif

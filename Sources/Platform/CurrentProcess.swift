@@ -1,0 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This process: who runs it, and how it ends.
+public enum CurrentProcess {
+    /// The real user ID.
+    public static var userID: UInt32 { getuid() }
+
+    public static var id: Int32 { getpid() }
+
+    /// exit(3): flushes stdio and runs atexit handlers, then ends with `status`.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// Closes every descriptor from `first` up (1,024 is the soft limit pwtui runs under): what
+    /// a long-lived child must not keep of whoever started it.
+    public static func closeDescriptors(from first: Int32) {
+        for fd in first ..< 1024 { _ = Glibc.close(fd) }
+    }
+}
