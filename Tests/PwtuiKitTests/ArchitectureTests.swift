@@ -17,7 +17,7 @@ struct ArchitectureTests {
         "VaultAgent": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
         "TUI": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "CNcurses"],
         "PwtuiKit": ["TUI", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
-        "pwtui": ["PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "ArgumentParser"],
+        "pwtui": ["PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "ArgumentParser"],
         "FuzzTargets": ["VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
     ]
     /// Everywhere: the standard library's companions.

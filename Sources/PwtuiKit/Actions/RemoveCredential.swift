@@ -17,7 +17,7 @@ public struct RemoveCredential {
         let access = try VaultAccess.open(session)
         let credential = try access.identity(of: id)
         if !confirmed {
-            guard let terminal = TerminalPrompt() else {
+            guard let terminal = session.terminalPrompt() else {
                 throw CommandFailure(.interactionRequired, "no terminal to confirm deleting \(credential.summary); pass --yes")
             }
             guard try terminal.confirm("Delete \(credential.summary)?") else {

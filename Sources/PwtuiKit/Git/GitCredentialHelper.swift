@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ServiceMatching
 import TUI
 import VaultAgent
@@ -32,15 +33,20 @@ public struct GitCredentialHelper {
     }
 
     let session: Session
+    /// Where git's request comes from and its answer goes: stdin and stdout, but for tests.
+    let input: FileDescriptor
+    let output: FileDescriptor
 
-    public init(session: Session) {
+    public init(session: Session, input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput) {
         self.session = session
+        self.input = input
+        self.output = output
     }
 
     /// Answers git's `operation` (text, not an `Operation`: `man gitcredentials` asks a helper to
     /// ignore, silently, an operation it does not know — a newer git's) for the request on stdin.
     public func run(operation: String) throws {
-        var request = try GitCredentialRequest.read(from: 0)
+        var request = try GitCredentialRequest.read(from: input.rawValue)
         guard let operation = Operation(rawValue: operation), let service = try request.service() else { return }
         let path = session.vaultPath
         guard FileManager.default.fileExists(atPath: path) else { return }
@@ -107,9 +113,9 @@ public struct GitCredentialHelper {
             StandardError.say("pwtui: the chosen credential's username or password contains a line break, which git's credential protocol cannot carry; nothing was given to git")
             return
         }
-        try StandardOutput.write("username=\(username)\npassword=")
-        try StandardOutput.write(password)
-        try StandardOutput.write("\n")
+        try StandardOutput.write("username=\(username)\npassword=", to: output)
+        try StandardOutput.write(password, to: output)
+        try StandardOutput.write("\n", to: output)
     }
 
     private func answer(_ credential: Credential, from vault: Vault) throws {
@@ -135,7 +141,7 @@ public struct GitCredentialHelper {
             // Nothing for this host itself (or only a rejected password): the person at the
             // terminal may still choose one.
         }
-        guard let terminal = try? Picker.openTerminal(theme: try session.settings().theme, environment: session.environment) else { return }  // git moves on
+        guard let terminal = try? session.openTerminal(theme: try session.settings().theme) else { return }  // git moves on
         let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], session: session,
                                preferring: request.username, agentField: .password)
         let outcome: PickerFlow<Vault, Picker.AgentAnswer>.Outcome
@@ -149,7 +155,7 @@ public struct GitCredentialHelper {
         case .answeredWithoutUnlocking(let agentAnswer):
             guard let password = agentAnswer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
             try password.withUnsafeBytes { try answer(username: agentAnswer.identity.username, password: CredentialField.value(ofRendered: $0)) }
-        case .cancelled: try StandardOutput.write("quit=1\n")
+        case .cancelled: try StandardOutput.write("quit=1\n", to: output)
         case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
         }
     }
@@ -190,7 +196,7 @@ public struct GitCredentialHelper {
             try confirm(existing.identity.id, at: scope.origin)
             return
         }
-        guard let terminal = TerminalPrompt(),
+        guard let terminal = session.terminalPrompt(),
               try terminal.confirm("Git logged in to \(scope.service.host) as \(username) with a password that differs from the saved one. Update it?")
         else { return }
         try access.apply(.edit(id: existing.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)), secret: password)
@@ -229,7 +235,7 @@ public struct GitCredentialHelper {
         let title = tried.identity.displayTitle
         rejections.markRejected(tried.identity.id, secretSet: tried.secretSet, at: scope.origin)
         try rejections.save(to: rejectionsPath)
-        guard let terminal = TerminalPrompt() else {
+        guard let terminal = session.terminalPrompt() else {
             StandardError.say("pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again")
             return
         }

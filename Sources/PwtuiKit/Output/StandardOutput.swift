@@ -6,9 +6,9 @@ import VaultCrypto
 /// stdout, written with write(2): a secret goes from protected memory to the descriptor with no
 /// String, no stdio buffer and no copy in between.
 public enum StandardOutput {
-    public static func write(_ text: String) throws {
+    public static func write(_ text: String, to descriptor: FileDescriptor = .standardOutput) throws {
         var text = text
-        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 
     /// Writes the result of a change that is already saved. A failure here must not claim the
@@ -21,9 +21,10 @@ public enum StandardOutput {
         }
     }
 
-    public static func write(_ bytes: UnsafeRawBufferPointer) throws {
+    /// `descriptor`: stdout, unless the caller answers on another (git's helper in tests).
+    public static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: FileDescriptor = .standardOutput) throws {
         do {
-            try FileDescriptor.standardOutput.writeAll(bytes)
+            try descriptor.writeAll(bytes)
         } catch {
             if error.isBrokenPipe { throw CommandFailure(.ioError, "stdout was closed before the answer was written") }
             throw CommandFailure(.ioError, "writing to stdout failed: \(error)")

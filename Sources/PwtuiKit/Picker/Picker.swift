@@ -26,7 +26,7 @@ public enum Picker {
                           output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil,
                           terminal existing: NcursesTerminal? = nil) throws {
         let settings = try session.settings()
-        let terminal = try existing ?? openTerminal(theme: settings.theme, environment: session.environment)
+        let terminal = try existing ?? session.openTerminal(theme: settings.theme)
         let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, session: session, passwordHint: passwordHint,
                              agentField: unlocked == nil ? Handover.field(for: output) : nil)
         let outcome: PickerFlow<Vault, AgentAnswer>.Outcome
@@ -115,13 +115,5 @@ public enum Picker {
             },
             rank: { vault in order(vault.contents.credentials, session.rankingContext(for: vault)) },
             credential: { vault, id in vault.contents.credential(withID: id) })
-    }
-
-    public static func openTerminal(theme: String, environment: Environment) throws -> NcursesTerminal {
-        do {
-            return try NcursesTerminal(theme: ThemeLocator.current(named: theme, environment: environment), environment: environment)
-        } catch {
-            throw CommandFailure(.interactionRequired, "\(error); use 'pwtui get' in scripts")
-        }
     }
 }

@@ -19,6 +19,9 @@ public final class Session {
     public let configOption: String?
     /// `--master-password-fd`: the password comes from there, and the agent is not used.
     public let masterPasswordFD: Int32?
+    /// Whether screens and prompts may open the terminal (`TerminalAccess`); tests in process
+    /// turn it off.
+    public var mayUseTerminal = true
     private let vaultOption: String?
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?
@@ -132,7 +135,7 @@ public final class Session {
         if let masterPasswordFD {
             return try SecretReader.firstLine(of: masterPasswordFD, what: "--master-password-fd")
         }
-        guard let terminal = TerminalPrompt() else {
+        guard let terminal = terminalPrompt() else {
             throw CommandFailure(.interactionRequired,
                                  "the vault is locked and there is no terminal to ask for the master password; pass --master-password-fd N")
         }

@@ -18,7 +18,7 @@ public enum Configuration {
             }
             return
         }
-        let terminal = try Picker.openTerminal(theme: try session.settings().theme, environment: session.environment)
+        let terminal = try session.openTerminal(theme: try session.settings().theme)
         let vault: Vault
         do {
             guard let created = try firstRun(on: terminal, session: session) else {
@@ -56,7 +56,7 @@ public enum Configuration {
     public static func configure(in session: Session) throws {
         let path = session.vaultPath
         guard FileManager.default.fileExists(atPath: path) else {
-            let terminal = try Picker.openTerminal(theme: try session.settings().theme, environment: session.environment)
+            let terminal = try session.openTerminal(theme: try session.settings().theme)
             defer { terminal.close() }
             guard try firstRun(on: terminal, session: session) != nil else {
                 throw CommandFailure(.cancelled, "setup cancelled; nothing was created")
@@ -66,7 +66,7 @@ public enum Configuration {
         let password = try session.masterPassword()
         let vault = try Vault.open(at: path, password: password)
         var settings = try session.settings()
-        let terminal = try Picker.openTerminal(theme: settings.theme, environment: session.environment)
+        let terminal = try session.openTerminal(theme: settings.theme)
         let choices: ConfigurationScreen.Choices?
         do {
             defer { terminal.close() }
