@@ -1,6 +1,10 @@
-// docs/ARCHITECTURE.md's table of which target may import which, checked against every source
-// file: a layer that reaches up (VaultModel importing TUI, the executable importing Glibc) fails
-// here, by file and line, before it can grow into a loop.
+// docs/ARCHITECTURE.md's rules, checked against every source file:
+// - the table of which target may import which: a layer that reaches up (VaultModel importing
+//   TUI, the executable importing Glibc) fails here, by file and line;
+// - no files of one target that need each other in a circle. "Needs" is read from the text: a
+//   file needs another when it names a type that the other declares at the top level. That is
+//   coarse (a comment that names a type counts, so comments are stripped first) but it errs
+//   towards finding a loop, never towards missing one that the compiler would see.
 
 import Foundation
 import ServiceMatching
@@ -58,5 +62,73 @@ struct ArchitectureTests {
         for target in targets {
             #expect(Self.allowed[target] != nil, "\(target) is not in the layer table (docs/ARCHITECTURE.md)")
         }
+    }
+
+    /// The top-level types each file of `target` declares, and the files each file needs.
+    static func dependencies(of target: String) throws -> [String: Set<String>] {
+        let directory = sources.appendingPathComponent(target)
+        let files = try #require(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        var texts: [String: String] = [:]
+        var declaredIn: [String: String] = [:]
+        let declaration = try Regex(#"(?m)^(?:(?:public|package|internal|fileprivate|private|final|indirect) )*(?:struct|enum|class|protocol|actor|typealias) (\w+)"#)
+        for file in files {
+            let name = String(file.path.dropFirst(directory.path.count + 1))
+            let text = try String(contentsOf: file, encoding: .utf8)
+            texts[name] = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+                .joined(separator: "\n")
+            for match in text.matches(of: declaration) {
+                if let type = match.output[1].substring { declaredIn[String(type)] = name }
+            }
+        }
+        var needs: [String: Set<String>] = [:]
+        for (file, text) in texts {
+            let words = Set(text.split { !$0.isLetter && !$0.isNumber && $0 != "_" }.map(String.init))
+            needs[file] = Set(declaredIn.compactMap { type, home in home != file && words.contains(type) ? home : nil })
+        }
+        return needs
+    }
+
+    /// The groups of two or more files that reach one another (Tarjan's strongly connected components).
+    static func loops(in needs: [String: Set<String>]) -> [[String]] {
+        var index: [String: Int] = [:], low: [String: Int] = [:], stack: [String] = [], onStack: Set<String> = []
+        var next = 0
+        var found: [[String]] = []
+        func visit(_ file: String) {
+            index[file] = next; low[file] = next; next += 1
+            stack.append(file); onStack.insert(file)
+            for other in needs[file, default: []].sorted() {
+                if index[other] == nil {
+                    visit(other)
+                    low[file] = min(low[file]!, low[other]!)
+                } else if onStack.contains(other) {
+                    low[file] = min(low[file]!, index[other]!)
+                }
+            }
+            guard low[file] == index[file] else { return }
+            var group: [String] = []
+            while let top = stack.popLast() {
+                onStack.remove(top)
+                group.append(top)
+                if top == file { break }
+            }
+            if group.count > 1 { found.append(group.sorted()) }
+        }
+        for file in needs.keys.sorted() where index[file] == nil { visit(file) }
+        return found
+    }
+
+    @Test("no files of a target need each other in a loop", arguments: allowed.keys.sorted())
+    func noLoopsBetweenFiles(target: String) throws {
+        for loop in Self.loops(in: try Self.dependencies(of: target)) {
+            Issue.record("\(target): these files need one another: \(loop.joined(separator: ", "))")
+        }
+    }
+
+    @Test("the loop finder finds a loop of three and none in a chain")
+    func loopFinderWorks() {
+        #expect(Self.loops(in: ["a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]]) == [["a", "b", "c"]])
+        #expect(Self.loops(in: ["a": ["b"], "b": ["c"], "c": []]).isEmpty)
     }
 }

@@ -1,19 +1,17 @@
 import VaultCrypto
 
-extension ConfigurationScreen {
-    /// What the wizard answers with: everything but the new master password, which stays in the
-    /// screen's protected memory (`withPassword`).
-    public struct Choices: Equatable, Sendable {
-        public var vaultPath: String
-        public var parameters: KDFParameters
-        public var theme: String
-        public var clipboardTimeout: Int
+/// What the configuration wizard answers with: everything but the new master password, which
+/// stays in the screen's protected memory (`ConfigurationScreen.withPassword`).
+public struct ConfigurationChoices: Equatable, Sendable {
+    public var vaultPath: String
+    public var parameters: KDFParameters
+    public var theme: String
+    public var clipboardTimeout: Int
 
-        public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int) {
-            self.vaultPath = vaultPath
-            self.parameters = parameters
-            self.theme = theme
-            self.clipboardTimeout = clipboardTimeout
-        }
+    public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int) {
+        self.vaultPath = vaultPath
+        self.parameters = parameters
+        self.theme = theme
+        self.clipboardTimeout = clipboardTimeout
     }
 }

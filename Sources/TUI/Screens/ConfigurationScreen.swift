@@ -12,6 +12,8 @@ import VaultModel
 /// The slow and outside parts come in at `init`: `calibrate` measures the unlock costs (shown as
 /// busy, through `.work`), `loadTheme` gives the theme previewed live (through `.useTheme`).
 public final class ConfigurationScreen: Screen {
+    public typealias Step = ConfigurationStep
+    public typealias Choices = ConfigurationChoices
     public typealias Result = Choices
 
     public enum Action: Sendable {

@@ -11,18 +11,6 @@ public protocol Terminal: AnyObject {
     func use(_ theme: Theme)
 }
 
-public struct TerminalSize: Equatable, Sendable, CustomStringConvertible {
-    public var rows: Int
-    public var columns: Int
-
-    public init(rows: Int, columns: Int) {
-        self.rows = rows
-        self.columns = columns
-    }
-
-    public var description: String { "\(columns)×\(rows)" }
-}
-
 public enum TerminalEvent: Equatable, Sendable {
     case key(Key)
     case resize(TerminalSize)

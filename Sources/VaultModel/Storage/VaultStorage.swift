@@ -41,14 +41,14 @@ public enum VaultStorage {
 
     /// Reads the whole vault file.
     public static func load(_ path: String) throws -> [UInt8] {
-        guard let bytes = try readIfPresent(path) else { throw VaultError.notFound(path: path) }
+        guard let bytes = try RegularFile.readIfPresent(path) else { throw VaultError.notFound(path: path) }
         return bytes
     }
 
     /// The vault file's header alone, checked (it is not secret): enough to know which vault and
     /// which save a file holds without reading the whole file.
     public static func loadHeader(_ path: String) throws -> VaultHeader {
-        guard let bytes = try readIfPresent(path, limit: VaultHeader.byteCount) else { throw VaultError.notFound(path: path) }
+        guard let bytes = try RegularFile.readIfPresent(path, limit: VaultHeader.byteCount) else { throw VaultError.notFound(path: path) }
         let info = try VaultError.during("reading", of: path) { try FileSystem.status(path) }
         return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: info.size) }
     }
@@ -64,63 +64,7 @@ public enum VaultStorage {
             if error.isNotFound { throw VaultError.notFound(path: path) }
             throw VaultError.io(path: path, operation: "reading", errno: error.code)
         }
-        try requireRegularFile(info, path: path)
-    }
-
-    private static func requireRegularFile(_ info: FileStatus, path: String) throws {
-        let kind: String
-        switch info.kind {
-        case .regular: return
-        case .fifo: kind = "a FIFO (named pipe)"
-        case .directory: kind = VaultError.directoryKind
-        case .characterDevice: kind = "a character device"
-        case .blockDevice: kind = "a block device"
-        case .socket: kind = "a socket"
-        case .symbolicLink, .other: kind = "not a regular file"
-        }
-        throw VaultError.notAFile(path: path, kind: kind)
-    }
-
-    /// The file's bytes (the first `limit` at most), or nil when it does not exist.
-    static func readIfPresent(_ path: String, limit: Int = .max) throws -> [UInt8]? {
-        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (and
-        // with it `list`, `suggest`, or an agent that must stay free to lock when idle). Nothing
-        // that is not a regular file is read at all.
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(path, [.readOnly, .nonBlocking, .noControllingTerminal])
-        } catch {
-            if error.isNoSuchEntry { return nil }
-            throw VaultError.io(path: path, operation: "opening", errno: error.code)
-        }
-        defer { fd.close() }
-        let info = try VaultError.during("reading", of: path) { try fd.status() }
-        try requireRegularFile(info, path: path)
-        var bytes = [UInt8](repeating: 0, count: min(info.size, limit))
-        var filled = 0
-        while true {
-            let room = bytes.count - filled
-            if room == 0 {
-                if filled >= limit { break }
-                // The file grew since fstat; read the rest too, so that trailing bytes are seen.
-                bytes += [UInt8](repeating: 0, count: 4096)
-                continue
-            }
-            let got = try read(fd, into: &bytes, at: filled, path: path)
-            if got == 0 { break }
-            filled += got
-        }
-        bytes.removeLast(bytes.count - filled)
-        return bytes
-    }
-
-    /// One read into `bytes` from `offset` on; 0 at the end of the file.
-    private static func read(_ fd: FileDescriptor, into bytes: inout [UInt8], at offset: Int, path: String) throws -> Int {
-        do {
-            return try bytes.withUnsafeMutableBytes { try fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[offset...])) }
-        } catch let error as SystemError {
-            throw VaultError.io(path: path, operation: "reading", errno: error.code)
-        }
+        try RegularFile.require(info, path: path)
     }
 
     /// Runs the save protocol. `produce` gets the file now on disk (nil if there is none) and
@@ -139,10 +83,10 @@ public enum VaultStorage {
         defer { lock.release() }
         AtomicFile.removeStaleTemporaries(of: target)
 
-        let image = try produce(try readIfPresent(target))
+        let image = try produce(try RegularFile.readIfPresent(target))
         let temporary = try AtomicFile.writeTemporary(image, beside: target)
         do {
-            guard let readBack = try readIfPresent(temporary), readBack == image else {
+            guard let readBack = try RegularFile.readIfPresent(temporary), readBack == image else {
                 throw VaultError.io(path: temporary, operation: "verifying", errno: SystemError.inputOutput.code)
             }
             try verify(readBack)
