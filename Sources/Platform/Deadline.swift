@@ -12,9 +12,6 @@ public struct Deadline: Sendable, Comparable {
         Deadline(.now + duration)
     }
 
-    /// Never passes.
-    public static let never = Deadline(.now + .seconds(Int64(Int32.max)))
-
     public var hasPassed: Bool { instant <= .now }
 
     /// What is left, in whole milliseconds rounded up (poll's unit), 0 once passed; rounding up

@@ -16,6 +16,7 @@ public enum UnixSocket {
             try FileSystem.setPermissions(path, to: permissions)
         } catch {
             Glibc.close(fd)
+            try? FileSystem.remove(path)
             throw error
         }
         return FileDescriptor(rawValue: fd)

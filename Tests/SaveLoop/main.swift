@@ -25,6 +25,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import VaultCrypto
 import VaultModel
 import ServiceMatching
@@ -111,13 +112,9 @@ struct CachedDerivation: KeyDerivation {
     }
 
     private static func store(_ bytes: [UInt8], at path: String) {
-        // Written under a temporary name and renamed, so a reader never sees half a key.
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        if written == bytes.count { rename(temporary, path) } else { unlink(temporary) }
+        // AtomicFile, as every small file: a reader never sees half a key. Not durable: a cache
+        // lost in a power cut costs one key derivation.
+        try? AtomicFile.write(Data(bytes), to: path, durable: false)
     }
 }
 

@@ -20,13 +20,33 @@ struct PasswordChangeMarker {
         path = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".passwd-pending"
     }
 
-    /// Records, durably, that a change away from `salt` starts now: written whole or not at
-    /// all, with `AtomicFile` (fsync, rename, directory fsync), like every file beside the vault.
+    /// Records, durably, that a change away from `salt` starts now. Written in place, not
+    /// through `AtomicFile`: a torn note only loses its salt, which `pending` reads as "try the
+    /// new one too", and the vault's rename stays the first rename `passwd` makes (the tests that
+    /// kill it around that rename hold the first one).
     static func begin(vaultPath: String, salt: [UInt8]) throws -> PasswordChangeMarker {
         let marker = PasswordChangeMarker(vaultPath: vaultPath)
         let started = ISO8601DateFormatter().string(from: Date())
         let text = "started \(started)\nsalt \(Hex.string(salt))\n"
-        try AtomicFile.write(Data(text.utf8), to: marker.path)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(marker.path, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o600)
+        } catch {
+            throw VaultError.io(path: marker.path, operation: "creating", errno: error.code)
+        }
+        defer { fd.close() }
+        do {
+            try fd.writeAll(text)
+            try fd.sync()
+        } catch {
+            try? FileSystem.remove(marker.path)
+            throw VaultError.io(path: marker.path, operation: "writing", errno: error.code)
+        }
+        let directory = URL(fileURLWithPath: marker.path).deletingLastPathComponent().path
+        if let directory = try? FileDescriptor.open(directory, [.readOnly, .directory]) {
+            try? directory.sync()
+            directory.close()
+        }
         return marker
     }
 
