@@ -28,8 +28,3 @@ public struct RemoveCredential {
         StandardError.say("Deleted \(credential.summary).")
     }
 }
-
-extension IdentityStore.Identity {
-    /// "Title (user, service service)" for confirmations and reports.
-    var summary: String { "\(displayTitle) (\(username), \(services.joined(separator: " ")))" }
-}

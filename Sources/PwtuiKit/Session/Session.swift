@@ -104,7 +104,7 @@ public final class Session {
     /// The answer to `query` in `vault`; a match by services is remembered in the use history
     /// (a tie-break in later rankings). Failing to record it must not fail the answer.
     public func answer(_ query: CredentialQuery, in vault: Vault) throws -> Credential {
-        guard query.id == nil else { return try query.answer(in: vault, context: RankingContext(suffixes: NoPublicSuffixList())) }
+        if let id = query.id { return try vault.credential(id: id) }
         let context = rankingContext(for: vault)
         let credential = try query.answer(in: vault, context: context)
         var usage = context.usage

@@ -29,8 +29,8 @@ public struct CredentialQuery: Sendable, Equatable {
         self.rejected = rejected
     }
 
-    /// The answer in `vault` and, for a match by services, the request it answered (for the
-    /// use history, which the caller keeps).
+    /// The credential this query names in `vault`: the one with the id, else the best match for
+    /// the services that the query accepts. Recording the use is the caller's (`Session.answer`).
     public func answer(in vault: Vault, context: RankingContext) throws -> Credential {
         if let id { return try vault.credential(id: id) }
         guard let best = CredentialRanking.matches(vault.contents.credentials, for: services, context: context).first(where: accepts)
