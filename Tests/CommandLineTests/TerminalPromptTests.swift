@@ -12,9 +12,7 @@ struct TerminalPromptTests {
     /// A vault with github.com → s3cret, and a tmux session whose shell has PWTUI_VAULT set.
     private func session() throws -> (Sandbox, TmuxSession) {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
-        let tmux = try TmuxSession(sandbox: sandbox)
-        let ready = try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }  // the prompt
-        try #require(ready != nil, "the shell in tmux did not start: \(tmux.captures.last ?? "")")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         return (sandbox, tmux)
     }
 
@@ -35,8 +33,7 @@ struct TerminalPromptTests {
     /// Types `pwtui get github.com` into the shell, stdout and exit code to files.
     private func startGet(_ pwtui: String, in tmux: TmuxSession, _ sandbox: Sandbox) throws -> (out: String, rc: String) {
         let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
-        try tmux.type("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
-        try tmux.press("Enter")
+        try tmux.enter("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
         return (out, rc)
     }
 
@@ -61,8 +58,7 @@ struct TerminalPromptTests {
     @Test("get asks on the terminal without echo; the secret goes to stdout only")
     func promptWithoutEcho() throws {
         let (sandbox, tmux, out, rc) = try promptedGet()
-        try tmux.type(sandbox.password)
-        try tmux.press("Enter")
+        try tmux.enter(sandbox.password)
 
         #expect(try requireExit(rc, tmux: tmux, "pwtui did not finish") == "EXIT=0\n")
         #expect(readBytes(out) == Array("s3cret\n".utf8))
@@ -85,8 +81,7 @@ struct TerminalPromptTests {
         // The terminal is usable again: the kernel echoes (stty shows echo and canonical mode on)
         // and the shell shows what is typed and runs it.
         let stty = sandbox.scratch + "/stty"
-        try tmux.type("stty -a > '\(stty)'; echo ok-after")
-        try tmux.press("Enter")
+        try tmux.enter("stty -a > '\(stty)'; echo ok-after")
         let after = try tmux.waitForPane { pane in
             pane.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "ok-after" }
         }
