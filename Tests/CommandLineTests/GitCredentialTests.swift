@@ -34,6 +34,15 @@ struct GitCredentialTests {
         return ("http://127.0.0.1:\(port)/repo.git", "http://127.0.0.1:\(port)", child)
     }
 
+    /// A vault that holds alice's `secret` for the test server, and the server (the caller stops
+    /// it): what git finds when pwtui already knows a password, right or outdated.
+    func vaultServedWith(secret: String) throws -> (sandbox: Sandbox, url: String, server: Child) {
+        let sandbox = try Sandbox.withVault()
+        let (url, origin, server) = try server(sandbox)
+        try sandbox.add([origin], username: "alice", secret: secret)
+        return (sandbox, url, server)
+    }
+
     /// git clone with pwtui as the only credential helper; the master password comes from a file
     /// on descriptor 3 (a script's way; a person would be asked on the terminal).
     func clone(_ sandbox: Sandbox, _ url: String, into name: String) throws -> RunResult {
@@ -64,10 +73,8 @@ struct GitCredentialTests {
 
     @Test("a wrong saved password fails cleanly and erase without a terminal deletes nothing")
     func wrongPasswordIsNotErasedSilently() throws {
-        let sandbox = try Sandbox.withVault()
-        let (url, origin, server) = try server(sandbox)
+        let (sandbox, url, server) = try vaultServedWith(secret: "outdated")
         defer { server.signal(SIGKILL) }
-        try sandbox.add([origin], username: "alice", secret: "outdated")
         let result = try clone(sandbox, url, into: "wrong")
         #expect(result.exitCode != 0 && !result.timedOut, "\(result)")
         #expect(try sandbox.listJSON().count == 1, "git's erase without a terminal must not delete")
@@ -101,10 +108,8 @@ struct GitCredentialTests {
 
     @Test("with the agent unlocked: git clone asks nothing, get answers host-level matches only, store adds without a password")
     func throughTheAgent() throws {
-        let sandbox = try Sandbox.withVault()
-        let (url, origin, server) = try server(sandbox)
+        let (sandbox, url, server) = try vaultServedWith(secret: "git-secret")
         defer { server.signal(SIGKILL) }
-        try sandbox.add([origin], username: "alice", secret: "git-secret")
         try sandbox.add(["gist.example.com"], username: "carol", secret: "same-site-only")
         #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }

@@ -116,11 +116,16 @@ struct PickerTmuxTests {
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
     }
 
+    /// A sandbox with no vault yet, a shell in tmux, and pwtui's path: where pwtui offers its
+    /// demo and its first-run setup.
+    func shellWithoutVault() throws -> (Sandbox, TmuxSession, pwtui: String) {
+        let sandbox = try Sandbox()
+        return (sandbox, try TmuxSession.shellReady(sandbox: sandbox), try Binaries.require(Binaries.pwtui))
+    }
+
     @Test("pwtui demo: a throwaway vault, its password on the password screen, the list for github.com")
     func demo() throws {
-        let sandbox = try Sandbox()
-        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
-        let pwtui = try Binaries.require(Binaries.pwtui)
+        let (sandbox, tmux, pwtui) = try shellWithoutVault()
         let rc = sandbox.scratch + "/demo.rc"
         try tmux.enter("x=$('\(pwtui)' demo); echo \"RC=$? LEN=${#x}\" > '\(rc)'")
         try tmux.requirePane { $0.contains("the master password is: correct horse battery staple") }
@@ -137,9 +142,7 @@ struct PickerTmuxTests {
 
     @Test("pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get")
     func firstRunWizard() throws {
-        let sandbox = try Sandbox()
-        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
-        let pwtui = try Binaries.require(Binaries.pwtui)
+        let (sandbox, tmux, pwtui) = try shellWithoutVault()
         let rc = sandbox.scratch + "/wizard.rc"
         try tmux.enter("'\(pwtui)'; echo \"RC=$?\" > '\(rc)'")
         try tmux.requirePane { $0.contains("first-run setup (step 1 of 7)") && $0.contains(sandbox.vault) }
