@@ -42,71 +42,64 @@ struct AgentStarvationTests {
                     held[i] = connect()
         """
 
-    func startAgent(_ sandbox: Sandbox, idle: String) throws {
-        try sandbox.initVault()
-        try sandbox.add(["github.com"], username: "alice", secret: "agent-secret")
-        let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", idle], password: .none, timeout: .seconds(15))
-        try #require(start.exitCode == 0, "\(start)")
-        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+    /// A vault with github.com → agent-secret and its agent unlocked, pestered by `silent` silent
+    /// connections and a slow one while `body` runs; then the pest is killed and the agent stopped.
+    func withPesteredAgent(idle: String, silent: Int, sourceLocation: SourceLocation = #_sourceLocation,
+                           _ body: (Sandbox) throws -> Void) throws {
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "agent-secret"),
+                                            sourceLocation: sourceLocation)
+        defer { sandbox.stopAgent() }
+        try sandbox.startUnlockedAgent(idleTimeout: idle, sourceLocation: sourceLocation)
+        let pester = try sandbox.start("/usr/bin/python3", ["-c", Self.pester, sandbox.agentSocket, "\(silent)"])
+        defer { pester.signal(SIGKILL) }
+        try #require(pester.saidReady(), "the pest did not connect to the agent", sourceLocation: sourceLocation)
+        try body(sandbox)
     }
 
     @Test("ten silent connections and a slow one: a get through the agent answers at once, and the idle lock still comes")
     func silentClientsStarveNobody() throws {
-        let sandbox = try Sandbox()
-        try startAgent(sandbox, idle: "4s")
-        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
-        let socket = sandbox.root + "/xdg/runtime/pwtui/agent.sock"
-        let pester = try sandbox.start("/usr/bin/python3", ["-c", Self.pester, socket, "10"])
-        defer { pester.signal(SIGKILL) }
-        try #require(poll(timeout: .seconds(10)) { String(decoding: pester.currentStdout(), as: UTF8.self).contains("ready") })
-
-        // A serial agent gave each silent connection its 5 s: the get below waited 50 s and, past
-        // its own 10 s, failed. Served side by side, it takes what a get takes.
-        for _ in 0 ..< 3 {
-            let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
-            #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
-            #expect(get.duration < .seconds(5), "answered in \(get.duration) despite the silent clients (a serial agent: 10 s, then a failure)")
+        try withPesteredAgent(idle: "4s", silent: 10) { sandbox in
+            // A serial agent gave each silent connection its 5 s: the get below waited 50 s and, past
+            // its own 10 s, failed. Served side by side, it takes what a get takes.
+            for _ in 0 ..< 3 {
+                let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
+                #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
+                #expect(get.duration < .seconds(5), "answered in \(get.duration) despite the silent clients (a serial agent: 10 s, then a failure)")
+            }
+            // Still pestered, the agent locks once unused for its idle timeout.
+            let locked = poll(timeout: .seconds(12), every: .milliseconds(250)) {
+                (try? sandbox.pwtui(["agent", "status"], password: .none).exitCode) == 75
+            }
+            #expect(locked, "the agent locked itself while silent clients held connections")
         }
-        // Still pestered, the agent locks once unused for its idle timeout.
-        let locked = poll(timeout: .seconds(12), every: .milliseconds(250)) {
-            (try? sandbox.pwtui(["agent", "status"], password: .none).exitCode) == 75
-        }
-        #expect(locked, "the agent locked itself while silent clients held connections")
     }
 
     @Test("more connections than the agent's cap: the oldest silent one makes room, a get still answers")
     func connectionCap() throws {
-        let sandbox = try Sandbox()
-        try startAgent(sandbox, idle: "30s")
-        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
-        let socket = sandbox.root + "/xdg/runtime/pwtui/agent.sock"
-        let pester = try sandbox.start("/usr/bin/python3", ["-c", Self.pester, socket, "60"])
-        defer { pester.signal(SIGKILL) }
-        try #require(poll(timeout: .seconds(10)) { String(decoding: pester.currentStdout(), as: UTF8.self).contains("ready") })
-        let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
-        #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
-        #expect(get.duration < .seconds(5), "answered in \(get.duration) with the agent at its cap")
+        try withPesteredAgent(idle: "30s", silent: 60) { sandbox in
+            let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
+            #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
+            #expect(get.duration < .seconds(5), "answered in \(get.duration) with the agent at its cap")
 
-        // The agent holds no more than its cap (32) of the 61 the pest keeps trying to hold, plus
-        // its listener and the one asking here.
-        let askPID = """
-            import json, socket, sys
-            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-            s.sendall(b'{"body":{"status":{}},"length":0}\\n'); print(json.loads(s.makefile().readline())["body"]["status"]["state"]["pid"])
-            """
-        let pid = try sandbox.run("/usr/bin/python3", ["-c", askPID, socket]).out.trimmingCharacters(in: .whitespacesAndNewlines)
-        try #require(Int(pid) != nil, "no pid from the agent: \(pid)")
-        let sockets = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").filter { fd in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasPrefix("socket:") == true
+            // The agent holds no more than its cap (32) of the 61 the pest keeps trying to hold, plus
+            // its listener and the one asking here.
+            let askPID = """
+                import json, socket, sys
+                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+                s.sendall(b'{"body":{"status":{}},"length":0}\\n'); print(json.loads(s.makefile().readline())["body"]["status"]["state"]["pid"])
+                """
+            let pid = try sandbox.run("/usr/bin/python3", ["-c", askPID, sandbox.agentSocket]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+            try #require(Int(pid) != nil, "no pid from the agent: \(pid)")
+            let sockets = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").filter { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasPrefix("socket:") == true
+            }
+            #expect(sockets.count <= 32 + 2, "the agent holds \(sockets.count) sockets")
         }
-        #expect(sockets.count <= 32 + 2, "the agent holds \(sockets.count) sockets")
     }
 
     @Test("an agent that accepts and never answers: the client says it timed out, not that the connection closed")
     func timeoutNamedAsTimeout() throws {
         let sandbox = try Sandbox.withVault()
-        let directory = sandbox.root + "/xdg/runtime/pwtui"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let script = """
             import socket, sys, time
             s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
@@ -115,9 +108,9 @@ struct AgentStarvationTests {
             while True:
                 c, _ = s.accept(); held.append(c)
             """
-        let mute = try sandbox.start("/usr/bin/python3", ["-c", script, directory + "/agent.sock"])
+        let mute = try sandbox.startStandInAgent(script)
         defer { mute.signal(SIGKILL) }
-        try #require(poll(timeout: .seconds(10)) { String(decoding: mute.currentStdout(), as: UTF8.self).contains("ready") })
+        try #require(mute.saidReady())
         let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none, timeout: .seconds(30))
         #expect(get.exitCode == 74, "\(get)")
         #expect(get.err.contains("did not answer within 10 s") && !get.err.contains("closed"), "\(get)")

@@ -191,8 +191,6 @@ struct AgentTests {
     @Test("an agent that hangs up mid-request is an error (74) with a message, never a silent SIGPIPE death")
     func agentHangingUp() throws {
         let sandbox = try Sandbox.withVault()
-        let directory = sandbox.root + "/xdg/runtime/pwtui"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A stand-in agent: says it is unlocked, then closes the next connection unread.
         let script = """
             import json, socket, sys
@@ -202,9 +200,9 @@ struct AgentTests {
             c.sendall(json.dumps({"body": {"status": {"state": state}}, "length": 0}).encode() + b"\\n"); c.close()
             c, _ = s.accept(); c.close()
             """
-        let fake = try sandbox.start("/usr/bin/python3", ["-c", script, directory + "/agent.sock", sandbox.vault])
+        let fake = try sandbox.startStandInAgent(script, arguments: [sandbox.vault])
         defer { fake.signal(SIGKILL) }
-        try #require(poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: directory + "/agent.sock") })
+        try #require(poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: sandbox.agentSocket) })
         let add = try sandbox.pwtui(["add", "example.com", "--username", "u"], password: .none,
                                     stdin: String(repeating: "x", count: 60_000))
         #expect(add.exitCode == 74 && add.err.contains("agent"), "\(add)")

@@ -39,6 +39,35 @@ struct ConcurrentEditTests {
         try sandbox.listJSON().first { $0["id"] as? String == id }
     }
 
+    /// The credential as the last round of every field's edits left it: title-N, user-N, rank N,
+    /// and every service added on top of start.example. Failures point at the calling test.
+    func expectLastEdits(_ sandbox: Sandbox, _ id: String, lastRound: Int, services added: [String],
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let entry = try #require(try credential(sandbox, id), sourceLocation: sourceLocation)
+        #expect(entry["title"] as? String == "title-\(lastRound)", sourceLocation: sourceLocation)
+        #expect(entry["username"] as? String == "user-\(lastRound)", sourceLocation: sourceLocation)
+        #expect(entry["rank"] as? Int == lastRound, sourceLocation: sourceLocation)
+        let services = Set(entry["services"] as? [String] ?? [])
+        let expected = Set(["start.example"] + added)
+        #expect(services == expected, "missing: \(expected.subtracting(services).sorted())", sourceLocation: sourceLocation)
+    }
+
+    /// One bash `worker` a field, free-running (no lock held by the test), with FIELD, PWTUI and
+    /// ID in its environment and the master password on descriptor 3. Each worker prints
+    /// `nN rc=STATUS` a round; every one of `rounds` rounds must have been acknowledged with 0.
+    func runWorkers(_ sandbox: Sandbox, _ id: String, fields: [String], rounds: Int, worker: String,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
+        let workers = try fields.map { field in
+            try sandbox.start("/bin/bash", ["-c", worker], environment: ["FIELD": field, "PWTUI": pwtui, "ID": id],
+                              descriptors: [3: .text(sandbox.password)])
+        }
+        for result in workers.map({ $0.wait(timeout: .seconds(180)) }) {
+            #expect(result.out.split(separator: "\n").map(String.init) == (0 ..< rounds).map { "n\($0) rc=0" }, "\(result)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("4 processes editing different fields of one credential, 20 rounds that all read the same version: every edit kept")
     func differentFieldsAtOnce() throws {
         let sandbox = try Sandbox.withVault()
@@ -62,13 +91,7 @@ struct ConcurrentEditTests {
                 #expect(result.exitCode == 0, "round \(round): \(result)")
             }
         }
-        let entry = try #require(try credential(sandbox, id))
-        #expect(entry["title"] as? String == "title-19")
-        #expect(entry["username"] as? String == "user-19")
-        #expect(entry["rank"] as? Int == 19)
-        let services = Set(entry["services"] as? [String] ?? [])
-        let expected = Set(["start.example"] + (0 ..< 20).map { "s\($0).example" })
-        #expect(services == expected, "missing: \(expected.subtracting(services).sorted())")
+        try expectLastEdits(sandbox, id, lastRound: 19, services: (0 ..< 20).map { "s\($0).example" })
         #expect(try sandbox.pwtui(["get", "--id", id]).out == "s3cret\n")
     }
 
@@ -76,7 +99,6 @@ struct ConcurrentEditTests {
     func differentFieldsFreeRunning() throws {
         let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["start.example"], username: "first", secret: "s3cret")
-        let pwtui = try Binaries.require(Binaries.pwtui)
         let worker = """
             IFS= read -r password <&3; exec 3<&-
             for n in $(seq 0 19); do
@@ -90,20 +112,8 @@ struct ConcurrentEditTests {
               echo "n$n rc=$?"
             done
             """
-        let workers = try ["title", "username", "rank", "service"].map { field in
-            try sandbox.start("/bin/bash", ["-c", worker], environment: ["FIELD": field, "PWTUI": pwtui, "ID": id],
-                              descriptors: [3: .text(sandbox.password)])
-        }
-        for result in workers.map({ $0.wait(timeout: .seconds(180)) }) {
-            #expect(result.out.split(separator: "\n").map(String.init) == (0 ..< 20).map { "n\($0) rc=0" }, "\(result)")
-        }
-        let entry = try #require(try credential(sandbox, id))
-        #expect(entry["title"] as? String == "title-19")
-        #expect(entry["username"] as? String == "user-19")
-        #expect(entry["rank"] as? Int == 19)
-        let services = Set(entry["services"] as? [String] ?? [])
-        let expected = Set(["start.example"] + (0 ..< 20).map { "s\($0).example" })
-        #expect(services == expected, "missing: \(expected.subtracting(services).sorted())")
+        try runWorkers(sandbox, id, fields: ["title", "username", "rank", "service"], rounds: 20, worker: worker)
+        try expectLastEdits(sandbox, id, lastRound: 19, services: (0 ..< 20).map { "s\($0).example" })
     }
 
     @Test("edits through an unlocked agent racing edits of other fields by processes that unlock themselves: all kept")
@@ -114,7 +124,6 @@ struct ConcurrentEditTests {
         try #require(start.exitCode == 0, "\(start)")
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
-        let pwtui = try Binaries.require(Binaries.pwtui)
         // Through the agent: no descriptor. Locally: --master-password-fd, which bypasses it.
         let worker = """
             IFS= read -r password <&3; exec 3<&-
@@ -128,28 +137,15 @@ struct ConcurrentEditTests {
               echo "n$n rc=$?"
             done
             """
-        let workers = try ["title", "service", "username", "rank"].map { field in
-            try sandbox.start("/bin/bash", ["-c", worker], environment: ["FIELD": field, "PWTUI": pwtui, "ID": id],
-                              descriptors: [3: .text(sandbox.password)])
-        }
-        for result in workers.map({ $0.wait(timeout: .seconds(180)) }) {
-            #expect(result.out.split(separator: "\n").map(String.init) == (0 ..< 15).map { "n\($0) rc=0" }, "\(result)")
-        }
-        let entry = try #require(try credential(sandbox, id))
-        #expect(entry["title"] as? String == "title-14")
-        #expect(entry["username"] as? String == "user-14")
-        #expect(entry["rank"] as? Int == 14)
-        let services = Set(entry["services"] as? [String] ?? [])
-        let expected = Set(["start.example"] + (0 ..< 15).map { "a\($0).example" })
-        #expect(services == expected, "missing: \(expected.subtracting(services).sorted())")
+        try runWorkers(sandbox, id, fields: ["title", "service", "username", "rank"], rounds: 15, worker: worker)
+        try expectLastEdits(sandbox, id, lastRound: 14, services: (0 ..< 15).map { "a\($0).example" })
         let suggested = try sandbox.pwtui(["suggest", "a14.example", "--format", "json"], password: .none)
         #expect(suggested.out.contains("title-14"), "the identity store followed: \(suggested)")
     }
 
     /// `pwtui ARGS` whose first flock (the save lock) is held back `delay` after the vault was read.
     func delayedSave(_ sandbox: Sandbox, _ arguments: [String], delay: Duration) throws -> Child {
-        let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                  "strace is not installed (apt-get install strace, or `make deps`)")
+        let strace = try Binaries.requireStrace()
         let microseconds = Int(delay.timeInterval * 1_000_000)
         return try sandbox.start(strace, ["-f", "-o", "/dev/null", "-e", "trace=flock",
                                           "-e", "inject=flock:delay_enter=\(microseconds):when=1",

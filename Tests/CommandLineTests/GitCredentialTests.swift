@@ -11,8 +11,9 @@ import Glibc
 struct GitCredentialTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
 
-    /// A bare repository with one commit, served with user "alice" / password "git-secret".
-    func server(_ sandbox: Sandbox) throws -> (url: String, child: Child) {
+    /// A bare repository with one commit, served with user "alice" / password "git-secret": the
+    /// repository's URL, the origin a credential is saved for, and the server to stop.
+    func server(_ sandbox: Sandbox) throws -> (url: String, origin: String, child: Child) {
         let setup = """
             set -e
             git init -q --bare '\(sandbox.root)/srv/repo.git'
@@ -30,7 +31,16 @@ struct GitCredentialTests {
         let up = poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: portFile) }
         try #require(up, "the test server did not start: \(child.wait(timeout: .seconds(1)))")
         let port = String(decoding: readBytes(portFile) ?? [], as: UTF8.self)
-        return ("http://127.0.0.1:\(port)/repo.git", child)
+        return ("http://127.0.0.1:\(port)/repo.git", "http://127.0.0.1:\(port)", child)
+    }
+
+    /// A vault that holds alice's `secret` for the test server, and the server (the caller stops
+    /// it): what git finds when pwtui already knows a password, right or outdated.
+    func vaultServedWith(secret: String) throws -> (sandbox: Sandbox, url: String, server: Child) {
+        let sandbox = try Sandbox.withVault()
+        let (url, origin, server) = try server(sandbox)
+        try sandbox.add([origin], username: "alice", secret: secret)
+        return (sandbox, url, server)
     }
 
     /// git clone with pwtui as the only credential helper; the master password comes from a file
@@ -49,14 +59,13 @@ struct GitCredentialTests {
     @Test("git clone over HTTP with Basic auth succeeds with the vault's credential and fails cleanly without")
     func cloneWithAndWithoutTheCredential() throws {
         let sandbox = try Sandbox.withVault()
-        let (url, server) = try server(sandbox)
+        let (url, origin, server) = try server(sandbox)
         defer { server.signal(SIGKILL) }
-        let port = url.split(separator: ":")[2].split(separator: "/")[0]
 
         let without = try clone(sandbox, url, into: "without")
         #expect(without.exitCode != 0 && !without.timedOut, "no credential: git fails and does not hang: \(without)")
 
-        try sandbox.add(["http://127.0.0.1:\(port)"], username: "alice", secret: "git-secret")
+        try sandbox.add([origin], username: "alice", secret: "git-secret")
         let with = try clone(sandbox, url, into: "with")
         #expect(with.exitCode == 0, "\(with)")
         #expect(FileManager.default.fileExists(atPath: sandbox.root + "/with/README"))
@@ -64,11 +73,8 @@ struct GitCredentialTests {
 
     @Test("a wrong saved password fails cleanly and erase without a terminal deletes nothing")
     func wrongPasswordIsNotErasedSilently() throws {
-        let sandbox = try Sandbox.withVault()
-        let (url, server) = try server(sandbox)
+        let (sandbox, url, server) = try vaultServedWith(secret: "outdated")
         defer { server.signal(SIGKILL) }
-        let port = url.split(separator: ":")[2].split(separator: "/")[0]
-        try sandbox.add(["http://127.0.0.1:\(port)"], username: "alice", secret: "outdated")
         let result = try clone(sandbox, url, into: "wrong")
         #expect(result.exitCode != 0 && !result.timedOut, "\(result)")
         #expect(try sandbox.listJSON().count == 1, "git's erase without a terminal must not delete")
@@ -102,11 +108,8 @@ struct GitCredentialTests {
 
     @Test("with the agent unlocked: git clone asks nothing, get answers host-level matches only, store adds without a password")
     func throughTheAgent() throws {
-        let sandbox = try Sandbox.withVault()
-        let (url, server) = try server(sandbox)
+        let (sandbox, url, server) = try vaultServedWith(secret: "git-secret")
         defer { server.signal(SIGKILL) }
-        let port = url.split(separator: ":")[2].split(separator: "/")[0]
-        try sandbox.add(["http://127.0.0.1:\(port)"], username: "alice", secret: "git-secret")
         try sandbox.add(["gist.example.com"], username: "carol", secret: "same-site-only")
         #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }

@@ -298,7 +298,7 @@ struct GitProtocolTests {
     @Test("through an unlocked agent: a rejected password is skipped for the next one of that host, and git clone falls back to git's prompt")
     func rejectedThroughTheAgent() throws {
         let sandbox = try Sandbox.withVault()
-        let (url, server) = try GitCredentialTests().server(sandbox)
+        let (url, _, server) = try GitCredentialTests().server(sandbox)
         defer { server.signal(SIGKILL) }
         let port = url.split(separator: ":")[2].split(separator: "/")[0]
         let git = try GitHarness(sandbox)
@@ -342,11 +342,9 @@ struct GitProtocolTests {
         try git.report("reject", ["protocol=https", "host=git.example.com", "username=alice", "password=outdated"],
                        helper: "!'\(try Binaries.require(Binaries.pwtui))' git-credential")
 
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let out = sandbox.scratch + "/git.out"
-        try tmux.type("printf 'protocol=https\\nhost=git.example.com\\n\\n' | '\(try Binaries.require(Binaries.pwtui))' git-credential get > '\(out)'; echo \"RC=$?\" >> '\(out)'")
-        try tmux.press("Enter")
+        try tmux.enter("printf 'protocol=https\\nhost=git.example.com\\n\\n' | '\(try Binaries.require(Binaries.pwtui))' git-credential get > '\(out)'; echo \"RC=$?\" >> '\(out)'")
         try #require(try tmux.waitForPane { $0.contains("Matches for https://git.example.com") && $0.contains("Example git") } != nil,
                      "the person is asked: \(tmux.captures.last ?? "") / \(String(decoding: readBytes(out) ?? [], as: UTF8.self))")
         try tmux.press("Enter")

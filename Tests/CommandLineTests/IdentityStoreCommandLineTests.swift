@@ -64,10 +64,7 @@ struct IdentityStoreCommandLineTests {
     func switchedOff() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         #expect(FileManager.default.fileExists(atPath: storePath(sandbox)))
-        let config = sandbox.root + "/xdg/config/pwtui/config.toml"
-        try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
-        try "identity_store = false\n".write(toFile: config, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config)
+        try sandbox.writeConfig("identity_store = false\n")
         try sandbox.add(["gitlab.com"], username: "bob", secret: "s2")
         #expect(!FileManager.default.fileExists(atPath: storePath(sandbox)))
         #expect(try suggest(sandbox, "github.com").exitCode == 75)

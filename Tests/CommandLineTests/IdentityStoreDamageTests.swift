@@ -95,13 +95,21 @@ struct IdentityStoreDamageTests {
         #expect(try suggest(sandbox).exitCode == 0)
     }
 
+    /// `strace OPTIONS pwtui add SERVICE --username u`, the secret "s" on stdin and the master
+    /// password on descriptor 3: an add whose writes of the store a test logs or holds back.
+    func tracedAdd(_ sandbox: Sandbox, _ service: String, strace options: [String], detachTerminal: Bool = true,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> Child {
+        let strace = try Binaries.requireStrace(sourceLocation: sourceLocation)
+        let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
+        return try sandbox.start(strace, options + [pwtui, "add", service, "--username", "u", "--master-password-fd", "3"],
+                                 stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: detachTerminal)
+    }
+
     @Test("kill -9 while the store's temporary is written and not yet renamed: the next save removes it")
     func killedWriterLeavesNothing() throws {
         let sandbox = try Sandbox.withVault()
         let path = try storePath(sandbox)
         let directory = (path as NSString).deletingLastPathComponent
-        let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                  "strace is not installed (apt-get install strace, or `make deps`)")
         func temporaries() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") }
         }
@@ -109,19 +117,16 @@ struct IdentityStoreDamageTests {
         // rename by its path). In a second add that rename is held back 20 s, in which the writer
         // is killed with its temporary complete on disk.
         let log = sandbox.scratch + "/rename.log"
-        let traced = try sandbox.run(strace, ["-f", "-s", "4096", "-o", log, "-e", "trace=rename",
-                                              try Binaries.require(Binaries.pwtui), "add", "first.example", "--username", "u",
-                                              "--master-password-fd", "3"],
-                                     stdin: .text("s"), descriptors: [3: .text(sandbox.password)])
+        let traced = try tracedAdd(sandbox, "first.example", strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=rename"])
+            .wait(timeout: .seconds(60))
         try #require(traced.exitCode == 0, "\(traced)")
         let renames = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n").filter { $0.contains("rename(") }
         let storeName = (path as NSString).lastPathComponent
         let storeRename = try #require(renames.firstIndex { $0.hasSuffix("/\(storeName)\") = 0") }, "\(renames)")
-        let child = try sandbox.start(strace, ["-f", "-o", "/dev/null", "-e", "trace=rename",
-                                               "-e", "inject=rename:delay_enter=20000000:when=\(storeRename + 1)",
-                                               try Binaries.require(Binaries.pwtui), "add", "killed.example", "--username", "u",
-                                               "--master-password-fd", "3"],
-                                      stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: false)
+        let child = try tracedAdd(sandbox, "killed.example",
+                                  strace: ["-f", "-o", "/dev/null", "-e", "trace=rename",
+                                           "-e", "inject=rename:delay_enter=20000000:when=\(storeRename + 1)"],
+                                  detachTerminal: false)
         let caught = try poll(timeout: .seconds(15)) { !(try temporaries()).isEmpty }
         child.signal(SIGKILL)
         child.wait()
@@ -136,13 +141,10 @@ struct IdentityStoreDamageTests {
     @Test("the store is fsynced before its rename and its directory after, like the vault")
     func writtenDurably() throws {
         let sandbox = try Sandbox.withVault()
-        let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                  "strace is not installed (apt-get install strace, or `make deps`)")
         let log = sandbox.scratch + "/strace.log"
-        let add = try sandbox.run(strace, ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,fsync,rename,renameat,renameat2,close",
-                                           try Binaries.require(Binaries.pwtui), "add", "github.com", "--username", "u",
-                                           "--master-password-fd", "3"],
-                                  stdin: .text("s"), descriptors: [3: .text(sandbox.password)])
+        let add = try tracedAdd(sandbox, "github.com",
+                                strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,fsync,rename,renameat,renameat2,close"])
+            .wait(timeout: .seconds(60))
         try #require(add.exitCode == 0, "\(add)")
         // Paths compared without doubled slashes (the sandbox's have one, pwtui normalises it away).
         let path = try storePath(sandbox).replacingOccurrences(of: "//", with: "/")

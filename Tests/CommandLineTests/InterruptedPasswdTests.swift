@@ -80,14 +80,11 @@ struct InterruptedPasswdTests {
     func pickerSaysIt() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         try killPasswd(sandbox, afterRename: true)
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
-        try tmux.type("'\(try Binaries.require(Binaries.pwtui))' pick github.com")
-        try tmux.press("Enter")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        try tmux.enter("'\(try Binaries.require(Binaries.pwtui))' pick github.com")
         let screen = try tmux.waitForPane { $0.contains("Master password") }
         #expect(screen?.contains("use the NEW master password") == true, "\(tmux.captures.last ?? "")")
-        try tmux.type(Self.newPassword)
-        try tmux.press("Enter")
+        try tmux.enter(Self.newPassword)
         #expect(try tmux.waitForPane { $0.contains("alice") } != nil, "the new password opened it: \(tmux.captures.last ?? "")")
         try tmux.press("Escape")
         let marker = sandbox.vaultDirectory + "/." + (sandbox.vault as NSString).lastPathComponent + ".passwd-pending"

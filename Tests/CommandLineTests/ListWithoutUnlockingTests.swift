@@ -8,10 +8,7 @@ import Testing
 @Suite("list without unlocking")
 struct ListWithoutUnlockingTests {
     func turnIdentityStoreOff(_ sandbox: Sandbox) throws {
-        let directory = sandbox.root + "/xdg/config/pwtui"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try "identity_store = false\n".write(toFile: directory + "/config.toml", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory + "/config.toml")
+        try sandbox.writeConfig("identity_store = false\n")
     }
 
     @Test("with a current identity store, list and equivalents list need no password: none given, or a wrong one never read")

@@ -9,11 +9,9 @@ import Testing
 struct NextStepTmuxTests {
     /// Runs plain pwtui in tmux on an empty vault, leaves with Esc, and returns its stderr.
     func leaveEmptyPicker(_ sandbox: Sandbox, command: String) throws -> String {
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let err = sandbox.scratch + "/start.err", rc = sandbox.scratch + "/start.rc"
-        try tmux.type("\(command) 2>'\(err)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.press("Enter")
+        try tmux.enter("\(command) 2>'\(err)'; echo \"RC=$?\" > '\(rc)'")
         try #require(try tmux.waitForPane { $0.contains("The vault is empty") } != nil, "\(tmux.captures.last ?? "")")
         try tmux.press("Escape")
         var status = ""

@@ -14,23 +14,24 @@ struct PickerTmuxTests {
         try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
         try sandbox.add(["gitlab.com"], username: "carol", secret: "other-secret", extra: ["--title", "GitLab"])
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
-        let pwtui = try Binaries.require(Binaries.pwtui)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let rc = sandbox.scratch + "/pick.rc"
-        try tmux.type("x=$('\(pwtui)' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
+        try pickGitHub(in: tmux, rc: rc)
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "the list comes first: \(screen)") }
         return (sandbox, tmux, rc)
     }
 
+    /// Runs `x=$(pwtui pick github.com)` with its exit status and `$x` to `rc`, and waits for the list.
+    func pickGitHub(in tmux: TmuxSession, rc: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
+        try tmux.enter("x=$('\(pwtui)' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
+        try tmux.requirePane(sourceLocation: sourceLocation) { $0.contains("Matches for github.com") }
+    }
+
     /// After a choice: the password screen names the credential; the password unlocks it.
     func unlock(_ tmux: TmuxSession, _ sandbox: Sandbox, for purpose: String) throws {
-        try #require(try tmux.waitForPane { $0.contains("Master password:") && $0.contains("To use \(purpose)") } != nil,
-                     "\(tmux.captures.last ?? "")")
-        try tmux.type(sandbox.password)
-        try tmux.press("Enter")
+        try tmux.requirePane { $0.contains("Master password:") && $0.contains("To use \(purpose)") }
+        try tmux.enter(sandbox.password)
     }
 
     /// The file a command line writes, once its last line (`RC=...`) is there: a command's own
@@ -54,9 +55,9 @@ struct PickerTmuxTests {
         #expect(!list.contains("GitLab"), "no show-all before Tab")
         try tmux.press("Down")
         try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("To use Gist (alice)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.requirePane { $0.contains("To use Gist (alice)") }
         try tmux.press("Escape")
-        try #require(try tmux.waitForPane { $0.contains("▸ Gist") } != nil, "Esc on the password screen: back to the list, choice kept")
+        try tmux.requirePane("Esc on the password screen: back to the list, choice kept") { $0.contains("▸ Gist") }
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "Gist (alice)")
         #expect(result(rc) == "RC=0 X=second-secret\n")
@@ -100,44 +101,37 @@ struct PickerTmuxTests {
         #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
-        try tmux.type("x=$('\(try Binaries.require(Binaries.pwtui))' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
+        try pickGitHub(in: tmux, rc: rc)
         try tmux.press("Down")
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0 X=second-secret\n")
 
         // With the identity store off, the unlocked agent lists the identities itself.
         try FileManager.default.removeItem(atPath: rc)
-        let config = sandbox.root + "/xdg/config/pwtui/config.toml"
-        try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
-        try "identity_store = false\n".write(toFile: config, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config)
+        try sandbox.writeConfig("identity_store = false\n")
         try? FileManager.default.removeItem(atPath: sandbox.root + "/xdg/state/pwtui/identities")
-        try tmux.type("x=$('\(try Binaries.require(Binaries.pwtui))' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com") } != nil, "\(tmux.captures.last ?? "")")
+        try pickGitHub(in: tmux, rc: rc)
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0 X=first-secret\n")
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
     }
 
+    /// A sandbox with no vault yet, a shell in tmux, and pwtui's path: where pwtui offers its
+    /// demo and its first-run setup.
+    func shellWithoutVault() throws -> (Sandbox, TmuxSession, pwtui: String) {
+        let sandbox = try Sandbox()
+        return (sandbox, try TmuxSession.shellReady(sandbox: sandbox), try Binaries.require(Binaries.pwtui))
+    }
+
     @Test("pwtui demo: a throwaway vault, its password on the password screen, the list for github.com")
     func demo() throws {
-        let sandbox = try Sandbox()
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
-        let pwtui = try Binaries.require(Binaries.pwtui)
+        let (sandbox, tmux, pwtui) = try shellWithoutVault()
         let rc = sandbox.scratch + "/demo.rc"
-        try tmux.type("x=$('\(pwtui)' demo); echo \"RC=$? LEN=${#x}\" > '\(rc)'")
-        try tmux.press("Enter")
-        let prompt = try tmux.waitForPane { $0.contains("the master password is: correct horse battery staple") }
-        try #require(prompt != nil, "\(tmux.captures.last ?? "")")
-        try tmux.type("correct horse battery staple")
-        try tmux.press("Enter")
-        let list = try tmux.waitForPane { $0.contains("Matches for https://github.com/login (4)") }
-        try #require(list != nil, "\(tmux.captures.last ?? "")")
-        #expect(list?.contains("github.com (same-host)") == true, "the tiers are shown")
+        try tmux.enter("x=$('\(pwtui)' demo); echo \"RC=$? LEN=${#x}\" > '\(rc)'")
+        try tmux.requirePane { $0.contains("the master password is: correct horse battery staple") }
+        try tmux.enter("correct horse battery staple")
+        let list = try tmux.requirePane { $0.contains("Matches for https://github.com/login (4)") }
+        #expect(list.contains("github.com (same-host)"), "the tiers are shown")
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0 LEN=20\n", "a generated Safari-style password reached $x")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pwtui-demo-") }
@@ -148,36 +142,26 @@ struct PickerTmuxTests {
 
     @Test("pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get")
     func firstRunWizard() throws {
-        let sandbox = try Sandbox()
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
-        let pwtui = try Binaries.require(Binaries.pwtui)
+        let (sandbox, tmux, pwtui) = try shellWithoutVault()
         let rc = sandbox.scratch + "/wizard.rc"
-        try tmux.type("'\(pwtui)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("first-run setup (step 1 of 7)") && $0.contains(sandbox.vault) } != nil,
-                     "\(tmux.captures.last ?? "")")
+        try tmux.enter("'\(pwtui)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.requirePane { $0.contains("first-run setup (step 1 of 7)") && $0.contains(sandbox.vault) }
         try tmux.press("Enter")
         let password = "wizard passphrase orbit velvet"
-        for _ in 0 ..< 2 {
-            try tmux.type(password)
-            try tmux.press("Enter")
-        }
-        try #require(try tmux.waitForPane { $0.contains("How long should unlocking take?") && $0.contains("▸ about") } != nil,
-                     "\(tmux.captures.last ?? "")")
+        for _ in 0 ..< 2 { try tmux.enter(password) }  // the password, then again to confirm it
+        try tmux.requirePane { $0.contains("How long should unlocking take?") && $0.contains("▸ about") }
         try tmux.press("Enter")   // about 0.5 s
         try tmux.press("Enter")   // theme
         try tmux.press("Enter")   // clipboard
-        try #require(try tmux.waitForPane { $0.contains("Enter creates the vault.") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.requirePane { $0.contains("Enter creates the vault.") }
         try tmux.press("Enter")
-        try #require(try tmux.waitForPane(timeout: .seconds(20)) { $0.contains("The vault is empty") } != nil,
-                     "the list opens after setup: \(tmux.captures.last ?? "")")
+        try tmux.requirePane("the list opens after setup", timeout: .seconds(20)) { $0.contains("The vault is empty") }
         try tmux.press("Escape")
         #expect(result(rc) == "RC=130\n")
         for screen in tmux.captures { #expect(!screen.contains(password), "\(screen)") }
 
         #expect(FileManager.default.fileExists(atPath: sandbox.vault))
-        let settings = try String(contentsOfFile: sandbox.root + "/xdg/config/pwtui/config.toml", encoding: .utf8)
+        let settings = try String(contentsOfFile: sandbox.configFile, encoding: .utf8)
         #expect(settings.contains("clipboard_timeout = 45"), "\(settings)")
         let add = try sandbox.pwtui(["add", "example.com", "--username", "u"], password: .text(password), stdin: "from-wizard")
         #expect(add.exitCode == 0, "\(add)")
@@ -195,17 +179,14 @@ struct PickerTmuxTests {
         try "#!/bin/sh\nif [ \"$1\" = --clear ]; then : > '\(clip)'; else cat > '\(clip)'; fi\n"
             .write(toFile: bin + "/wl-copy", atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/wl-copy")
-        try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
-        try "clipboard_timeout = 1\n".write(toFile: sandbox.root + "/xdg/config/pwtui/config.toml", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: sandbox.root + "/xdg/config/pwtui/config.toml")
+        try sandbox.writeConfig("clipboard_timeout = 1\n")
 
         let tmux = try TmuxSession(sandbox: sandbox)
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        try tmux.requirePane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
         let pwtui = try Binaries.require(Binaries.pwtui)
-        try tmux.type("export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.enter("export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         try tmux.press("Enter")
         let done = try tmux.waitForPane { $0.contains("Copied the password of GitHub (alice) to the clipboard; cleared in 1 s.") && $0.contains("RC=0") }
         #expect(done != nil, "\(tmux.captures.last ?? "")")
@@ -230,16 +211,12 @@ struct PickerTmuxTests {
     func clipboardWithoutTmuxSaysWhatItCannotClear() throws {
         let sandbox = try Sandbox.withVault()
         try sandbox.add(["github.com"], username: "alice", secret: "osc-secret", extra: ["--title", "GitHub"])
-        try FileManager.default.createDirectory(atPath: sandbox.root + "/xdg/config/pwtui", withIntermediateDirectories: true)
-        try "clipboard_timeout = 1\n".write(toFile: sandbox.root + "/xdg/config/pwtui/config.toml", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: sandbox.root + "/xdg/config/pwtui/config.toml")
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        try sandbox.writeConfig("clipboard_timeout = 1\n")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         // Without TMUX in its environment pwtui sees a plain terminal: OSC 52 is all it has.
-        try tmux.type("env -u TMUX -u WAYLAND_DISPLAY -u DISPLAY '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.enter("env -u TMUX -u WAYLAND_DISPLAY -u DISPLAY '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         try tmux.press("Enter")
         let done = try tmux.waitForPane { $0.contains("RC=0") }
         let joined = done?.replacingOccurrences(of: "\n", with: "")  // the pane wraps long lines
@@ -248,9 +225,8 @@ struct PickerTmuxTests {
 
         // Inside tmux, but tmux cannot be run (not on PATH): its paste buffer may keep a copy; say so.
         try tmux.press("C-l")
-        try tmux.type("PATH=/nonexistent '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC2=$?")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.enter("PATH=/nonexistent '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC2=$?")
+        try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         try tmux.press("Enter")
         let warned = try tmux.waitForPane { $0.contains("RC2=0") }?.replacingOccurrences(of: "\n", with: "")
         #expect(warned?.contains("tmux could not be reached, so a copy may stay in its paste buffers") == true, "\(warned ?? "")")
@@ -262,14 +238,11 @@ struct PickerTmuxTests {
         let sandbox = try Sandbox()
         try sandbox.initVault()  // 3 passes, 64 MiB
         try sandbox.add(["github.com"], username: "alice", secret: "still-here")
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/configure.rc"
-        try tmux.type("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("pwtui — configure (step 1 of 4)") && $0.contains("▸ about") } != nil,
-                     "\(tmux.captures.last ?? "")")
+        try tmux.enter("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.requirePane { $0.contains("pwtui — configure (step 1 of 4)") && $0.contains("▸ about") }
         try #require(tmux.captures.last?.contains("▸ about") == true && tmux.captures.last?.contains("64 MiB (current)") == true,
                      "the current cost is shown and preselected: \(tmux.captures.last ?? "")")
         try tmux.press("Down", "Enter")  // about 0.5 s or more: more than the 64 MiB it has
@@ -277,14 +250,13 @@ struct PickerTmuxTests {
         try tmux.press("C-u")
         try tmux.type("20")
         try tmux.press("Enter")       // clipboard
-        try #require(try tmux.waitForPane { $0.contains("Enter applies the changes and re-encrypts the vault.") } != nil,
-                     "\(tmux.captures.last ?? "")")
+        try tmux.requirePane { $0.contains("Enter applies the changes and re-encrypts the vault.") }
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0\n")
         let bytes = try #require(readBytes(sandbox.vault))
         let memoryKiB = bytes[46 ..< 50].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
         #expect(memoryKiB > 64 * 1024, "re-encrypted with the new cost (\(memoryKiB) KiB)")
-        let settings = try String(contentsOfFile: sandbox.root + "/xdg/config/pwtui/config.toml", encoding: .utf8)
+        let settings = try String(contentsOfFile: sandbox.configFile, encoding: .utf8)
         #expect(settings.contains("clipboard_timeout = 20"), "\(settings)")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "still-here\n")
     }
@@ -293,18 +265,14 @@ struct PickerTmuxTests {
     func configureWithoutChangesKeepsTheVault() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "untouched"))
         let before = try #require(readBytes(sandbox.vault))
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/configure-same.rc"
-        try tmux.type("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("▸ about") && $0.contains("64 MiB (current)") } != nil,
-                     "\(tmux.captures.last ?? "")")
+        try tmux.enter("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.requirePane { $0.contains("▸ about") && $0.contains("64 MiB (current)") }
         for _ in 0 ..< 3 { try tmux.press("Enter") }  // unlock cost, theme, clipboard: as they are
-        let summary = try tmux.waitForPane { $0.contains("(the vault is not re-encrypted)") }
-        try #require(summary != nil, "\(tmux.captures.last ?? "")")
-        #expect(summary?.contains("3 passes, 64 MiB (unchanged)") == true, "\(summary ?? "")")
+        let summary = try tmux.requirePane { $0.contains("(the vault is not re-encrypted)") }
+        #expect(summary.contains("3 passes, 64 MiB (unchanged)"), "\(summary)")
         try tmux.press("Enter")
         #expect(result(rc) == "RC=0\n")
         #expect(readBytes(sandbox.vault) == before, "not re-encrypted: same bytes")
@@ -318,21 +286,17 @@ struct PickerTmuxTests {
         // The sandbox's vault path in the command line tells this test's picker from any other.
         let command = "'\(pwtui)' pick github.com --vault '\(sandbox.vault)' --master-password-fd 3 3<<<'\(sandbox.password)'"
         let rc = sandbox.scratch + "/term.rc", modes = sandbox.scratch + "/stty"
-        var tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
-        try tmux.type("\(command); echo \"RC=$?\" > '\(rc)'; stty -a > '\(modes)'")
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        var tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        try tmux.enter("\(command); echo \"RC=$?\" > '\(rc)'; stty -a > '\(modes)'")
+        try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         _ = try sandbox.run("/usr/bin/env", ["pkill", "-TERM", "-f", "pick github.com --vault \(sandbox.vault)"])
         #expect(result(rc) == "RC=143\n")
         #expect(poll(timeout: .seconds(5)) { readBytes(modes).map { String(decoding: $0, as: UTF8.self).contains(" echo ") } ?? false },
                 "echo is back on")
 
-        tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
-        try tmux.type(command)
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for github.com (1)") } != nil, "\(tmux.captures.last ?? "")")
+        tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        try tmux.enter(command)
+        try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         let running = try sandbox.run("/usr/bin/env", ["pgrep", "-f", "pick github[.]com --vault \(sandbox.vault)"])
         try #require(running.exitCode == 0, "the picker is found while it runs, so the check below can fail")
         try tmux.tmux(["kill-session", "-t", tmux.name])
@@ -346,12 +310,10 @@ struct PickerTmuxTests {
     @Test("get --no-interaction on a terminal exits 75 at once and never prompts")
     func noInteraction() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s"))
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/nointeraction.rc"
-        try tmux.type("'\(pwtui)' get github.com --no-interaction; echo \"RC=$?\" > '\(rc)'")
-        try tmux.press("Enter")
+        try tmux.enter("'\(pwtui)' get github.com --no-interaction; echo \"RC=$?\" > '\(rc)'")
         #expect(result(rc) == "RC=75\n")
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
         _ = try tmux.capture()
@@ -362,22 +324,20 @@ struct PickerTmuxTests {
     func gitHelperPicker() throws {
         let sandbox = try Sandbox.withVault()
         try sandbox.add(["login.example.com"], username: "carol", secret: "same-site-secret", extra: ["--title", "Example login"])
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let out = sandbox.scratch + "/git.out"
         let command = "printf 'protocol=https\\nhost=www.example.com\\n\\n' | '\(pwtui)' git-credential get > '\(out)'; echo \"RC=$?\" >> '\(out)'"
-        try tmux.type(command)
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for https://www.example.com") && $0.contains("Example login") } != nil,
-                     "listed from the identity store: \(tmux.captures.last ?? "")")
+        try tmux.enter(command)
+        try tmux.requirePane("listed from the identity store") {
+            $0.contains("Matches for https://www.example.com") && $0.contains("Example login")
+        }
         try tmux.press("Escape")
         #expect(result(out) == "quit=1\nRC=0\n", "a cancel tells git to stop asking")
 
         try FileManager.default.removeItem(atPath: out)
-        try tmux.type(command)
-        try tmux.press("Enter")
-        try #require(try tmux.waitForPane { $0.contains("Matches for https://www.example.com") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.enter(command)
+        try tmux.requirePane { $0.contains("Matches for https://www.example.com") }
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "Example login (carol)")
         #expect(result(out) == "username=carol\npassword=same-site-secret\nRC=0\n", "a person chose it: the same-site credential is given")

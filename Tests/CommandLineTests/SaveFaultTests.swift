@@ -12,10 +12,7 @@ import Glibc
 @Suite("Save protocol under faults")
 struct SaveFaultTests {
     /// strace, or the test fails saying how to get it.
-    func strace() throws -> String {
-        let found = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        return try #require(found, "strace is not installed; these tests need it (apt-get install strace, or `make deps`)")
-    }
+    func strace() throws -> String { try Binaries.requireStrace() }
 
     /// pwtui under strace, its `call` number `when` failing with `error`. The password on fd 3.
     func pwtuiWithFault(_ sandbox: Sandbox, _ arguments: [String], call: String, when: Int, error: String,

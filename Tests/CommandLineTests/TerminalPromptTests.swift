@@ -12,9 +12,7 @@ struct TerminalPromptTests {
     /// A vault with github.com → s3cret, and a tmux session whose shell has PWTUI_VAULT set.
     private func session() throws -> (Sandbox, TmuxSession) {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
-        let tmux = try TmuxSession(sandbox: sandbox)
-        let ready = try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }  // the prompt
-        try #require(ready != nil, "the shell in tmux did not start: \(tmux.captures.last ?? "")")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         return (sandbox, tmux)
     }
 
@@ -35,28 +33,34 @@ struct TerminalPromptTests {
     /// Types `pwtui get github.com` into the shell, stdout and exit code to files.
     private func startGet(_ pwtui: String, in tmux: TmuxSession, _ sandbox: Sandbox) throws -> (out: String, rc: String) {
         let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
-        try tmux.type("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
-        try tmux.press("Enter")
+        try tmux.enter("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
         return (out, rc)
     }
 
-    private func waitForExit(_ rc: String) -> Bool {
-        poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+    /// The opening both tests share: `pwtui get github.com` typed into the shell and its prompt
+    /// up with echo off, so what the test types next goes to pwtui unseen.
+    private func promptedGet(sourceLocation: SourceLocation = #_sourceLocation) throws -> (Sandbox, TmuxSession, out: String, rc: String) {
+        let (sandbox, tmux) = try session()
+        let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
+        let (out, rc) = try startGet(pwtui, in: tmux, sandbox)
+        try waitForPrompt(tmux, sourceLocation: sourceLocation)
+        return (sandbox, tmux, out, rc)
+    }
+
+    /// The `EXIT=N` line once pwtui has ended (`why` says what should have ended it).
+    private func requireExit(_ rc: String, tmux: TmuxSession, _ why: String,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws -> String? {
+        let finished = poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+        try #require(finished, "\(why): \(tmux.captures.last ?? "")", sourceLocation: sourceLocation)
+        return readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test("get asks on the terminal without echo; the secret goes to stdout only")
     func promptWithoutEcho() throws {
-        let (sandbox, tmux) = try session()
-        let pwtui = try Binaries.require(Binaries.pwtui)
-        let (out, rc) = try startGet(pwtui, in: tmux, sandbox)
+        let (sandbox, tmux, out, rc) = try promptedGet()
+        try tmux.enter(sandbox.password)
 
-        try waitForPrompt(tmux)
-        try tmux.type(sandbox.password)
-        try tmux.press("Enter")
-
-        let finished = waitForExit(rc)
-        try #require(finished, "pwtui did not finish: \(tmux.captures.last ?? "")")
-        #expect(readBytes(rc).map { String(decoding: $0, as: UTF8.self) } == "EXIT=0\n")
+        #expect(try requireExit(rc, tmux: tmux, "pwtui did not finish") == "EXIT=0\n")
         #expect(readBytes(out) == Array("s3cret\n".utf8))
 
         _ = try tmux.capture()
@@ -68,23 +72,16 @@ struct TerminalPromptTests {
 
     @Test("Escape at the prompt cancels: exit 130, nothing on stdout, the terminal echoes again")
     func escapeCancels() throws {
-        let (sandbox, tmux) = try session()
-        let pwtui = try Binaries.require(Binaries.pwtui)
-        let (out, rc) = try startGet(pwtui, in: tmux, sandbox)
-        try waitForPrompt(tmux)
-
+        let (sandbox, tmux, out, rc) = try promptedGet()
         try tmux.type("zq-typed-9")  // a few keys first: they are discarded, not echoed, not returned
         try tmux.press("Escape")
-        let finished = waitForExit(rc)
-        try #require(finished, "Escape did not end pwtui: \(tmux.captures.last ?? "")")
-        #expect(readBytes(rc).map { String(decoding: $0, as: UTF8.self) } == "EXIT=130\n")
+        #expect(try requireExit(rc, tmux: tmux, "Escape did not end pwtui") == "EXIT=130\n")
         #expect(readBytes(out) == [], "nothing on stdout after a cancel")
 
         // The terminal is usable again: the kernel echoes (stty shows echo and canonical mode on)
         // and the shell shows what is typed and runs it.
         let stty = sandbox.scratch + "/stty"
-        try tmux.type("stty -a > '\(stty)'; echo ok-after")
-        try tmux.press("Enter")
+        try tmux.enter("stty -a > '\(stty)'; echo ok-after")
         let after = try tmux.waitForPane { pane in
             pane.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "ok-after" }
         }

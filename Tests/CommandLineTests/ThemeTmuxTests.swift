@@ -18,11 +18,9 @@ struct ThemeTmuxTests {
         try FileManager.default.createDirectory(atPath: themes, withIntermediateDirectories: true)
         try "normal = red\n".write(toFile: themes + "/broken.theme", atomically: true, encoding: .utf8)
 
-        let tmux = try TmuxSession(sandbox: sandbox)
-        try #require(try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } != nil)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let rc = sandbox.scratch + "/themes.rc"
-        try tmux.type("unset NO_COLOR; cd /; '\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.press("Enter")
+        try tmux.enter("unset NO_COLOR; cd /; '\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
         try #require(try tmux.waitForPane { $0.contains("▸ about") && $0.contains("(current)") } != nil, "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
         let list = try tmux.waitForPane { $0.contains("Theme") && $0.contains("broken") }
