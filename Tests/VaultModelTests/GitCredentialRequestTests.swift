@@ -91,7 +91,7 @@ extension GitCredentialRequestTests {
         let keys = ["protocol", "host", "path", "username", "url", "oauth_refresh_token", "wwwauth[]", "capability[]", "quit", "", "x"]
         // None of these holds the password's marker "PW7".
         let pieces = ["https://", "h.example", "/", "%", "%41", "%4", "@", ":", "=", "\r", " ", "é", "\u{0}", "user"]
-        func randomValue() -> String {
+        func randomValue(from pieces: [String] = pieces) -> String {
             (0 ..< Int.random(in: 0 ... 4, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
         }
         for _ in 0 ..< 3000 {
@@ -101,7 +101,11 @@ extension GitCredentialRequestTests {
                 case 0: lines.append("password=PW7" + randomValue())
                 case 1: lines.append("url=https://u" + (Bool.random(using: &generator) ? ":PW7" : "") + "@" + randomValue())
                 case 2: lines.append(randomValue())  // no '=' (or one somewhere inside)
-                default: lines.append((keys.randomElement(using: &generator) ?? "") + "=" + randomValue())
+                default:
+                    // A url= with a userinfo of its own carries a password (`https://::@` has ":"),
+                    // which is then rightly the request's: only case 1 puts one there, marked.
+                    let key = keys.randomElement(using: &generator) ?? ""
+                    lines.append(key + "=" + (key == "url" ? randomValue(from: pieces.filter { $0 != "@" }) : randomValue()))
                 }
             }
             let text = lines.joined(separator: Bool.random(using: &generator) ? "\n" : "\r\n")
