@@ -74,7 +74,7 @@ public enum SeedCorpus {
         #"{"body":{"status":{}},"length":0}"# + "\n",
         #"{"body":{"unlock":{}},"length":13}"# + "\ncorrect horse",
         #"{"body":{"get":{"field":"password","query":{"services":["github.com"]},"vault":"/home/u/.local/share/pwtui/vault.pwtui"}},"length":0}"# + "\n",
-        #"{"body":{"credential":{"identity":{"hosts":["github.com"],"id":"0B7C7E2A-93F4-4D0E-9A43-2B8F0C8D3E11","rank":0,"services":["github.com"],"title":"GitHub","username":"octocat"},"secretSet":1700000000000}},"length":6}"# + "\nhunter",
+        #"{"body":{"credential":{"identity":{"hosts":["github.com"],"id":"0B7C7E2A-93F4-4D0E-9A43-2B8F0C8D3E11","rank":0,"services":["github.com"],"title":"GitHub","username":"octocat"},"secretSet":1700000000000,"tied":1}},"length":6}"# + "\nhunter",
         #"{"body":{"refused":{"message":"refused","status":77}},"length":0}"# + "\n",
     ]
 }

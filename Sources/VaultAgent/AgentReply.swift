@@ -7,8 +7,10 @@ public enum AgentReply: Codable, Sendable, Equatable {
     case status(state: AgentStatus)
     case done
     /// The payload is the requested field. `secretSet`: when the password was set, so that the
-    /// git helper can remember which password a host rejected (`GitRejections`).
-    case credential(identity: IdentityStore.Identity, secretSet: Int64)
+    /// git helper can remember which password a host rejected (`GitRejections`). `tied`: how
+    /// many credentials were equally good, this one included (more than one: the use history
+    /// chose, which `get` says); 1 for an id.
+    case credential(identity: IdentityStore.Identity, secretSet: Int64, tied: Int)
     case identity(IdentityStore.Identity)
     case identities(identities: [IdentityStore.Identity], equivalents: [[String]])
     case refused(status: ExitStatus, message: String)

@@ -74,7 +74,7 @@ struct AgentInProcessTests {
         #expect(declinedWhileLocked)
         #expect(try fixture.unlock() == .done)
         guard let answer = try fixture.client.get(query, field: .password, vault: fixture.session.vaultPath),
-              case .credential(let identity, _) = answer.body else {
+              case .credential(let identity, _, _) = answer.body else {
             Issue.record("no credential in the answer")
             return
         }

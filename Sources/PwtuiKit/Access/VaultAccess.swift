@@ -62,7 +62,7 @@ public enum VaultAccess {
                 guard let answer = try agent.get(query, field: .password, vault: session.vaultPath) else {
                     return try Self.local(session.openVault(), session).password(for: query)
                 }
-                guard case .credential(let identity, let secretSet) = answer.body else { throw AgentError.unexpected(answer.body) }
+                guard case .credential(let identity, let secretSet, _) = answer.body else { throw AgentError.unexpected(answer.body) }
                 var password = try SecureBytes(capacity: answer.payload.count)
                 try answer.payload.withUnsafeBytes { try password.append(contentsOf: CredentialField.value(ofRendered: $0)) }
                 return FoundPassword(identity: identity, password: password, secretSet: Timestamp(millisecondsSince1970: secretSet))

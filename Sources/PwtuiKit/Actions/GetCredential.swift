@@ -20,12 +20,17 @@ public struct GetCredential {
     public func run(in session: Session) throws {
         if let answer = try session.agent?.get(query, field: field, vault: session.vaultPath) {
             try StandardOutput.write(answer.payload)
+            if case .credential(let identity, _, let tied) = answer.body {
+                TieNotice.say(tied: tied, chosen: identity, query: query)
+            }
             return
         }
         if noInteraction, session.masterPasswordFD == nil {
             throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
         }
         let vault = try session.openVault()
-        try StandardOutput.write(try field.render(try session.answer(query, in: vault), from: vault))
+        let (credential, tied) = try session.rankedAnswer(query, in: vault)
+        try StandardOutput.write(try field.render(credential, from: vault))
+        TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query)
     }
 }

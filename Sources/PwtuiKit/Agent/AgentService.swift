@@ -60,8 +60,9 @@ public final class AgentService: AgentHandler {
             return AgentAnswer(.done)
         case .get(let path, let query, let field):
             let vault = try unlocked(for: path)
-            let credential = try session.answer(query, in: vault)
-            return AgentAnswer(.credential(identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970),
+            let (credential, tied) = try session.rankedAnswer(query, in: vault)
+            return AgentAnswer(.credential(identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970,
+                                           tied: tied),
                                payload: try field.render(credential, from: vault))
         case .identities(let path):
             // For a picker when the identity store is off: the same, never written to disk.

@@ -133,7 +133,7 @@ public struct GitCredentialHelper {
         }
         do {
             if let message = try session.agent?.get(automatic, field: .password, vault: path),
-               case .credential(let identity, _) = message.body {
+               case .credential(let identity, _, _) = message.body {
                 try message.payload.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
                 return
             }

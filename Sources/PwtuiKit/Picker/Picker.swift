@@ -92,7 +92,7 @@ public enum Picker {
         if let agent, let agentField {
             answerWithoutUnlocking = { id in
                 guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: agentField, vault: path) else { return nil }
-                guard case .credential(let identity, _) = message.body else { throw AgentError.unexpected(message.body) }
+                guard case .credential(let identity, _, _) = message.body else { throw AgentError.unexpected(message.body) }
                 return AgentAnswer(payload: message.takePayload(), identity: identity)
             }
         }

@@ -104,13 +104,18 @@ public final class Session {
     /// The answer to `query` in `vault`; a match by services is remembered in the use history
     /// (a tie-break in later rankings). Failing to record it must not fail the answer.
     public func answer(_ query: CredentialQuery, in vault: Vault) throws -> Credential {
-        if let id = query.id { return try vault.credential(id: id) }
+        try rankedAnswer(query, in: vault).credential
+    }
+
+    /// `answer`, and how many credentials were equally good (`CredentialQuery.rankedAnswer`).
+    public func rankedAnswer(_ query: CredentialQuery, in vault: Vault) throws -> (credential: Credential, tied: Int) {
+        if let id = query.id { return (try vault.credential(id: id), 1) }
         let context = rankingContext(for: vault)
-        let credential = try query.answer(in: vault, context: context)
+        let answer = try query.rankedAnswer(in: vault, context: context)
         var usage = context.usage
-        usage.recordUse(of: credential.id, for: query.services[0].host, at: Clock.system.now())
+        usage.recordUse(of: answer.credential.id, for: query.services[0].host, at: Clock.system.now())
         try? usage.save(to: paths.usageFile)
-        return credential
+        return answer
     }
 
     /// Parses services a user gives for a credential (see `CredentialChange.credentialServices`).

@@ -27,6 +27,16 @@ public struct RankedCredential: Sendable {
     public let matchedService: ServiceIdentifier?
     /// Index of the requested identifier it matched.
     public let requestIndex: Int
+    /// Labels of the parent domain it matched through (more: a closer parent).
+    var labels = 0
+
+    /// Whether ranking could not tell the two apart but by the use history (and, after it, the
+    /// title and the id, which say nothing about fitness): the same tier, the same requested
+    /// identifier, as close a parent, the same rank. `get` says when it chose among such ties.
+    public func isEquallyGood(as other: RankedCredential) -> Bool {
+        match?.order == other.match?.order && requestIndex == other.requestIndex && labels == other.labels
+            && credential.rank == other.credential.rank
+    }
 }
 
 public enum CredentialRanking {
@@ -81,7 +91,7 @@ public enum CredentialRanking {
         }
         guard let best else { return nil }
         return (RankedCredential(credential: credential, match: best.kind, matchedService: credential.services[best.service],
-                                 requestIndex: best.request), best.labels)
+                                 requestIndex: best.request, labels: best.labels), best.labels)
     }
 
     /// The full sort key of a matching credential.

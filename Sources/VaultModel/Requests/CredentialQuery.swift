@@ -32,10 +32,18 @@ public struct CredentialQuery: Sendable, Equatable {
     /// The credential this query names in `vault`: the one with the id, else the best match for
     /// the services that the query accepts. Recording the use is the caller's (`Session.answer`).
     public func answer(in vault: Vault, context: RankingContext) throws -> Credential {
-        if let id { return try vault.credential(id: id) }
-        guard let best = CredentialRanking.matches(vault.contents.credentials, for: services, context: context).first(where: accepts)
+        try rankedAnswer(in: vault, context: context).credential
+    }
+
+    /// The answer, and how many accepted credentials (itself included) were equally good
+    /// (`RankedCredential.isEquallyGood`): more than one means the use history chose. An id
+    /// names one credential: 1.
+    public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
+        if let id { return (try vault.credential(id: id), 1) }
+        let accepted = CredentialRanking.matches(vault.contents.credentials, for: services, context: context).filter(accepts)
+        guard let best = accepted.first
         else { throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))") }
-        return best.credential
+        return (best.credential, accepted.prefix { $0.isEquallyGood(as: best) }.count)
     }
 
     public func accepts(_ ranked: RankedCredential) -> Bool {
