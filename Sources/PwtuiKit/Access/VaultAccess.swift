@@ -36,6 +36,19 @@ public enum VaultAccess {
         }
     }
 
+    /// Every credential, without secrets, and the equivalent domains.
+    public func identities() throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains) {
+        switch self {
+        case .agent(let agent, let session):
+            guard let listed = try agent.identities(vault: session.vaultPath) else {
+                return try Self.local(session.openVault(), session).identities()
+            }
+            return listed
+        case .local(let vault, _):
+            return (vault.contents.credentials.map(IdentityStore.Identity.init), vault.contents.equivalents)
+        }
+    }
+
     /// Applies and saves `change`; `secret` goes with it when the change needs one. Returns the
     /// credential it touched.
     @discardableResult

@@ -1,9 +1,17 @@
+import Platform
 import ServiceMatching
 import VaultCrypto
 import VaultModel
 
 /// `pwtui add`: a new credential, its password from stdin, a no-echo prompt or the generator;
 /// its id on stdout.
+///
+/// A credential for the same service and username already there is most often the same account
+/// with a new password, and a second copy is what makes `get` pick between two later. So unless
+/// `force`, that is said first: on a terminal with the offer to update the one there instead (no
+/// keeps both); without one, the command refuses (64) and says how to do either. A generated
+/// password is of no use unseen: on a terminal it goes to the clipboard; `printPassword` writes
+/// it on stdout after the id, straight from protected memory.
 public struct AddCredential {
     public var services: [String]
     public var username: String
@@ -11,26 +19,86 @@ public struct AddCredential {
     public var notes: String
     public var rank: Int32
     public var generate: Bool
+    /// Add even when a credential has the same service and username.
+    public var force: Bool
+    /// With `generate`: the password on stdout, on the line after the id.
+    public var printPassword: Bool
 
-    public init(services: [String], username: String, title: String, notes: String, rank: Int32, generate: Bool) {
+    public init(services: [String], username: String, title: String, notes: String, rank: Int32, generate: Bool,
+                force: Bool = false, printPassword: Bool = false) {
         self.services = services
         self.username = username
         self.title = title
         self.notes = notes
         self.rank = rank
         self.generate = generate
+        self.force = force
+        self.printPassword = printPassword
     }
 
     public func run(in session: Session) throws {
         let identifiers = try session.credentialServices(services)
         session.notePublicSuffixes(identifiers)
         let access = try VaultAccess.open(session)
+        var updating: IdentityStore.Identity?
+        if !force, let duplicate = existing(try access.identities().identities, for: identifiers) {
+            updating = try offerUpdate(of: duplicate, session)
+        }
         let secret = generate
             ? try PasswordGenerator.generate()
             : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
-        let added = try access.apply(
-            .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
-        let id = added.id.uuidString.lowercased()
-        try StandardOutput.write(id + "\n", afterSaving: "the new credential \(id)")
+        let touched: IdentityStore.Identity
+        if let updating {
+            var edits = CredentialChange.Edits()
+            edits.replacesSecret = true
+            touched = try access.apply(.edit(id: updating.id.uuidString, edits), secret: secret)
+        } else {
+            touched = try access.apply(
+                .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
+        }
+        let id = touched.id.uuidString.lowercased()
+        try StandardOutput.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
+        if generate { try handOver(secret, of: touched, session) }
+    }
+
+    /// A credential with this username for one of `identifiers`' very hosts
+    /// (`CredentialQuery.sameHost`), if any.
+    func existing(_ identities: [IdentityStore.Identity], for identifiers: [ServiceIdentifier]) -> IdentityStore.Identity? {
+        let sameAccount = identities.filter { $0.username == username }
+        for service in identifiers {
+            if let found = CredentialReference.sameHost(service, in: sameAccount).first { return found }
+        }
+        return nil
+    }
+
+    /// The credential to update instead of adding one (yes on the terminal), or nil to add a
+    /// second one (no); without a terminal, 64 and what to type instead.
+    private func offerUpdate(of duplicate: IdentityStore.Identity, _ session: Session) throws -> IdentityStore.Identity? {
+        let prefix = duplicate.id.uuidString.lowercased().prefix(8)
+        guard let terminal = session.terminalPrompt() else {
+            throw CommandFailure(.usage, "\(duplicate.summary), id \(prefix), has this service and username already; "
+                + "to change its password: pwtui edit \(prefix) --password (or --generate); to add a second one anyway: --force")
+        }
+        terminal.say("\(duplicate.summary), id \(prefix), has this service and username already.\n")
+        return try terminal.confirm("Update its password instead of adding a second credential?") ? duplicate : nil
+    }
+
+    /// The generated password: on stdout after the id with `printPassword`; to the clipboard when
+    /// stdout is a terminal; otherwise only where to find it.
+    private func handOver(_ secret: borrowing SecureBytes, of credential: IdentityStore.Identity, _ session: Session) throws {
+        let id = credential.id.uuidString.lowercased()
+        if printPassword {
+            try secret.withUnsafeBytes { try StandardOutput.write($0) }
+            try StandardOutput.write("\n", afterSaving: "the new credential \(id)")
+            return
+        }
+        guard session.mayUseTerminal, FileDescriptor.standardOutput.isTerminal else {
+            StandardError.say("The generated password is saved: pwtui get --id \(id.prefix(8)) prints it (or add --print next time).")
+            return
+        }
+        let timeout = try session.settings().clipboardTimeout
+        let copied = try secret.withUnsafeBytes { try Clipboard.copy($0, clearAfter: timeout, environment: session.environment) }
+        StandardError.say("Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
+            + "\(copied.clearing(after: timeout)).")
     }
 }

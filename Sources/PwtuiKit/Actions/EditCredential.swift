@@ -20,7 +20,7 @@ public struct EditCredential {
         session.notePublicSuffixes(try session.credentialServices(edits.addServices))
         _ = try edits.removeServices.map { try ServiceIdentifier($0) }
         let access = try VaultAccess.open(session)
-        let credential = try access.identity(of: id)
+        let credential = try CredentialReference(id).resolve(in: access, session: session)
         let secret = !edits.replacesSecret ? try SecureBytes(zeros: 0)
             : generate ? try PasswordGenerator.generate()
             : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")

@@ -15,7 +15,7 @@ public struct RemoveCredential {
 
     public func run(in session: Session) throws {
         let access = try VaultAccess.open(session)
-        let credential = try access.identity(of: id)
+        let credential = try CredentialReference(id).resolve(in: access, session: session)
         if !confirmed {
             guard let terminal = session.terminalPrompt() else {
                 throw CommandFailure(.interactionRequired, "no terminal to confirm deleting \(credential.summary); pass --yes")

@@ -6,7 +6,11 @@ struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a credential. The password comes from stdin, a no-echo prompt, or --generate.",
-        discussion: "Prints the new credential's id on stdout.")
+        discussion: """
+            Prints the new credential's id on stdout. A credential with the same service and username \
+            already there: on a terminal, an offer to update its password instead; without one, exit 64 \
+            (--force adds a second one).
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -26,15 +30,23 @@ struct AddCommand: ParsableCommand {
     @Option(help: "Free-form notes.")
     var notes: String = ""
 
-    @Flag(help: "Generate a strong password instead of reading one.")
+    @Flag(help: "Generate a strong password instead of reading one (on a terminal it goes to the clipboard).")
     var generate = false
+
+    @Flag(name: .customLong("print"), help: "With --generate: print the password on stdout, on the line after the id.")
+    var printPassword = false
+
+    @Flag(help: "Add even when a credential has the same service and username (otherwise: offer to update it).")
+    var force = false
 
     func validate() throws {
         guard !services.isEmpty else { throw ValidationError("name at least one service") }
+        guard !printPassword || generate else { throw ValidationError("--print prints a generated password: it needs --generate") }
     }
 
     func run() throws {
-        try AddCredential(services: services, username: username, title: title, notes: notes, rank: rank, generate: generate)
+        try AddCredential(services: services, username: username, title: title, notes: notes, rank: rank, generate: generate,
+                          force: force, printPassword: printPassword)
             .run(in: global.session())
     }
 }

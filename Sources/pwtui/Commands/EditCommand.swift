@@ -10,7 +10,7 @@ struct EditCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The credential's id, or a unique prefix of at least 4 characters.")
+    @Argument(help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.")
     var id: String
 
     @Option(help: "A new title (empty: show the first service instead).")

@@ -8,7 +8,7 @@ struct RemoveCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The credential's id, or a unique prefix of at least 4 characters.")
+    @Argument(help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.")
     var id: String
 
     @Flag(help: "Do not ask for confirmation.")

@@ -1,0 +1,106 @@
+import Foundation
+import ServiceMatching
+import TUI
+import VaultAgent
+import VaultModel
+
+/// How `rm` and `edit` name the credential they act on: its id or a unique prefix of it, else a
+/// service or a title.
+///
+/// An id prefix comes first — it is what scripts pass, and it names one credential or none. Only
+/// when no id starts with the text (or it is too short to be a prefix) is it read as a service,
+/// matched by host (`CredentialQuery.sameHost`: `rm example.com` must not reach the credential of
+/// a parent domain or of an equivalent one, as `get` may), and as a title, compared without
+/// case. One credential named: that one. Several: the picker on a terminal, listing only those;
+/// without a terminal they are listed on stderr with their ids, and the command ends with 64 —
+/// deleting or changing one of them by guess is not an answer.
+public struct CredentialReference {
+    public var text: String
+
+    public init(_ text: String) {
+        self.text = text
+    }
+
+    /// The one credential `text` names in `access`. `session`: for the terminal and its theme.
+    public func resolve(in access: VaultAccess, session: Session) throws -> IdentityStore.Identity {
+        do {
+            return try access.identity(of: text)
+        } catch where namesNoID(error) {}
+        let named = try candidates(in: access.identities().identities)
+        switch named.count {
+        case 0:
+            throw VaultError.noMatch("no credential has an id starting with '\(text)', a service '\(text)' or the title '\(text)'")
+        case 1:
+            return named[0]
+        default:
+            return try choose(among: named, session: session)
+        }
+    }
+
+    /// The length `Vault.credential(id:)` asks of a prefix.
+    static let shortestIDPrefix = 4
+
+    /// Whether looking `text` up as an id failed because no id starts with it (or it is too short
+    /// to be a prefix), locally or in the agent: then it may be a service or a title. An ambiguous
+    /// prefix stays an error: it was meant as an id.
+    private func namesNoID(_ error: any Error) -> Bool {
+        let tooShort = text.count < Self.shortestIDPrefix
+        switch error {
+        case VaultError.noMatch: return true
+        case VaultError.invalidRequest: return tooShort
+        case let refusal as AgentRefusal: return refusal.status == .noMatch || (refusal.status == .usage && tooShort)
+        default: return false
+        }
+    }
+
+    /// The credentials `text` names as a service (by host) or a title, service matches first in
+    /// ranked order, then titles.
+    func candidates(in identities: [IdentityStore.Identity]) throws -> [IdentityStore.Identity] {
+        var named = (try? ServiceIdentifier(text)).map { Self.sameHost($0, in: identities) } ?? []
+        let wanted = text.lowercased()
+        for identity in identities where identity.title.lowercased() == wanted && !named.contains(where: { $0.id == identity.id }) {
+            named.append(identity)
+        }
+        return named
+    }
+
+    /// The credentials with a service for `service`'s very host (`CredentialQuery.sameHost`), in
+    /// ranked order: never a parent domain's, a same-site or an equivalent one.
+    static func sameHost(_ service: ServiceIdentifier, in identities: [IdentityStore.Identity]) -> [IdentityStore.Identity] {
+        let credentials = identities.compactMap { try? $0.secretlessCredential() }
+        let query = CredentialQuery(services: [service], tiers: CredentialQuery.sameHost)
+        let matches = CredentialRanking.matches(credentials, for: [service], context: RankingContext(suffixes: NoPublicSuffixList()))
+        let byID = Dictionary(identities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return matches.filter(query.accepts).compactMap { byID[$0.credential.id] }
+    }
+
+    /// The picker over `named` alone when there is a terminal; otherwise they are listed, 64.
+    private func choose(among named: [IdentityStore.Identity], session: Session) throws -> IdentityStore.Identity {
+        guard session.mayUseTerminal, let terminal = try? session.openTerminal(theme: try session.settings().theme) else {
+            throw CommandFailure(.usage, "'\(text)' names \(named.count) credentials; give one's id (or a prefix of it):\n"
+                + named.map(Self.line).joined(separator: "\n"))
+        }
+        let credentials = named.compactMap { try? $0.secretlessCredential() }
+        let flow = PickerFlow<[Credential], Never>(
+            terminal: terminal, vaultPath: session.vaultPath, requestLabel: text,
+            commandName: Invocation.current(session.environment).command,
+            unlock: { _ in credentials },
+            rank: { CredentialRanking.rank($0, for: [], context: RankingContext(suffixes: NoPublicSuffixList())) },
+            credential: { list, id in list.first { $0.id == id } })
+        let outcome: PickerFlow<[Credential], Never>.Outcome
+        do {
+            defer { terminal.close() }
+            outcome = try flow.run(unlocked: credentials)
+        }
+        guard case .chosen(_, let credential) = outcome, let chosen = named.first(where: { $0.id == credential.id }) else {
+            throw CommandFailure(.cancelled, "nothing chosen")
+        }
+        return chosen
+    }
+
+    /// "0b7c7e2a  GitHub  octocat  github.com": one candidate in the list without a terminal.
+    static func line(_ identity: IdentityStore.Identity) -> String {
+        "  \(identity.id.uuidString.lowercased().prefix(8))  \(identity.displayTitle)  \(identity.username)  "
+            + identity.services.joined(separator: " ")
+    }
+}
