@@ -80,19 +80,23 @@ public struct CredentialReference {
             throw CommandFailure(.usage, "'\(text)' names \(named.count) credentials; give one's id (or a prefix of it):\n"
                 + named.map(Self.line).joined(separator: "\n"))
         }
+        defer { terminal.close() }
+        return try pick(among: named, on: terminal, commandName: Invocation.current(session.environment).command)
+    }
+
+    /// The picker's list of `named` only (nothing to unlock: they are known), on `terminal`;
+    /// cancelling it is 130.
+    func pick(among named: [IdentityStore.Identity], on terminal: Terminal, commandName: String) throws -> IdentityStore.Identity {
         let credentials = named.compactMap { try? $0.secretlessCredential() }
         let flow = PickerFlow<[Credential], Never>(
-            terminal: terminal, vaultPath: session.vaultPath, requestLabel: text,
-            commandName: Invocation.current(session.environment).command,
+            // No request label: the screen would list only ranked matches under it, and these are
+            // named by title as much as by service; all of them are the list.
+            terminal: terminal, vaultPath: "", requestLabel: nil, commandName: commandName,
             unlock: { _ in credentials },
             rank: { CredentialRanking.rank($0, for: [], context: RankingContext(suffixes: NoPublicSuffixList())) },
             credential: { list, id in list.first { $0.id == id } })
-        let outcome: PickerFlow<[Credential], Never>.Outcome
-        do {
-            defer { terminal.close() }
-            outcome = try flow.run(unlocked: credentials)
-        }
-        guard case .chosen(_, let credential) = outcome, let chosen = named.first(where: { $0.id == credential.id }) else {
+        guard case .chosen(_, let credential) = try flow.run(unlocked: credentials),
+              let chosen = named.first(where: { $0.id == credential.id }) else {
             throw CommandFailure(.cancelled, "nothing chosen")
         }
         return chosen
