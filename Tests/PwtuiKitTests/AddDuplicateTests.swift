@@ -1,0 +1,55 @@
+// `add` for a service and username already in the vault: refused without a terminal (64, with
+// both ways out), added with `force`; the same check through the agent and a vault opened here.
+
+import Foundation
+import Platform
+@testable import PwtuiKit
+import ServiceMatching
+import Testing
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+@Suite("add: the same service and username twice")
+struct AddDuplicateTests {
+    static func add(_ service: String, _ username: String, force: Bool = false) -> AddCredential {
+        AddCredential(services: [service], username: username, title: "", notes: "", rank: 0, generate: true, force: force)
+    }
+
+    @Test("no terminal: refused with 64, naming the one there, edit ID --password and --force; nothing is added")
+    func refusedWithoutTerminal() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        fixture.session.mayUseTerminal = false
+        #expect(try fixture.unlock() == .done)
+        for service in ["github.com", "https://github.com/login"] {
+            let failure = #expect(throws: CommandFailure.self, "\(service)") { try Self.add(service, "octocat").run(in: fixture.session) }
+            #expect(failure?.code == .usage)
+            let message = failure?.message ?? ""
+            #expect(message.contains("GitHub") && message.contains("--force") && message.contains("--password"), "\(message)")
+        }
+        #expect(try fixture.client.identities(vault: fixture.session.vaultPath)?.identities.count == 1)
+    }
+
+    @Test("another username, another host (a subdomain, a parent) or --force: added")
+    func addedOtherwise() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        fixture.session.mayUseTerminal = false
+        #expect(try fixture.unlock() == .done)
+        try Self.add("github.com", "hubot").run(in: fixture.session)
+        try Self.add("gist.github.com", "octocat").run(in: fixture.session)
+        try Self.add("github.com", "octocat", force: true).run(in: fixture.session)
+        let listed = try #require(try fixture.client.identities(vault: fixture.session.vaultPath)).identities
+        #expect(listed.count == 4)
+        #expect(listed.filter { $0.username == "octocat" && $0.services == ["github.com"] }.count == 2)
+    }
+
+    @Test("the check reads a vault opened here as it reads the agent's")
+    func localVault() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        let vault = try Vault.open(at: fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let identities = try VaultAccess.local(vault, fixture.session).identities().identities
+        #expect(Self.add("github.com", "octocat").existing(identities, for: [try ServiceIdentifier("GitHub.com")])?.title == "GitHub")
+        #expect(Self.add("github.com", "other").existing(identities, for: [try ServiceIdentifier("github.com")]) == nil)
+        #expect(Self.add("x", "octocat").existing(identities, for: [try ServiceIdentifier("sub.github.com")]) == nil)
+    }
+}
