@@ -11,7 +11,7 @@ enum TieNotice {
         let services = query.services.map(\.text).joined(separator: " ")
         let id = chosen.id.uuidString.lowercased().prefix(8)
         return "pwtui: \(tied) credentials match \(services) equally well; chose \(chosen.displayTitle) (\(chosen.username), id \(id)), "
-            + "the most recently used of them. Pass --id ID, or a narrower service, to choose another."
+            + "by recent use (then title). Pass --id ID, or a narrower service, to choose another."
     }
 
     static func say(tied: Int, chosen: IdentityStore.Identity, query: CredentialQuery) {
