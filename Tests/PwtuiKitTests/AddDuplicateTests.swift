@@ -43,6 +43,19 @@ struct AddDuplicateTests {
         #expect(listed.filter { $0.username == "octocat" && $0.services == ["github.com"] }.count == 2)
     }
 
+    @Test("updating instead of adding takes the new password and what else add gave: title, rank, services it lacks")
+    func updateCarriesTheRest() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        let vault = try Vault.open(at: fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let existing = IdentityStore.Identity(try #require(vault.contents.credentials.first))
+        let add = AddCredential(services: [], username: "octocat", title: "GitHub work", notes: "", rank: 3, generate: false)
+        let edits = add.edits(existing, [try ServiceIdentifier("github.com"), try ServiceIdentifier("api.github.com")])
+        #expect(edits.replacesSecret && edits.title == "GitHub work" && edits.rank == 3 && edits.notes == nil)
+        #expect(edits.addServices == ["api.github.com"] && edits.removeServices.isEmpty)
+        let plain = Self.add("github.com", "octocat").edits(existing, [try ServiceIdentifier("github.com")])
+        #expect(plain.replacesSecret && plain.title == nil && plain.rank == nil && plain.addServices.isEmpty)
+    }
+
     @Test("the check reads a vault opened here as it reads the agent's")
     func localVault() throws {
         let fixture = try AgentInProcessTests.Fixture()

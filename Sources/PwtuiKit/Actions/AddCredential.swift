@@ -49,9 +49,7 @@ public struct AddCredential {
             : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
         let touched: IdentityStore.Identity
         if let updating {
-            var edits = CredentialChange.Edits()
-            edits.replacesSecret = true
-            touched = try access.apply(.edit(id: updating.id.uuidString, edits), secret: secret)
+            touched = try access.apply(.edit(id: updating.id.uuidString, edits(updating, identifiers)), secret: secret)
         } else {
             touched = try access.apply(
                 .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
@@ -59,6 +57,18 @@ public struct AddCredential {
         let id = touched.id.uuidString.lowercased()
         try StandardOutput.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
         if generate { try handOver(secret, of: touched, session) }
+    }
+
+    /// Updating `existing` instead of adding: the new password, and whatever else this `add`
+    /// gave — a title, notes, a rank, services it lacks.
+    func edits(_ existing: IdentityStore.Identity, _ identifiers: [ServiceIdentifier]) -> CredentialChange.Edits {
+        var edits = CredentialChange.Edits()
+        edits.replacesSecret = true
+        if !title.isEmpty { edits.title = title }
+        if !notes.isEmpty { edits.notes = notes }
+        if rank != 0 { edits.rank = rank }
+        edits.addServices = identifiers.map(\.text).filter { !existing.services.contains($0) }
+        return edits
     }
 
     /// A credential with this username for one of `identifiers`' very hosts
@@ -87,18 +97,24 @@ public struct AddCredential {
     /// stdout is a terminal; otherwise only where to find it.
     private func handOver(_ secret: borrowing SecureBytes, of credential: IdentityStore.Identity, _ session: Session) throws {
         let id = credential.id.uuidString.lowercased()
-        if printPassword {
-            try secret.withUnsafeBytes { try StandardOutput.write($0) }
-            try StandardOutput.write("\n", afterSaving: "the new credential \(id)")
-            return
+        let instead = "pwtui get --id \(id.prefix(8)) prints it"
+        do {
+            if printPassword {
+                try secret.withUnsafeBytes { try StandardOutput.write($0) }
+                try StandardOutput.write("\n")
+                return
+            }
+            guard session.mayUseTerminal, FileDescriptor.standardOutput.isTerminal else {
+                StandardError.say("The generated password is saved: \(instead) (or add --print next time).")
+                return
+            }
+            let timeout = try session.settings().clipboardTimeout
+            let copied = try secret.withUnsafeBytes { try Clipboard.copy($0, clearAfter: timeout, environment: session.environment) }
+            StandardError.say("Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
+                + "\(copied.clearing(after: timeout)).")
+        } catch let failure as CommandFailure {
+            // Saved already: not the 74 of a vault left unchanged.
+            throw CommandFailure(.savedButUnconfirmed, "the generated password of \(id) is saved, but \(failure.message); \(instead)")
         }
-        guard session.mayUseTerminal, FileDescriptor.standardOutput.isTerminal else {
-            StandardError.say("The generated password is saved: pwtui get --id \(id.prefix(8)) prints it (or add --print next time).")
-            return
-        }
-        let timeout = try session.settings().clipboardTimeout
-        let copied = try secret.withUnsafeBytes { try Clipboard.copy($0, clearAfter: timeout, environment: session.environment) }
-        StandardError.say("Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
-            + "\(copied.clearing(after: timeout)).")
     }
 }
