@@ -325,8 +325,8 @@ struct GitProtocolTests {
         #expect(second.exitCode == 0, "git asked its own prompt instead of getting the wrong password again: \(second)")
         #expect(try sandbox.listJSON().count == 1, "nothing deleted, and the differing password not stored without a yes")
 
-        // Another credential of that host is the next answer.
-        try sandbox.add(["http://127.0.0.1:\(port)"], username: "alice", secret: "git-secret", extra: ["--title", "new"])
+        // Another credential of that host is the next answer (--force: the same account twice).
+        try sandbox.add(["http://127.0.0.1:\(port)"], username: "alice", secret: "git-secret", extra: ["--title", "new", "--force"])
         let fill = try git.fill(["protocol=http", "host=127.0.0.1:\(port)"], helper: helper)
         #expect(fill.password == "git-secret" && fill.asked.isEmpty, "\(fill)")
     }

@@ -86,7 +86,7 @@ struct CredentialReferenceTests {
     @Test("several named on a terminal: the picker lists only them, and the choice is the one acted on")
     func picksAmongSeveral() throws {
         let (_, vault) = try Self.fixture()
-        let named = try CredentialReference("example.com").candidates(in: vault.contents.credentials.map(IdentityStore.Identity.init))
+        let named = CredentialReference("example.com").candidates(in: vault.contents.credentials.map(IdentityStore.Identity.init))
         #expect(Set(named.map(\.username)) == ["alice", "bob"])
         let terminal = GridTerminal(script: [.key(.down), .key(.enter)])
         let chosen = try CredentialReference("example.com").pick(among: named, on: terminal, commandName: "pwtui")

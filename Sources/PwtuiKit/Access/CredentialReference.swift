@@ -26,7 +26,7 @@ public struct CredentialReference {
         do {
             return try access.identity(of: text)
         } catch where namesNoID(error) {}
-        let named = try candidates(in: access.identities().identities)
+        let named = candidates(in: try access.identities().identities)
         switch named.count {
         case 0:
             throw VaultError.noMatch("no credential has an id starting with '\(text)', a service '\(text)' or the title '\(text)'")
@@ -55,7 +55,7 @@ public struct CredentialReference {
 
     /// The credentials `text` names as a service (by host) or a title, service matches first in
     /// ranked order, then titles.
-    func candidates(in identities: [IdentityStore.Identity]) throws -> [IdentityStore.Identity] {
+    func candidates(in identities: [IdentityStore.Identity]) -> [IdentityStore.Identity] {
         var named = (try? ServiceIdentifier(text)).map { Self.sameHost($0, in: identities) } ?? []
         let wanted = text.lowercased()
         for identity in identities where identity.title.lowercased() == wanted && !named.contains(where: { $0.id == identity.id }) {
