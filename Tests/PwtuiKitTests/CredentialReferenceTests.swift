@@ -70,6 +70,23 @@ struct CredentialReferenceTests {
         }
     }
 
+    @Test("the list without a terminal is in columns, padded by terminal width (a wide title too)")
+    func listInColumns() throws {
+        let (_, vault) = try Self.fixture()
+        try vault.add(services: [try ServiceIdentifier("example.com")], username: "eve", secret: try SecureBytes(copying: [0x61]),
+                      title: "日本の店")
+        let named = CredentialReference("example.com").candidates(in: vault.contents.credentials.map(IdentityStore.Identity.init))
+        let lines = CredentialReference.lines(named)
+        #expect(lines.count == 3)
+        // The last occurrence: the fixture's titles are its usernames.
+        func column(of word: String, in line: String) -> Int {
+            TextWidth.columns(of: String(line[..<(line.range(of: word, options: .backwards)?.lowerBound ?? line.startIndex)]))
+        }
+        let users = zip(lines, named).map { column(of: "  " + $1.username + " ", in: $0) }
+        let services = zip(lines, named).map { column(of: " " + $1.services[0], in: $0) }
+        #expect(Set(users).count == 1 && Set(services).count == 1 && users[0] > 10, "in columns: \(lines)")
+    }
+
     @Test("nothing named: exit 1; a parent domain's credential is not named by a host under it")
     func namesNothing() throws {
         let (fixture, vault) = try Self.fixture()

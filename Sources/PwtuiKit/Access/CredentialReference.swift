@@ -78,7 +78,7 @@ public struct CredentialReference {
     private func choose(among named: [IdentityStore.Identity], session: Session) throws -> IdentityStore.Identity {
         guard session.mayUseTerminal, let terminal = try? session.openTerminal(theme: try session.settings().theme) else {
             throw CommandFailure(.usage, "'\(text)' names \(named.count) credentials; give one's id (or a prefix of it):\n"
-                + named.map(Self.line).joined(separator: "\n"))
+                + Self.lines(named).joined(separator: "\n"))
         }
         defer { terminal.close() }
         return try pick(among: named, on: terminal, commandName: Invocation.current(session.environment).command)
@@ -102,9 +102,17 @@ public struct CredentialReference {
         return chosen
     }
 
-    /// "0b7c7e2a  GitHub  octocat  github.com": one candidate in the list without a terminal.
-    static func line(_ identity: IdentityStore.Identity) -> String {
-        "  \(identity.id.uuidString.lowercased().prefix(8))  \(identity.displayTitle)  \(identity.username)  "
-            + identity.services.joined(separator: " ")
+    /// "  0b7c7e2a  GitHub  octocat  github.com": the candidates listed without a terminal, in
+    /// columns (titles and usernames padded to the widest, in terminal columns).
+    static func lines(_ named: [IdentityStore.Identity]) -> [String] {
+        let titleWidth = named.map { TextWidth.columns(of: $0.displayTitle) }.max() ?? 0
+        let userWidth = named.map { TextWidth.columns(of: $0.username) }.max() ?? 0
+        func padded(_ text: String, _ width: Int) -> String {
+            text + String(repeating: " ", count: max(0, width - TextWidth.columns(of: text)))
+        }
+        return named.map { identity in
+            "  \(identity.id.uuidString.lowercased().prefix(8))  \(padded(identity.displayTitle, titleWidth))  "
+                + "\(padded(identity.username, userWidth))  " + identity.services.joined(separator: " ")
+        }
     }
 }
