@@ -63,14 +63,23 @@ public struct AgentClient: Sendable {
     }
 
     /// A request to an agent that should hold the vault unlocked: its answer, or nil when no
-    /// agent runs, it is locked, or it holds another vault — the caller then unlocks on its own.
-    /// Any other refusal is thrown, with the exit code it stands for.
+    /// agent runs, it is locked, it holds another vault, or it speaks another version's protocol
+    /// (one left running across an upgrade) — the caller then unlocks on its own. Any other
+    /// refusal is thrown, with the exit code it stands for.
     public func ask(_ request: AgentRequest) throws -> AgentMessage<AgentReply>? {
-        try Self.accepted(try self.request(request))
+        do {
+            return try Self.accepted(try self.request(request))
+        } catch AgentError.unreadable {
+            return nil
+        }
     }
 
     public func ask(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> AgentMessage<AgentReply>? {
-        try Self.accepted(try self.request(request, payload: payload))
+        do {
+            return try Self.accepted(try self.request(request, payload: payload))
+        } catch AgentError.unreadable {
+            return nil
+        }
     }
 
     /// `field` of the credential `query` names, as the payload; nil when no agent holds

@@ -36,7 +36,7 @@ public enum AgentFraming {
         do {
             header = try JSONDecoder().decode(Header<Body>.self, from: Data(line))
         } catch {
-            throw .protocolError("a header that is not a \(Body.self) (\(Self.reason(error)))")
+            throw .unreadable("a header that is not a \(Body.self) (\(Self.reason(error)))")
         }
         guard header.length >= 0, header.length <= maximumPayloadBytes else { throw .protocolError("bad length") }
         return (header.body, header.length)
@@ -59,6 +59,9 @@ public enum AgentError: Error, CustomStringConvertible, Equatable {
     /// The peer sent or accepted nothing for this long: named as a timeout, not as a closed
     /// connection, so that a user looks for a stuck agent rather than a stopped one.
     case timedOut(seconds: Int)
+    /// A well-framed line that is not a message of this version: a client or an agent of
+    /// another pwtui (one started before an upgrade), or not pwtui at all.
+    case unreadable(String)
     /// The agent's directory cannot be trusted (or made).
     case unsafeDirectory(String)
     /// A well-formed reply that does not answer the request (an agent of another version).
@@ -68,6 +71,8 @@ public enum AgentError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .protocolError(let what): return "agent protocol: \(what)"
         case .unsafeDirectory(let message): return message
+        case .unreadable(let what):
+            return "agent protocol: \(what); if an agent from before an upgrade is running, `pwtui agent stop` (or kill it) and start it again"
         case .unexpected: return "agent protocol: an answer that does not fit the request (is the running agent another version? `pwtui agent stop`)"
         case .timedOut(let seconds): return "the agent did not answer within \(seconds) s; it may be stuck (stop it, or kill it, and start it again)"
         }

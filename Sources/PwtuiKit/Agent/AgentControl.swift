@@ -46,9 +46,18 @@ public enum AgentControl {
         throw CommandFailure(.ioError, "the agent did not start")
     }
 
-    /// Sends `request` (lock or stop); false when no agent runs.
+    /// Sends `request` (lock or stop); false when no agent runs. An agent that cannot read it
+    /// (one of another version, left running across an upgrade) is stopped all the same by
+    /// removing its socket: every pwtui agent leaves, locked, when its socket goes.
     public static func send(_ request: AgentRequest, in session: Session) throws -> Bool {
-        try client(session).request(request) != nil
+        let client = try client(session)
+        do {
+            return try client.request(request) != nil
+        } catch AgentError.unreadable where request == .stop {
+            guard let socketPath = client.socketPath else { throw AgentError.unreadable("the agent in this process") }
+            try? FileSystem.removeIfPresent(socketPath)
+            return true
+        }
     }
 
     /// `agent status`: its state, or nil when none runs.
