@@ -56,6 +56,29 @@ struct PickerSuspendTmuxTests {
         for screen in tmux.captures { #expect(!screen.contains("second-secret"), "\(screen)") }
     }
 
+    @Test("started with SIGTSTP ignored (no job control to resume it), Ctrl-Z leaves the picker running")
+    func ignoredStopSignal() throws {
+        let sandbox = try Sandbox.withVault()
+        try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
+        try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let rc = sandbox.scratch + "/pick.rc"
+        try tmux.enter("(trap '' TSTP; exec '\(pwtui)' pick github.com > /dev/null); echo \"RC=$?\" > '\(rc)'")
+        try tmux.requirePane { $0.contains("Matches for github.com") && $0.contains("▸ GitHub login") }
+        try tmux.press("C-z")
+        try tmux.press("Down")
+        try tmux.requirePane("the picker still reads keys after Ctrl-Z") { $0.contains("▸ Gist") }
+        #expect(!(tmux.captures.last ?? "").contains("Stopped"))
+        try tmux.press("Escape")
+        var status: String?
+        _ = poll(timeout: .seconds(10)) {
+            status = readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
+            return status?.hasSuffix("\n") == true
+        }
+        #expect(status == "RC=130\n")
+    }
+
     /// Whether the pane shows its alternate screen (a full-screen program's) now.
     private func alternateScreen(_ tmux: TmuxSession) throws -> Bool? {
         let answer = try tmux.tmux(["display-message", "-p", "-t", tmux.name, "#{alternate_on}"]).out

@@ -145,6 +145,9 @@ public final class NcursesTerminal: Terminal {
             }
             guard status == OK else { continue }
             if character == 0x1A {
+                // Without job control there is nothing to suspend to: the key does nothing (and
+                // the terminal is not left, even for a moment, while keys may be arriving).
+                guard JobControl.isAvailable else { continue }
                 suspend()
                 return .resize(size)
             }
@@ -162,9 +165,9 @@ public final class NcursesTerminal: Terminal {
     private func suspend() {
         endwin()
         fflush(output)
-        // Nothing to draw differently when the stop fails (no job control): the screen is simply
-        // drawn again.
-        try? JobControl.stop()
+        // Not stopped (the signal could not be sent): the screen is simply drawn again, and the
+        // picker goes on.
+        _ = try? JobControl.stop()
         if let (rows, columns) = FileDescriptor(rawValue: fileno(output)).terminalSize, rows > 0, columns > 0 {
             resizeterm(Int32(rows), Int32(columns))
         }
