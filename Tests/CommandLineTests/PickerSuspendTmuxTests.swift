@@ -56,15 +56,21 @@ struct PickerSuspendTmuxTests {
         for screen in tmux.captures { #expect(!screen.contains("second-secret"), "\(screen)") }
     }
 
-    @Test("started with SIGTSTP ignored (no job control to resume it), Ctrl-Z leaves the picker running")
-    func ignoredStopSignal() throws {
+    @Test("started with SIGTSTP ignored (no job control to resume it), Ctrl-Z leaves the picker running",
+          arguments: [
+              // Explicitly, and as bash starts a command substitution (x=$(pwtui pick …), the
+              // usual form): stopping there would leave a job no `fg` could reach.
+              "(trap '' TSTP; exec PWTUI pick github.com > /dev/null)",
+              "x=$(PWTUI pick github.com)",
+          ])
+    func ignoredStopSignal(commandLine: String) throws {
         let sandbox = try Sandbox.withVault()
         try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/pick.rc"
-        try tmux.enter("(trap '' TSTP; exec '\(pwtui)' pick github.com > /dev/null); echo \"RC=$?\" > '\(rc)'")
+        try tmux.enter(commandLine.replacingOccurrences(of: "PWTUI", with: "'\(pwtui)'") + "; echo \"RC=$?\" > '\(rc)'")
         try tmux.requirePane { $0.contains("Matches for github.com") && $0.contains("▸ GitHub login") }
         try tmux.press("C-z")
         try tmux.press("Down")
