@@ -344,7 +344,7 @@ public final class ConfigurationScreen: Screen {
             canvas.put(busy, row: size.rows - 3, column: 0, role: .warning)
         } else if confirmingQuit {
             let question = steps.count == 7 ? "Quit the setup? No vault is created." : "Quit? Nothing is changed."
-            canvas.put(question + " What you typed is lost.", row: size.rows - 3, column: 0, role: .warning)
+            canvas.put(question + " What you entered is lost.", row: size.rows - 3, column: 0, role: .warning)
             canvas.put("y quits, any other key goes on", row: size.rows - 2, column: 0, role: .warning)
         } else if let message {
             canvas.put(message.text, row: size.rows - 3, column: 0, role: message.role)
