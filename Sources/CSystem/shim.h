@@ -142,4 +142,43 @@ static inline int pwtui_tty_size(int fd, int *rows, int *columns) {
     return 0;
 }
 
+// Whether this process was started with SIGTSTP ignored: a shell without job control, where
+// nothing could resume a stopped job.
+static inline int pwtui_stop_signal_ignored(void) {
+    struct sigaction current;
+    if (sigaction(SIGTSTP, NULL, &current) != 0) return 0;
+    return current.sa_handler == SIG_IGN;
+}
+
+// Stops this process's job as the terminal's Ctrl-Z would (SIGTSTP to the whole process group:
+// `pwtui pick | cat` stops together), and returns once a SIGCONT (`fg`, `bg`) resumes it.
+// SIGTSTP's default action is put in place for the moment (ncurses' own handler, installed by
+// newterm, would redo the terminal work the caller already did) and unblocked (a parent's mask
+// is inherited). A SIGTSTP ignored from the start is how a shell without job control starts
+// its commands (nothing could resume the job): then nothing is stopped.
+// Returns 0 once resumed, 1 when not stopped (no job control), -1 with errno on failure.
+static inline int pwtui_stop_job(void) {
+    struct sigaction stop, previous;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    if (sigaction(SIGTSTP, &stop, &previous) != 0) return -1;
+    if (previous.sa_handler == SIG_IGN) {
+        sigaction(SIGTSTP, &previous, NULL);
+        return 1;
+    }
+    sigset_t tstp, mask;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &tstp, &mask);
+    // A signal sent to one's own group is delivered before kill returns when this thread has
+    // it unblocked: the stop happens here, and execution goes on after the SIGCONT.
+    int result = kill(0, SIGTSTP);
+    int saved = errno;
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    sigaction(SIGTSTP, &previous, NULL);
+    errno = saved;
+    return result;
+}
+
 #endif

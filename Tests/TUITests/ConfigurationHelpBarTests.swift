@@ -8,12 +8,12 @@ import VaultModel
 @Suite struct ConfigurationHelpBarTests {
     @Test func theHelpBarIsWrittenFromTheBindings() {
         let shown = ConfigurationScreen.bindings.filter(\.inHelpBar)
-        #expect(shown.map(\.label) == ["Enter", "↑↓", "Esc"])
+        #expect(shown.map(\.label) == ["Enter", "↑↓", "Esc", "^C"])
         #expect(ConfigurationScreen.helpBar(for: .theme) == KeyBinding.helpBar(ConfigurationScreen.bindings))
-        #expect(ConfigurationScreen.helpBar(for: .theme) == "Enter next  ↑↓ choose  Esc back")
-        #expect(ConfigurationScreen.helpBar(for: .unlockCost) == "Enter next  ↑↓ choose  Esc back")
+        #expect(ConfigurationScreen.helpBar(for: .theme) == "Enter next  ↑↓ choose  Esc back  ^C quit")
+        #expect(ConfigurationScreen.helpBar(for: .unlockCost) == "Enter next  ↑↓ choose  Esc back  ^C quit")
         for step in [ConfigurationScreen.Step.location, .password, .confirmation, .clipboard, .summary] {
-            #expect(ConfigurationScreen.helpBar(for: step) == "Enter next  Esc back", "\(step): nothing to choose")
+            #expect(ConfigurationScreen.helpBar(for: step) == "Enter next  Esc back  ^C quit", "\(step): nothing to choose")
         }
     }
 

@@ -26,9 +26,8 @@ public struct ListCredentials {
         let listed = try ListedIdentities.load(session)
         let rows: [(Credential, MatchKind?)]
         if requests.isEmpty {
-            rows = listed.credentials
-                .sorted { $0.displayTitle.localizedStandardCompare($1.displayTitle) == .orderedAscending }
-                .map { ($0, nil) }
+            // The picker's order of the same credentials (natural, by title).
+            rows = CredentialRanking.byTitle(listed.credentials).map { ($0, nil) }
         } else {
             let context = listed.rankingContext(session)
             let ranked = all ? CredentialRanking.rank(listed.credentials, for: requests, context: context)

@@ -6,7 +6,8 @@ import VaultModel
 /// first-run wizard, and `pwtui configure` for an existing vault. One step at a time — vault
 /// location, master password (twice, with a strength estimate), unlock cost measured on this
 /// machine, theme (previewed live), clipboard timeout, summary — Enter goes on, Esc goes back
-/// (and cancels on the first step).
+/// (and cancels on the first step), Ctrl-C quits the wizard (asking first when something typed
+/// would be lost: a password, a changed path or choice).
 ///
 /// A class because it owns the new master password in protected memory while the wizard runs.
 /// The slow and outside parts come in at `init`: `calibrate` measures the unlock costs (shown as
@@ -17,7 +18,7 @@ public final class ConfigurationScreen: Screen {
     public typealias Result = Choices
 
     public enum Action: Sendable {
-        case advance, choosePrevious, chooseNext, back, deleteCharacter, clear
+        case advance, choosePrevious, chooseNext, back, deleteCharacter, clear, quit
     }
 
     public static let bindings: [KeyBinding<Action>] = [
@@ -26,7 +27,8 @@ public final class ConfigurationScreen: Screen {
         KeyBinding([.down, .control("n"), .right, .tab], "", "", .chooseNext, inHelpBar: false),
         KeyBinding([.backspace], "", "", .deleteCharacter, inHelpBar: false),
         KeyBinding([.control("u")], "", "", .clear, inHelpBar: false),
-        KeyBinding([.escape, .control("c")], "Esc", "back", .back),
+        KeyBinding([.escape], "Esc", "back", .back),
+        KeyBinding([.control("c")], "^C", "quit", .quit),
     ]
 
     /// The help bar of `step`: its bindings, without "choose" where there is nothing to choose.
@@ -56,6 +58,10 @@ public final class ConfigurationScreen: Screen {
     private var password: SecureBytes
     private var confirmation: SecureBytes
     private var message: (text: String, role: StyleRole)?
+    /// What the wizard started from: quitting asks first only when something differs from it.
+    private let defaults: Choices
+    /// Ctrl-C was pressed with something typed: the next key answers "quit?" (y or Ctrl-C quits).
+    public private(set) var confirmingQuit = false
 
     /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
     public init(firstRun: Bool, defaults: Choices, themes: [String],
@@ -64,6 +70,7 @@ public final class ConfigurationScreen: Screen {
             : [.unlockCost, .theme, .clipboard, .summary]
         step = steps[0]
         choices = defaults
+        self.defaults = defaults
         current = firstRun ? nil : defaults.parameters
         self.themes = themes.isEmpty ? ["default"] : themes
         self.calibrate = calibrate
@@ -98,6 +105,11 @@ public final class ConfigurationScreen: Screen {
     public func handle(_ event: TerminalEvent, context: ScreenContext) -> Transition<Choices> {
         guard case .key(let key) = event else { return .stay }
         message = nil
+        if confirmingQuit {
+            confirmingQuit = false
+            let action = KeyBinding.action(for: key, in: Self.bindings)
+            return key == .text("y") || key == .text("Y") || action == .quit ? .cancel : .stay
+        }
         if case .text(let scalar) = key {
             type(scalar)
             return .stay
@@ -107,6 +119,10 @@ public final class ConfigurationScreen: Screen {
             guard let index = steps.firstIndex(of: step), index > 0 else { return .cancel }
             enter(steps[index - 1])
             return step == .theme ? .useTheme(loadTheme(themes[themeIndex])) : .stay
+        case .quit:
+            guard hasUnsavedInput else { return .cancel }
+            confirmingQuit = true
+            return .stay
         case .advance:
             return advance()
         case .choosePrevious:
@@ -128,6 +144,20 @@ public final class ConfigurationScreen: Screen {
         case nil: break
         }
         return .stay
+    }
+
+    /// Whether quitting would throw away something the person typed or chose: a password, a
+    /// path, a choice other than the defaults, or text in the field being edited.
+    public var hasUnsavedInput: Bool {
+        if !password.isEmpty || !confirmation.isEmpty || choices != defaults { return true }
+        switch step {
+        case .location: return field != defaults.vaultPath
+        case .clipboard: return field != String(choices.clipboardTimeout)
+        case .unlockCost: return !calibration.isEmpty && costOptions.indices.contains(costIndex)
+            && costOptions[costIndex].parameters != choices.parameters
+        case .theme: return themes[themeIndex] != choices.theme
+        default: return false
+        }
     }
 
     private func type(_ scalar: Unicode.Scalar) {
@@ -312,6 +342,10 @@ public final class ConfigurationScreen: Screen {
         }
         if let busy {
             canvas.put(busy, row: size.rows - 3, column: 0, role: .warning)
+        } else if confirmingQuit {
+            let question = steps.count == 7 ? "Quit the setup? No vault is created." : "Quit? Nothing is changed."
+            canvas.put(question + " What you entered is lost.", row: size.rows - 3, column: 0, role: .warning)
+            canvas.put("y quits, any other key goes on", row: size.rows - 2, column: 0, role: .warning)
         } else if let message {
             canvas.put(message.text, row: size.rows - 3, column: 0, role: message.role)
         }

@@ -153,11 +153,20 @@ public struct CredentialListScreen: Screen, Sendable {
         let layout = Layout(self)
         let height = Self.listHeight(at: size)
         let scroll = layout.scroll(from: self.scroll, selection: selection, height: height)
-        for offset in 0 ..< min(height, max(layout.count - scroll, 0)) {
+        let lines = 0 ..< min(height, max(layout.count - scroll, 0))
+        // Columns sized from the entries in view (`CredentialColumns`).
+        let cells = lines.compactMap { offset -> (Int, CredentialColumns.Cells)? in
+            guard case .entry(let index) = layout.line(scroll + offset) else { return nil }
+            return (index, CredentialColumns.Cells(list.ranked[visible[index]]))
+        }
+        let columns = CredentialColumns(cells.map(\.1), width: size.columns)
+        var next = cells.makeIterator()
+        for offset in lines {
             let row = Self.listTop + offset
             switch layout.line(scroll + offset) {
             case .entry(let index):
-                draw(list.ranked[visible[index]], row: row, selected: index == selection, into: &canvas)
+                guard let (_, entry) = next.next() else { continue }
+                draw(entry, columns: columns, row: row, selected: index == selection, into: &canvas)
             case .text(let text, let role):
                 canvas.put(text, row: row, column: 0, role: role)
             }
@@ -249,17 +258,20 @@ public struct CredentialListScreen: Screen, Sendable {
         }
     }
 
-    private func draw(_ entry: RankedCredential, row: Int, selected: Bool, into canvas: inout Canvas) {
+    private func draw(_ cells: CredentialColumns.Cells, columns: CredentialColumns, row: Int, selected: Bool,
+                      into canvas: inout Canvas) {
         let width = canvas.size.columns
         let role: StyleRole = selected ? .selected : .normal
         if selected { canvas.fill(row: row, role: .selected) }
-        let titleWidth = max(12, width * 2 / 5)
-        let userWidth = max(10, width * 3 / 10)
-        canvas.put((selected ? "▸ " : "  ") + entry.credential.displayTitle, row: row, column: 0, role: role, width: titleWidth - 1)
-        canvas.put(entry.credential.username, row: row, column: titleWidth, role: selected ? .selected : .dim, width: userWidth - 1)
-        let service = entry.matchedService ?? entry.credential.services.first
-        let how = entry.match.map { " (\($0.rawValue))" } ?? ""
-        canvas.put((service?.text ?? "") + how, row: row, column: titleWidth + userWidth,
-                   role: selected ? .selected : .match, width: width - titleWidth - userWidth)
+        canvas.put((selected ? "▸ " : "  ") + cells.title, row: row, column: 0, role: role, width: columns.title)
+        if columns.username > 0 {
+            canvas.put(cells.username, row: row, column: columns.usernameStart, role: selected ? .selected : .dim,
+                       width: columns.username)
+        }
+        // The service gives way to the match kind, which is never cut.
+        let matchRole: StyleRole = selected ? .selected : .match
+        let serviceWidth = max(width - columns.serviceStart - TextWidth.columns(of: cells.how), 0)
+        let after = canvas.put(cells.service, row: row, column: columns.serviceStart, role: matchRole, width: serviceWidth)
+        canvas.put(cells.how, row: row, column: after, role: matchRole)
     }
 }

@@ -144,12 +144,34 @@ public final class NcursesTerminal: Terminal {
                 continue
             }
             guard status == OK else { continue }
+            if character == 0x1A {
+                // Without job control there is nothing to suspend to: the key does nothing (and
+                // the terminal is not left, even for a moment, while keys may be arriving).
+                guard JobControl.isAvailable else { continue }
+                suspend()
+                return .resize(size)
+            }
             if character < 0x20 || character == 0x7F {
                 if let key = Key.fromControlByte(UInt8(character)) { return .key(key) }
                 continue
             }
             if let scalar = Unicode.Scalar(UInt32(character)) { return .key(.text(scalar)) }
         }
+    }
+
+    /// Ctrl-Z, which raw mode delivers as a key: the terminal back to the shell as it was (the
+    /// shell's screen, cooked mode, the cursor), the job stopped, and on `fg` the picker's modes
+    /// back and the whole screen drawn anew (the shell drew over it; the size may have changed).
+    private func suspend() {
+        endwin()
+        fflush(output)
+        // Not stopped (the signal could not be sent): the screen is simply drawn again, and the
+        // picker goes on.
+        _ = try? JobControl.stop()
+        if let (rows, columns) = FileDescriptor(rawValue: fileno(output)).terminalSize, rows > 0, columns > 0 {
+            resizeterm(Int32(rows), Int32(columns))
+        }
+        clearok(window, true)
     }
 
     public func present(_ canvas: Canvas) throws {

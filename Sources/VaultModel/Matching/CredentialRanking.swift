@@ -12,7 +12,7 @@ import ServiceMatching
 // later one, and a parent domain with more labels beats a shorter one. A weak match for the first
 // identifier does not beat an exact match for the second: a tier says more than a position.
 // Ties between credentials go to the identity rank (higher first), then the last use for this
-// service (more recent first), then the use count, then the title, and finally the id, so the
+// service (more recent first), then the use count, then the title (natural order: `NaturalSortKey`), and finally the id, so the
 // order is deterministic and does not depend on the order of the vault.
 //
 // Cost: for each credential and service, one tier comparison (see `ServiceMatch`); a
@@ -46,15 +46,20 @@ public enum CredentialRanking {
         var matched = Set<UUID>()
         let ranked = matches(credentials, for: requests, context: context)
         for entry in ranked { matched.insert(entry.credential.id) }
-        var others: [(title: String, entry: RankedCredential)] = []
-        for credential in credentials where !matched.contains(credential.id) {
-            let entry = RankedCredential(credential: credential, match: nil, matchedService: nil, requestIndex: requests.count)
-            others.append((credential.displayTitle.lowercased(), entry))
+        let others = byTitle(credentials.filter { !matched.contains($0.id) }).map {
+            RankedCredential(credential: $0, match: nil, matchedService: nil, requestIndex: requests.count)
         }
-        others.sort { a, b in
-            a.title != b.title ? a.title < b.title : a.entry.credential.id.uuidString < b.entry.credential.id.uuidString
+        return ranked + others
+    }
+
+    /// `credentials` by title in natural order (`NaturalSortKey`), then by id: the order of
+    /// `pwtui list` and of the picker's sections of credentials that do not match.
+    public static func byTitle(_ credentials: [Credential]) -> [Credential] {
+        var keyed = credentials.map { (key: NaturalSortKey($0.displayTitle), credential: $0) }
+        keyed.sort { a, b in
+            a.key != b.key ? a.key < b.key : a.credential.id.uuidString < b.credential.id.uuidString
         }
-        return ranked + others.map { $0.entry }
+        return keyed.map(\.credential)
     }
 
     /// Only the matching credentials, best first.
@@ -102,9 +107,9 @@ public enum CredentialRanking {
         let rank: Int32
         let lastUsed: Int64
         let useCount: Int
-        /// Lowercased once: titles decide most ties, and a localized comparison per sort step
-        /// costs more than all the matching.
-        let title: String
+        /// Made once: titles decide most ties, and a localized comparison per sort step costs
+        /// more than all the matching.
+        let title: NaturalSortKey
         let credential: Credential
 
         init(_ ranked: RankedCredential, labels: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
@@ -115,7 +120,7 @@ public enum CredentialRanking {
             let service = prepared.first?.identifier.host ?? ""
             lastUsed = context.usage.lastUsed(ranked.credential.id, for: service)?.millisecondsSince1970 ?? Int64.min
             useCount = context.usage.useCount(ranked.credential.id)
-            title = ranked.credential.displayTitle.lowercased()
+            title = NaturalSortKey(ranked.credential.displayTitle)
             credential = ranked.credential
         }
 
