@@ -196,4 +196,23 @@ struct AgentInProcessTests {
         let stillServing = !Self.declined(try fixture.client.request(.status))
         #expect(stillServing)
     }
+
+    @Test("an agent of another version (its reply unreadable) is passed over: ask answers nil, so the caller unlocks itself")
+    func anotherVersionIsPassedOver() throws {
+        // What the agent before the typed protocol answered to anything: an untyped header.
+        let client = AgentClient(connect: {
+            guard let (mine, theirs) = try? UnixSocket.pair() else { return nil }
+            Thread.detachNewThread {
+                var request = [UInt8](repeating: 0, count: 4096)
+                _ = try? request.withUnsafeMutableBytes { try theirs.readSome(into: $0, before: .after(.seconds(2))) }
+                try? theirs.writeAll(Array(#"{"code":74,"length":0,"message":"agent protocol: unknown operation","ok":false}"#.utf8) + [0x0A])
+                theirs.close()
+            }
+            return AgentConnection(mine, timeout: .seconds(2))
+        })
+        let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
+        let declined = Self.declined(try client.get(query, field: .password, vault: "/any"))
+        #expect(declined)
+        #expect(throws: AgentError.self) { _ = try client.request(.status) }
+    }
 }
