@@ -6,7 +6,12 @@ struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a credential. The password comes from stdin, a no-echo prompt, or --generate.",
-        discussion: "Prints the new credential's id on stdout.")
+        discussion: """
+            Prints the new credential's id on stdout.
+
+            Example: a generated password for two services of one account
+              pwtui add github.com api.github.com --username alice --generate
+            """)
 
     @OptionGroup var global: GlobalOptions
 
