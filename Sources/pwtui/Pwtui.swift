@@ -30,16 +30,17 @@ struct Pwtui: ParsableCommand {
             """,
         version: "0.1.0",
         // `start` is what plain `pwtui` runs: hidden, and in no group. The groups are what a new
-        // user looks for in turn: use the vault, change what is in it, set it up, the helpers
-        // that let other programs in (ManualPageTests checks every command is in one group).
+        // user looks for in turn: set the vault up (`init` first, as in the usage above), use it,
+        // change what is in it, and the helpers that let other programs in (ManualPageTests
+        // checks that every command is in exactly one group).
         subcommands: [StartCommand.self],
         groupedSubcommands: [
+            CommandGroup(name: "Set up", subcommands: [
+                InitCommand.self, PasswdCommand.self, ConfigureCommand.self, DemoCommand.self]),
             CommandGroup(name: "Use", subcommands: [
                 PickCommand.self, GetCommand.self, ListCommand.self, SuggestCommand.self]),
             CommandGroup(name: "Manage", subcommands: [
                 AddCommand.self, EditCommand.self, RemoveCommand.self, EquivalentsCommand.self]),
-            CommandGroup(name: "Set up", subcommands: [
-                InitCommand.self, PasswdCommand.self, ConfigureCommand.self, DemoCommand.self]),
             CommandGroup(name: "Helpers", subcommands: [
                 UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self]),
         ])
