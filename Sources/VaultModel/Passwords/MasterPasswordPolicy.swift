@@ -5,7 +5,7 @@
 /// through memory, so a GPU with 3 TB/s of bandwidth does at most about 1,000 guesses a second.
 /// Rented at about $2 an hour, that is some 2 million guesses per dollar, and every 10 bits of
 /// password cost 1,000 times more: 30 bits (2^30 guesses) are a few hundred dollars, 40 bits
-/// about $500,000 to try them all — beyond anyone who is not after this one vault in particular.
+/// some $600,000 to try them all — beyond anyone who is not after this one vault in particular.
 /// So the minimum is the estimator's border between weak and fair, 40 bits: what it already
 /// called weak is refused unless the user insists (`--allow-weak`, or a second Enter in the
 /// wizard). docs/password-strength.md says the same for users.
