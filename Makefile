@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev publicsuffix tmux python3-zxcvbn strace
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: run test build release install deps unit e2e bench bench-fast-path clean themes fuzz fuzz-seeds
+.PHONY: run test build release install install-files deps unit e2e bench bench-fast-path clean themes fuzz fuzz-seeds
 
 run: deps build
 	$(BIN_DIR)/pwtui $(ARGS)
@@ -29,8 +29,25 @@ release: deps
 
 PREFIX ?= $(HOME)/.local
 install: release
-	install -D -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" "$(PREFIX)/bin/pwtui"
+	@$(MAKE) --no-print-directory install-files PWTUI_BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui"
+
+# What `install` puts in place, from a binary already built (InstallTests installs a debug build
+# into a temporary prefix this way): the binary, git's name for it, the completions for bash, zsh
+# and fish where those shells look under a prefix, and the man page, written from the binary's
+# own help (Resources/generate-manual.py). Generated into a scratch directory first, so a failure
+# leaves nothing half-written in $(PREFIX).
+PWTUI_BUILT ?= $(BIN_DIR)/pwtui
+install-files:
+	install -D -m 0755 "$(PWTUI_BUILT)" "$(PREFIX)/bin/pwtui"
 	ln -sf pwtui "$(PREFIX)/bin/git-credential-pwtui"  # so `git config credential.helper pwtui` works (docs/git.md)
+	@set -e; scratch="$$(mktemp -d)"; trap 'rm -rf "$$scratch"' EXIT; pwtui="$(PREFIX)/bin/pwtui"; \
+	for shell in bash zsh fish; do "$$pwtui" --generate-completion-script $$shell > "$$scratch/$$shell"; done; \
+	python3 Resources/generate-manual.py "$$pwtui" > "$$scratch/pwtui.1"; \
+	install -D -m 0644 "$$scratch/bash" "$(PREFIX)/share/bash-completion/completions/pwtui"; \
+	install -D -m 0644 "$$scratch/zsh" "$(PREFIX)/share/zsh/site-functions/_pwtui"; \
+	install -D -m 0644 "$$scratch/fish" "$(PREFIX)/share/fish/vendor_completions.d/pwtui.fish"; \
+	install -D -m 0644 "$$scratch/pwtui.1" "$(PREFIX)/share/man/man1/pwtui.1"; \
+	echo "installed $(PREFIX)/bin/pwtui, git-credential-pwtui, completions for bash, zsh and fish, and pwtui(1)"
 
 # The themes are compiled into the binary from Resources/themes (a test fails when they differ).
 themes:

@@ -13,6 +13,15 @@ struct Pwtui: ParsableCommand {
             pwtui <command> ...    the commands below
             """,
         discussion: """
+            Examples:
+              pwtui pick github.com              choose: to the clipboard, or a pipe
+              pwtui get github.com --field both  username and password, for a script
+              pwtui add example.org --username me --generate
+              pwtui help <command>               its options and an example
+
+            Shell completion: `pwtui --generate-completion-script bash` (or zsh, fish) prints a \
+            script for your shell; `make install` installs all three.
+
             Exit codes: 0 done, 1 no credential matches, 64 usage, 65 vault corrupt or unsupported, \
             66 no vault (or not a regular file), 73 saved but not confirmed (directory fsync or \
             stdout failed after the save: the change is in force), 74 I/O error (vault unchanged), \
@@ -20,9 +29,19 @@ struct Pwtui: ParsableCommand {
             password, 130 cancelled.
             """,
         version: "0.1.0",
-        subcommands: [
-            StartCommand.self, InitCommand.self, PickCommand.self, GetCommand.self, AddCommand.self, ListCommand.self,
-            EditCommand.self, RemoveCommand.self, SuggestCommand.self, EquivalentsCommand.self, PasswdCommand.self,
-            ConfigureCommand.self, UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self, DemoCommand.self,
+        // `start` is what plain `pwtui` runs: hidden, and in no group. The groups are what a new
+        // user looks for in turn: set the vault up (`init` first, as in the usage above), use it,
+        // change what is in it, and the helpers that let other programs in (ManualPageTests
+        // checks that every command is in exactly one group).
+        subcommands: [StartCommand.self],
+        groupedSubcommands: [
+            CommandGroup(name: "Set up", subcommands: [
+                InitCommand.self, PasswdCommand.self, ConfigureCommand.self, DemoCommand.self]),
+            CommandGroup(name: "Use", subcommands: [
+                PickCommand.self, GetCommand.self, ListCommand.self, SuggestCommand.self]),
+            CommandGroup(name: "Manage", subcommands: [
+                AddCommand.self, EditCommand.self, RemoveCommand.self, EquivalentsCommand.self]),
+            CommandGroup(name: "Helpers", subcommands: [
+                UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self]),
         ])
 }

@@ -9,10 +9,13 @@ public struct ChangeMasterPassword {
     /// Where the new password comes from; nil: typed twice on the terminal.
     public var newPasswordFD: Int32?
     public var parameters: KDFParameters?
+    /// Keep a new master password under `MasterPasswordPolicy.minimumBits` (refused otherwise).
+    public var allowWeak: Bool
 
-    public init(newPasswordFD: Int32?, parameters: KDFParameters?) {
+    public init(newPasswordFD: Int32?, parameters: KDFParameters?, allowWeak: Bool = false) {
         self.newPasswordFD = newPasswordFD
         self.parameters = parameters
+        self.allowWeak = allowWeak
     }
 
     public func run(in session: Session) throws {
@@ -21,7 +24,9 @@ public struct ChangeMasterPassword {
             ?? SecretReader.typedTwice(label: "master password",
                                       otherwise: "pass it on a descriptor: --new-master-password-fd N")
         guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
-        StandardError.say("New master password strength: " + newPassword.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
+        let strength = newPassword.withUnsafeBytes { PasswordStrength(utf8: $0) }
+        StandardError.say("New master password strength: " + strength.summary)
+        try MasterPasswordPolicy.check(strength, allowWeak: allowWeak)
         let previous = vault.header.generation
         let oldSalt = vault.header.salt
         let marker = try PasswordChangeMarker.begin(vaultPath: vault.path, salt: oldSalt)

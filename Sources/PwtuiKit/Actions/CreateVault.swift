@@ -6,9 +6,12 @@ import VaultModel
 /// `pwtui init`: a new, empty vault at the session's path.
 public struct CreateVault {
     public var parameters: KDFParameters
+    /// Keep a master password under `MasterPasswordPolicy.minimumBits` (refused otherwise).
+    public var allowWeak: Bool
 
-    public init(parameters: KDFParameters) {
+    public init(parameters: KDFParameters, allowWeak: Bool = false) {
         self.parameters = parameters
+        self.allowWeak = allowWeak
     }
 
     public func run(in session: Session) throws {
@@ -18,7 +21,9 @@ public struct CreateVault {
             ?? SecretReader.typedTwice(label: "master password",
                                       otherwise: "pass it on a descriptor: --master-password-fd N (pwtui init --master-password-fd 3 3<file)")
         guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
-        StandardError.say("Master password strength: " + password.withUnsafeBytes { PasswordStrength(utf8: $0) }.summary)
+        let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
+        StandardError.say("Master password strength: " + strength.summary)
+        try MasterPasswordPolicy.check(strength, allowWeak: allowWeak)
         try VaultStorage.createDirectory(for: path)
         let vault = try Vault.create(at: path, password: password, parameters: parameters)
         try session.save(vault)

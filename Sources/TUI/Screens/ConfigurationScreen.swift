@@ -62,6 +62,9 @@ public final class ConfigurationScreen: Screen {
     private let defaults: Choices
     /// Ctrl-C was pressed with something typed: the next key answers "quit?" (y or Ctrl-C quits).
     public private(set) var confirmingQuit = false
+    /// A password under `MasterPasswordPolicy.minimumBits` once refused with a warning: Enter on
+    /// the same password again keeps it (the wizard's `--allow-weak`); any other asks again.
+    private var weakPasswordWarned: SecureBytes
 
     /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
     public init(firstRun: Bool, defaults: Choices, themes: [String],
@@ -79,6 +82,7 @@ public final class ConfigurationScreen: Screen {
         field = firstRun ? defaults.vaultPath : ""
         password = try SecureBytes(capacity: 128)
         confirmation = try SecureBytes(capacity: 128)
+        weakPasswordWarned = try SecureBytes(capacity: 128)
         busy = entering()
     }
 
@@ -202,6 +206,15 @@ public final class ConfigurationScreen: Screen {
         case .password:
             guard !password.isEmpty else {
                 message = ("The master password must not be empty", .error)
+                return .stay
+            }
+            let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
+            if !MasterPasswordPolicy.accepts(strength), !password.isEqual(to: weakPasswordWarned) {
+                weakPasswordWarned.removeAll()
+                try? weakPasswordWarned.append(contentsOf: password)
+                let key = Self.bindings.first { $0.action == .advance }?.label ?? "Enter"
+                message = ("Under the \(MasterPasswordPolicy.minimumBits)-bit minimum: \(key) again keeps it, "
+                           + "or type 4 random words", .error)
                 return .stay
             }
         case .confirmation:

@@ -10,6 +10,9 @@ struct AddCommand: ParsableCommand {
             Prints the new credential's id on stdout. A credential with the same service and username \
             already there: on a terminal, an offer to update its password instead; without one, exit 64 \
             (--force adds a second one).
+
+            Example: a generated password for two services of one account
+              pwtui add github.com api.github.com --username alice --generate
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -8,6 +8,10 @@ import VaultModel
 struct AgentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent", abstract: "Keep the vault unlocked for a while, so get, git and scripts answer at once.",
+        discussion: """
+            Example: an agent that locks after an hour unused, then unlocked once
+              pwtui agent start --idle-timeout 1h && pwtui unlock
+            """,
         subcommands: [Start.self, Stop.self, Status.self, Lock.self])
 
     /// "15m", "90s", "2h" or plain seconds. Thrown from `run`, so a usage error of our own: a
@@ -86,7 +90,11 @@ struct AgentCommand: ParsableCommand {
 
 struct UnlockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unlock", abstract: "Unlock the vault in the agent (starting it if needed).")
+        commandName: "unlock", abstract: "Unlock the vault in the agent (starting it if needed).",
+        discussion: """
+            Example: unlock once; the next gets answer without asking
+              pwtui unlock && pwtui get github.com
+            """)
 
     @OptionGroup var global: GlobalOptions
 

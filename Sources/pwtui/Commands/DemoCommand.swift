@@ -8,7 +8,11 @@ import ServiceMatching
 /// lives in a fresh temporary directory and is deleted afterwards.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Try the picker on a throwaway vault of sample credentials.")
+        commandName: "demo", abstract: "Try the picker on a throwaway vault of sample credentials.",
+        discussion: """
+            Example: nothing to set up, nothing kept afterwards
+              pwtui demo
+            """)
 
     @OptionGroup var global: GlobalOptions
 

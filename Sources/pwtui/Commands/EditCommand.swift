@@ -6,7 +6,11 @@ import ServiceMatching
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Change a credential. A changed password keeps the old one in the credential's history.")
+        abstract: "Change a credential. A changed password keeps the old one in the credential's history.",
+        discussion: """
+            Example: a new username and a generated password for the credential whose id starts with 3f2a
+              pwtui edit 3f2a --username alice@example.org --generate
+            """)
 
     @OptionGroup var global: GlobalOptions
 

@@ -7,6 +7,10 @@ struct EquivalentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "equivalents",
         abstract: "Domains to treat as one site (amazon.com, amazon.co.uk): their credentials match each other.",
+        discussion: """
+            Example: an amazon.com credential offered on amazon.co.uk too
+              pwtui equivalents add amazon.com amazon.co.uk
+            """,
         subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: ParsableCommand {

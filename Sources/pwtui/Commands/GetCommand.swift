@@ -6,7 +6,12 @@ import ServiceMatching
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Print the best match's password (or another field) without opening a screen.")
+        abstract: "Print the best match's password (or another field) without opening a screen.",
+        discussion: """
+            Example: the password for github.com into a variable, the username alone
+              token=$(pwtui get github.com)
+              pwtui get github.com --field username
+            """)
 
     @OptionGroup var global: GlobalOptions
 

@@ -8,7 +8,12 @@ import ServiceMatching
 struct GitCredentialCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-credential", abstract: "git's credential helper: get, store, erase.",
-        discussion: "Set up with `git config --global credential.helper '!pwtui git-credential'`; see docs/git.md.")
+        discussion: """
+            Set up with `git config --global credential.helper '!pwtui git-credential'`; see docs/git.md.
+
+            Example: what git runs (git writes the request on stdin)
+              printf 'protocol=https\\nhost=github.com\\n\\n' | pwtui git-credential get
+            """)
 
     @OptionGroup var global: GlobalOptions
 

@@ -10,6 +10,9 @@ struct ListCommand: ParsableCommand {
             Answers from the identity store when it mirrors the vault file (no password, no unlock), \
             else from an unlocked agent, else unlocks the vault. JSON has "created" and "modified" \
             only when the vault was unlocked: they are not kept outside it.
+
+            Example: what pwtui knows for github.com, best first
+              pwtui list github.com
             """)
 
     @OptionGroup var global: GlobalOptions

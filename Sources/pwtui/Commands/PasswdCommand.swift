@@ -5,7 +5,13 @@ import ServiceMatching
 struct PasswdCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd",
-        abstract: "Change the master password: new salt, new keys, everything re-encrypted.")
+        abstract: "Change the master password: new salt, new keys, everything re-encrypted.",
+        discussion: """
+            A new master password rated under 40 bits is refused (exit 64) unless --allow-weak.
+
+            Example: a new master password, typed twice, and a slower unlock
+              pwtui passwd --kdf sensitive
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -16,7 +22,11 @@ struct PasswdCommand: ParsableCommand {
     @Option(help: "Also change the unlock cost.")
     var kdf: KDFPreset?
 
+    @Flag(name: .customLong("allow-weak"), help: "Keep a new master password rated under 40 bits (refused otherwise).")
+    var allowWeak = false
+
     func run() throws {
-        try ChangeMasterPassword(newPasswordFD: newMasterPasswordFD, parameters: kdf?.parameters).run(in: global.session())
+        try ChangeMasterPassword(newPasswordFD: newMasterPasswordFD, parameters: kdf?.parameters, allowWeak: allowWeak)
+            .run(in: global.session())
     }
 }

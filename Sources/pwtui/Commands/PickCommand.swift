@@ -10,6 +10,9 @@ struct PickCommand: ParsableCommand {
         discussion: """
             Drawn on the terminal (/dev/tty), so `x=$(pwtui pick github.com)` captures only the answer. \
             With stdout a terminal, the password is copied to the clipboard instead. Esc cancels (exit 130).
+
+            Example: choose among the github.com credentials, the username to a pipe
+              pwtui pick github.com --output username | wl-copy
             """)
 
     @OptionGroup var global: GlobalOptions

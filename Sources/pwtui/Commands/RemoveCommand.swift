@@ -4,7 +4,11 @@ import ServiceMatching
 
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rm", abstract: "Delete a credential (asks first unless --yes).")
+        commandName: "rm", abstract: "Delete a credential (asks first unless --yes).",
+        discussion: """
+            Example: delete the credential whose id starts with 3f2a, without asking
+              pwtui rm 3f2a --yes
+            """)
 
     @OptionGroup var global: GlobalOptions
 

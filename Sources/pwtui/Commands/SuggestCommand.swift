@@ -7,7 +7,11 @@ import ServiceMatching
 struct SuggestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",
-        abstract: "Rank the stored identities for SERVICE(s) without unlocking (never a secret).")
+        abstract: "Rank the stored identities for SERVICE(s) without unlocking (never a secret).",
+        discussion: """
+            Example: the accounts a login form at github.com could offer, as JSON
+              pwtui suggest github.com --format json
+            """)
 
     @OptionGroup var global: GlobalOptions
 
