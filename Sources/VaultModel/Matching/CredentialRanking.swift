@@ -131,7 +131,8 @@ public enum CredentialRanking {
             if a.rank != b.rank { return a.rank > b.rank }
             if a.lastUsed != b.lastUsed { return a.lastUsed > b.lastUsed }
             if a.useCount != b.useCount { return a.useCount > b.useCount }
-            if a.title != b.title { return a.title < b.title }
+            let title = NaturalSortKey.compare(a.title, b.title)
+            if title != 0 { return title < 0 }
             return a.credential.id.uuidString < b.credential.id.uuidString
         }
 

@@ -29,12 +29,30 @@ public struct NaturalSortKey: Comparable, Hashable, Sendable {
     }
 
     public static func < (a: NaturalSortKey, b: NaturalSortKey) -> Bool {
-        if a.folded != b.folded { return a.folded.lexicographicallyPrecedes(b.folded) }
-        return a.text.unicodeScalars.lexicographicallyPrecedes(b.text.unicodeScalars) { $0.value < $1.value }
+        compare(a, b) < 0
     }
 
     public static func == (a: NaturalSortKey, b: NaturalSortKey) -> Bool {
-        a.folded == b.folded && a.text.unicodeScalars.elementsEqual(b.text.unicodeScalars)
+        compare(a, b) == 0
+    }
+
+    /// Negative, zero or positive as `a` comes before, with or after `b`: one pass, where `<`
+    /// then `==` would make two. Sorting 10,000 credentials that all share a site compares their
+    /// titles about 140,000 times.
+    public static func compare(_ a: NaturalSortKey, _ b: NaturalSortKey) -> Int {
+        let folded = a.folded.withUnsafeBytes { left in
+            b.folded.withUnsafeBytes { right -> Int in
+                let common = min(left.count, right.count)
+                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+                    let order = memcmp(l, r, common)
+                    if order != 0 { return Int(order) }
+                }
+                return left.count - right.count
+            }
+        }
+        if folded != 0 { return folded }
+        if a.text.unicodeScalars.elementsEqual(b.text.unicodeScalars) { return 0 }
+        return a.text.unicodeScalars.lexicographicallyPrecedes(b.text.unicodeScalars) { $0.value < $1.value } ? -1 : 1
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -52,29 +70,33 @@ public struct NaturalSortKey: Comparable, Hashable, Sendable {
         // Most titles are ASCII: lowercasing bytes is all their folding needs, without Foundation.
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         let folded = isASCII ? text : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        // One pass and one allocation: a key is built for every credential a ranking sorts (all
+        // 10,000 when they share a site), so it must cost little more than the bytes themselves.
+        return folded.utf8.withContiguousStorageIfAvailable { appendKey(of: $0) } ?? appendKey(of: Array(folded.utf8))
+    }
+
+    private static func appendKey<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes) -> [UInt8] where Bytes.Index == Int {
         var key: [UInt8] = []
-        key.reserveCapacity(folded.utf8.count + 8)
-        var digits: [UInt8] = []
-        func endDigits() {
-            guard !digits.isEmpty else { return }
-            let significant = digits.drop { $0 == UInt8(ascii: "0") }
-            let number = significant.isEmpty ? [UInt8(ascii: "0")] : Array(significant)
-            key.append(digitMarker)
-            let count = UInt32(clamping: number.count)
-            key.append(contentsOf: [UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
-                                    UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)])
-            key.append(contentsOf: number)
-            digits.removeAll(keepingCapacity: true)
-        }
-        for byte in folded.utf8 {
-            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                digits.append(byte)
+        key.reserveCapacity(bytes.count + 8)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                key.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte)
+                index += 1
                 continue
             }
-            endDigits()
-            key.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte)
+            var end = index
+            while end < bytes.endIndex, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+            var first = index
+            while first < end - 1, bytes[first] == UInt8(ascii: "0") { first += 1 }  // "0" alone stays
+            let count = UInt32(clamping: end - first)
+            key.append(digitMarker)
+            key.append(contentsOf: [UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
+                                    UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)])
+            key.append(contentsOf: bytes[first ..< end])
+            index = end
         }
-        endDigits()
         return key
     }
 }

@@ -40,10 +40,17 @@ public struct CredentialQuery: Sendable, Equatable {
     /// names one credential: 1.
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let id { return (try vault.credential(id: id), 1) }
-        let accepted = CredentialRanking.matches(vault.contents.credentials, for: services, context: context).filter(accepts)
-        guard let best = accepted.first
+        let ranked = CredentialRanking.matches(vault.contents.credentials, for: services, context: context)
+        guard let first = ranked.firstIndex(where: accepts)
         else { throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))") }
-        return (best.credential, accepted.prefix { $0.isEquallyGood(as: best) }.count)
+        // Only the run of equals after the best is looked at, in place: copying every ranked
+        // credential (10,000 when they share a site) cost a fifth of a `get`.
+        var tied = 0
+        for index in ranked[first...].indices {
+            guard ranked[index].isEquallyGood(as: ranked[first]) else { break }
+            if accepts(ranked[index]) { tied += 1 }
+        }
+        return (ranked[first].credential, tied)
     }
 
     public func accepts(_ ranked: RankedCredential) -> Bool {
