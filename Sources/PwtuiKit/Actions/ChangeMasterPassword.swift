@@ -20,13 +20,8 @@ public struct ChangeMasterPassword {
 
     public func run(in session: Session) throws {
         let vault = try session.openVault()
-        let newPassword = try newPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--new-master-password-fd") }
-            ?? SecretReader.typedTwice(label: "master password",
-                                      otherwise: "pass it on a descriptor: --new-master-password-fd N")
-        guard !newPassword.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
-        let strength = newPassword.withUnsafeBytes { PasswordStrength(utf8: $0) }
-        StandardError.say("New master password strength: " + strength.summary)
-        try MasterPasswordPolicy.check(strength, allowWeak: allowWeak)
+        let newPassword = try NewMasterPassword.read(from: newPasswordFD, option: "--new-master-password-fd",
+                                                     heading: "New master password", allowWeak: allowWeak)
         let previous = vault.header.generation
         let oldSalt = vault.header.salt
         let marker = try PasswordChangeMarker.begin(vaultPath: vault.path, salt: oldSalt)

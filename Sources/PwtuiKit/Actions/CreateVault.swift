@@ -17,13 +17,9 @@ public struct CreateVault {
     public func run(in session: Session) throws {
         let path = session.vaultPath
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.alreadyExists(path: path) }
-        let password = try session.masterPasswordFD.map { try SecretReader.firstLine(of: $0, what: "--master-password-fd") }
-            ?? SecretReader.typedTwice(label: "master password",
-                                      otherwise: "pass it on a descriptor: --master-password-fd N (pwtui init --master-password-fd 3 3<file)")
-        guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
-        let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
-        StandardError.say("Master password strength: " + strength.summary)
-        try MasterPasswordPolicy.check(strength, allowWeak: allowWeak)
+        let password = try NewMasterPassword.read(from: session.masterPasswordFD, option: "--master-password-fd",
+                                                  example: " (pwtui init --master-password-fd 3 3<file)",
+                                                  heading: "Master password", allowWeak: allowWeak)
         try VaultStorage.createDirectory(for: path)
         let vault = try Vault.create(at: path, password: password, parameters: parameters)
         try session.save(vault)
