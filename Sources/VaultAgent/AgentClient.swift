@@ -29,9 +29,9 @@ public struct AgentClient: Sendable {
         connector = connect
     }
 
-    /// `directory/agent.sock`; the directory is created 0700 when `creating`, and must be a
-    /// 0700 directory of this user.
-    public static func socketPath(in directory: String, creating: Bool) throws(AgentError) -> String {
+    /// Refuses `directory`, where the agent's socket lives, unless it is a 0700 directory of
+    /// this user (or does not exist yet); creates it 0700 when `creating`.
+    public static func requireTrusted(_ directory: String, creating: Bool) throws(AgentError) {
         if creating {
             do {
                 try FileSystem.makeDirectory(directory, permissions: 0o700)
@@ -44,7 +44,6 @@ public struct AgentClient: Sendable {
                 throw .unsafeDirectory("\(directory) must be a 0700 directory of this user; refusing to use it")
             }
         }
-        return directory + "/agent.sock"
     }
 
     /// One request and its answer, whatever it is; nil when no agent listens.

@@ -22,14 +22,6 @@ struct EverydayCommandTmuxTests {
         return rc
     }
 
-    func status(_ rc: String) -> String? {
-        var text: String?
-        poll(timeout: .seconds(15)) {
-            text = readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
-            return text?.hasSuffix("\n") ?? false
-        }
-        return text
-    }
 
     @Test("rm shop.example names two: the picker lists only them; the one chosen is asked about and deleted")
     func removePicksAmongSeveral() throws {
@@ -44,7 +36,7 @@ struct EverydayCommandTmuxTests {
         try tmux.press("Enter")
         try tmux.requirePane("asked before deleting") { $0.contains("Delete shop.example (carol, shop.example)?") }
         try tmux.enter("y")
-        #expect(status(rc) == "RC=0\n", "\(tmux.captures.last ?? "")")
+        #expect(commandResult(rc) == "RC=0\n", "\(tmux.captures.last ?? "")")
         #expect(try sandbox.listJSON().compactMap { $0["username"] as? String }.sorted() == ["alice", "bob"])
     }
 
@@ -57,7 +49,7 @@ struct EverydayCommandTmuxTests {
         try tmux.requirePane("the offer") { $0.contains("has this service and username already") && $0.contains("Update its password instead") }
         try tmux.enter("y")
         let done = try tmux.requirePane("the id printed") { $0.contains(id) }
-        #expect(status(rc) == "RC=0\n", "\(done)")
+        #expect(commandResult(rc) == "RC=0\n", "\(done)")
         #expect(try sandbox.listJSON().count == 1)
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "new-password\n")
         for screen in tmux.captures { #expect(!screen.contains("new-password"), "\(screen)") }
@@ -71,7 +63,7 @@ struct EverydayCommandTmuxTests {
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
         let rc = try run("add gen.example --username u --generate", in: tmux, sandbox)
         try tmux.requirePane { $0.contains("Copied the generated password of gen.example (u) to the clipboard") }
-        #expect(status(rc) == "RC=0\n")
+        #expect(commandResult(rc) == "RC=0\n")
         let id = try #require(try sandbox.listJSON().first?["id"] as? String)
         let password = try sandbox.pwtui(["get", "--id", id]).out.trimmingCharacters(in: .newlines)
         #expect(password.count >= 16)

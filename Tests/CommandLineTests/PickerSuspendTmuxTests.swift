@@ -46,12 +46,7 @@ struct PickerSuspendTmuxTests {
             return !pane.contains("Master password:") && (last.hasSuffix("$") || last.hasSuffix("#"))
         }
         try tmux.enter("echo \"RC=$?\" > '\(rc)'")
-        var status: String?
-        _ = poll(timeout: .seconds(10)) {
-            status = readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
-            return status?.hasSuffix("\n") == true
-        }
-        #expect(status == "RC=0\n")
+        #expect(commandResult(rc, timeout: .seconds(10)) == "RC=0\n")
         #expect(readBytes(out).map { String(decoding: $0, as: UTF8.self) } == "second-secret\n")
         for screen in tmux.captures { #expect(!screen.contains("second-secret"), "\(screen)") }
     }
@@ -77,12 +72,7 @@ struct PickerSuspendTmuxTests {
         try tmux.requirePane("the picker still reads keys after Ctrl-Z") { $0.contains("▸ Gist") }
         #expect(!(tmux.captures.last ?? "").contains("Stopped"))
         try tmux.press("Escape")
-        var status: String?
-        _ = poll(timeout: .seconds(10)) {
-            status = readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
-            return status?.hasSuffix("\n") == true
-        }
-        #expect(status == "RC=130\n")
+        #expect(commandResult(rc, timeout: .seconds(10)) == "RC=130\n")
     }
 
     /// Whether the pane shows its alternate screen (a full-screen program's) now.

@@ -34,17 +34,6 @@ struct PickerTmuxTests {
         try tmux.enter(sandbox.password)
     }
 
-    /// The file a command line writes, once its last line (`RC=...`) is there: a command's own
-    /// output may already end in a newline before the exit status is appended.
-    func result(_ rc: String) -> String? {
-        var text: String?
-        poll(timeout: .seconds(15)) {
-            text = readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
-            return text.map { $0.hasSuffix("\n") && $0.split(separator: "\n").last?.hasPrefix("RC=") == true } ?? false
-        }
-        return text
-    }
-
     @Test("x=$(pwtui pick github.com) with ↓ Enter gives exactly the second match's password")
     func pickSecondMatch() throws {
         let (sandbox, tmux, rc) = try session()
@@ -60,7 +49,7 @@ struct PickerTmuxTests {
         try tmux.requirePane("Esc on the password screen: back to the list, choice kept") { $0.contains("▸ Gist") }
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "Gist (alice)")
-        #expect(result(rc) == "RC=0 X=second-secret\n")
+        #expect(commandResult(rc) == "RC=0 X=second-secret\n")
         for screen in tmux.captures { #expect(!screen.contains("second-secret") && !screen.contains("first-secret"), "\(screen)") }
     }
 
@@ -68,7 +57,7 @@ struct PickerTmuxTests {
     func escapeCancels() throws {
         let (_, tmux, rc) = try session()
         try tmux.press("Escape")
-        #expect(result(rc) == "RC=130 X=\n")
+        #expect(commandResult(rc) == "RC=130 X=\n")
     }
 
     @Test("Tab shows all; typing filters the sections; a resize redraws")
@@ -89,14 +78,14 @@ struct PickerTmuxTests {
                 "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "GitLab (carol)")
-        #expect(result(rc) == "RC=0 X=other-secret\n")
+        #expect(commandResult(rc) == "RC=0 X=other-secret\n")
     }
 
     @Test("with the agent unlocked the list comes at once and a choice is answered without any password")
     func agentAnswersTheChoice() throws {
         let (sandbox, tmux, rc) = try session()
         try tmux.press("Escape")
-        #expect(result(rc) == "RC=130 X=\n")
+        #expect(commandResult(rc) == "RC=130 X=\n")
         try FileManager.default.removeItem(atPath: rc)
         #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
@@ -104,7 +93,7 @@ struct PickerTmuxTests {
         try pickGitHub(in: tmux, rc: rc)
         try tmux.press("Down")
         try tmux.press("Enter")
-        #expect(result(rc) == "RC=0 X=second-secret\n")
+        #expect(commandResult(rc) == "RC=0 X=second-secret\n")
 
         // With the identity store off, the unlocked agent lists the identities itself.
         try FileManager.default.removeItem(atPath: rc)
@@ -112,7 +101,7 @@ struct PickerTmuxTests {
         try? FileManager.default.removeItem(atPath: sandbox.root + "/xdg/state/pwtui/identities")
         try pickGitHub(in: tmux, rc: rc)
         try tmux.press("Enter")
-        #expect(result(rc) == "RC=0 X=first-secret\n")
+        #expect(commandResult(rc) == "RC=0 X=first-secret\n")
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
     }
 
@@ -133,7 +122,7 @@ struct PickerTmuxTests {
         let list = try tmux.requirePane { $0.contains("Matches for https://github.com/login (4)") }
         #expect(list.contains("github.com (same-host)"), "the tiers are shown")
         try tmux.press("Enter")
-        #expect(result(rc) == "RC=0 LEN=20\n", "a generated Safari-style password reached $x")
+        #expect(commandResult(rc) == "RC=0 LEN=20\n", "a generated Safari-style password reached $x")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pwtui-demo-") }
         #expect(leftovers.isEmpty, "the throwaway vault is deleted: \(leftovers)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/xdg/state/pwtui/identities"),
@@ -157,7 +146,7 @@ struct PickerTmuxTests {
         try tmux.press("Enter")
         try tmux.requirePane("the list opens after setup", timeout: .seconds(20)) { $0.contains("The vault is empty") }
         try tmux.press("Escape")
-        #expect(result(rc) == "RC=130\n")
+        #expect(commandResult(rc) == "RC=130\n")
         for screen in tmux.captures { #expect(!screen.contains(password), "\(screen)") }
 
         #expect(FileManager.default.fileExists(atPath: sandbox.vault))
@@ -252,7 +241,7 @@ struct PickerTmuxTests {
         try tmux.press("Enter")       // clipboard
         try tmux.requirePane { $0.contains("Enter applies the changes and re-encrypts the vault.") }
         try tmux.press("Enter")
-        #expect(result(rc) == "RC=0\n")
+        #expect(commandResult(rc) == "RC=0\n")
         let bytes = try #require(readBytes(sandbox.vault))
         let memoryKiB = bytes[46 ..< 50].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
         #expect(memoryKiB > 64 * 1024, "re-encrypted with the new cost (\(memoryKiB) KiB)")
@@ -274,7 +263,7 @@ struct PickerTmuxTests {
         let summary = try tmux.requirePane { $0.contains("(the vault is not re-encrypted)") }
         #expect(summary.contains("3 passes, 64 MiB (unchanged)"), "\(summary)")
         try tmux.press("Enter")
-        #expect(result(rc) == "RC=0\n")
+        #expect(commandResult(rc) == "RC=0\n")
         #expect(readBytes(sandbox.vault) == before, "not re-encrypted: same bytes")
         #expect(!(tmux.captures.last ?? "").contains("Re-encrypting"))
     }
@@ -290,7 +279,7 @@ struct PickerTmuxTests {
         try tmux.enter("\(command); echo \"RC=$?\" > '\(rc)'; stty -a > '\(modes)'")
         try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         _ = try sandbox.run("/usr/bin/env", ["pkill", "-TERM", "-f", "pick github.com --vault \(sandbox.vault)"])
-        #expect(result(rc) == "RC=143\n")
+        #expect(commandResult(rc) == "RC=143\n")
         #expect(poll(timeout: .seconds(5)) { readBytes(modes).map { String(decoding: $0, as: UTF8.self).contains(" echo ") } ?? false },
                 "echo is back on")
 
@@ -314,7 +303,7 @@ struct PickerTmuxTests {
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/nointeraction.rc"
         try tmux.enter("'\(pwtui)' get github.com --no-interaction; echo \"RC=$?\" > '\(rc)'")
-        #expect(result(rc) == "RC=75\n")
+        #expect(commandResult(rc) == "RC=75\n")
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
         _ = try tmux.capture()
         #expect(tmux.captures.last?.contains("--no-interaction forbids asking") == true)
@@ -333,13 +322,13 @@ struct PickerTmuxTests {
             $0.contains("Matches for https://www.example.com") && $0.contains("Example login")
         }
         try tmux.press("Escape")
-        #expect(result(out) == "quit=1\nRC=0\n", "a cancel tells git to stop asking")
+        #expect(commandResult(out) == "quit=1\nRC=0\n", "a cancel tells git to stop asking")
 
         try FileManager.default.removeItem(atPath: out)
         try tmux.enter(command)
         try tmux.requirePane { $0.contains("Matches for https://www.example.com") }
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "Example login (carol)")
-        #expect(result(out) == "username=carol\npassword=same-site-secret\nRC=0\n", "a person chose it: the same-site credential is given")
+        #expect(commandResult(out) == "username=carol\npassword=same-site-secret\nRC=0\n", "a person chose it: the same-site credential is given")
     }
 }

@@ -36,9 +36,7 @@ struct ThemeTmuxTests {
             #expect(!screen.contains("broken.theme") && !screen.contains("no theme named"), "nothing written over the screen: \(screen)")
         }
         try tmux.press("Up", "Up", "Enter", "Enter", "Enter")  // back to high-contrast; clipboard; summary
-        let readFile: (String) -> String? = { path in readBytes(path).map { String(decoding: $0, as: UTF8.self) } }
-        #expect(poll(timeout: .seconds(15)) { readFile(rc)?.hasSuffix("\n") == true })
-        #expect(readFile(rc) == "RC=0\n")
+        #expect(commandResult(rc) == "RC=0\n")
         let after = try tmux.waitForPane { $0.contains("broken.theme:1: expected two colours") }
         #expect(after != nil, "the warning comes after the screen: \(tmux.captures.last ?? "")")
         #expect(after?.contains("no theme named") == false, "the built-in themes were found: \(after ?? "")")

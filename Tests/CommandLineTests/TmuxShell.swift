@@ -28,3 +28,15 @@ extension TmuxSession {
         return try #require(pane, "\(why.isEmpty ? "" : why + ": ")\(captures.last ?? "")", sourceLocation: sourceLocation)
     }
 }
+
+/// The file a command line typed into tmux writes (`…; echo "RC=$?" > FILE`), once its last line
+/// (`RC=...`) is there: a command's own output may already end in a newline before the exit
+/// status is appended. Nil when it does not come within `timeout`.
+func commandResult(_ file: String, timeout: Duration = .seconds(15)) -> String? {
+    var text: String?
+    poll(timeout: timeout) {
+        text = readBytes(file).map { String(decoding: $0, as: UTF8.self) }
+        return text.map { $0.hasSuffix("\n") && $0.split(separator: "\n").last?.hasPrefix("RC=") == true } ?? false
+    }
+    return text
+}

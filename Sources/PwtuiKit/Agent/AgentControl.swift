@@ -10,8 +10,7 @@ import VaultModel
 public enum AgentControl {
     /// The agent's client, its directory created (0700) if missing.
     static func client(_ session: Session) throws -> AgentClient {
-        if let client = session.agentClient, client.socketPath == nil { return client }  // an agent in this process
-        return AgentClient(socketPath: try AgentClient.socketPath(in: session.paths.runtimeDirectory, creating: true))
+        try session.agentClient(creatingDirectory: true)
     }
 
     /// Starts the agent, locked: in the background, unless `foreground` (then returns when it

@@ -26,7 +26,7 @@ public final class Session {
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?
     private var resolvedVaultPath: String?
-    private var agentOverride: AgentClient??
+    private var resolvedAgent: AgentClient??
 
     public init(vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil, environment: Environment = .process) {
         self.environment = environment
@@ -65,13 +65,23 @@ public final class Session {
     }
 
     /// This user's agent, if its directory is sound (a client never creates it), whether or not
-    /// this command may use it. Tests put an agent in the same process here.
+    /// this command may use it; looked up once. Tests put an agent in the same process here.
     public var agentClient: AgentClient? {
         get {
-            if let agentOverride { return agentOverride }
-            return (try? AgentClient.socketPath(in: paths.runtimeDirectory, creating: false)).map(AgentClient.init(socketPath:))
+            if let resolvedAgent { return resolvedAgent }
+            let client = try? agentClient(creatingDirectory: false)
+            resolvedAgent = .some(client)
+            return client
         }
-        set { agentOverride = .some(newValue) }
+        set { resolvedAgent = .some(newValue) }
+    }
+
+    /// This user's agent at `Paths.agentSocket`, its directory checked (and made 0700 when
+    /// `creatingDirectory`: `agent start`, `unlock`); an agent put here by a test as it is.
+    public func agentClient(creatingDirectory: Bool) throws -> AgentClient {
+        if let resolvedAgent, let client = resolvedAgent, client.socketPath == nil { return client }
+        try AgentClient.requireTrusted(paths.runtimeDirectory, creating: creatingDirectory)
+        return AgentClient(socketPath: paths.agentSocket)
     }
 
     /// The Public Suffix List (`PWTUI_PSL_FILE` names another list file), loaded once. Without

@@ -29,15 +29,10 @@ public struct CredentialQuery: Sendable, Equatable {
         self.rejected = rejected
     }
 
-    /// The credential this query names in `vault`: the one with the id, else the best match for
-    /// the services that the query accepts. Recording the use is the caller's (`Session.answer`).
-    public func answer(in vault: Vault, context: RankingContext) throws -> Credential {
-        try rankedAnswer(in: vault, context: context).credential
-    }
-
-    /// The answer, and how many accepted credentials (itself included) were equally good
-    /// (`RankedCredential.isEquallyGood`): more than one means the use history chose. An id
-    /// names one credential: 1.
+    /// The credential this query names in `vault` (the one with the id, else the best match for
+    /// the services that the query accepts), and how many accepted credentials, itself included,
+    /// were equally good (`RankedCredential.isEquallyGood`): more than one means the use history
+    /// chose. An id names one credential: 1. Recording the use is the caller's (`Session`).
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let id { return (try vault.credential(id: id), 1) }
         let ranked = CredentialRanking.matches(vault.contents.credentials, for: services, context: context)
