@@ -57,7 +57,7 @@ public enum CredentialRanking {
     public static func byTitle(_ credentials: [Credential]) -> [Credential] {
         var keyed = credentials.map { (key: NaturalSortKey($0.displayTitle), credential: $0) }
         keyed.sort { a, b in
-            a.key != b.key ? a.key < b.key : a.credential.id.uuidString < b.credential.id.uuidString
+            a.key != b.key ? a.key < b.key : a.credential.id.precedes(b.credential.id)
         }
         return keyed.map(\.credential)
     }
@@ -133,7 +133,7 @@ public enum CredentialRanking {
             if a.useCount != b.useCount { return a.useCount > b.useCount }
             let title = NaturalSortKey.compare(a.title, b.title)
             if title != 0 { return title < 0 }
-            return a.credential.id.uuidString < b.credential.id.uuidString
+            return a.credential.id.precedes(b.credential.id)
         }
 
         static func == (a: Key, b: Key) -> Bool { !(a < b) && !(b < a) }
