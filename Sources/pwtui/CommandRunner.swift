@@ -18,6 +18,10 @@ enum CommandRunner {
                 arguments.insert("git-credential", at: 0)
             }
             try ArgumentScreening.check(arguments, root: root)
+            if let get = QuickGet(arguments) {
+                try get.run()
+                CurrentProcess.exit(0)
+            }
             var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
             try command.run()
             CurrentProcess.exit(0)

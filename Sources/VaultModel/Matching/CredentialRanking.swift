@@ -66,14 +66,19 @@ public enum CredentialRanking {
     public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
         let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
         let filter = HostFilter(requests: requests, context: context)
-        var matched: [(RankedCredential, Key)] = []
+        // The keys are sorted, not the ranked credentials: a key is a few numbers and a title,
+        // a ranked credential two dozen references, each retained and released at every move of
+        // the sort (a quarter of a `get` whose 10,000 credentials all matched, by perf).
+        var matched: [RankedCredential] = []
+        var keys: [Key] = []
         for index in credentials.indices where credentials[index].services.contains(where: { filter.mayMatch(host: $0.host) }) {
             if let (best, labels) = bestMatch(credentials[index], prepared, context) {
-                matched.append((best, Key(best, labels: labels, prepared: prepared, context: context)))
+                keys.append(Key(best, labels: labels, position: matched.count, prepared: prepared, context: context))
+                matched.append(best)
             }
         }
-        matched.sort { $0.1 < $1.1 }
-        return matched.map(\.0)
+        keys.sort()
+        return keys.map { matched[$0.position] }
     }
 
     // MARK: -
@@ -110,9 +115,11 @@ public enum CredentialRanking {
         /// Made once: titles decide most ties, and a localized comparison per sort step costs
         /// more than all the matching.
         let title: NaturalSortKey
-        let credential: Credential
+        let id: UUID
+        /// Where the ranked credential is in the list being sorted.
+        let position: Int
 
-        init(_ ranked: RankedCredential, labels: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
+        init(_ ranked: RankedCredential, labels: Int, position: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
             tier = ranked.match?.order ?? Int.max
             request = ranked.requestIndex
             self.labels = labels
@@ -121,7 +128,8 @@ public enum CredentialRanking {
             lastUsed = context.usage.lastUsed(ranked.credential.id, for: service)?.millisecondsSince1970 ?? Int64.min
             useCount = context.usage.useCount(ranked.credential.id)
             title = NaturalSortKey(ranked.credential.displayTitle)
-            credential = ranked.credential
+            id = ranked.credential.id
+            self.position = position
         }
 
         static func < (a: Key, b: Key) -> Bool {
@@ -133,7 +141,7 @@ public enum CredentialRanking {
             if a.useCount != b.useCount { return a.useCount > b.useCount }
             let title = NaturalSortKey.compare(a.title, b.title)
             if title != 0 { return title < 0 }
-            return a.credential.id.precedes(b.credential.id)
+            return a.id.precedes(b.id)
         }
 
         static func == (a: Key, b: Key) -> Bool { !(a < b) && !(b < a) }

@@ -62,7 +62,7 @@ public final class Vault {
         guard wanted.count >= 4 else {
             throw VaultError.invalidRequest("an id prefix needs at least 4 characters; '\(text)' is too short")
         }
-        let found = contents.credentials.filter { $0.id.uuidString.lowercased().hasPrefix(wanted) }
+        let found = contents.credentials.filter { $0.id.textHasPrefix(wanted) }
         switch found.count {
         case 1: return found[0]
         case 0: throw VaultError.noMatch("no credential has an id starting with '\(text)'")

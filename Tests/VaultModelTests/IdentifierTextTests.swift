@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import VaultModel
 
-@Suite("Id order")
-struct IdentifierOrderTests {
+@Suite("Id text without making it")
+struct IdentifierTextTests {
     @Test("Comparing ids' bytes orders them as their text does (20,000 random pairs and their edge cases)")
     func bytesOrderAsText() {
         var generator = SystemRandomNumberGenerator()
@@ -31,5 +31,23 @@ struct IdentifierOrderTests {
             #expect(b.precedes(a) == (b.uuidString < a.uuidString))
         }
         #expect(!pairs[0].0.precedes(pairs[0].0))
+    }
+
+    @Test("An id starts with a prefix exactly when its lower-case text does (prefixes of every length, changed or not)")
+    func prefixAsText() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let id = UUID()
+            let text = Array(id.uuidString.lowercased())
+            let length = Int.random(in: 0...38, using: &generator)
+            var prefix = Array(text.prefix(length))
+            if length == 37 || length == 38 { prefix += ["0"] }
+            if !prefix.isEmpty, Bool.random(using: &generator) {
+                let position = Int.random(in: 0..<prefix.count, using: &generator)
+                prefix[position] = ["0", "f", "-", "g", "A", "é"].randomElement(using: &generator)!
+            }
+            let wanted = String(prefix)
+            #expect(id.textHasPrefix(wanted) == id.uuidString.lowercased().hasPrefix(wanted), "\(id) \(wanted)")
+        }
     }
 }
