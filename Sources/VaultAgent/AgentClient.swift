@@ -88,8 +88,9 @@ public struct AgentClient: Sendable {
     }
 
     /// Every identity of `vault` and its equivalent domains, when an agent holds it unlocked.
-    public func identities(vault: String) throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)? {
-        guard let answer = try ask(.identities(vault: vault)) else { return nil }
+    public func identities(vault: String, username: String? = nil) throws
+        -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)? {
+        guard let answer = try ask(.identities(vault: vault, username: username)) else { return nil }
         guard case .identities(let identities, let equivalents) = answer.body else { throw AgentError.unexpected(answer.body) }
         return (identities, EquivalentDomains(groups: equivalents))
     }

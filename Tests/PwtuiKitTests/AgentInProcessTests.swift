@@ -121,6 +121,24 @@ struct AgentInProcessTests {
         #expect(declined)
     }
 
+    @Test("an account's identities come from the agent filtered by username: only that account's travel")
+    func identitiesOfOneAccount() throws {
+        let fixture = try Fixture()
+        _ = try fixture.unlock()
+        let access = try VaultAccess.open(fixture.session)
+        for (service, username) in [("gitlab.com", "tanuki"), ("gitlab.com", "octocat"), ("codeberg.org", "tanuki")] {
+            try access.apply(.add(services: [service], username: username, title: "", notes: "", rank: 0),
+                             secret: try SecureBytes(copying: Array("pw".utf8)))
+        }
+        let listed = try #require(try fixture.client.identities(vault: fixture.session.vaultPath, username: "octocat"))
+        #expect(listed.identities.map(\.username) == ["octocat", "octocat"])
+        #expect(Set(listed.identities.flatMap(\.services)) == ["github.com", "gitlab.com"])
+        let all = try #require(try fixture.client.identities(vault: fixture.session.vaultPath))
+        #expect(all.identities.count == 4)
+        #expect(try access.identities(username: "tanuki").identities.count == 2)
+        #expect(try access.identities(username: "nobody").identities.isEmpty)
+    }
+
     @Test("add, edit and remove through VaultAccess go to the agent, which saves the file and the identity store")
     func writesThroughTheAgent() throws {
         let fixture = try Fixture()
@@ -138,6 +156,7 @@ struct AgentInProcessTests {
         #expect(saved.title == "GitLab" && saved.username == "tanuki")
         let store = try fixture.session.currentIdentityStore()
         #expect(store.identities.contains { $0.id == added.id && $0.title == "GitLab" })
+        #expect(store == IdentityStore(vault: reopened) && store.isCurrent(for: reopened.header), "rebuilt whole after each save")
         guard let found = try access.password(for: CredentialQuery(id: added.id.uuidString)) else {
             Issue.record("the added credential was not found")
             return

@@ -39,17 +39,20 @@ public enum VaultAccess {
     /// Every credential, without secrets, and the equivalent domains. Through the agent, the
     /// identity store answers when it mirrors the vault on disk: the agent's answer is the same
     /// list coded as JSON, which for 10,000 credentials took it 100 ms to write and the client
-    /// 50 ms to read, on every `add` (its duplicate check) and every `edit` by id prefix.
-    public func identities() throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains) {
+    /// 50 ms to read, on every `edit` or `rm` that names a credential by service or title.
+    /// With `username`, only that account's: the agent filters them, so a few travel instead of
+    /// all (an `add`'s duplicate check).
+    public func identities(username: String? = nil) throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains) {
         switch self {
         case .agent(let agent, let session):
-            if let store = try? session.currentIdentityStore() { return (store.identities, store.equivalents) }
-            guard let listed = try agent.identities(vault: session.vaultPath) else {
-                return try Self.local(session.openVault(), session).identities()
+            if username == nil, let store = try? session.currentIdentityStore() { return (store.identities, store.equivalents) }
+            guard let listed = try agent.identities(vault: session.vaultPath, username: username) else {
+                return try Self.local(session.openVault(), session).identities(username: username)
             }
             return listed
         case .local(let vault, _):
-            return (vault.contents.credentials.map(IdentityStore.Identity.init), vault.contents.equivalents)
+            let credentials = username.map { name in vault.contents.credentials.filter { $0.username == name } } ?? vault.contents.credentials
+            return (credentials.map(IdentityStore.Identity.init), vault.contents.equivalents)
         }
     }
 

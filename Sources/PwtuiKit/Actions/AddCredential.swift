@@ -41,7 +41,7 @@ public struct AddCredential {
         session.notePublicSuffixes(identifiers)
         let access = try VaultAccess.open(session)
         var updating: IdentityStore.Identity?
-        if !force, let duplicate = existing(try access.identities().identities, for: identifiers) {
+        if !force, let duplicate = existing(try access.identities(username: username).identities, for: identifiers) {
             updating = try offerUpdate(of: duplicate, session)
         }
         let secret = generate

@@ -22,7 +22,6 @@ public struct ChangeMasterPassword {
         let vault = try session.openVault()
         let newPassword = try NewMasterPassword.read(from: newPasswordFD, option: "--new-master-password-fd",
                                                      heading: "New master password", allowWeak: allowWeak)
-        let previous = vault.header.generation
         let oldSalt = vault.header.salt
         let marker = try PasswordChangeMarker.begin(vaultPath: vault.path, salt: oldSalt)
         do {
@@ -33,7 +32,7 @@ public struct ChangeMasterPassword {
             if !PasswordChangeMarker.vault(at: vault.path, changedFrom: oldSalt) { marker.remove() }
             throw error
         }
-        session.syncIdentities(with: vault, previousGeneration: previous)
+        session.syncIdentities(with: vault, saved: true)
         StandardError.say("Master password changed for \(vault.path).")
         marker.remove()
         lockAgent(holding: vault.path, session)

@@ -51,7 +51,7 @@ public final class AgentService: AgentHandler {
         case .unlock:
             let opened = try Vault.open(at: session.vaultPath, password: payload)
             payload.removeAll()
-            session.syncIdentities(with: opened, previousGeneration: nil)  // rebuilt if missing or stale
+            session.syncIdentities(with: opened, saved: false)  // rebuilt if missing or stale
             vault = opened
             lastUse = .now
             return AgentAnswer(.done)
@@ -64,10 +64,11 @@ public final class AgentService: AgentHandler {
             return AgentAnswer(.credential(identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970,
                                            tied: tied),
                                payload: try field.render(credential, from: vault))
-        case .identities(let path):
+        case .identities(let path, let username):
             // For a picker when the identity store is off: the same, never written to disk.
             let vault = try unlocked(for: path)
-            return AgentAnswer(.identities(identities: vault.contents.credentials.map(IdentityStore.Identity.init),
+            let credentials = username.map { name in vault.contents.credentials.filter { $0.username == name } } ?? vault.contents.credentials
+            return AgentAnswer(.identities(identities: credentials.map(IdentityStore.Identity.init),
                                            equivalents: vault.contents.equivalents.groups))
         case .describe(let path, let id):
             let vault = try unlocked(for: path)
@@ -95,7 +96,7 @@ public final class AgentService: AgentHandler {
         }
         guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
         do {
-            if try vault.reloadIfChanged() { session.syncIdentities(with: vault, previousGeneration: nil) }
+            if try vault.reloadIfChanged() { session.syncIdentities(with: vault, saved: false) }
         } catch VaultError.conflict(_, let reason) {
             self.vault = nil
             throw CommandFailure(.interactionRequired, "locked: \(reason)")

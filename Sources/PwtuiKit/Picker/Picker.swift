@@ -110,7 +110,7 @@ public enum Picker {
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
                 interrupted?.marker.remove()
-                session.syncIdentities(with: vault, previousGeneration: nil)
+                session.syncIdentities(with: vault, saved: false)
                 return vault
             },
             rank: { vault in order(vault.contents.credentials, session.rankingContext(for: vault)) },

@@ -17,20 +17,19 @@ extension Session {
         let password = try masterPassword()
         let vault = try Vault.open(at: path, password: password)
         interrupted?.marker.remove()
-        syncIdentities(with: vault, previousGeneration: nil)
+        syncIdentities(with: vault, saved: false)
         return vault
     }
 
-    /// Saves with the save protocol, then updates the identity store incrementally.
+    /// Saves with the save protocol, then the identity store.
     public func save(_ vault: Vault) throws {
-        let previous = vault.header.generation
         do {
             try vault.save()
         } catch let error as VaultError where error.isSavedNotDurable {
             // Saved, durability unconfirmed: the change is in force, so the store follows it.
-            syncIdentities(with: vault, previousGeneration: previous)
+            syncIdentities(with: vault, saved: true)
             throw error
         }
-        syncIdentities(with: vault, previousGeneration: previous)
+        syncIdentities(with: vault, saved: true)
     }
 }

@@ -79,9 +79,8 @@ public enum Configuration {
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
         if choices.parameters != vault.header.kdf {
             StandardError.say("Re-encrypting \(path) with \(choices.parameters)…")
-            let previous = vault.header.generation
             try vault.changePassword(to: password, parameters: choices.parameters)
-            session.syncIdentities(with: vault, previousGeneration: previous)
+            session.syncIdentities(with: vault, saved: true)
         }
         settings.theme = choices.theme
         settings.clipboardTimeout = choices.clipboardTimeout

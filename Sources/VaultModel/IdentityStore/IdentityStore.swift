@@ -94,40 +94,6 @@ public struct IdentityStore: Equatable, Sendable {
         header.vaultID == vaultID && header.generation == generation
     }
 
-    /// Brings the store up to date with `vault` after a save. `previousGeneration` is the
-    /// vault's generation before that save: if the store mirrored it, only changed identities are
-    /// replaced; otherwise the store is rebuilt. Returns how many identities were written anew.
-    @discardableResult
-    public mutating func update(from vault: Vault, previousGeneration: UInt64) -> Int {
-        guard isComplete, vaultID == vault.header.vaultID, generation == previousGeneration else {
-            self = IdentityStore(vault: vault)
-            return identities.count
-        }
-        var current: [UUID: Identity] = [:]
-        for credential in vault.contents.credentials { current[credential.id] = Identity(credential) }
-        var changed = 0
-        identities.removeAll { identity in
-            guard current[identity.id] != nil else {
-                changed += 1
-                return true
-            }
-            return false
-        }
-        for index in identities.indices {
-            if let now = current.removeValue(forKey: identities[index].id), now != identities[index] {
-                identities[index] = now
-                changed += 1
-            }
-        }
-        for credential in vault.contents.credentials where current[credential.id] != nil {
-            identities.append(Identity(credential))
-            changed += 1
-        }
-        generation = vault.header.generation
-        equivalents = vault.contents.equivalents
-        return changed
-    }
-
     // MARK: File
 
     private static let magic = Array("PWIS".utf8)
