@@ -1,0 +1,54 @@
+import Foundation
+import Platform
+import PwtuiTestSupport
+import ServiceMatching
+import Testing
+@testable import VaultModel
+
+/// `CredentialRanking.best` (what `get` uses, one pass) must answer exactly as the full ranking
+/// does: the first accepted credential of `matches`, and the run of equally good accepted ones.
+@Suite("Best match without sorting")
+struct BestMatchTests {
+    let suffixes: PublicSuffixList = LibPSL() ?? NoPublicSuffixList()
+
+    @Test("best agrees with matches on 400 generated vaults, requests, use histories and filters (seeded)")
+    func agreesWithTheFullRanking() throws {
+        var rng = SeededGenerator(seed: 5)
+        let hosts = ["example.com", "login.example.com", "www.example.com", "a.example.com", "example.org", "github.com",
+                     "api.github.com", "https://example.com/login", "https://login.example.com/", "other.net", "sub.a.example.com"]
+        let titles = ["", "Alpha", "alpha", "Beta", "item 2", "item 10", "Ω"]
+        var compared = 0
+        for _ in 0..<400 {
+            var credentials: [Credential] = []
+            for _ in 0..<Int.random(in: 1...25, using: &rng) {
+                let services = (0..<Int.random(in: 1...3, using: &rng)).map { _ in hosts.randomElement(using: &rng)! }
+                credentials.append(try credential(titles.randomElement(using: &rng)!, services,
+                                                  username: ["", "alice", "bob"].randomElement(using: &rng)!,
+                                                  rank: Int32.random(in: 0...1, using: &rng)))
+            }
+            var usage = UsageHistory()
+            for credential in credentials where Bool.random(using: &rng) {
+                usage.recordUse(of: credential.id, for: ["example.com", "login.example.com"].randomElement(using: &rng)!,
+                                at: Timestamp(millisecondsSince1970: Int64.random(in: 1...3, using: &rng)))
+            }
+            let context = RankingContext.testing(suffixes: suffixes, usage: usage)
+            let requests = try (0..<Int.random(in: 1...2, using: &rng)).map { _ in try ServiceIdentifier(hosts.randomElement(using: &rng)!) }
+            let username = ["alice", "bob", nil, nil].randomElement(using: &rng)!
+            let accepts = { (ranked: RankedCredential) in username == nil || ranked.credential.username == username }
+
+            let ranked = CredentialRanking.matches(credentials, for: requests, context: context)
+            let best = CredentialRanking.best(credentials, for: requests, context: context, accepting: accepts)
+            guard let first = ranked.firstIndex(where: accepts) else {
+                #expect(best == nil)
+                continue
+            }
+            let expectedTies = ranked[first...].prefix { $0.isEquallyGood(as: ranked[first]) }.filter(accepts).count
+            let found = try #require(best)
+            #expect(found.credential.credential.id == ranked[first].credential.id)
+            #expect(found.credential.match == ranked[first].match)
+            #expect(found.tied == expectedTies)
+            compared += 1
+        }
+        #expect(compared > 200)
+    }
+}
