@@ -23,6 +23,8 @@ public struct AddCredential {
     public var force: Bool
     /// With `generate`: the password on stdout, on the line after the id.
     public var printPassword: Bool
+    /// An authenticator key too, read after the password (the next line of stdin, or asked).
+    public var oneTimeKey = false
 
     public init(services: [String], username: String, title: String, notes: String, rank: Int32, generate: Bool,
                 force: Bool = false, printPassword: Bool = false) {
@@ -47,12 +49,17 @@ public struct AddCredential {
         let secret = generate
             ? try PasswordGenerator.generate()
             : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
-        let touched: IdentityStore.Identity
+        // Read and checked before anything is saved: a mistyped key adds nothing.
+        let key = oneTimeKey ? try SecretReader.oneTimeKey(for: title.isEmpty ? identifiers[0].text : title) : nil
+        var touched: IdentityStore.Identity
         if let updating {
             touched = try access.apply(.edit(id: updating.id.uuidString, edits(updating, identifiers)), secret: secret)
         } else {
             touched = try access.apply(
                 .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
+        }
+        if let key {
+            touched = try access.apply(.edit(id: touched.id.uuidString, CredentialChange.Edits(totp: .set(key.parameters))), secret: key.key)
         }
         let id = touched.id.uuidString.lowercased()
         try StandardOutput.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")

@@ -8,11 +8,14 @@ public struct EditCredential {
     public var edits: CredentialChange.Edits
     /// Where a new password comes from, when `edits.replacesSecret`.
     public var generate: Bool
+    /// A new authenticator key, read from stdin or the terminal after any new password.
+    public var setsOneTimeKey: Bool
 
-    public init(id: String, edits: CredentialChange.Edits, generate: Bool) {
+    public init(id: String, edits: CredentialChange.Edits, generate: Bool, setsOneTimeKey: Bool = false) {
         self.id = id
         self.edits = edits
         self.generate = generate
+        self.setsOneTimeKey = setsOneTimeKey
     }
 
     public func run(in session: Session) throws {
@@ -25,7 +28,18 @@ public struct EditCredential {
             : generate ? try PasswordGenerator.generate()
             : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
         // The full id: the change is about the credential shown, whatever is added meanwhile.
-        try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
+        var edits = edits
+        if setsOneTimeKey {
+            // A password and a key are two secrets: the password's change goes first, then the key's.
+            if edits.replacesSecret || edits != CredentialChange.Edits() {
+                try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
+            }
+            let key = try SecretReader.oneTimeKey(for: credential.displayTitle)
+            edits = CredentialChange.Edits(totp: .set(key.parameters))
+            try access.apply(.edit(id: credential.id.uuidString, edits), secret: key.key)
+        } else {
+            try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
+        }
         StandardError.say("Updated \(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8))).")
     }
 }

@@ -1,3 +1,4 @@
+import Platform
 import ServiceMatching
 import VaultAgent
 import VaultCrypto
@@ -10,6 +11,8 @@ public struct GetCredential {
     public var field: CredentialField
     /// Exit 75 rather than ask for the master password.
     public var noInteraction: Bool
+    /// For a one-time code on a terminal: how many seconds it stays valid, on stderr.
+    public var saysTimeLeft = false
 
     public init(query: CredentialQuery, field: CredentialField, noInteraction: Bool) {
         self.query = query
@@ -22,6 +25,7 @@ public struct GetCredential {
             try StandardOutput.write(answer.payload)
             if case .credential(let identity, _, let tied) = answer.body {
                 TieNotice.say(tied: tied, chosen: identity, query: query)
+                sayTimeLeft(identity)
             }
             return
         }
@@ -32,5 +36,12 @@ public struct GetCredential {
         let (credential, tied) = try session.rankedAnswer(query, in: vault)
         try StandardOutput.write(try field.render(credential, from: vault))
         TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query)
+        sayTimeLeft(IdentityStore.Identity(credential))
+    }
+
+    private func sayTimeLeft(_ identity: IdentityStore.Identity) {
+        guard saysTimeLeft, let period = identity.oneTime?.period, FileDescriptor.standardOutput.isTerminal else { return }
+        let seconds = Clock.system.now().millisecondsSince1970 / 1000
+        StandardError.say("(valid for \(period - Int(seconds % Int64(period))) more seconds)")
     }
 }

@@ -51,6 +51,27 @@ enum SecretReader {
         return try typedTwice(label: label, otherwise: "pipe it to stdin")
     }
 
+    /// An authenticator key (an `otpauth://totp/` URI or the base32 secret): the next line of stdin
+    /// when it is not a terminal, else asked once without echo (it is pasted, and checked by
+    /// parsing). Never from argv.
+    static func oneTimeKey(for title: String) throws -> ParsedOneTimeKey {
+        let label = "authenticator key for \(title) (otpauth://totp/... or the base32 secret)"
+        let text: SecureBytes
+        if !FileDescriptor.standardInput.isTerminal {
+            text = try firstLine(of: 0, what: "stdin")
+        } else {
+            guard let terminal = TerminalPrompt() else {
+                throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); pipe it to stdin")
+            }
+            text = try terminal.readSecret(prompt: "The \(label): ")
+        }
+        do {
+            return try text.withUnsafeBytes { (bytes) throws(OTPAuth.Failure) in try OTPAuth.parse(bytes) }
+        } catch {
+            throw CommandFailure(.usage, "the \(label): \(error)")
+        }
+    }
+
     /// Asks twice on the terminal until both entries agree (three tries).
     /// `otherwise`: what works without a terminal, for the message when there is none.
     static func typedTwice(label: String, otherwise: String) throws -> SecureBytes {

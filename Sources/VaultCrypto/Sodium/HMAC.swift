@@ -4,7 +4,7 @@ internal import CSodium
 /// RFC 6238). libsodium has the last two; SHA-1, which most sites' codes still use, is
 /// `SHA1.swift`. The digest goes into protected memory: it is derived from the code's key.
 public enum HMAC {
-    public enum Algorithm: UInt8, Sendable, CaseIterable {
+    public enum Algorithm: UInt8, Sendable, CaseIterable, Codable {
         case sha1 = 1, sha256 = 2, sha512 = 3
 
         public var digestByteCount: Int {

@@ -62,7 +62,7 @@ public struct SecureBytes: ~Copyable {
 
     public var isEmpty: Bool { count == 0 }
 
-    public func withUnsafeBytes<Result, Failure: Error>(
+    public func withUnsafeBytes<Result: ~Copyable, Failure: Error>(
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))

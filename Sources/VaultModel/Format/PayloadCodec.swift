@@ -18,6 +18,8 @@ import Platform
 //     tombstone  := uuid (16), i64 deleted ms              kind 2
 //     equivalents:= i64 modified ms, field*                kind 3 (format 1.1): one field per
 //                                                          group, its domains joined by "\n"
+//     totp field := u8 algorithm, u8 digits, u32 period,  tag 12 (format 1.2): the authenticator
+//                   key bytes                              key, a secret like the password
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
 // a newer minor version can add fields without breaking older readers (which then refuse to
@@ -41,6 +43,8 @@ package enum PayloadCodec {
         case id = 1, created, modified, title, username, secret, notes, rank, service, history
         /// In the equivalents record: one group.
         case group = 11
+        /// A credential's authenticator key (format 1.2).
+        case totp = 12
     }
 
     // MARK: Encoding
@@ -70,6 +74,15 @@ package enum PayloadCodec {
                     try writer.field(.history, length: 8 + secret.count)
                     try writer.u64(UInt64(bitPattern: previous.replaced.millisecondsSince1970))
                     try writer.raw(secret)
+                }
+            }
+            if let totp = credential.totp {
+                try contents.secrets.withBytes(of: totp.key) { key in
+                    try writer.field(.totp, length: 6 + key.count)
+                    try writer.u8(totp.parameters.algorithm.rawValue)
+                    try writer.u8(UInt8(totp.parameters.digits))
+                    try writer.u32(UInt32(totp.parameters.period))
+                    try writer.raw(key)
                 }
             }
             writer.endRecord(start)
@@ -112,6 +125,7 @@ package enum PayloadCodec {
             size += credential.secret.count
             for service in credential.services { size += 5 + service.text.utf8.count }
             for previous in credential.history { size += 5 + 8 + previous.secret.count }
+            if let totp = credential.totp { size += 5 + 6 + totp.key.count }
         }
         size += contents.tombstones.count * (5 + 24)
         return paddedSize(contentLength: size)
@@ -267,6 +281,7 @@ package enum PayloadCodec {
         var rank: Int32 = 0
         var services: [ServiceIdentifier] = []
         var history: [PreviousSecret] = []
+        var totp: OneTimeKey?
         while !body.isAtEnd {
             let tag = try body.u8()
             let length = Int(try body.u32())
@@ -290,6 +305,11 @@ package enum PayloadCodec {
             case .history:
                 let replaced = Timestamp(millisecondsSince1970: try value.i64())
                 history.append(PreviousSecret(secret: value.remainingReference(), replaced: replaced))
+            case .totp:
+                guard let algorithm = HMAC.Algorithm(rawValue: try value.u8()) else { throw body.malformed("an unknown one-time code algorithm") }
+                let parameters = OneTimeParameters(algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
+                guard parameters.isValid else { throw body.malformed("one-time code parameters out of range") }
+                totp = OneTimeKey(parameters: parameters, key: value.remainingReference())
             case .group, nil:
                 continue  // not a credential field, or one from a newer minor version
             }
@@ -298,7 +318,7 @@ package enum PayloadCodec {
             throw body.malformed("a credential lacks its id, times or secret")
         }
         return Credential(id: id, title: title, services: services, username: username, secret: secret,
-                          notes: notes, rank: rank, created: created, modified: modified, history: history)
+                          notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp)
     }
 }
 

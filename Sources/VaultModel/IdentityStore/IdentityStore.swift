@@ -19,10 +19,11 @@ import Platform
 /// rank as an unlocked vault would.
 ///
 /// Format (binary, little-endian, because `suggest` reads it on every call and JSON parsing of
-/// 10,000 identities cost 80 ms): "PWIS", u8 format 3, u8 id length, the vault id, u64
+/// 10,000 identities cost 80 ms): "PWIS", u8 format 4, u8 id length, the vault id, u64
 /// generation; u32 group count, each a u32 count of strings; u32 identity count, each 16 id
-/// bytes, title, username, i32 rank, u32 count of services, each its text and its normalised
-/// host; then a 32-byte keyed BLAKE2b of everything before it. A string is a u32 length and
+/// bytes, title, username, i32 rank, u8 1 and the one-time code's u8 algorithm, u8 digits and
+/// u32 period when it has an authenticator key (else u8 0), u32 count of services, each its text
+/// and its normalised host; then a 32-byte keyed BLAKE2b of everything before it. A string is a u32 length and
 /// UTF-8. The hosts let `suggest` skip, unparsed, every identity a `HostFilter` rules out.
 ///
 /// The store is a cache, and nothing in it is trusted: `suggest` would otherwise rank, and show,
@@ -42,6 +43,9 @@ public struct IdentityStore: Equatable, Sendable {
         /// The services' hosts as ranking compares them (lowercased, IDN in `xn--` form).
         public let hosts: [String]
         public let rank: Int32
+        /// How its one-time codes are made, when it has an authenticator key (the key itself stays
+        /// in the vault): what the picker marks, and what `totp` counts the seconds with.
+        public let oneTime: OneTimeParameters?
 
         public init(_ credential: Credential) {
             id = credential.id
@@ -50,16 +54,19 @@ public struct IdentityStore: Equatable, Sendable {
             services = credential.services.map(\.text)
             hosts = credential.services.map(\.host)
             rank = credential.rank
+            oneTime = credential.totp?.parameters
         }
 
         /// `hosts`: nil to parse them from `services`.
-        public init(id: UUID, title: String, username: String, services: [String], hosts: [String]? = nil, rank: Int32) {
+        public init(id: UUID, title: String, username: String, services: [String], hosts: [String]? = nil, rank: Int32,
+                    oneTime: OneTimeParameters? = nil) {
             self.id = id
             self.title = title
             self.username = username
             self.services = services
             self.hosts = hosts ?? services.map { (try? ServiceIdentifier(stored: $0))?.host ?? "" }
             self.rank = rank
+            self.oneTime = oneTime
         }
 
         /// The title, or the first service when no title was given (as `Credential.displayTitle`).
@@ -70,7 +77,8 @@ public struct IdentityStore: Equatable, Sendable {
         public func secretlessCredential() throws -> Credential {
             Credential(id: id, title: title, services: try services.map { try ServiceIdentifier(stored: $0) }, username: username,
                        secret: SecretReference(offset: 0, count: 0), rank: rank,
-                       created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0))
+                       created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0),
+                       totp: oneTime.map { OneTimeKey(parameters: $0, key: SecretReference(offset: 0, count: 0)) })
         }
     }
 
@@ -97,7 +105,7 @@ public struct IdentityStore: Equatable, Sendable {
     // MARK: File
 
     private static let magic = Array("PWIS".utf8)
-    private static let format: UInt8 = 3
+    private static let format: UInt8 = 4
     private static let keyByteCount = 32
 
     /// Why a store on disk is not used: it is rebuilt at the next unlock.
@@ -174,12 +182,18 @@ public struct IdentityStore: Equatable, Sendable {
             let title = try raw()
             let username = try raw()
             let rank = Int32(bitPattern: try cursor.u32())
+            var oneTime: OneTimeParameters?
+            if try cursor.u8() == 1 {
+                guard let algorithm = HMAC.Algorithm(rawValue: try cursor.u8()) else { throw Malformed() }
+                oneTime = OneTimeParameters(algorithm: algorithm, digits: Int(try cursor.u8()), period: Int(try cursor.u32()))
+                guard oneTime?.isValid == true else { throw Malformed() }
+            }
             services.removeAll(keepingCapacity: true)
             for _ in 0 ..< (try count()) { services.append((try raw(), try raw())) }
             if let filter, !services.contains(where: { filter.mayMatch(host: $0.host) }) { continue }
             identities.append(Identity(id: id, title: try text(title), username: try text(username),
                                        services: try services.map { try text($0.text) },
-                                       hosts: try services.map { try text($0.host) }, rank: rank))
+                                       hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime))
         }
         guard cursor.isAtEnd else { throw Malformed() }
         return IdentityStore(vaultID: vaultID, generation: generation, identities: identities,
@@ -217,6 +231,12 @@ public struct IdentityStore: Equatable, Sendable {
             append(identity.title)
             append(identity.username)
             append(UInt32(bitPattern: identity.rank))
+            if let oneTime = identity.oneTime {
+                bytes += [1, oneTime.algorithm.rawValue, UInt8(oneTime.digits)]
+                append(UInt32(oneTime.period))
+            } else {
+                bytes.append(0)
+            }
             append(UInt32(identity.services.count))
             for (text, host) in zip(identity.services, identity.hosts) {
                 append(text)

@@ -20,11 +20,13 @@ public struct Credential: Sendable {
     public let created: Timestamp
     public var modified: Timestamp
     public var history: [PreviousSecret]
+    /// The authenticator key for one-time codes (TOTP), if the site uses them.
+    public var totp: OneTimeKey?
 
     public init(
         id: UUID, title: String, services: [ServiceIdentifier], username: String,
         secret: SecretReference, notes: String = "", rank: Int32 = 0,
-        created: Timestamp, modified: Timestamp, history: [PreviousSecret] = []
+        created: Timestamp, modified: Timestamp, history: [PreviousSecret] = [], totp: OneTimeKey? = nil
     ) {
         self.id = id
         self.title = title
@@ -36,6 +38,7 @@ public struct Credential: Sendable {
         self.created = created
         self.modified = modified
         self.history = history
+        self.totp = totp
     }
 
     /// The title, or the first service when no title was given.

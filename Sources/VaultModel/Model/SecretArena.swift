@@ -41,7 +41,7 @@ public final class SecretArena {
     }
 
     /// Lends the bytes of one secret; the pointer must not escape `body`.
-    public func withBytes<Result, Failure: Error>(
+    public func withBytes<Result: ~Copyable, Failure: Error>(
         of reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try storage.withUnsafeBytes { (all) throws(Failure) in

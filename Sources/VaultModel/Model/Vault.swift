@@ -135,6 +135,38 @@ public final class Vault {
         pending.append(.replaceSecret(id, reference, at: now))
     }
 
+    /// Sets (or with nil removes) a credential's authenticator key; the key is copied into the
+    /// arena. Like a new password, it is replayed onto another process's save.
+    public func setOneTimeKey(of id: UUID, to parameters: OneTimeParameters?, key: borrowing SecureBytes) throws {
+        guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        var totp: OneTimeKey?
+        if let parameters {
+            guard parameters.isValid, !key.isEmpty else { throw VaultError.invalidRequest("an authenticator key needs a key, 6 to 8 digits and a period") }
+            try Limits.checkSecret(byteCount: key.count)
+            totp = OneTimeKey(parameters: parameters, key: try contents.secrets.store(key))
+        }
+        let now = environment.clock.now()
+        contents.credentials[index].totp = totp
+        contents.credentials[index].modified = now
+        pending.append(.setOneTimeKey(id, totp, at: now))
+    }
+
+    /// The one-time code of `credential` now (by the vault's clock), and the seconds it stays valid.
+    public func oneTimeCode(of credential: Credential) throws -> OneTimeCode.Timed {
+        guard let totp = credential.totp else {
+            throw VaultError.noMatch("\(credential.displayTitle) has no authenticator key; add one with pwtui edit \(credential.id.uuidString.lowercased().prefix(8)) --totp")
+        }
+        let seconds = environment.clock.now().millisecondsSince1970 / 1000
+        return try cryptoCall { () throws(VaultCryptoError) in
+            try contents.secrets.withBytes(of: totp.key) { (key) throws(VaultCryptoError) in
+                try OneTimeCode.totp(key: key, at: seconds, period: totp.parameters.period, digits: totp.parameters.digits,
+                                     algorithm: totp.parameters.algorithm)
+            }
+        }
+    }
+
     /// Replaces the equivalent-domain groups.
     public func updateEquivalents(_ change: @escaping (inout EquivalentDomains, Timestamp) -> Void) {
         let now = environment.clock.now()

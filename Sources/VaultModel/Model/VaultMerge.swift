@@ -43,6 +43,8 @@ enum VaultChange {
     /// A new secret (in the arena of the contents it was made in); the old one goes to history.
     case replaceSecret(UUID, SecretReference, at: Timestamp)
     case remove(UUID, at: Timestamp)
+    /// A new authenticator key (in the arena of the contents it was made in), or nil: removed.
+    case setOneTimeKey(UUID, OneTimeKey?, at: Timestamp)
     case equivalents(at: Timestamp, body: (inout EquivalentDomains, Timestamp) -> Void)
 }
 
@@ -84,6 +86,12 @@ enum VaultMerge {
                 credential.secret = try move(secret, from: ours, into: result)
                 credential.modified = max(time, credential.modified)
                 result.credentials[position] = credential
+            case .setOneTimeKey(let id, let totp, let time):
+                let position = try index(of: id, for: "the authenticator key")
+                var moved = totp
+                if let totp { moved?.key = try move(totp.key, from: ours, into: result) }
+                result.credentials[position].totp = moved
+                result.credentials[position].modified = max(time, result.credentials[position].modified)
             case .remove(let id, let time):
                 result.credentials.removeAll { $0.id == id }
                 if !result.tombstones.contains(where: { $0.id == id }) {

@@ -16,9 +16,12 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         public var addServices: [String] = []
         public var removeServices: [String] = []
         public var replacesSecret = false
+        /// A new authenticator key (its bytes are the change's secret) or its removal.
+        public var totp: OneTimeEdit?
 
         public init(title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
-                    addServices: [String] = [], removeServices: [String] = [], replacesSecret: Bool = false) {
+                    addServices: [String] = [], removeServices: [String] = [], replacesSecret: Bool = false,
+                    totp: OneTimeEdit? = nil) {
             self.title = title
             self.username = username
             self.rank = rank
@@ -26,7 +29,13 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             self.addServices = addServices
             self.removeServices = removeServices
             self.replacesSecret = replacesSecret
+            self.totp = totp
         }
+    }
+
+    public enum OneTimeEdit: Equatable, Sendable, Codable {
+        case set(OneTimeParameters)
+        case remove
     }
 
     case add(services: [String], username: String, title: String, notes: String, rank: Int32)
@@ -37,7 +46,7 @@ public enum CredentialChange: Equatable, Sendable, Codable {
     public var needsSecret: Bool {
         switch self {
         case .add: return true
-        case .edit(_, let edits): return edits.replacesSecret
+        case .edit(_, let edits): return edits.replacesSecret || edits.totp != nil && edits.totp != .remove
         case .remove: return false
         }
     }
@@ -55,6 +64,10 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             let added = try Self.credentialServices(edits.addServices, suffixes: suffixes)
             let removed = try edits.removeServices.map { try ServiceIdentifier($0) }
             let credential = try vault.credential(id: id)
+            // One secret travels with a change: a password or an authenticator key, not both.
+            if edits.replacesSecret, case .set = edits.totp {
+                throw VaultError.invalidRequest("a new password and a new authenticator key are two changes; make them one after the other")
+            }
             for service in removed where !credential.services.contains(service) {
                 throw VaultError.invalidRequest("\(credential.displayTitle) has no service '\(service.text)'")
             }
@@ -67,6 +80,11 @@ public enum CredentialChange: Equatable, Sendable, Codable {
                 for service in added where !entry.services.contains(service) { entry.services.append(service) }
             }
             if edits.replacesSecret { try vault.replaceSecret(of: credential.id, with: secret) }
+            switch edits.totp {
+            case .set(let parameters): try vault.setOneTimeKey(of: credential.id, to: parameters, key: secret)
+            case .remove: try vault.setOneTimeKey(of: credential.id, to: nil, key: try SecureBytes(zeros: 0))
+            case nil: break
+            }
             return try IdentityStore.Identity(vault.credential(id: credential.id.uuidString))
         case .remove(let id):
             let credential = try vault.credential(id: id)

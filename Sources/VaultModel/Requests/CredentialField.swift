@@ -4,9 +4,11 @@ import VaultCrypto
 
 /// What of a chosen credential goes to stdout (`get --field`, `pick --output`). The password is
 /// written from protected memory with write(2); JSON escapes it from protected memory into
-/// protected memory.
+/// protected memory, and has the one-time code when the credential has an authenticator key.
 public enum CredentialField: String, CaseIterable, Sendable, Codable {
     case password, username, both, json
+    /// The one-time code of the credential's authenticator key, now.
+    case totp
 
     /// What `write` prints, in protected memory (the agent sends it over its socket).
     public func render(_ credential: Credential, from vault: Vault) throws -> SecureBytes {
@@ -28,7 +30,16 @@ public enum CredentialField: String, CaseIterable, Sendable, Codable {
                 + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
                 + "\"password\":", to: &output)
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
+            if credential.totp != nil {
+                try Self.append(",\"totp\":", to: &output)
+                let timed = try vault.oneTimeCode(of: credential)
+                try timed.code.withUnsafeBytes { try JSONText.appendQuoted($0, to: &output) }
+            }
             try Self.append("}\n", to: &output)
+        case .totp:
+            let timed = try vault.oneTimeCode(of: credential)
+            try timed.code.withUnsafeBytes { try output.append(contentsOf: $0) }
+            try Self.append("\n", to: &output)
         }
         return output
     }

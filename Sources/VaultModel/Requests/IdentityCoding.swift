@@ -6,7 +6,7 @@ import ServiceMatching
 /// not pair with `services` are dropped (and parsed again from them) rather than trusted.
 extension IdentityStore.Identity: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, title, username, services, hosts, rank
+        case id, title, username, services, hosts, rank, oneTime
     }
 
     public init(from decoder: any Decoder) throws {
@@ -16,7 +16,8 @@ extension IdentityStore.Identity: Codable {
         self.init(id: try container.decode(UUID.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
                   username: try container.decode(String.self, forKey: .username), services: services,
                   hosts: hosts.flatMap { $0.count == services.count ? $0 : nil },
-                  rank: try container.decodeIfPresent(Int32.self, forKey: .rank) ?? 0)
+                  rank: try container.decodeIfPresent(Int32.self, forKey: .rank) ?? 0,
+                  oneTime: try container.decodeIfPresent(OneTimeParameters.self, forKey: .oneTime).flatMap { $0.isValid ? $0 : nil })
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -27,5 +28,6 @@ extension IdentityStore.Identity: Codable {
         try container.encode(services, forKey: .services)
         try container.encode(hosts, forKey: .hosts)
         try container.encode(rank, forKey: .rank)
+        try container.encodeIfPresent(oneTime, forKey: .oneTime)
     }
 }

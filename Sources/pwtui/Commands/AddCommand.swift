@@ -42,14 +42,19 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Add even when a credential has the same service and username (otherwise: offer to update it).")
     var force = false
 
+    @Flag(help: ArgumentHelp("Also an authenticator key (an otpauth://totp/ URI or the base32 secret), from the next line of stdin or asked without echo.",
+                             discussion: "Never on the command line: argv is visible to every user of the machine."))
+    var totp = false
+
     func validate() throws {
         guard !services.isEmpty else { throw ValidationError("name at least one service") }
         guard !printPassword || generate else { throw ValidationError("--print prints a generated password: it needs --generate") }
     }
 
     func run() throws {
-        try AddCredential(services: services, username: username, title: title, notes: notes, rank: rank, generate: generate,
-                          force: force, printPassword: printPassword)
-            .run(in: global.session())
+        var add = AddCredential(services: services, username: username, title: title, notes: notes, rank: rank, generate: generate,
+                                force: force, printPassword: printPassword)
+        add.oneTimeKey = totp
+        try add.run(in: global.session())
     }
 }

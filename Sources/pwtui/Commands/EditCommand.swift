@@ -42,17 +42,24 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "Replace the password with a generated one.")
     var generate = false
 
+    @Flag(help: "Set the authenticator key (an otpauth://totp/ URI or the base32 secret): from stdin, after a new password if one is read there, or asked without echo.")
+    var totp = false
+
+    @Flag(name: .customLong("remove-totp"), help: "Remove the authenticator key.")
+    var removeTotp = false
+
     func validate() throws {
         let changes = [title != nil, username != nil, rank != nil, notes != nil,
-                       !addServices.isEmpty, !removeServices.isEmpty, password, generate]
+                       !addServices.isEmpty, !removeServices.isEmpty, password, generate, totp, removeTotp]
         guard changes.contains(true) else { throw ValidationError("nothing to change: give at least one option") }
         guard !(password && generate) else { throw ValidationError("--password and --generate exclude each other") }
+        guard !(totp && removeTotp) else { throw ValidationError("--totp and --remove-totp exclude each other") }
     }
 
     func run() throws {
         let edits = CredentialChange.Edits(
             title: title, username: username, rank: rank, notes: notes, addServices: addServices,
-            removeServices: removeServices, replacesSecret: password || generate)
-        try EditCredential(id: id, edits: edits, generate: generate).run(in: global.session())
+            removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil)
+        try EditCredential(id: id, edits: edits, generate: generate, setsOneTimeKey: totp).run(in: global.session())
     }
 }

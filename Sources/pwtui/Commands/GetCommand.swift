@@ -21,7 +21,7 @@ struct GetCommand: ParsableCommand {
     @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
     var id: String?
 
-    @Option(help: "What to print: password, username, both (username, newline, password) or json.")
+    @Option(help: "What to print: password, username, both (username, newline, password), json, or totp (the one-time code).")
     var field: CredentialField = .password
 
     @Flag(name: .customLong("no-interaction"),

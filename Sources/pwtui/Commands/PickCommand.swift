@@ -20,7 +20,7 @@ struct PickCommand: ParsableCommand {
     @Argument(help: "Services to rank for, most specific first (none: list everything).")
     var services: [String] = []
 
-    @Option(help: "What a pipe receives: password, username, both (username, newline, password) or json.")
+    @Option(help: "What a pipe receives: password, username, both (username, newline, password), json, or totp (the one-time code).")
     var output: CredentialField = .password
 
     func run() throws {

@@ -1,0 +1,41 @@
+import ArgumentParser
+import PwtuiKit
+import ServiceMatching
+import VaultModel
+
+struct TotpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "totp",
+        abstract: "Print the best match's one-time code (TOTP); on a terminal, also how long it stays valid.",
+        discussion: """
+            The credential needs an authenticator key: pwtui edit ID --totp (or add --totp).
+
+            Example: the code for github.com, into the clipboard's place in a script
+              code=$(pwtui totp github.com)
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Services to match, most specific first.")
+    var services: [String] = []
+
+    @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
+    var id: String?
+
+    @Flag(name: .customLong("no-interaction"),
+          help: "Never ask: without --master-password-fd, exit 75 at once instead of prompting.")
+    var noInteraction = false
+
+    func validate() throws {
+        guard services.isEmpty != (id == nil) else {
+            throw ValidationError("give either services or --id, not both and not neither")
+        }
+    }
+
+    func run() throws {
+        let query = CredentialQuery(id: id, services: try services.map { try ServiceIdentifier($0) })
+        var get = GetCredential(query: query, field: .totp, noInteraction: noInteraction)
+        get.saysTimeLeft = true
+        try get.run(in: global.session())
+    }
+}
