@@ -121,6 +121,25 @@ struct AgentInProcessTests {
         #expect(declined)
     }
 
+    @Test("a one-time code through the agent like any field: set with VaultAccess, got as --field totp, marked in identities")
+    func oneTimeCodeThroughTheAgent() throws {
+        let fixture = try Fixture()
+        _ = try fixture.unlock()
+        let access = try VaultAccess.open(fixture.session)
+        let id = try #require(try access.identities().identities.first { $0.services.contains("github.com") }).id
+        let key = try SecureBytes(copying: Array("12345678901234567890".utf8))
+        let touched = try access.apply(.edit(id: id.uuidString, CredentialChange.Edits(totp: .set(.standard))), secret: key)
+        #expect(touched.oneTime == .standard)
+        guard let answer = try fixture.client.get(CredentialQuery(id: id.uuidString), field: .totp, vault: fixture.session.vaultPath) else {
+            Issue.record("the agent did not answer")
+            return
+        }
+        let code = Self.text(answer.payload)
+        #expect(code.count == 7 && code.hasSuffix("\n") && code.dropLast().allSatisfy { $0.isNumber }, "\(code)")
+        let listed = try #require(try fixture.client.identities(vault: fixture.session.vaultPath))
+        #expect(listed.identities.first?.oneTime == .standard, "the picker can mark it")
+    }
+
     @Test("an account's identities come from the agent filtered by username: only that account's travel")
     func identitiesOfOneAccount() throws {
         let fixture = try Fixture()
