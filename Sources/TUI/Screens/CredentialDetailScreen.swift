@@ -115,8 +115,8 @@ public struct CredentialDetailScreen: Screen {
                 return .stay
             }
             confirming = true
-            message = ("Make the password of \(credential.previousSecrets[picked - 1].replaced.minuteText) current again? "
-                + "The current one is kept in the history. y/n", .warning)
+            // Short enough for 80 columns; the date is on the highlighted line.
+            message = ("Restore previous password \(picked)? The current one stays in the history. y/n", .warning)
         case .confirm, .decline: break
         case .up: scroll -= 1
         case .down: scroll += 1
@@ -157,6 +157,8 @@ public struct CredentialDetailScreen: Screen {
 
         var label = ""
         var content: Content
+        /// Drawn from the left edge, not after the labels.
+        var heading = false
         /// The previous password on this line (its number), for Tab's highlight.
         var history: Int?
     }
@@ -183,7 +185,8 @@ public struct CredentialDetailScreen: Screen {
         }
         let previous = credential.previousSecrets
         lines.append(Line(content: .text("", .normal)))
-        lines.append(Line(content: .text(previous.isEmpty ? "No previous passwords" : "Previous passwords (\(previous.count))", .section)))
+        lines.append(Line(content: .text(previous.isEmpty ? "No previous passwords" : "Previous passwords (\(previous.count))", .section),
+                          heading: true))
         for (index, entry) in previous.enumerated() {
             lines.append(Line(content: .secret(entry.secret, before: "\(index + 1)  \(entry.replaced.minuteText)  "), history: index + 1))
         }
@@ -236,7 +239,7 @@ public struct CredentialDetailScreen: Screen {
         let selected = line.history != nil && line.history == picked
         if selected { canvas.fill(row: row, role: .selected) }
         canvas.put(line.label, row: row, column: 0, role: selected ? .selected : .dim, width: Self.labelWidth)
-        let start = line.history == nil ? Self.labelWidth : 0
+        let start = line.history == nil && !line.heading ? Self.labelWidth : 0
         switch line.content {
         case .text(let text, let role):
             canvas.put(text, row: row, column: start, role: role)
