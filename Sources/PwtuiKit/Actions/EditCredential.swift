@@ -26,6 +26,11 @@ public struct EditCredential {
             : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
         // The full id: the change is about the credential shown, whatever is added meanwhile.
         try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
-        StandardError.say("Updated \(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8))).")
+        let named = "\(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8)))"
+        if let number = edits.restore {
+            StandardError.say("Restored previous password \(number) of \(named); the one it replaced is now previous password 1.")
+        } else {
+            StandardError.say("Updated \(named).")
+        }
     }
 }
