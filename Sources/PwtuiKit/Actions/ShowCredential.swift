@@ -29,6 +29,11 @@ public struct ShowCredential {
     }
 
     public func run(in session: Session) throws {
+        try StandardOutput.write(try render(in: session))
+    }
+
+    /// What `run` writes on stdout, in protected memory.
+    public func render(in session: Session) throws -> SecureBytes {
         let vault = try session.openVault()
         let credential = try Self.resolve(reference, in: vault, session: session)
         let lastUsed = UsageHistory.load(from: session.paths.usageFile).lastUsed(credential.id)
@@ -38,7 +43,7 @@ public struct ShowCredential {
                              command: Invocation.current(session.environment).command)
         case .json: try json(credential, lastUsed: lastUsed, from: vault, into: &output)
         }
-        try StandardOutput.write(output)
+        return output
     }
 
     /// The credential `reference` names in the open `vault` (a picker, or 64, when it names several).

@@ -17,13 +17,19 @@ public struct ShowHistory {
     }
 
     public func run(in session: Session) throws {
+        try StandardOutput.write(try render(in: session))
+    }
+
+    /// What `run` writes on stdout (nothing when there is no history), in protected memory; the
+    /// heading and the hint go to stderr.
+    public func render(in session: Session) throws -> SecureBytes {
         let vault = try session.openVault()
         let credential = try ShowCredential.resolve(reference, in: vault, session: session)
         let name = PrintableText.forTerminal("\(credential.displayTitle) (\(credential.username))")
         let previous = credential.previousSecrets
         guard !previous.isEmpty else {
             StandardError.say("\(name) has no previous passwords.")
-            return
+            return try SecureBytes(zeros: 0)
         }
         var output = try SecureBytes(capacity: 64 * previous.count)
         for (index, entry) in previous.enumerated() {
@@ -35,9 +41,9 @@ public struct ShowHistory {
             }
             try ShowCredential.append("\n", to: &output)
         }
-        try StandardOutput.write(output)
         let id = credential.id.uuidString.lowercased().prefix(8)
         StandardError.say("\(name): \(previous.count) previous password\(previous.count == 1 ? "" : "s"), newest first; "
             + "make one current again with: \(Invocation.current(session.environment).command) edit \(id) --restore N")
+        return output
     }
 }
