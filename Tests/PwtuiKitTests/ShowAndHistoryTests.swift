@@ -106,6 +106,24 @@ struct ShowAndHistoryTests {
                 == ["gh-1 \"quoted\"", "gh-secret"])
     }
 
+    @Test("through the unlocked agent: show and history without the master password, the same as rendered here")
+    func throughTheAgent() throws {
+        let setup = try Setup()
+        setup.fixture.session.mayUseTerminal = false
+        #expect(try setup.fixture.unlock() == .done)
+        for reveal in [false, true] {
+            let here = Self.text(try ShowCredential(reference: "github.com", reveal: reveal, format: .json).render(in: try setup.session))
+            // The fixture's session has no --master-password-fd and no terminal: only the agent can answer.
+            let agent = Self.text(try ShowCredential(reference: "github.com", reveal: reveal, format: .json).render(in: setup.fixture.session))
+            #expect(agent == here)
+            let history = Self.text(try ShowHistory(reference: "GitHub", reveal: reveal).render(in: setup.fixture.session))
+            #expect(history == Self.text(try ShowHistory(reference: "GitHub", reveal: reveal).render(in: try setup.session)))
+            #expect(history.split(separator: "\n").count == 2)
+        }
+        #expect(AgentInProcessTests.text(try ShowCredential(reference: "github.com", reveal: true, format: .text)
+            .render(in: setup.fixture.session)).contains("  password    gh-2\n"))
+    }
+
     @Test("edit --restore N, as history numbers them, through the unlocked agent: the current password joins the history")
     func restoreThroughTheAgent() throws {
         let setup = try Setup()

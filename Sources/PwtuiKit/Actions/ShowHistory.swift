@@ -5,8 +5,8 @@ import VaultCrypto
 import VaultModel
 
 /// `pwtui history`: a credential's previous passwords, newest first, numbered as
-/// `edit --restore N` takes them, with the time each was replaced; dots unless `reveal` (then
-/// written from protected memory, as `show --reveal`). The vault is unlocked here, as for `show`.
+/// `edit --restore N` takes them, with the time each was replaced; dots unless `reveal`. An
+/// unlocked agent renders them; otherwise the vault is unlocked here.
 public struct ShowHistory {
     public var reference: String
     public var reveal: Bool
@@ -21,29 +21,21 @@ public struct ShowHistory {
     }
 
     /// What `run` writes on stdout (nothing when there is no history), in protected memory; the
-    /// heading and the hint go to stderr.
+    /// count and the hint go to stderr.
     public func render(in session: Session) throws -> SecureBytes {
-        let vault = try session.openVault()
-        let credential = try ShowCredential.resolve(reference, in: vault, session: session)
-        let name = PrintableText.forTerminal("\(credential.displayTitle) (\(credential.username))")
-        let previous = credential.previousSecrets
-        guard !previous.isEmpty else {
+        let access = try VaultAccess.open(session)
+        let identity = try CredentialReference(reference).resolve(in: access, session: session)
+        let command = Invocation.current(session.environment).command
+        let output = try access.render(CredentialView(kind: .history, reveal: reveal, command: command), of: identity)
+        // One line per previous password: counting newlines reads no secret out.
+        let count = output.withUnsafeBytes { $0.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+        let name = PrintableText.forTerminal("\(identity.displayTitle) (\(identity.username))")
+        if count == 0 {
             StandardError.say("\(name) has no previous passwords.")
-            return try SecureBytes(zeros: 0)
+        } else {
+            StandardError.say("\(name): \(count) previous password\(count == 1 ? "" : "s"), newest first; "
+                + "make one current again with: \(command) edit \(identity.id.uuidString.lowercased().prefix(8)) --restore N")
         }
-        var output = try SecureBytes(capacity: 64 * previous.count)
-        for (index, entry) in previous.enumerated() {
-            try ShowCredential.append("\(index + 1)  \(entry.replaced.minuteText)  ", to: &output)
-            if reveal {
-                try vault.withSecret(entry.secret) { try output.append(contentsOf: $0) }
-            } else {
-                try ShowCredential.append(CredentialDetailScreen.mask, to: &output)
-            }
-            try ShowCredential.append("\n", to: &output)
-        }
-        let id = credential.id.uuidString.lowercased().prefix(8)
-        StandardError.say("\(name): \(previous.count) previous password\(previous.count == 1 ? "" : "s"), newest first; "
-            + "make one current again with: \(Invocation.current(session.environment).command) edit \(id) --restore N")
         return output
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import PwtuiKit
 
-extension ShowCredential.Format: ExpressibleByArgument {}
+import VaultModel
+
+extension CredentialView.Format: ExpressibleByArgument {}
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +25,7 @@ struct ShowCommand: ParsableCommand {
     var reveal = false
 
     @Option(help: "text or json (the password null unless --reveal).")
-    var format: ShowCredential.Format = .text
+    var format: CredentialView.Format = .text
 
     func run() throws {
         try ShowCredential(reference: id, reveal: reveal, format: format).run(in: global.session())
