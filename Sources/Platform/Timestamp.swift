@@ -22,6 +22,12 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return "\(time.year)-\(two(time.month))-\(two(time.day))T"
             + "\(two(time.hour)):\(two(time.minute)):\(two(time.second)).\(ms)Z"
     }
+
+    /// To the minute, for people: 2026-11-21 06:13 UTC (the detail screen, `show`, `history`).
+    public var minuteText: String {
+        let text = description
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5)) + " UTC"
+    }
 }
 
 /// Where "now" comes from, so that tests can fix it.

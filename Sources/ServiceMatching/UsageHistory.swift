@@ -25,6 +25,11 @@ public struct UsageHistory: Sendable {
         entries[id]?[host]?.lastUsed
     }
 
+    /// The last use of `id` for any service (the detail screen's and `show`'s "last used").
+    public func lastUsed(_ id: UUID) -> Timestamp? {
+        entries[id]?.values.map(\.lastUsed).max()
+    }
+
     public func useCount(_ id: UUID) -> Int {
         entries[id]?.values.reduce(0) { $0 + $1.count } ?? 0
     }

@@ -20,12 +20,16 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     case describe(vault: String, id: String)
     /// The payload is the new password when `change.needsSecret`.
     case write(vault: String, change: CredentialChange)
+    /// `show` and `history`: the credential with this full id, rendered as `view` asks, as the
+    /// reply's payload.
+    case view(vault: String, id: String, view: CredentialView)
 
     /// The vault a request is about; nil for the agent's own operations.
     public var vault: String? {
         switch self {
         case .status, .unlock, .lock, .stop: return nil
-        case .get(let vault, _, _), .identities(let vault, _), .describe(let vault, _), .write(let vault, _): return vault
+        case .get(let vault, _, _), .identities(let vault, _), .describe(let vault, _), .write(let vault, _),
+             .view(let vault, _, _): return vault
         }
     }
 }

@@ -38,9 +38,10 @@ struct Pwtui: ParsableCommand {
             CommandGroup(name: "Set up", subcommands: [
                 InitCommand.self, PasswdCommand.self, ConfigureCommand.self, DemoCommand.self]),
             CommandGroup(name: "Use", subcommands: [
-                PickCommand.self, GetCommand.self, TotpCommand.self, ListCommand.self, SuggestCommand.self]),
+                PickCommand.self, GetCommand.self, TotpCommand.self, CopyCommand.self, ShowCommand.self, ListCommand.self,
+                SuggestCommand.self]),
             CommandGroup(name: "Manage", subcommands: [
-                AddCommand.self, EditCommand.self, RemoveCommand.self, EquivalentsCommand.self]),
+                AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, EquivalentsCommand.self]),
             CommandGroup(name: "Helpers", subcommands: [
                 UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self]),
         ])

@@ -49,10 +49,11 @@ struct UsageMessageTests {
     @Test("an unknown command is named as one, with the commands there are")
     func unknownCommand() throws {
         let sandbox = try Sandbox()
-        let show = try sandbox.pwtui(["show", "github.com"], password: .none)
-        #expect(show.exitCode == 64)
-        #expect(show.err.contains("unknown command 'show'") && show.err.contains("list"), "\(show)")
-        #expect(!show.err.contains("Unexpected argument"), "\(show)")
+        // `show` was the example until it became a command.
+        let view = try sandbox.pwtui(["view", "github.com"], password: .none)
+        #expect(view.exitCode == 64)
+        #expect(view.err.contains("unknown command 'view'") && view.err.contains("list"), "\(view)")
+        #expect(!view.err.contains("Unexpected argument"), "\(view)")
         let agent = try sandbox.pwtui(["agent", "restart"], password: .none)
         #expect(agent.exitCode == 64 && agent.err.contains("unknown command 'restart' for pwtui agent"), "\(agent)")
         #expect(agent.err.contains("start, stop, status, lock"), "\(agent)")

@@ -196,7 +196,7 @@ import VaultModel
         _ = list.handle(.key(.pageUp))
         #expect(list.selection == 0)
         _ = list.handle(.key(.end))
-        guard case .finish(let id) = list.handle(.key(.enter)) else {
+        guard case .finish(.use(let id)) = list.handle(.key(.enter)) else {
             Issue.record("Enter chooses")
             return
         }
@@ -292,6 +292,6 @@ extension Theme {
         for scalar in "exa".unicodeScalars { _ = screen.handle(.key(.text(scalar))) }
         #expect(screen.selected?.credential.title == "Example")
         let example = try #require(sample.vault.contents.credentials.first { $0.title == "Example" })
-        #expect(screen.handle(.key(.enter)) == .finish(example.id))
+        #expect(screen.handle(.key(.enter)) == .finish(.use(example.id)))
     }
 }

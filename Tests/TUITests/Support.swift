@@ -36,7 +36,7 @@ func assertSnapshot(_ canvas: Canvas?, named name: String, sourceLocation: Sourc
 
 extension CredentialListScreen {
     /// An event handled at 14×90, where the list shows 10 lines (PgDn's step).
-    mutating func handle(_ event: TerminalEvent) -> Transition<UUID> {
+    mutating func handle(_ event: TerminalEvent) -> Transition<Choice> {
         handle(event, context: ScreenContext(size: TerminalSize(rows: 14, columns: 90)))
     }
 }

@@ -74,6 +74,23 @@ public enum VaultAccess {
         }
     }
 
+    /// `view` of the credential `identity` (`show`, `history`), in protected memory: rendered by
+    /// the agent, or here.
+    public func render(_ view: CredentialView, of identity: IdentityStore.Identity) throws -> SecureBytes {
+        switch self {
+        case .agent(let agent, let session):
+            // Nil: locked since `open`, or an agent of an older version; unlock here instead.
+            guard let answer = try agent.ask(.view(vault: session.vaultPath, id: identity.id.uuidString, view: view)) else {
+                return try Self.local(session.openVault(), session).render(view, of: identity)
+            }
+            guard case .identity = answer.body else { throw AgentError.unexpected(answer.body) }
+            return answer.takePayload()
+        case .local(let vault, let session):
+            let credential = try vault.credential(id: identity.id.uuidString)
+            return try view.render(credential, from: vault, lastUsed: UsageHistory.load(from: session.paths.usageFile).lastUsed(credential.id))
+        }
+    }
+
     /// The credential `query` names and its password; nil when nothing matches.
     public func password(for query: CredentialQuery) throws -> FoundPassword? {
         do {

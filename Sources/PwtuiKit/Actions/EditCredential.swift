@@ -40,6 +40,11 @@ public struct EditCredential {
         } else {
             try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
         }
-        StandardError.say("Updated \(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8))).")
+        let named = "\(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8)))"
+        if let number = edits.restore {
+            StandardError.say("Restored previous password \(number) of \(named); the one it replaced is now previous password 1.")
+        } else {
+            StandardError.say("Updated \(named).")
+        }
     }
 }

@@ -73,6 +73,12 @@ public final class AgentService: AgentHandler {
         case .describe(let path, let id):
             let vault = try unlocked(for: path)
             return AgentAnswer(.identity(IdentityStore.Identity(try vault.credential(id: id))))
+        case .view(let path, let id, let view):
+            let vault = try unlocked(for: path)
+            let credential = try vault.credential(id: id)
+            let lastUsed = UsageHistory.load(from: session.paths.usageFile).lastUsed(credential.id)
+            return AgentAnswer(.identity(IdentityStore.Identity(credential)),
+                               payload: try view.render(credential, from: vault, lastUsed: lastUsed))
         case .write(let path, let change):
             let vault = try unlocked(for: path)
             defer { payload.removeAll() }

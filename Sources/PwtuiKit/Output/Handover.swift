@@ -30,6 +30,13 @@ enum Handover {
             try StandardOutput.write(rendered)
             return
         }
+        try copy(rendered, of: description, clipboardTimeout: clipboardTimeout, environment: environment)
+    }
+
+    /// The rendered password to the clipboard, whatever stdout is (`pwtui copy`), and the
+    /// confirmation on stderr.
+    static func copy(_ rendered: borrowing SecureBytes, of description: String, clipboardTimeout: Int,
+                     environment: Environment) throws {
         let copied = try rendered.withUnsafeBytes { try Clipboard.copy(CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout,
                                                                     environment: environment) }
         StandardError.say("Copied the password of \(description) to the clipboard; \(copied.clearing(after: clipboardTimeout)).")

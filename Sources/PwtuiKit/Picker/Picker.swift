@@ -107,6 +107,7 @@ public enum Picker {
             preview: preview,
             answerWithoutUnlocking: answerWithoutUnlocking,
             commandName: Invocation.current(session.environment).command,
+            details: { vault, id in VaultCredentialDetails(id, in: vault, requests: requests, session: session) },
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
                 interrupted?.marker.remove()

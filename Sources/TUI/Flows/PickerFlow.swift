@@ -12,6 +12,10 @@ import VaultModel
 /// list, as it was. Without a preview, the master-password screen comes first (three tries), then
 /// the list from what unlocking opened.
 ///
+/// → on the list opens the credential's details (`CredentialDetailScreen`, when `details` is
+/// given): the secrets they show need what unlocking opens, so from a preview the master password
+/// is asked for first ("To see …"); Esc there goes back to the list, Enter uses the credential.
+///
 /// Generic over what unlocking opens (`Unlocked`: a vault, for pwtui) and what an answer given
 /// without unlocking is (`Answer`: the agent's reply), so the flow knows the order of the screens
 /// and nothing of vaults or agents; both come back in the outcome, the run's one result.
@@ -37,20 +41,24 @@ public struct PickerFlow<Unlocked, Answer> {
     let preview: [RankedCredential]?
     let answerWithoutUnlocking: ((UUID) throws -> Answer?)?
     let commandName: String
+    let details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)?
 
     /// `unlock` opens with a password (throwing `VaultError.wrongPassword` for a wrong one);
     /// `rank` orders what it opened for the request; `credential` finds one there by id.
     /// `requestLabel` names the request in headings (nil: everything is listed). `preview`: the
     /// list to show before unlocking; `answerWithoutUnlocking`: the answer for a chosen id when
     /// it can give one without the master password (nil: it cannot); `commandName`: how to run
-    /// pwtui in a hint (its full path when it is not on PATH).
+    /// pwtui in a hint (its full path when it is not on PATH); `details`: what the detail screen
+    /// shows of a credential in what was unlocked (nil: the list offers no details).
     public init(terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
                 unlockingMessage: String = "Unlocking…", preview: [RankedCredential]? = nil,
                 answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
+                details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)? = nil,
                 unlock: @escaping (borrowing SecureBytes) throws -> Unlocked,
                 rank: @escaping (Unlocked) -> [RankedCredential],
                 credential: @escaping (Unlocked, UUID) -> Credential?) {
         self.commandName = commandName
+        self.details = details
         self.preview = preview
         self.answerWithoutUnlocking = answerWithoutUnlocking
         self.terminal = terminal
@@ -78,9 +86,18 @@ public struct PickerFlow<Unlocked, Answer> {
     private func chooseBeforeUnlocking(_ preview: [RankedCredential]) throws -> Outcome {
         var list = listScreen(preview)
         while true {
-            guard let id = try terminal.run(&list) else { return .cancelled }
-            if let answer = try answerWithoutUnlocking?(id) { return .answeredWithoutUnlocking(answer) }
+            guard let choice = try terminal.run(&list) else { return .cancelled }
             let chosen = list.selected?.credential
+            if case .details(let id) = choice {
+                // The details show secrets: unlock first, then the vault's own list behind them.
+                switch try authenticate(purpose: chosen.map { "To see \($0.displayTitle) (\($0.username))" }) {
+                case nil: continue
+                case .outOfTries(let attempts): return .wrongPassword(attempts: attempts)
+                case .unlocked(let unlocked): return try choose(in: unlocked, showingFirst: id)
+                }
+            }
+            let id = choice.id
+            if let answer = try answerWithoutUnlocking?(id) { return .answeredWithoutUnlocking(answer) }
             switch try authenticate(purpose: chosen.map { "To use \($0.displayTitle) (\($0.username))" }) {
             case nil: continue  // Esc on the password screen: back to the list
             case .outOfTries(let attempts): return .wrongPassword(attempts: attempts)
@@ -92,16 +109,42 @@ public struct PickerFlow<Unlocked, Answer> {
         }
     }
 
-    private func choose(in unlocked: Unlocked) throws -> Outcome {
+    /// The list of what was unlocked until a credential is used; `showingFirst`: the details of
+    /// that one come first (asked for before unlocking).
+    private func choose(in unlocked: Unlocked, showingFirst: UUID? = nil) throws -> Outcome {
         var list = listScreen(rank(unlocked))
+        var pending = showingFirst.map(CredentialListScreen.Choice.details)
         while true {
-            guard let id = try terminal.run(&list) else { return .cancelled }
-            if let found = credential(unlocked, id) { return .chosen(unlocked, found) }
+            let choice: CredentialListScreen.Choice
+            if let next = pending {
+                pending = nil
+                choice = next
+            } else {
+                guard let next = try terminal.run(&list) else { return .cancelled }
+                choice = next
+            }
+            switch choice {
+            case .use(let id):
+                if let found = credential(unlocked, id) { return .chosen(unlocked, found) }
+            case .details(let id):
+                list.select(id)
+                if let used = try showDetails(of: id, in: unlocked), let found = credential(unlocked, used) {
+                    return .chosen(unlocked, found)
+                }
+            }
         }
     }
 
+    /// The detail screen of `id`: the id to use when Enter was pressed there, nil for Esc (back
+    /// to the list) or when there is nothing to show.
+    private func showDetails(of id: UUID, in unlocked: Unlocked) throws -> UUID? {
+        guard let source = try details?(unlocked, id) else { return nil }
+        var screen = CredentialDetailScreen(details: source)
+        return try terminal.run(&screen)
+    }
+
     private func listScreen(_ ranked: [RankedCredential]) -> CredentialListScreen {
-        CredentialListScreen(ranked: ranked, requestLabel: requestLabel, commandName: commandName)
+        CredentialListScreen(ranked: ranked, requestLabel: requestLabel, commandName: commandName, offersDetails: details != nil)
     }
 
     /// The master-password screen until it unlocks, runs out of tries, or is cancelled (nil).

@@ -41,10 +41,13 @@ public struct Canvas: Equatable, Sendable {
     /// returns the column after the last one written.
     @discardableResult
     public mutating func put(_ text: String, row: Int, column: Int, role: StyleRole = .normal, width: Int? = nil) -> Int {
+        put(Array(text), row: row, column: column, role: role, width: width)
+    }
+
+    private mutating func put(_ characters: [Character], row: Int, column: Int, role: StyleRole, width: Int?) -> Int {
         guard row >= 0, row < size.rows, column >= 0 else { return column }
         let limit = min(size.columns, column + (width ?? size.columns))
         var x = column
-        let characters = Array(text)
         for (index, character) in characters.enumerated() {
             let characterWidth = TextWidth.columns(of: character)
             if characterWidth == 0 { continue }
@@ -63,6 +66,31 @@ public struct Canvas: Equatable, Sendable {
             x += characterWidth
         }
         return x
+    }
+
+    /// Writes a secret lent from protected memory (UTF-8) as `put` writes text, decoding it one
+    /// scalar at a time so that no `String` of it is ever made. The cells themselves then hold
+    /// its characters until the next frame replaces them: that is what showing it means. A
+    /// control character is drawn as U+FFFD, as `PrintableText` would.
+    @discardableResult
+    public mutating func putSecret(_ bytes: UnsafeRawBufferPointer, row: Int, column: Int, role: StyleRole = .normal,
+                                   width: Int? = nil) -> Int {
+        var characters: [Character] = []
+        characters.reserveCapacity(bytes.count)
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                characters.append(scalar.properties.generalCategory == .control ? "\u{FFFD}" : Character(scalar))
+            case .error: characters.append("\u{FFFD}")
+            case .emptyInput: break decoding
+            }
+        }
+        // The decoded copy is overwritten before it is freed (a character of a password is small
+        // enough to be stored inline, so this overwrites the bytes themselves).
+        defer { for index in characters.indices { characters[index] = " " } }
+        return put(characters, row: row, column: column, role: role, width: width)
     }
 
     /// The frame as plain text, one line per row, trailing spaces removed: what snapshot tests

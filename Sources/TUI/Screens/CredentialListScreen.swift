@@ -4,19 +4,33 @@ import VaultModel
 /// The credential list (AutoFill's credential list for service identifiers): matches for the
 /// requested services in ranked order; Tab adds every other credential in a second section
 /// ("show all"); typing filters and re-scores within the sections; Enter chooses, Esc cancels.
+/// → asks for the selected credential's details (`CredentialDetailScreen`).
 /// A value: a key in, a `Transition` out (the chosen credential's id), and a frame drawn from the
 /// state alone.
 public struct CredentialListScreen: Screen, Sendable {
-    public typealias Result = UUID
+    /// What the list ends with: a credential to use, or one to see in detail.
+    public enum Choice: Equatable, Sendable {
+        case use(UUID)
+        case details(UUID)
+
+        public var id: UUID {
+            switch self {
+            case .use(let id), .details(let id): return id
+            }
+        }
+    }
+
+    public typealias Result = Choice
 
     public enum Action: Sendable, Equatable {
-        case up, down, pageUp, pageDown, first, last, toggleAll, choose, cancel
+        case up, down, pageUp, pageDown, first, last, toggleAll, choose, details, cancel
         case deleteCharacter, clearQuery, deleteWord
     }
 
     public static let bindings: [KeyBinding<Action>] = [
         KeyBinding([.enter], "Enter", "choose", .choose),
         KeyBinding([.tab, .backTab], "Tab", "show all", .toggleAll),
+        KeyBinding([.right], "→", "details", .details),
         KeyBinding([.up, .control("p")], "↑↓", "move", .up),
         KeyBinding([.down, .control("n")], "", "", .down, inHelpBar: false),
         KeyBinding([.pageUp], "PgUp", "", .pageUp, inHelpBar: false),
@@ -29,6 +43,11 @@ public struct CredentialListScreen: Screen, Sendable {
         KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
     ]
 
+    /// The keys of this list: → only when it offers details.
+    public var bindings: [KeyBinding<Action>] {
+        offersDetails ? Self.bindings : Self.bindings.filter { $0.action != .details }
+    }
+
     /// The smallest terminal the list is drawn in; below it the run loop shows `TooSmallNotice`.
     public static let minimumSize = TerminalSize(rows: 6, columns: 40)
     public var minimumSize: TerminalSize { Self.minimumSize }
@@ -40,6 +59,8 @@ public struct CredentialListScreen: Screen, Sendable {
     /// How this pwtui is run (`pwtui`, or its full path when it is not on PATH yet), for the one
     /// hint that names a command.
     let commandName: String
+    /// Whether → opens details (the flow has a way to show them); else it is not in the help bar.
+    let offersDetails: Bool
     let list: FilterableList
     public private(set) var query = ""
     public private(set) var showAll: Bool
@@ -54,8 +75,9 @@ public struct CredentialListScreen: Screen, Sendable {
 
     /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
     /// requested services (`requestLabel` nil) everything is one section.
-    public init(ranked: [RankedCredential], requestLabel: String?, commandName: String = "pwtui") {
+    public init(ranked: [RankedCredential], requestLabel: String?, commandName: String = "pwtui", offersDetails: Bool = false) {
         self.requestLabel = requestLabel
+        self.offersDetails = offersDetails
         self.commandName = commandName
         list = FilterableList(ranked)
         showAll = requestLabel == nil
@@ -72,7 +94,7 @@ public struct CredentialListScreen: Screen, Sendable {
         max(size.rows - listTop - rowsBelowList, 1)
     }
 
-    public mutating func handle(_ event: TerminalEvent, context: ScreenContext) -> Transition<UUID> {
+    public mutating func handle(_ event: TerminalEvent, context: ScreenContext) -> Transition<Choice> {
         let transition = act(on: event, pageSize: Self.listHeight(at: context.size))
         // Kept for the size the list is seen at; too small, it is not seen, and a resize that
         // makes it fit comes here again.
@@ -82,14 +104,14 @@ public struct CredentialListScreen: Screen, Sendable {
         return transition
     }
 
-    private mutating func act(on event: TerminalEvent, pageSize: Int) -> Transition<UUID> {
+    private mutating func act(on event: TerminalEvent, pageSize: Int) -> Transition<Choice> {
         guard case .key(let key) = event else { return .stay }
         if case .text(let scalar) = key {
             query.unicodeScalars.append(scalar)
             refilter()
             return .stay
         }
-        guard let action = KeyBinding.action(for: key, in: Self.bindings) else { return .stay }
+        guard let action = KeyBinding.action(for: key, in: bindings) else { return .stay }
         switch action {
         case .up: move(by: -1)
         case .down: move(by: 1)
@@ -103,7 +125,9 @@ public struct CredentialListScreen: Screen, Sendable {
             showAll.toggle()
             refilter(keeping: current)
         case .choose:
-            if let selected { return .finish(selected.credential.id) }
+            if let selected { return .finish(.use(selected.credential.id)) }
+        case .details:
+            if let selected { return .finish(.details(selected.credential.id)) }
         case .cancel: return .cancel
         case .deleteCharacter:
             if !query.isEmpty {
@@ -124,6 +148,11 @@ public struct CredentialListScreen: Screen, Sendable {
     private mutating func move(by delta: Int) {
         guard !visible.isEmpty else { return }
         selection = min(max(selection + delta, 0), visible.count - 1)
+    }
+
+    /// Moves the selection to `id` when it is listed (back from its details, after unlocking).
+    public mutating func select(_ id: UUID) {
+        if let position = visible.firstIndex(where: { list.ranked[$0].credential.id == id }) { selection = position }
     }
 
     private mutating func refilter(keeping id: UUID? = nil) {
@@ -172,7 +201,7 @@ public struct CredentialListScreen: Screen, Sendable {
             }
         }
         canvas.fill(row: size.rows - 1, role: .help)
-        canvas.put(KeyBinding.helpBar(Self.bindings), row: size.rows - 1, column: 0, role: .help)
+        canvas.put(KeyBinding.helpBar(bindings), row: size.rows - 1, column: 0, role: .help)
     }
 
     /// The lines of the list — section headers, empty-state hints and entries — computed on

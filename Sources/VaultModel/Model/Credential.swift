@@ -46,6 +46,13 @@ public struct Credential: Sendable {
         title.isEmpty ? (services.first?.text ?? "") : title
     }
 
+    /// The history as `pwtui history` and the detail screen list it, and as a restore counts it:
+    /// the secret replaced last first.
+    public var previousSecrets: [PreviousSecret] {
+        // Newest first; of two replaced at the same millisecond, the one appended later.
+        history.enumerated().sorted { ($0.element.replaced, $0.offset) > ($1.element.replaced, $1.offset) }.map(\.element)
+    }
+
     /// When the current secret was set: the last replacement, else the creation. It changes
     /// exactly when the secret does (an edit of the title or notes leaves it), also when the
     /// change comes from another copy of the vault through a merge.

@@ -167,6 +167,28 @@ public final class Vault {
         }
     }
 
+    /// Makes a previous secret current again: `number` counts as `Credential.previousSecrets`
+    /// lists them (1 is the one replaced last). The current secret goes to the history like any
+    /// replaced one, so a restore is itself undone by restoring 1. The chosen secret is copied
+    /// into new protected memory before it is stored, because the arena it lives in may grow
+    /// (and move) while storing it.
+    public func restoreSecret(of id: UUID, previous number: Int) throws {
+        guard let credential = contents.credential(withID: id) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        let previous = credential.previousSecrets
+        guard previous.indices.contains(number - 1) else {
+            throw VaultError.invalidRequest(previous.isEmpty
+                ? "\(credential.displayTitle) has no previous password to restore"
+                : "\(credential.displayTitle) has previous passwords 1 to \(previous.count); there is no \(number)")
+        }
+        var secret = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: previous[number - 1].secret.count) }
+        try withSecret(previous[number - 1].secret) { bytes in
+            try cryptoCall { () throws(VaultCryptoError) in try secret.append(contentsOf: bytes) }
+        }
+        try replaceSecret(of: id, with: secret)
+    }
+
     /// Replaces the equivalent-domain groups.
     public func updateEquivalents(_ change: @escaping (inout EquivalentDomains, Timestamp) -> Void) {
         let now = environment.clock.now()

@@ -18,10 +18,14 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         public var replacesSecret = false
         /// A new authenticator key (its bytes are the change's secret) or its removal.
         public var totp: OneTimeEdit?
+        /// A previous password to make current again, numbered as `Credential.previousSecrets`
+        /// lists them (1: the one replaced last); the current one goes to the history.
+        public var restore: Int?
 
         public init(title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
                     addServices: [String] = [], removeServices: [String] = [], replacesSecret: Bool = false,
-                    totp: OneTimeEdit? = nil) {
+                    totp: OneTimeEdit? = nil, restore: Int? = nil) {
+            self.restore = restore
             self.title = title
             self.username = username
             self.rank = rank
@@ -71,6 +75,8 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             for service in removed where !credential.services.contains(service) {
                 throw VaultError.invalidRequest("\(credential.displayTitle) has no service '\(service.text)'")
             }
+            // First: a number the history does not have is refused before anything changes.
+            if let number = edits.restore { try vault.restoreSecret(of: credential.id, previous: number) }
             try vault.update(credential.id) { entry in
                 if let title = edits.title { entry.title = title }
                 if let username = edits.username { entry.username = username }

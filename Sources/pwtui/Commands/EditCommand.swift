@@ -10,6 +10,8 @@ struct EditCommand: ParsableCommand {
         discussion: """
             Example: a new username and a generated password for the credential whose id starts with 3f2a
               pwtui edit 3f2a --username alice@example.org --generate
+            Example: the password before the last change made current again (numbers as `pwtui history` lists them)
+              pwtui edit 3f2a --restore 1
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -48,18 +50,24 @@ struct EditCommand: ParsableCommand {
     @Flag(name: .customLong("remove-totp"), help: "Remove the authenticator key.")
     var removeTotp = false
 
+    @Option(help: "Make previous password N current again, N as `pwtui history` lists them; the current one joins the history.")
+    var restore: Int?
+
     func validate() throws {
         let changes = [title != nil, username != nil, rank != nil, notes != nil,
-                       !addServices.isEmpty, !removeServices.isEmpty, password, generate, totp, removeTotp]
+                       !addServices.isEmpty, !removeServices.isEmpty, password, generate, restore != nil, totp, removeTotp]
         guard changes.contains(true) else { throw ValidationError("nothing to change: give at least one option") }
-        guard !(password && generate) else { throw ValidationError("--password and --generate exclude each other") }
+        guard [password, generate, restore != nil].filter({ $0 }).count <= 1 else {
+            throw ValidationError("--password, --generate and --restore exclude each other")
+        }
+        if let restore, restore < 1 { throw ValidationError("--restore takes a number from 1, as `pwtui history` lists them") }
         guard !(totp && removeTotp) else { throw ValidationError("--totp and --remove-totp exclude each other") }
     }
 
     func run() throws {
         let edits = CredentialChange.Edits(
             title: title, username: username, rank: rank, notes: notes, addServices: addServices,
-            removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil)
+            removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil, restore: restore)
         try EditCredential(id: id, edits: edits, generate: generate, setsOneTimeKey: totp).run(in: global.session())
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+import VaultCrypto
+import VaultModel
+
+/// `pwtui show`: one credential whole — what the picker's detail screen shows — on stdout: title,
+/// id, username, services, created / modified / last used, notes, how many previous passwords.
+/// The password is eight dots unless `reveal` (`CredentialViewRendering`). An unlocked agent
+/// renders it; otherwise the vault is unlocked here.
+public struct ShowCredential {
+    /// An id (or a unique prefix), a service or a title (`CredentialReference`).
+    public var reference: String
+    public var reveal: Bool
+    public var format: CredentialView.Format
+
+    public init(reference: String, reveal: Bool, format: CredentialView.Format) {
+        self.reference = reference
+        self.reveal = reveal
+        self.format = format
+    }
+
+    public func run(in session: Session) throws {
+        try StandardOutput.write(try render(in: session))
+    }
+
+    /// What `run` writes on stdout, in protected memory.
+    public func render(in session: Session) throws -> SecureBytes {
+        let access = try VaultAccess.open(session)
+        let identity = try CredentialReference(reference).resolve(in: access, session: session)
+        let view = CredentialView(kind: .details, reveal: reveal, format: format,
+                                  command: Invocation.current(session.environment).command)
+        return try access.render(view, of: identity)
+    }
+}

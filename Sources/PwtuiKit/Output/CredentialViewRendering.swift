@@ -1,0 +1,92 @@
+import Foundation
+import Platform
+import ServiceMatching
+import TUI
+import VaultCrypto
+import VaultModel
+
+/// `show` and `history` as text or JSON, rendered where the vault is open (here, or in the
+/// agent) into protected memory: a revealed password goes from the vault's arena into it and
+/// out with write(2), never through a `String` (JSON escapes it there, `JSONText.appendQuoted`).
+/// Unrevealed, every password is `CredentialDetailScreen.mask`, eight dots whatever its length.
+extension CredentialView {
+    func render(_ credential: Credential, from vault: Vault, lastUsed: Timestamp?) throws -> SecureBytes {
+        var output = try SecureBytes(capacity: 512)
+        switch (kind, format) {
+        case (.details, .text): try detailsText(credential, lastUsed: lastUsed, from: vault, into: &output)
+        case (.details, .json): try detailsJSON(credential, lastUsed: lastUsed, from: vault, into: &output)
+        case (.history, _): try history(credential, from: vault, into: &output)
+        }
+        return output
+    }
+
+    private func detailsText(_ credential: Credential, lastUsed: Timestamp?, from vault: Vault, into output: inout SecureBytes) throws {
+        func field(_ label: String, _ values: [String]) throws {
+            for (index, value) in values.enumerated() {
+                let name = index == 0 ? label : ""
+                try Self.append("  " + name + String(repeating: " ", count: 12 - name.count)
+                    + PrintableText.forTerminal(value) + "\n", to: &output)
+            }
+        }
+        try Self.append(PrintableText.forTerminal(credential.displayTitle) + "\n", to: &output)
+        try field("id", [credential.id.uuidString.lowercased()])
+        try field("username", [credential.username])
+        try Self.append("  password    ", to: &output)
+        if reveal {
+            try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
+            try Self.append("\n", to: &output)
+        } else {
+            try Self.append(CredentialDetailScreen.mask + "  (--reveal shows it)\n", to: &output)
+        }
+        try field("services", credential.services.map(\.text))
+        try field("created", [credential.created.minuteText])
+        try field("modified", [credential.modified.minuteText])
+        try field("last used", [lastUsed?.minuteText ?? "never here"])
+        if !credential.notes.isEmpty {
+            try field("notes", credential.notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        }
+        let previous = credential.history.count
+        let shortID = credential.id.uuidString.lowercased().prefix(8)
+        try field("history", [previous == 0 ? "no previous passwords"
+            : "\(previous) previous password\(previous == 1 ? "" : "s") (\(command) history \(shortID))"])
+    }
+
+    private func detailsJSON(_ credential: Credential, lastUsed: Timestamp?, from vault: Vault, into output: inout SecureBytes) throws {
+        let history = credential.previousSecrets.enumerated().map { index, entry in
+            "{\"number\":\(index + 1),\"replaced\":\(JSONText.quote(entry.replaced.description))}"
+        }
+        try Self.append("{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
+            + "\"title\":\(JSONText.quote(credential.displayTitle)),"
+            + "\"username\":\(JSONText.quote(credential.username)),"
+            + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
+            + "\"notes\":\(JSONText.quote(credential.notes)),"
+            + "\"created\":\(JSONText.quote(credential.created.description)),"
+            + "\"modified\":\(JSONText.quote(credential.modified.description)),"
+            + "\"lastUsed\":\(lastUsed.map { JSONText.quote($0.description) } ?? "null"),"
+            + "\"history\":[\(history.joined(separator: ","))],"
+            + "\"password\":", to: &output)
+        if reveal {
+            try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
+        } else {
+            try Self.append("null", to: &output)
+        }
+        try Self.append("}\n", to: &output)
+    }
+
+    /// "1  2026-11-20 10:00 UTC  ••••••••", one line per previous password, newest first.
+    private func history(_ credential: Credential, from vault: Vault, into output: inout SecureBytes) throws {
+        for (index, entry) in credential.previousSecrets.enumerated() {
+            try Self.append("\(index + 1)  \(entry.replaced.minuteText)  ", to: &output)
+            if reveal {
+                try vault.withSecret(entry.secret) { try output.append(contentsOf: $0) }
+            } else {
+                try Self.append(CredentialDetailScreen.mask, to: &output)
+            }
+            try Self.append("\n", to: &output)
+        }
+    }
+
+    private static func append(_ text: String, to output: inout SecureBytes) throws {
+        try Array(text.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
+    }
+}

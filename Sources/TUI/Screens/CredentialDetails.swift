@@ -1,0 +1,26 @@
+import Foundation
+import Platform
+import ServiceMatching
+import VaultModel
+
+/// What the detail screen shows of one credential and may do to it, given by whatever unlocking
+/// opened (pwtui's `Vault`, behind `PwtuiKit`): `TUI` knows no vault, so the screen reads the
+/// credential, borrows its secrets and asks for a restore through this, and nothing else.
+///
+/// The secrets stay where they are (pwtui: the vault's protected arena); they are lent to the
+/// screen only while it draws a revealed frame, never returned as values.
+public protocol CredentialDetails: AnyObject {
+    /// The credential as it is now (after a restore too): identity, times, history references.
+    var credential: Credential { get }
+    /// How `service` matched the request the picker was opened for; nil when it did not (or
+    /// nothing was requested).
+    func match(of service: ServiceIdentifier) -> MatchKind?
+    /// The last time the credential was handed over (the local use history), nil if never.
+    var lastUsed: Timestamp? { get }
+    /// Lends one secret of `credential` (its password or a previous one); the bytes must not
+    /// escape `body`.
+    func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+    /// Makes previous password `number` (as `Credential.previousSecrets` counts, from 1) current,
+    /// keeping the current one in the history, and saves. Errors carry a message for a person.
+    func restore(previous number: Int) throws
+}

@@ -1,0 +1,167 @@
+// `show`, `history` and `edit --restore` in process: what they print (the password masked unless
+// revealed, JSON escaped), the history's numbering that a restore takes, a restore through the
+// unlocked agent, and the picker's detail screen saving a restore through `Picker.flow`.
+
+import Foundation
+import Platform
+@testable import PwtuiKit
+import ServiceMatching
+import Testing
+import TUI
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+@Suite("show, history and restore, in process")
+struct ShowAndHistoryTests {
+    /// The fixture's GitHub credential with a history (gh-1 → gh-2 → gh-secret) and notes, and
+    /// a session that reads the master password from a pipe.
+    final class Setup {
+        let fixture: AgentInProcessTests.Fixture
+        let id: UUID
+        /// Kept open until the setup goes: a session reads its descriptor when it unlocks.
+        private var pipes: [Pipe] = []
+
+        init() throws {
+            fixture = try AgentInProcessTests.Fixture()
+            let vault = try Vault.open(at: fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+            let github = try #require(vault.contents.credentials.first)
+            id = github.id
+            // The current password, gh-secret, was the first one: make it history twice over.
+            try vault.replaceSecret(of: id, with: try SecureBytes(copying: Array("gh-1 \"quoted\"".utf8)))
+            try vault.replaceSecret(of: id, with: try SecureBytes(copying: Array("gh-2".utf8)))
+            try vault.update(id) { $0.notes = "recovery codes in the safe\nsecond line" }
+            try vault.save()
+        }
+
+        /// A session that unlocks here with the master password from a fresh pipe (read once).
+        var session: Session {
+            get throws {
+                let pipe = Pipe()
+                pipes.append(pipe)
+                pipe.fileHandleForWriting.write(Data("master\n".utf8))
+                try pipe.fileHandleForWriting.close()
+                let session = Session(vault: fixture.session.vaultPath, masterPasswordFD: pipe.fileHandleForReading.fileDescriptor,
+                                      environment: fixture.session.environment)
+                session.mayUseTerminal = false
+                return session
+            }
+        }
+
+        func password() throws -> (current: String, previous: [String]) {
+            let vault = try Vault.open(at: fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+            let credential = try #require(vault.contents.credential(withID: id))
+            func text(_ reference: SecretReference) -> String { vault.withSecret(reference) { String(decoding: $0, as: UTF8.self) } }
+            return (text(credential.secret), credential.previousSecrets.map { text($0.secret) })
+        }
+    }
+
+    static func text(_ bytes: borrowing SecureBytes) -> String {
+        bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("show: everything but the password, which is dots until --reveal")
+    func showMasked() throws {
+        let setup = try Setup()
+        let shown = Self.text(try ShowCredential(reference: "github.com", reveal: false, format: .text).render(in: try setup.session))
+        #expect(shown.hasPrefix("GitHub\n"))
+        #expect(shown.contains("  id          \(setup.id.uuidString.lowercased())\n"))
+        #expect(shown.contains("  username    octocat\n"))
+        #expect(shown.contains("  password    ••••••••  (--reveal shows it)\n"))
+        #expect(shown.contains("  services    github.com\n"))
+        #expect(shown.contains("  last used   never here\n"))
+        #expect(shown.contains("  notes       recovery codes in the safe\n              second line\n"))
+        #expect(shown.contains(" history \(setup.id.uuidString.lowercased().prefix(8)))\n") && shown.contains("  history     2 previous passwords ("))
+        #expect(!shown.contains("gh-2"))
+    }
+
+    @Test("show --reveal prints the password; --format json escapes it, null without --reveal")
+    func showRevealedAndJSON() throws {
+        let setup = try Setup()
+        let shown = Self.text(try ShowCredential(reference: "GitHub", reveal: true, format: .text).render(in: try setup.session))
+        #expect(shown.contains("  password    gh-2\n"))
+        let masked = Self.text(try ShowCredential(reference: "github.com", reveal: false, format: .json).render(in: try setup.session))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(masked.utf8)) as? [String: Any])
+        #expect(object["password"] is NSNull)
+        #expect(object["username"] as? String == "octocat")
+        #expect(object["notes"] as? String == "recovery codes in the safe\nsecond line")
+        #expect((object["history"] as? [[String: Any]])?.map { $0["number"] as? Int } == [1, 2])
+        #expect(object["lastUsed"] is NSNull)
+        let revealed = Self.text(try ShowCredential(reference: String(setup.id.uuidString.prefix(6)), reveal: true, format: .json)
+            .render(in: try setup.session))
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(revealed.utf8)) as? [String: Any])
+        #expect(parsed["password"] as? String == "gh-2")
+    }
+
+    @Test("history: newest first, dated, dots unless --reveal")
+    func history() throws {
+        let setup = try Setup()
+        let masked = Self.text(try ShowHistory(reference: "github.com", reveal: false).render(in: try setup.session))
+        let lines = masked.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.hasSuffix("  ••••••••") && $0.contains(" UTC  ") })
+        #expect(lines.first?.hasPrefix("1  20") == true && lines.last?.hasPrefix("2  20") == true)
+        let revealed = Self.text(try ShowHistory(reference: "github.com", reveal: true).render(in: try setup.session))
+        #expect(revealed.split(separator: "\n").map { $0.split(separator: " ").dropFirst(4).joined(separator: " ") }
+                == ["gh-1 \"quoted\"", "gh-secret"])
+    }
+
+    @Test("through the unlocked agent: show and history without the master password, the same as rendered here")
+    func throughTheAgent() throws {
+        let setup = try Setup()
+        setup.fixture.session.mayUseTerminal = false
+        #expect(try setup.fixture.unlock() == .done)
+        for reveal in [false, true] {
+            let here = Self.text(try ShowCredential(reference: "github.com", reveal: reveal, format: .json).render(in: try setup.session))
+            // The fixture's session has no --master-password-fd and no terminal: only the agent can answer.
+            let agent = Self.text(try ShowCredential(reference: "github.com", reveal: reveal, format: .json).render(in: setup.fixture.session))
+            #expect(agent == here)
+            let history = Self.text(try ShowHistory(reference: "GitHub", reveal: reveal).render(in: setup.fixture.session))
+            #expect(history == Self.text(try ShowHistory(reference: "GitHub", reveal: reveal).render(in: try setup.session)))
+            #expect(history.split(separator: "\n").count == 2)
+        }
+        #expect(AgentInProcessTests.text(try ShowCredential(reference: "github.com", reveal: true, format: .text)
+            .render(in: setup.fixture.session)).contains("  password    gh-2\n"))
+    }
+
+    @Test("edit --restore N, as history numbers them, through the unlocked agent: the current password joins the history")
+    func restoreThroughTheAgent() throws {
+        let setup = try Setup()
+        setup.fixture.session.mayUseTerminal = false
+        #expect(try setup.fixture.unlock() == .done)
+        try EditCredential(id: "github.com", edits: .init(restore: 2), generate: false).run(in: setup.fixture.session)
+        let (current, previous) = try setup.password()
+        #expect(current == "gh-secret")
+        #expect(previous.first == "gh-2", "the one it replaced is previous password 1")
+        #expect(Set(previous) == ["gh-2", "gh-1 \"quoted\"", "gh-secret"])
+        let failure = #expect(throws: AgentRefusal.self) {
+            try EditCredential(id: "github.com", edits: .init(restore: 9), generate: false).run(in: setup.fixture.session)
+        }
+        #expect(failure?.status == .usage)
+    }
+
+    @Test("the picker's detail screen: the vault's password revealed, a restore saved, how the service matched")
+    func detailScreenThroughPicker() throws {
+        let setup = try Setup()
+        let terminal = GridTerminal(size: TerminalSize(rows: 24, columns: 90))
+        terminal.enqueue(typing: "master")
+        terminal.press(.enter, .right, .text("r"), .tab, .text("R"), .text("y"), .escape, .escape)
+        let flow = Picker.flow(on: terminal, vaultPath: setup.fixture.session.vaultPath, requests: [try ServiceIdentifier("https://github.com/login")],
+                               session: setup.fixture.session, agentField: nil)
+        guard case .cancelled = try flow.run() else {
+            Issue.record("Esc twice ends the picker")
+            return
+        }
+        let texts = terminal.frames.map(\.text)
+        #expect(texts.contains { $0.contains("Password    gh-2") }, "revealed from the vault")
+        #expect(texts.contains { $0.contains("github.com  same-host") }, "how the service matched")
+        #expect(texts.contains { $0.contains("Restored the password") })
+        let (current, previous) = try setup.password()
+        #expect(current == "gh-1 \"quoted\"")
+        #expect(previous.first == "gh-2")
+    }
+}
+
+extension GridTerminal {
+    func press(_ keys: Key...) { for key in keys { enqueue(.key(key)) } }
+}
