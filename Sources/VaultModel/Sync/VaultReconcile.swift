@@ -56,7 +56,7 @@ import Platform
 // order end with the same histories.
 
 /// What a reconciliation did, for the one line a merge or a sync prints.
-public struct ReconcileSummary: Equatable, Sendable, CustomStringConvertible {
+public struct ReconcileSummary: Equatable, Sendable, Codable, CustomStringConvertible {
     /// Credentials only the other side had (added there).
     public var added = 0
     /// Credentials both had, where the other side's changes were taken (in part or whole).
