@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # python3-zxcvbn: only its ranked word lists (frequency_lists.py), for the password strength estimate.
 # strace: the save-protocol tests inject faults with it.
-PACKAGES := libsodium-dev libncurses-dev libpsl-dev publicsuffix tmux python3-zxcvbn strace
+PACKAGES := libsodium-dev libncurses-dev libpsl-dev publicsuffix tmux python3-zxcvbn strace faketime
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: run test build release install install-files deps unit e2e bench bench-fast-path clean themes fuzz fuzz-seeds

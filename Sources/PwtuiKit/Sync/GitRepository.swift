@@ -46,13 +46,17 @@ struct GitRepository {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
+        // A semaphore, not waitUntilExit: that spins a run loop on wall-clock timers, which
+        // never fire under a shifted clock (libfaketime, which the sync tests use).
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         do {
             try process.run()
         } catch {
             throw CommandFailure(.ioError, "git could not be run (\(error)); is it installed?")
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exited.wait()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return (process.terminationStatus, text)
     }

@@ -16,11 +16,14 @@ public struct SetUpSync {
         let pattern = Self.attributesPattern(repository.relative(vault))
         let line = "\(pattern) merge=pwtui -diff -text"
         let attributes = repository.root + "/.gitattributes"
-        let existing = (try? String(contentsOfFile: attributes, encoding: .utf8)) ?? ""
-        if !existing.split(separator: "\n").contains(where: { $0 == line }) {
-            let text = existing + (existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n") + line + "\n"
-            try AtomicFile.write(Data(text.utf8), to: attributes)
-        }
+        try Self.appendMissing([line], to: attributes)
+        // What the save protocol leaves beside the vault is this machine's own: never committed.
+        let name = AtomicFile.split(repository.relative(vault)).name
+        let directory = AtomicFile.split(repository.relative(vault)).directory
+        let prefix = directory == "." ? "/" : "/" + directory + "/"
+        let escaped = String(Self.attributesPattern(name).dropFirst())
+        try Self.appendMissing([prefix + escaped + ".lock", prefix + escaped + ".bak", prefix + "." + escaped + ".tmp-*"],
+                               to: repository.root + "/.gitignore")
         let driver = "\(Self.shellQuoted(CurrentProcess.executablePath)) merge %O %A %B"
         for (key, value) in [("merge.pwtui.name", "pwtui: merge copies of a vault per credential"), ("merge.pwtui.driver", driver)] {
             guard try repository.git(["config", key, value]).status == 0 else {
@@ -30,6 +33,16 @@ public struct SetUpSync {
         try StandardOutput.write("\(attributes): \(line)\n")
         try StandardOutput.write("git config merge.pwtui.driver \"\(driver)\"\n")
         StandardError.say("pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes.")
+    }
+
+    /// Adds the lines `file` lacks at its end.
+    static func appendMissing(_ lines: [String], to file: String) throws {
+        let existing = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let present = Set(existing.split(separator: "\n").map(String.init))
+        let missing = lines.filter { !present.contains($0) }
+        guard !missing.isEmpty else { return }
+        let text = existing + (existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n") + missing.joined(separator: "\n") + "\n"
+        try AtomicFile.write(Data(text.utf8), to: file)
     }
 
     /// A .gitattributes pattern for one file: anchored to the top, with git's specials escaped.

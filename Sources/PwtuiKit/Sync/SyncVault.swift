@@ -33,7 +33,9 @@ public struct SyncVault {
             ? ["-c", "user.name=pwtui", "-c", "user.email=pwtui@\(ProcessInfo.processInfo.hostName)"] : []
 
         var paths = [repository.relative(vault)]
-        if FileManager.default.fileExists(atPath: repository.root + "/.gitattributes") { paths.append(".gitattributes") }
+        for file in [".gitattributes", ".gitignore"] where FileManager.default.fileExists(atPath: repository.root + "/" + file) {
+            paths.append(file)
+        }
         try repository.git(["add", "--"] + paths)
         let committed = try repository.git(["diff", "--cached", "--quiet"], quiet: true).status != 0
         if committed {
