@@ -71,7 +71,8 @@ import VaultCrypto
         let first = machines[0]
         try #require(try first.git(["clone", "-q", bare, "."]).exitCode == 0)
         try #require(try first.sandbox.pwtui(["init", "--kdf", "interactive"]).exitCode == 0)
-        try #require(try first.pwtui(["sync", "setup"], password: false).exitCode == 0)
+        let setup = try first.pwtui(["sync", "setup"], password: false)
+        try #require(setup.exitCode == 0, "\(setup)")
         try #require(try first.git(["add", "vault.pwtui", ".gitattributes", ".gitignore"]).exitCode == 0)
         try #require(try first.git(["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "vault"]).exitCode == 0)
         try #require(try first.git(["push", "-q", "-u", "origin", "HEAD"]).exitCode == 0)
