@@ -57,6 +57,8 @@ public struct SyncVault {
                 throw CommandFailure(.ioError, "the push failed (see above); the vault is merged and committed here, and goes out with the next 'pwtui sync'")
             }
         }
+        // git writes what it checks out with the umask's mode; the vault stays the user's alone.
+        try? FileSystem.setPermissions(vault, to: 0o600)
         let after = try repository.git(["rev-parse", "HEAD"], quiet: true).output
         let received = Int(try repository.git(["rev-list", "--count", "--no-merges", "\(before)..\(after)"], quiet: true).output) ?? 0
         let summary = committed ? "sent this machine's change" : "nothing to send"
