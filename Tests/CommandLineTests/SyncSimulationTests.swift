@@ -43,6 +43,7 @@ import VaultCrypto
 
         func ids() throws -> [String] {
             let listed = try pwtui(["list", "--format", "json"])
+            if listed.exitCode == 1 { return [] }  // an empty vault: nothing matches
             try #require(listed.exitCode == 0, "\(listed)")
             return try parseJSONArray(listed.stdout).compactMap { $0["id"] as? String }.sorted()
         }

@@ -7,13 +7,17 @@ import ServiceMatching
 ///
 /// A field added to `Credential` gets a line in `all`: how to tell two values apart, order them
 /// (only to break a tie between changes stamped the same millisecond, so any total order that
-/// is the same on every machine will do), and copy one in.
+/// is the same on every machine will do), and copy one in. Each value comes with the arena of its
+/// copy, so a field held in the arena (a TOTP secret, say) compares its bytes
+/// (`VaultReconcile.compareSecrets`) and copies them into the result's arena (`VaultReconcile.store`).
 struct CredentialFieldRule: Sendable {
+    typealias Side = VaultReconcile.Side
     let name: String
-    let equal: @Sendable (Credential, Credential) -> Bool
+    let equal: @Sendable (Side, Side) -> Bool
     /// Negative, zero or positive, like memcmp.
-    let compare: @Sendable (Credential, Credential) -> Int
-    let take: @Sendable (inout Credential, Credential) -> Void
+    let compare: @Sendable (Side, Side) -> Int
+    /// Sets the field of the first credential (whose secrets are in the arena given) to the side's.
+    let take: @Sendable (inout Credential, Side, SecretArena) throws -> Void
 
     static let all: [CredentialFieldRule] = [
         value("title", \.title),
@@ -22,18 +26,18 @@ struct CredentialFieldRule: Sendable {
         value("rank", \.rank),
         CredentialFieldRule(
             name: "services",
-            equal: { $0.services.map(\.text) == $1.services.map(\.text) },
-            compare: { order($0.services.map(\.text).joined(separator: "\n"), $1.services.map(\.text).joined(separator: "\n")) },
-            take: { $0.services = $1.services }),
+            equal: { $0.credential.services.map(\.text) == $1.credential.services.map(\.text) },
+            compare: { order($0.credential.services.map(\.text).joined(separator: "\n"), $1.credential.services.map(\.text).joined(separator: "\n")) },
+            take: { credential, side, _ in credential.services = side.credential.services }),
     ]
 
     /// A plain value: compared with `==` and `<`, copied as is.
     static func value<Value: Comparable & Sendable>(_ name: String, _ path: WritableKeyPath<Credential, Value> & Sendable) -> CredentialFieldRule {
         CredentialFieldRule(
             name: name,
-            equal: { $0[keyPath: path] == $1[keyPath: path] },
-            compare: { order($0[keyPath: path], $1[keyPath: path]) },
-            take: { $0[keyPath: path] = $1[keyPath: path] })
+            equal: { $0.credential[keyPath: path] == $1.credential[keyPath: path] },
+            compare: { order($0.credential[keyPath: path], $1.credential[keyPath: path]) },
+            take: { credential, side, _ in credential[keyPath: path] = side.credential[keyPath: path] })
     }
 
     private static func order<Value: Comparable>(_ a: Value, _ b: Value) -> Int {

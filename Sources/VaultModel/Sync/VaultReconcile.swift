@@ -145,7 +145,8 @@ public enum VaultReconcile {
     }
 
     /// A credential with the arena its secrets are in.
-    struct Side {
+    struct Side: @unchecked Sendable {
+        // @unchecked: the arena is a class that is only read while a merge runs.
         let credential: Credential
         let arena: SecretArena
     }
@@ -161,11 +162,11 @@ public enum VaultReconcile {
         var credential = try copy(o, into: arena)
         for rule in CredentialFieldRule.all {
             let takeTheirs: Bool
-            if let base, rule.equal(base.credential, o.credential) { takeTheirs = true }
-            else if let base, rule.equal(base.credential, t.credential) { takeTheirs = false }
+            if let base, rule.equal(base, o) { takeTheirs = true }
+            else if let base, rule.equal(base, t) { takeTheirs = false }
             else { takeTheirs = theirsLater }
-            guard takeTheirs, !rule.equal(o.credential, t.credential) else { continue }
-            rule.take(&credential, t.credential)
+            guard takeTheirs, !rule.equal(o, t) else { continue }
+            try rule.take(&credential, t, arena)
             outcome.theirsTaken = true
         }
         credential.modified = max(o.credential.modified, t.credential.modified)
@@ -224,7 +225,7 @@ public enum VaultReconcile {
     // MARK: Comparing
 
     static func identical(_ a: Side, _ b: Side) -> Bool {
-        CredentialFieldRule.all.allSatisfy { $0.equal(a.credential, b.credential) }
+        CredentialFieldRule.all.allSatisfy { $0.equal(a, b) }
             && a.credential.modified == b.credential.modified
             && secretsEqual(a.credential.secret, a.arena, b.credential.secret, b.arena)
             && a.credential.history.count == b.credential.history.count
@@ -238,7 +239,7 @@ public enum VaultReconcile {
     static func isLater(_ a: Side, _ b: Side) -> Bool {
         if a.credential.modified != b.credential.modified { return a.credential.modified > b.credential.modified }
         for rule in CredentialFieldRule.all {
-            let order = rule.compare(a.credential, b.credential)
+            let order = rule.compare(a, b)
             if order != 0 { return order > 0 }
         }
         return compareSecrets(a.credential.secret, a.arena, b.credential.secret, b.arena) >= 0
