@@ -7,7 +7,8 @@ extension Session {
     /// Warns on stderr when `vault` is older than what was seen here, and remembers its
     /// generation otherwise. Failing to read or write the memory must not fail the command.
     public func checkRollback(of vault: Vault) {
-        var memory = GenerationMemory.load(from: paths.generationsFile)
+        let remembered = GenerationMemory.load(from: paths.generationsFile)
+        var memory = remembered
         if let seen = memory.opened(vault.header) {
             StandardError.say("pwtui: warning: \(vault.path) is generation \(vault.header.generation) of this vault, but generation \(seen) "
                 + "was seen on this machine: it is an older copy (a stale backup, or a sync that served an old file), "
@@ -15,7 +16,8 @@ extension Session {
                 + "(its .bak, another machine, the sync service's history) and merge it with 'pwtui merge FILE'.")
             return
         }
-        try? memory.save(to: paths.generationsFile)
+        // Written only when it changed: opening a vault as it was last saved here writes nothing.
+        if memory != remembered { try? memory.save(to: paths.generationsFile) }
     }
 
     /// Remembers the generation a vault was saved at (`header`).

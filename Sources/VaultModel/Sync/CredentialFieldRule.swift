@@ -8,10 +8,10 @@ import ServiceMatching
 /// A field added to `Credential` gets a line in `all`: how to tell two values apart, order them
 /// (only to break a tie between changes stamped the same millisecond, so any total order that
 /// is the same on every machine will do), and copy one in. Each value comes with the arena of its
-/// copy, so a field held in the arena (a TOTP secret, say) compares its bytes
-/// (`VaultReconcile.compareSecrets`) and copies them into the result's arena (`VaultReconcile.store`).
+/// copy, so a field held in the arena (a TOTP secret, say) compares its bytes and copies them into
+/// the result's arena, as the merge does for the password.
 struct CredentialFieldRule: Sendable {
-    typealias Side = VaultReconcile.Side
+    typealias Side = CredentialCopy
     let name: String
     let equal: @Sendable (Side, Side) -> Bool
     /// Negative, zero or positive, like memcmp.

@@ -144,12 +144,7 @@ public enum VaultReconcile {
         var passwordsKept = 0
     }
 
-    /// A credential with the arena its secrets are in.
-    struct Side: @unchecked Sendable {
-        // @unchecked: the arena is a class that is only read while a merge runs.
-        let credential: Credential
-        let arena: SecretArena
-    }
+    typealias Side = CredentialCopy
 
     static func mergeCredential(base: Side?, _ o: Side, _ t: Side, into arena: SecretArena) throws -> (Credential, Outcome) {
         var outcome = Outcome()
