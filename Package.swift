@@ -69,7 +69,8 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
                                                           "PwtuiTestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop", "PwtuiKit", "VaultModel", "PwtuiTestSupport"],
+        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop", "PwtuiKit", "VaultModel", "VaultCrypto",
+                                                             "PwtuiTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

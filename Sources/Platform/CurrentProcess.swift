@@ -9,6 +9,12 @@ public enum CurrentProcess {
 
     public static var id: Int32 { getpid() }
 
+    /// The running executable's absolute path (what another program is told to run to reach
+    /// this one: git's merge driver); argv[0] when /proc is not mounted.
+    public static var executablePath: String {
+        (try? FileSystem.linkDestination("/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// exit(3): flushes stdio and runs atexit handlers, then ends with `status`.
     public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)

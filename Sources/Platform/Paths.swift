@@ -36,6 +36,8 @@ public struct Paths: Sendable, Equatable {
     public var usageFile: String { stateDirectory + "/usage" }
     /// The passwords a git host rejected (the git helper's memory).
     public var gitRejectionsFile: String { stateDirectory + "/git-rejected" }
+    /// The highest generation seen of each vault: the rollback warning's memory.
+    public var generationsFile: String { stateDirectory + "/generations" }
     /// One identity store per vault file lives in here.
     public var identityStoreDirectory: String { stateDirectory + "/identities" }
     /// User themes, beside the settings.

@@ -14,6 +14,8 @@ public enum AgentReply: Codable, Sendable, Equatable {
     case identity(IdentityStore.Identity)
     case identities(identities: [IdentityStore.Identity], equivalents: [[String]])
     case refused(status: ExitStatus, message: String)
+    /// A merge was done: what came from the other copy.
+    case merged(ReconcileSummary)
 }
 
 public struct AgentStatus: Codable, Sendable, Equatable {

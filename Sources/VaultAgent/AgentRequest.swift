@@ -23,11 +23,17 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// `show` and `history`: the credential with this full id, rendered as `view` asks, as the
     /// reply's payload.
     case view(vault: String, id: String, view: CredentialView)
+    /// git's merge driver: reconcile three copies of the held vault (absolute paths), the result
+    /// replacing `ours`. Refused (75) unless every copy is under the key the agent holds.
+    case mergeFiles(base: String, ours: String, theirs: String)
+    /// A conflict copy (absolute path) merged into the held vault with the save protocol.
+    case mergeCopy(vault: String, copy: String)
 
     /// The vault a request is about; nil for the agent's own operations.
     public var vault: String? {
         switch self {
-        case .status, .unlock, .lock, .stop: return nil
+        case .status, .unlock, .lock, .stop, .mergeFiles: return nil
+        case .mergeCopy(let vault, _): return vault
         case .get(let vault, _, _), .identities(let vault, _), .describe(let vault, _), .write(let vault, _),
              .view(let vault, _, _): return vault
         }

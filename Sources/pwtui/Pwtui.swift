@@ -44,5 +44,7 @@ struct Pwtui: ParsableCommand {
                 AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, EquivalentsCommand.self]),
             CommandGroup(name: "Helpers", subcommands: [
                 UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self]),
+            CommandGroup(name: "Sync", subcommands: [
+                SyncCommand.self, MergeCommand.self, DoctorCommand.self]),
         ])
 }

@@ -31,7 +31,7 @@ struct ManualPageTests {
         return paths(try #require(root["command"] as? [String: Any]), [])
     }
 
-    @Test("pwtui --help lists every command exactly once, in the groups set up, use, manage, helpers")
+    @Test("pwtui --help lists every command exactly once, in the groups set up, use, manage, helpers, sync")
     func groupedHelpListsEveryCommandOnce() throws {
         let sandbox = try Sandbox()
         let help = try sandbox.pwtui(["--help"], password: .none)
@@ -46,7 +46,7 @@ struct ManualPageTests {
                 listed.append(String(first))
             }
         }
-        #expect(groups == ["SET UP", "USE", "MANAGE", "HELPERS"], "\(help.out)")
+        #expect(groups == ["SET UP", "USE", "MANAGE", "HELPERS", "SYNC"], "\(help.out)")
         #expect(!help.out.contains("\nSUBCOMMANDS:"), "no command is left outside a group: \(help.out)")
         let commands = try Self.commandPaths(sandbox).filter { $0.count == 1 }.map { $0[0] }
         #expect(listed.sorted() == commands.sorted(), "every command once: \(listed) vs \(commands)")

@@ -32,6 +32,7 @@ public struct ChangeMasterPassword {
             if !PasswordChangeMarker.vault(at: vault.path, changedFrom: oldSalt) { marker.remove() }
             throw error
         }
+        session.rememberSaved(vault.header)
         session.syncIdentities(with: vault, saved: true)
         StandardError.say("Master password changed for \(vault.path).")
         marker.remove()

@@ -51,6 +51,7 @@ public final class AgentService: AgentHandler {
         case .unlock:
             let opened = try Vault.open(at: session.vaultPath, password: payload)
             payload.removeAll()
+            session.checkRollback(of: opened)
             session.syncIdentities(with: opened, saved: false)  // rebuilt if missing or stale
             vault = opened
             lastUse = .now
@@ -91,6 +92,30 @@ public final class AgentService: AgentHandler {
                 do { try vault.revert() } catch { self.vault = nil }
                 throw error
             }
+        case .mergeFiles(let base, let ours, let theirs):
+            // Only copies under the key held here: a client can make the agent write nothing but
+            // a merged copy of this vault over another copy of it. The key never leaves.
+            guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
+            lastUse = .now
+            return AgentAnswer(.merged(try heldKeyOnly { try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: try vault.keyring()) }))
+        case .mergeCopy(let path, let copy):
+            let vault = try unlocked(for: path)
+            let summary = try heldKeyOnly { try VaultFileMerge.merge(copy: copy, into: path, keyring: try vault.keyring()) }
+            if try vault.reloadIfChanged() {
+                session.rememberSaved(vault.header)
+                session.syncIdentities(with: vault, saved: true)
+            }
+            return AgentAnswer(.merged(summary))
+        }
+    }
+
+    /// A copy under another key is for the client to open with the master password (75).
+    private func heldKeyOnly(_ body: () throws -> ReconcileSummary) throws -> ReconcileSummary {
+        do {
+            return try body()
+        } catch let refusal as ReconcileRefusal {
+            if case .keyNotHeld = refusal { throw CommandFailure(.interactionRequired, "\(refusal)") }
+            throw refusal
         }
     }
 

@@ -26,6 +26,13 @@ extension ExitStatus {
             case .invalidRequest, .alreadyExists: self = .usage
             case .noMatch: self = .noMatch
             }
+        case let refusal as ReconcileRefusal:
+            switch refusal {
+            case .differentVaults: self = .usage
+            case .differentPasswords: self = .wrongPassword
+            case .keyNotHeld: self = .interactionRequired
+            case .newerFormat: self = .corrupt
+            }
         case is InvalidServiceIdentifier:
             self = .usage
         case is VaultCryptoError, is AgentError:

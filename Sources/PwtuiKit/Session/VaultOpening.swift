@@ -17,6 +17,7 @@ extension Session {
         let password = try masterPassword()
         let vault = try Vault.open(at: path, password: password)
         interrupted?.marker.remove()
+        checkRollback(of: vault)
         syncIdentities(with: vault, saved: false)
         return vault
     }
@@ -27,9 +28,11 @@ extension Session {
             try vault.save()
         } catch let error as VaultError where error.isSavedNotDurable {
             // Saved, durability unconfirmed: the change is in force, so the store follows it.
+            rememberSaved(vault.header)
             syncIdentities(with: vault, saved: true)
             throw error
         }
+        rememberSaved(vault.header)
         syncIdentities(with: vault, saved: true)
     }
 }

@@ -54,6 +54,12 @@ public final class Vault {
                      checksumOnDisk: checksum(of: file), environment: environment)
     }
 
+    /// The data key this vault is open with, as a keyring for copies of it under the same key
+    /// (an agent merging git's copies without asking for the master password).
+    public func keyring() throws -> VaultKeyring {
+        try VaultKeyring(header: header, dataKey: dataKey)
+    }
+
     // MARK: Reading
 
     /// The credential whose id is `text`, or starts with it (at least 4 characters, unique).
@@ -113,7 +119,7 @@ public final class Vault {
             throw VaultError.invalidRequest("a credential needs at least one service")
         }
         try Limits.check(credential)
-        let now = environment.clock.now()
+        let now = stamp(after: contents.credentials[index])
         credential.secret = contents.credentials[index].secret
         credential.history = contents.credentials[index].history
         credential.modified = now
@@ -128,7 +134,7 @@ public final class Vault {
             throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
         }
         let reference = try contents.secrets.store(secret)
-        let now = environment.clock.now()
+        let now = stamp(after: contents.credentials[index])
         contents.credentials[index].history.append(PreviousSecret(secret: contents.credentials[index].secret, replaced: now))
         contents.credentials[index].secret = reference
         contents.credentials[index].modified = now
@@ -201,10 +207,17 @@ public final class Vault {
         guard let index = contents.credentials.firstIndex(where: { $0.id == id }) else {
             throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
         }
-        let now = environment.clock.now()
+        let now = stamp(after: contents.credentials[index])
         contents.credentials.remove(at: index)
         contents.tombstones.append(Tombstone(id: id, deleted: now))
         pending.append(.remove(id, at: now))
+    }
+
+    /// The time of a change to `credential`: now, but always after its last change, so that a
+    /// change made after seeing another is ordered after it even on a machine whose clock is
+    /// behind (a hybrid logical clock per credential; see `VaultReconcile`).
+    private func stamp(after credential: Credential) -> Timestamp {
+        max(environment.clock.now(), credential.modified.advanced())
     }
 
     // MARK: Saving

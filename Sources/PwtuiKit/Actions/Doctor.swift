@@ -1,0 +1,67 @@
+import Foundation
+import Platform
+import VaultModel
+
+/// `pwtui doctor`: looks at the vault without unlocking it and says what needs attention, each
+/// with the command that deals with it — conflict copies a file-sync service left beside the
+/// vault (`pwtui merge`), an older copy than this machine has seen (the rollback warning), a
+/// vault others can read, a git repository that does not know how to merge the vault.
+public struct Doctor {
+    public init() {}
+
+    /// One finding; `command` is what to run about it.
+    public struct Finding: Equatable, Sendable {
+        public var message: String
+        public var command: String?
+    }
+
+    public func run(in session: Session) throws {
+        let findings = try check(session)
+        if findings.isEmpty {
+            try StandardOutput.write("ok: \(session.vaultPath) looks fine\n")
+            return
+        }
+        for finding in findings {
+            try StandardOutput.write("- \(finding.message)\n" + (finding.command.map { "  run: \($0)\n" } ?? ""))
+        }
+    }
+
+    func check(_ session: Session) throws -> [Finding] {
+        let vault = session.vaultPath
+        let header = try VaultStorage.loadHeader(vault)
+        var findings: [Finding] = []
+        if let status = try? FileSystem.status(vault), status.permissions & 0o077 != 0 {
+            findings.append(Finding(message: "\(vault) can be read by other users (mode \(String(status.permissions & 0o777, radix: 8)))",
+                                    command: "chmod 600 \(SetUpSync.shellQuoted(vault))"))
+        }
+        var memory = GenerationMemory.load(from: session.paths.generationsFile)
+        if let seen = memory.opened(header) {
+            findings.append(Finding(message: "\(vault) is generation \(header.generation), but generation \(seen) was seen on this machine: "
+                + "it is an older copy; look for the newer one and merge it", command: nil))
+        }
+        for copy in Self.conflictCopies(of: vault) {
+            guard let other = try? VaultStorage.loadHeader(copy), other.vaultID == header.vaultID else { continue }
+            findings.append(Finding(message: "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left",
+                                    command: "pwtui merge \(SetUpSync.shellQuoted(copy))"
+                                        + (session.vaultPath == session.paths.defaultVaultFile ? "" : " --vault \(SetUpSync.shellQuoted(vault))")))
+        }
+        if let repository = try? GitRepository.containing(AtomicFile.split(vault).directory),
+           try repository.config("merge.pwtui.driver") == nil {
+            findings.append(Finding(message: "\(vault) is in the git repository \(repository.root), which does not know how to merge it",
+                                    command: "pwtui sync setup"))
+        }
+        return findings
+    }
+
+    /// Files beside `vault` named the way Syncthing (`vault.sync-conflict-…​.pwtui`), Dropbox and
+    /// Nextcloud (`vault (… conflicted copy …).pwtui`) name a copy they could not reconcile.
+    static func conflictCopies(of vault: String) -> [String] {
+        let (directory, name) = AtomicFile.split(vault)
+        let stem = name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? name
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { candidate in
+            candidate != name && candidate.hasPrefix(stem)
+                && (candidate.contains(".sync-conflict-") || candidate.contains("conflicted copy"))
+        }.sorted().map { directory + "/" + $0 }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Platform
+import VaultModel
+
+/// `pwtui sync setup`: tells git, in the vault's repository, to merge the vault with
+/// `pwtui merge` (a `.gitattributes` line and the driver in the repository's config), so that
+/// two machines' changes are merged per credential instead of ending in a conflict on an
+/// encrypted file.
+public struct SetUpSync {
+    public init() {}
+
+    public func run(in session: Session) throws {
+        let vault = session.vaultPath
+        try VaultStorage.requireVaultFile(vault)
+        let repository = try GitRepository.containing(AtomicFile.split(vault).directory)
+        let pattern = Self.attributesPattern(repository.relative(vault))
+        let line = "\(pattern) merge=pwtui -diff -text"
+        let attributes = repository.root + "/.gitattributes"
+        try Self.appendMissing([line], to: attributes)
+        // What the save protocol leaves beside the vault is this machine's own: never committed.
+        let name = AtomicFile.split(repository.relative(vault)).name
+        let directory = AtomicFile.split(repository.relative(vault)).directory
+        let prefix = directory == "." ? "/" : "/" + directory + "/"
+        let escaped = String(Self.attributesPattern(name).dropFirst())
+        try Self.appendMissing([prefix + escaped + ".lock", prefix + escaped + ".bak", prefix + "." + escaped + ".tmp-*"],
+                               to: repository.root + "/.gitignore")
+        let driver = "\(Self.shellQuoted(CurrentProcess.executablePath)) merge %O %A %B"
+        for (key, value) in [("merge.pwtui.name", "pwtui: merge copies of a vault per credential"), ("merge.pwtui.driver", driver)] {
+            guard try repository.git(["config", key, value]).status == 0 else {
+                throw CommandFailure(.ioError, "git config \(key) failed in \(repository.root)")
+            }
+        }
+        try StandardOutput.write("\(attributes): \(line)\n")
+        try StandardOutput.write("git config merge.pwtui.driver \"\(driver)\"\n")
+        StandardError.say("pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes.")
+    }
+
+    /// Adds the lines `file` lacks at its end.
+    static func appendMissing(_ lines: [String], to file: String) throws {
+        let existing = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let present = Set(existing.split(separator: "\n").map(String.init))
+        let missing = lines.filter { !present.contains($0) }
+        guard !missing.isEmpty else { return }
+        let text = existing + (existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n") + missing.joined(separator: "\n") + "\n"
+        try AtomicFile.write(Data(text.utf8), to: file)
+    }
+
+    /// A .gitattributes pattern for one file: anchored to the top, with git's specials escaped.
+    static func attributesPattern(_ relative: String) -> String {
+        var escaped = ""
+        for character in relative {
+            if " \\*?[#!\"".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return "/" + escaped
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Platform
+import VaultModel
+
+/// `pwtui sync`: the vault's git repository brought level with its remote — commit the vault,
+/// pull (git runs `pwtui merge` on the vault when both sides changed it), push — with one line
+/// saying what moved.
+///
+/// Nothing is lost on the way: the local change is committed before anything goes over the
+/// network, so a network error leaves it committed here (74, "sent with the next sync"); a merge
+/// that cannot be done (no key, a different master password) is aborted, leaving the vault as it
+/// was, with the driver's reason above; a push refused because another machine pushed meanwhile
+/// is pulled and merged again, a few times, before giving up.
+public struct SyncVault {
+    static let pushAttempts = 3
+
+    public init() {}
+
+    public func run(in session: Session) throws {
+        let vault = session.vaultPath
+        try VaultStorage.requireVaultFile(vault)
+        let repository = try GitRepository.containing(AtomicFile.split(vault).directory)
+        guard try repository.config("merge.pwtui.driver") != nil else {
+            throw CommandFailure(.usage, "git does not know how to merge the vault yet in \(repository.root); run 'pwtui sync setup' first")
+        }
+        guard !(try repository.git(["remote"], quiet: true).output.isEmpty) else {
+            throw CommandFailure(.usage, "the repository \(repository.root) has no remote; add one (git remote add origin URL) and push once (git push -u origin HEAD)")
+        }
+        guard try repository.git(["rev-parse", "--abbrev-ref", "@{upstream}"], quiet: true).status == 0 else {
+            throw CommandFailure(.usage, "the branch in \(repository.root) follows no remote branch; push it once with 'git push -u origin HEAD'")
+        }
+        let identity = try repository.config("user.email") == nil
+            ? ["-c", "user.name=pwtui", "-c", "user.email=pwtui@\(ProcessInfo.processInfo.hostName)"] : []
+
+        var paths = [repository.relative(vault)]
+        for file in [".gitattributes", ".gitignore"] where FileManager.default.fileExists(atPath: repository.root + "/" + file) {
+            paths.append(file)
+        }
+        try repository.git(["add", "--"] + paths)
+        let committed = try repository.git(["diff", "--cached", "--quiet"], quiet: true).status != 0
+        if committed {
+            let message = "pwtui: vault saved on \(ProcessInfo.processInfo.hostName)"
+            guard try repository.git(identity + ["commit", "-q", "-m", message, "--"] + paths).status == 0 else {
+                throw CommandFailure(.ioError, "git could not commit the vault in \(repository.root) (see above); nothing was sent")
+            }
+        }
+
+        let before = try repository.git(["rev-parse", "HEAD"], quiet: true).output
+        var attempt = 0
+        while true {
+            attempt += 1
+            try pull(repository, identity: identity)
+            let ahead = Int(try repository.git(["rev-list", "--count", "@{upstream}..HEAD"], quiet: true).output) ?? 1
+            if ahead == 0 { break }
+            if try repository.git(["push", "-q"]).status == 0 { break }
+            if attempt >= Self.pushAttempts {
+                throw CommandFailure(.ioError, "the push failed (see above); the vault is merged and committed here, and goes out with the next 'pwtui sync'")
+            }
+        }
+        // git writes what it checks out with the umask's mode; the vault stays the user's alone.
+        try? FileSystem.setPermissions(vault, to: 0o600)
+        let after = try repository.git(["rev-parse", "HEAD"], quiet: true).output
+        let received = Int(try repository.git(["rev-list", "--count", "--no-merges", "\(before)..\(after)"], quiet: true).output) ?? 0
+        let summary = committed ? "sent this machine's change" : "nothing to send"
+        StandardError.say("pwtui: synced \(repository.relative(vault)): \(summary), "
+            + (received == 0 ? "nothing new from elsewhere" : "\(received) change\(received == 1 ? "" : "s") from elsewhere merged in"))
+    }
+
+    /// Fetches and merges the upstream branch; on failure, undoes a half-done merge so the
+    /// vault file is as it was, and says why.
+    private func pull(_ repository: GitRepository, identity: [String]) throws {
+        guard try repository.git(["fetch", "-q"]).status == 0 else {
+            throw CommandFailure(.ioError, "the remote could not be reached (see above); this machine's change is committed here "
+                + "and goes out with the next 'pwtui sync'; the vault is unchanged")
+        }
+        guard try repository.git(identity + ["merge", "-q", "--no-edit", "@{upstream}"]).status == 0 else {
+            try repository.git(["merge", "--abort"], quiet: true)
+            throw CommandFailure(.ioError, "the other machines' changes could not be merged (see pwtui merge's reason above); "
+                + "nothing was changed here: fix that (pwtui unlock, for instance) and sync again")
+        }
+    }
+}

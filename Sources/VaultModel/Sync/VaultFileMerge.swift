@@ -1,0 +1,75 @@
+import Foundation
+import Platform
+
+/// Reconciling vault files (see `VaultReconcile` for the rules): git's three files, or a conflict
+/// copy that a file-sync service left beside the vault.
+///
+/// The result is sealed under OURS's keys and header, one generation above every input, so a
+/// copy that went through a merge is never taken for an older one (`GenerationMemory`). Every
+/// input is read and checked before anything is written: two different vaults, a copy under
+/// another master password, or one written by a newer pwtui are refused, and the files are left
+/// as they were.
+public enum VaultFileMerge {
+    /// git's merge driver (`%O %A %B`): the result replaces `ours` atomically. `base` may be
+    /// empty or missing (no common ancestor).
+    public static func merge(base: String, ours: String, theirs: String, keyring: VaultKeyring) throws -> ReconcileSummary {
+        let baseImage = (try RegularFile.readIfPresent(base)).flatMap { $0.isEmpty ? nil : $0 }
+        let ourImage = try VaultStorage.load(ours)
+        let theirImage = try VaultStorage.load(theirs)
+        let (image, summary) = try reconcile(base: baseImage.map { ($0, base) }, ours: (ourImage, ours),
+                                             theirs: (theirImage, theirs), keyring: keyring)
+        try AtomicFile.write(Data(image), to: ours)
+        return summary
+    }
+
+    /// Merges the copy at `other` into the vault at `vault`, with the vault's save protocol (its
+    /// lock held while reading and replacing it, the previous file kept as `.bak`).
+    public static func merge(copy other: String, into vault: String, keyring: VaultKeyring) throws -> ReconcileSummary {
+        let theirImage = try VaultStorage.load(other)
+        var summary = ReconcileSummary()
+        var expected: [UInt8] = []
+        try VaultStorage.commit(path: vault, backup: .keepPrevious, produce: { current in
+            guard let current else { throw VaultError.notFound(path: vault) }
+            let (image, merged) = try reconcile(base: nil, ours: (current, vault), theirs: (theirImage, other), keyring: keyring)
+            summary = merged
+            expected = image
+            return image
+        }, verify: { readBack in
+            guard readBack == expected else { throw VaultError.io(path: vault, operation: "verifying", errno: EIO) }
+            _ = try keyring.open(readBack, path: vault)
+        })
+        return summary
+    }
+
+    /// The merged image and what came from `theirs`.
+    static func reconcile(base: ([UInt8], String)?, ours: ([UInt8], String), theirs: ([UInt8], String),
+                          keyring: VaultKeyring) throws -> ([UInt8], ReconcileSummary) {
+        let ourHeader = try header(of: ours)
+        let theirHeader = try header(of: theirs)
+        guard ourHeader.vaultID == theirHeader.vaultID else { throw ReconcileRefusal.differentVaults(ours.1, theirs.1) }
+        var baseHeader: VaultHeader?
+        if let base {
+            let header = try header(of: base)
+            // An ancestor of another vault is no ancestor: merge as if there were none.
+            if header.vaultID == ourHeader.vaultID { baseHeader = header }
+        }
+        let ourContents = try keyring.open(ours.0, path: ours.1).contents
+        let theirContents = try keyring.open(theirs.0, path: theirs.1).contents
+        var baseContents: VaultContents?
+        if let base, baseHeader != nil {
+            // An ancestor under an older master password still helps, when the same one opens it;
+            // without it the merge falls back to the stamps.
+            baseContents = try? keyring.open(base.0, path: base.1).contents
+        }
+        let (merged, summary) = try VaultReconcile.merge(base: baseContents, ours: ourContents, theirs: theirContents)
+        var written = ourHeader
+        written.generation = max(ourHeader.generation, theirHeader.generation, baseHeader?.generation ?? 0) + 1
+        return (try keyring.seal(merged, header: written), summary)
+    }
+
+    private static func header(of file: ([UInt8], String)) throws -> VaultHeader {
+        let header = try file.0.withUnsafeBytes { try VaultHeader.parse($0, path: file.1) }
+        guard header.minorVersion <= VaultHeader.currentMinorVersion else { throw ReconcileRefusal.newerFormat(path: file.1) }
+        return header
+    }
+}
