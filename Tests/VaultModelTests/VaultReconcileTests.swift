@@ -83,7 +83,8 @@ import VaultCrypto
                 contents.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) }
             }
             credentials = Dictionary(uniqueKeysWithValues: contents.credentials.map { c in
-                (c.id, Entry(fields: [c.title, c.username, c.notes, "\(c.rank)", c.services.map(\.text).joined(separator: ",")],
+                (c.id, Entry(fields: [c.title, c.username, c.notes, "\(c.rank)", c.services.map(\.text).joined(separator: ","),
+                                      c.totp.map { "\($0.parameters.algorithm)/\($0.parameters.digits)/\($0.parameters.period)/\(text($0.key))" } ?? ""],
                              modified: c.modified.millisecondsSince1970, secret: text(c.secret),
                              history: c.history.map { "\($0.replaced.millisecondsSince1970):\(text($0.secret))" }))
             })
@@ -140,6 +141,25 @@ import VaultCrypto
         #expect(merged.credentials[id]?.fields[0] == "new title")
         #expect(merged.credentials[id]?.fields[1] == "new user")
         #expect(merged == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
+    }
+
+    @Test func authenticatorKeysMergeLikeAnyFieldWithTheirBytesInTheResult() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0", title: "old") }
+        var ours = b, theirs = b
+        theirs.time += 5000
+        let ourKey = try ours.contents.secrets.store(try secure("our-key"))
+        try ours.edit(id) { $0.totp = OneTimeKey(parameters: .standard, key: ourKey) }
+        try theirs.edit(id) { $0.title = "new title" }
+        let one = Snapshot(try merge(b.contents, ours.contents, theirs.contents))
+        #expect(one.credentials[id]?.fields[5] == "sha1/6/30/our-key" && one.credentials[id]?.fields[0] == "new title")
+        #expect(one == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
+        // Both set a key: the later one wins, on either side of the merge.
+        let theirKey = try theirs.contents.secrets.store(try secure("their-key"))
+        try theirs.edit(id) { $0.totp = OneTimeKey(parameters: OneTimeParameters(algorithm: .sha256, digits: 8, period: 60), key: theirKey) }
+        let both = Snapshot(try merge(b.contents, ours.contents, theirs.contents))
+        #expect(both.credentials[id]?.fields[5] == "sha256/8/60/their-key")
+        #expect(both == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
     }
 
     @Test func aRemovalLosesToALaterEdit() throws {
