@@ -35,7 +35,7 @@ struct CredentialFieldRule: Sendable {
             compare: { oneTimeOrder($0, $1) },
             take: { credential, side, arena in
                 credential.totp = try side.credential.totp.map { key in
-                    OneTimeKey(parameters: key.parameters, key: try VaultReconcile.store(key.key, from: side.arena, into: arena))
+                    OneTimeKey(parameters: key.parameters, key: try side.arena.withBytes(of: key.key) { try arena.store($0) })
                 }
             }),
     ]
@@ -50,7 +50,11 @@ struct CredentialFieldRule: Sendable {
             let parameters = [Int(x.parameters.algorithm.rawValue) - Int(y.parameters.algorithm.rawValue),
                               x.parameters.digits - y.parameters.digits, x.parameters.period - y.parameters.period]
             if let first = parameters.first(where: { $0 != 0 }) { return first < 0 ? -1 : 1 }
-            return VaultReconcile.compareSecrets(x.key, a.arena, y.key, b.arena)
+            return a.arena.withBytes(of: x.key) { mine in
+                b.arena.withBytes(of: y.key) { theirs in
+                    mine.lexicographicallyPrecedes(theirs) ? -1 : theirs.lexicographicallyPrecedes(mine) ? 1 : 0
+                }
+            }
         }
     }
 
