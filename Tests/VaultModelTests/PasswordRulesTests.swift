@@ -195,3 +195,21 @@ enum IndependentRuleCheck {
         return nil
     }
 }
+
+@Suite("Passphrases")
+struct PassphraseTests {
+    @Test("Words come from the EFF list compiled in, which is Resources/wordlists/eff-large-wordlist.txt")
+    func wordsFromTheList() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Resources/wordlists/eff-large-wordlist.txt").standardized
+        let onDisk = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(PassphraseGenerator.words == onDisk && onDisk.count == 7776, "run Resources/embed-wordlist.sh")
+        let known = Set(onDisk)
+        for count in [1, 6, 12] {
+            let phrase = try PassphraseGenerator.generate(words: count).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            let words = phrase.split(separator: "-").map(String.init)
+            // Some EFF words hold a hyphen themselves ("drop-down"): rejoin greedily.
+            #expect(words.count >= count && Set(words).isSubset(of: known.union(Set(onDisk.flatMap { $0.split(separator: "-").map(String.init) }))))
+        }
+        #expect(abs(PassphraseGenerator.bits(words: 6) - 77.5) < 0.1)
+    }
+}
