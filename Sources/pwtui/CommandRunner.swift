@@ -17,6 +17,13 @@ enum CommandRunner {
             if CommandLine.arguments.first?.split(separator: "/").last == "git-credential-pwtui" {
                 arguments.insert("git-credential", at: 0)
             }
+            // `--generate=RULES` (the spelling, and what users of Safari's attribute type)
+            // is `--generate --rules RULES`: ArgumentParser has no flag with an optional value.
+            var optionsEnded = false
+            arguments = arguments.flatMap { word in
+                optionsEnded = optionsEnded || word == "--"
+                return !optionsEnded && word.hasPrefix("--generate=") ? ["--generate", "--rules", String(word.dropFirst(11))] : [word]
+            }
             try ArgumentScreening.check(arguments, root: root)
             if let get = QuickGet(arguments) {
                 try get.run()

@@ -41,7 +41,8 @@ struct Pwtui: ParsableCommand {
                 PickCommand.self, GetCommand.self, TotpCommand.self, CopyCommand.self, ShowCommand.self, ListCommand.self,
                 SuggestCommand.self]),
             CommandGroup(name: "Manage", subcommands: [
-                AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, EquivalentsCommand.self]),
+                AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, GenerateCommand.self,
+                EquivalentsCommand.self]),
             CommandGroup(name: "Helpers", subcommands: [
                 UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self]),
             CommandGroup(name: "Sync", subcommands: [

@@ -23,6 +23,8 @@ public struct AddCredential {
     public var force: Bool
     /// With `generate`: the password on stdout, on the line after the id.
     public var printPassword: Bool
+    /// With `generate`: the passwordrules to meet (otherwise the site's published ones, if any).
+    public var generationRules: String?
     /// An authenticator key too, read after the password (the next line of stdin, or asked).
     public var oneTimeKey = false
 
@@ -47,7 +49,7 @@ public struct AddCredential {
             updating = try offerUpdate(of: duplicate, session)
         }
         let secret = generate
-            ? try PasswordGenerator.generate()
+            ? try GeneratePassword(rules: generationRules, hosts: identifiers.map(\.host)).make()
             : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
         // Read and checked before anything is saved: a mistyped key adds nothing.
         let key = oneTimeKey ? try SecretReader.oneTimeKey(for: title.isEmpty ? identifiers[0].text : title) : nil

@@ -8,6 +8,8 @@ public struct EditCredential {
     public var edits: CredentialChange.Edits
     /// Where a new password comes from, when `edits.replacesSecret`.
     public var generate: Bool
+    /// With `generate`: the passwordrules to meet (otherwise the site's published ones, if any).
+    public var generationRules: String?
     /// A new authenticator key, read from stdin or the terminal after any new password.
     public var setsOneTimeKey: Bool
 
@@ -25,7 +27,7 @@ public struct EditCredential {
         let access = try VaultAccess.open(session)
         let credential = try CredentialReference(id).resolve(in: access, session: session)
         let secret = !edits.replacesSecret ? try SecureBytes(zeros: 0)
-            : generate ? try PasswordGenerator.generate()
+            : generate ? try GeneratePassword(rules: generationRules, hosts: credential.hosts).make()
             : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
         // The full id: the change is about the credential shown, whatever is added meanwhile.
         var edits = edits

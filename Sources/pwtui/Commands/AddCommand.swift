@@ -36,6 +36,9 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Generate a strong password instead of reading one (on a terminal it goes to the clipboard).")
     var generate = false
 
+    @Option(help: ArgumentHelp("With --generate: passwordrules to meet instead of the site's own (also --generate=RULES).", valueName: "rules"))
+    var rules: String?
+
     @Flag(name: .customLong("print"), help: "With --generate: print the password on stdout, on the line after the id.")
     var printPassword = false
 
@@ -49,12 +52,14 @@ struct AddCommand: ParsableCommand {
     func validate() throws {
         guard !services.isEmpty else { throw ValidationError("name at least one service") }
         guard !printPassword || generate else { throw ValidationError("--print prints a generated password: it needs --generate") }
+        guard rules == nil || generate else { throw ValidationError("--rules are for a generated password: they need --generate") }
     }
 
     func run() throws {
         var add = AddCredential(services: services, username: username, title: title, notes: notes, rank: rank, generate: generate,
                                 force: force, printPassword: printPassword)
         add.oneTimeKey = totp
+        add.generationRules = rules
         try add.run(in: global.session())
     }
 }

@@ -41,8 +41,11 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "Replace the password: from stdin, or typed twice on the terminal.")
     var password = false
 
-    @Flag(help: "Replace the password with a generated one.")
+    @Flag(help: "Replace the password with a generated one (the site's published rules apply).")
     var generate = false
+
+    @Option(help: ArgumentHelp("With --generate: passwordrules to meet instead of the site's own (also --generate=RULES).", valueName: "rules"))
+    var rules: String?
 
     @Flag(help: "Set the authenticator key (an otpauth://totp/ URI or the base32 secret): from stdin, after a new password if one is read there, or asked without echo.")
     var totp = false
@@ -62,12 +65,15 @@ struct EditCommand: ParsableCommand {
         }
         if let restore, restore < 1 { throw ValidationError("--restore takes a number from 1, as `pwtui history` lists them") }
         guard !(totp && removeTotp) else { throw ValidationError("--totp and --remove-totp exclude each other") }
+        guard rules == nil || generate else { throw ValidationError("--rules are for a generated password: they need --generate") }
     }
 
     func run() throws {
         let edits = CredentialChange.Edits(
             title: title, username: username, rank: rank, notes: notes, addServices: addServices,
             removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil, restore: restore)
-        try EditCredential(id: id, edits: edits, generate: generate, setsOneTimeKey: totp).run(in: global.session())
+        var edit = EditCredential(id: id, edits: edits, generate: generate, setsOneTimeKey: totp)
+        edit.generationRules = rules
+        try edit.run(in: global.session())
     }
 }
