@@ -27,7 +27,7 @@ struct ListWithoutUnlockingTests {
         let entries = try parseJSONArray(ranked.stdout)
         #expect(entries.map { $0["match"] as? String } == ["equivalent"], "ranked with the store's equivalents: \(ranked)")
         #expect(entries.first?["created"] == nil, "no times outside the vault: \(ranked)")
-        let groups = try sandbox.pwtui(["equivalents", "list"], password: .none)
+        let groups = try sandbox.pwtui(["equivalents", "list", "--user"], password: .none)
         #expect(groups.exitCode == 0 && groups.out == "amazon.co.uk amazon.com\n", "\(groups)")
 
         // A vault changed behind the store's back: the store is stale, so list unlocks.
@@ -53,7 +53,7 @@ struct ListWithoutUnlockingTests {
         #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
         let table = try sandbox.pwtui(["list"], password: .none)
         #expect(table.exitCode == 0 && table.out.contains("alice"), "\(table)")
-        let groups = try sandbox.pwtui(["equivalents", "list"], password: .none)
+        let groups = try sandbox.pwtui(["equivalents", "list", "--user"], password: .none)
         #expect(groups.exitCode == 0 && groups.out == "amazon.com amazon.de\n", "\(groups)")
         #expect(try sandbox.pwtui(["agent", "lock"], password: .none).exitCode == 0)
         #expect(try sandbox.pwtui(["list"], password: .none).exitCode == 75, "a locked agent cannot answer")

@@ -14,10 +14,33 @@ public enum EditEquivalents {
         }
     }
 
-    /// The groups, one per line, from the cheapest source that is up to date.
-    public static func list(in session: Session) throws {
+    /// The groups, one per line, from the cheapest source that is up to date: the user's, then
+    /// (unless `userOnly`) the built-in ones, marked, and marked off when turned off.
+    public static func list(userOnly: Bool = false, in session: Session) throws {
         let groups = try ListedIdentities.load(session).equivalents.groups
-        try StandardOutput.write(groups.map { $0.joined(separator: " ") + "\n" }.joined())
+        var lines = groups.map { $0.joined(separator: " ") + "\n" }
+        if !userOnly {
+            let disabled = Set(try session.settings().disabledEquivalents)
+            for group in BuiltInEquivalents.groups {
+                lines.append(group.joined(separator: " ") + (group.contains(where: disabled.contains) ? "  (built in, off)\n" : "  (built in)\n"))
+            }
+        }
+        try StandardOutput.write(lines.joined())
+    }
+
+    /// Turns the built-in groups holding `domains` off (`on`: false) or back on, in the settings.
+    public static func setBuiltIn(_ domains: [String], on: Bool, in session: Session) throws {
+        let normalized = try Self.domains(domains)
+        var settings = try session.settings()
+        for domain in normalized {
+            guard let group = BuiltInEquivalents.groups.first(where: { $0.contains(domain) }) else {
+                throw CommandFailure(.noMatch, "\(domain) is in no built-in group (pwtui equivalents list shows them); nothing changed")
+            }
+            settings.disabledEquivalents.removeAll { group.contains($0) }
+            if !on { settings.disabledEquivalents.append(domain) }
+            StandardError.say("Built-in group \(on ? "on" : "off"): \(group.joined(separator: " "))")
+        }
+        try settings.save(to: session.configPath)
     }
 
     /// Takes `domains` out of their groups (a group left with one domain is dropped).

@@ -108,7 +108,9 @@ public final class Session {
 
     /// Ranking without the vault (identities from the store or the agent).
     public func rankingContext(equivalents: EquivalentDomains) -> RankingContext {
-        RankingContext(suffixes: suffixes, equivalents: equivalents, usage: UsageHistory.load(from: paths.usageFile))
+        let disabled = Set((try? settings())?.disabledEquivalents ?? [])
+        return RankingContext(suffixes: suffixes, equivalents: BuiltInEquivalents.combined(with: equivalents, disabled: disabled),
+                              usage: UsageHistory.load(from: paths.usageFile))
     }
 
     /// The answer to `query` in `vault`; a match by services is remembered in the use history

@@ -9,6 +9,8 @@ public struct Settings: Equatable, Sendable {
     public var clipboardTimeout = 45
     /// Whether the credential identity store is kept (off: no such file exists at all).
     public var identityStore = true
+    /// Built-in equivalent groups turned off, each by one of its domains.
+    public var disabledEquivalents: [String] = []
 
     public init(vault: String? = nil, theme: String = "default", clipboardTimeout: Int = 45, identityStore: Bool = true) {
         self.vault = vault
@@ -69,6 +71,9 @@ public struct Settings: Equatable, Sendable {
                     throw .malformed(path: path, line: index + 1, problem: "identity_store must be true or false")
                 }
                 settings.identityStore = value == "true"
+            case "equivalents_off":
+                settings.disabledEquivalents = try string().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty }
             default:
                 throw .malformed(path: path, line: index + 1, problem: "unknown setting '\(key)'")
             }
@@ -85,6 +90,7 @@ public struct Settings: Equatable, Sendable {
         lines.append("theme = \(quoted(theme))")
         lines.append("clipboard_timeout = \(clipboardTimeout)")
         lines.append("identity_store = \(identityStore)")
+        if !disabledEquivalents.isEmpty { lines.append("equivalents_off = \(quoted(disabledEquivalents.joined(separator: ", ")))") }
         return lines.joined(separator: "\n") + "\n"
     }
 
