@@ -143,14 +143,15 @@ public struct GitCredentialHelper {
         }
         guard let terminal = try? session.openTerminal(theme: try session.settings().theme) else { return }  // git moves on
         let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], session: session,
-                               preferring: request.username, agentField: .password)
+                               preferring: request.username, agentField: .password, codes: false)
         let outcome: PickerFlow<Vault, Picker.AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
             outcome = try flow.run()
         }
         switch outcome {
-        case .chosen(let vault, let credential):
+        case .chosen(let vault, let credential), .chosenCode(let vault, let credential):
+            // git asks for a password: ^T's one-time code is not one.
             try answer(credential, from: vault)
         case .answeredWithoutUnlocking(let agentAnswer):
             guard let password = agentAnswer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }

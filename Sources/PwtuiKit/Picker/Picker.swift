@@ -42,6 +42,9 @@ public enum Picker {
         case .chosen(let vault, let credential):
             try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout,
                                  environment: session.environment)
+        case .chosenCode(let vault, let credential):
+            try Handover.deliver(credential, from: vault, field: .totp, clipboardTimeout: settings.clipboardTimeout,
+                                 environment: session.environment)
         case .answeredWithoutUnlocking(let answer):
             guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
             try Handover.deliver(rendered, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
@@ -68,7 +71,7 @@ public enum Picker {
     /// first (git names one).
     static func flow(on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], session: Session,
                      passwordHint: String? = nil, preferring username: String? = nil,
-                     agentField: CredentialField?) -> PickerFlow<Vault, AgentAnswer> {
+                     agentField: CredentialField?, codes: Bool = true) -> PickerFlow<Vault, AgentAnswer> {
         func order(_ credentials: [Credential], _ context: @autoclosure () -> RankingContext) -> [RankedCredential] {
             let ranked = requests.isEmpty
                 ? CredentialRanking.rank(credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
@@ -88,10 +91,10 @@ public enum Picker {
                 listed = fromAgent
             }
         }
-        var answerWithoutUnlocking: ((UUID) throws -> AgentAnswer?)?
-        if let agent, let agentField {
-            answerWithoutUnlocking = { id in
-                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: agentField, vault: path) else { return nil }
+        func answer(_ field: CredentialField) -> ((UUID) throws -> AgentAnswer?)? {
+            guard let agent, agentField != nil else { return nil }
+            return { id in
+                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: field, vault: path) else { return nil }
                 guard case .credential(let identity, _, _) = message.body else { throw AgentError.unexpected(message.body) }
                 return AgentAnswer(payload: message.takePayload(), identity: identity)
             }
@@ -105,7 +108,7 @@ public enum Picker {
             terminal: terminal, vaultPath: path, passwordHint: interrupted?.short ?? passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
             preview: preview,
-            answerWithoutUnlocking: answerWithoutUnlocking,
+            answerWithoutUnlocking: agentField.flatMap(answer), codeWithoutUnlocking: codes ? answer(.totp) : nil,
             commandName: Invocation.current(session.environment).command,
             details: { vault, id in VaultCredentialDetails(id, in: vault, requests: requests, session: session) },
             unlock: { password in

@@ -22,6 +22,8 @@ import VaultModel
 public struct PickerFlow<Unlocked, Answer> {
     public enum Outcome {
         case chosen(Unlocked, Credential)
+        /// ^T: the credential's one-time code is wanted, not its password.
+        case chosenCode(Unlocked, Credential)
         /// Chosen from the preview and answered by `answerWithoutUnlocking`.
         case answeredWithoutUnlocking(Answer)
         case cancelled
@@ -40,6 +42,8 @@ public struct PickerFlow<Unlocked, Answer> {
     let unlockingMessage: String
     let preview: [RankedCredential]?
     let answerWithoutUnlocking: ((UUID) throws -> Answer?)?
+    /// As `answerWithoutUnlocking`, for a one-time code.
+    let codeWithoutUnlocking: ((UUID) throws -> Answer?)?
     let commandName: String
     let details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)?
 
@@ -52,7 +56,8 @@ public struct PickerFlow<Unlocked, Answer> {
     /// shows of a credential in what was unlocked (nil: the list offers no details).
     public init(terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
                 unlockingMessage: String = "Unlocking…", preview: [RankedCredential]? = nil,
-                answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
+                answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil,
+                codeWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
                 details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)? = nil,
                 unlock: @escaping (borrowing SecureBytes) throws -> Unlocked,
                 rank: @escaping (Unlocked) -> [RankedCredential],
@@ -61,6 +66,7 @@ public struct PickerFlow<Unlocked, Answer> {
         self.details = details
         self.preview = preview
         self.answerWithoutUnlocking = answerWithoutUnlocking
+        self.codeWithoutUnlocking = codeWithoutUnlocking
         self.terminal = terminal
         self.vaultPath = vaultPath
         self.passwordHint = passwordHint
@@ -97,12 +103,13 @@ public struct PickerFlow<Unlocked, Answer> {
                 }
             }
             let id = choice.id
-            if let answer = try answerWithoutUnlocking?(id) { return .answeredWithoutUnlocking(answer) }
+            let wantsCode = choice == .code(id)
+            if let answer = try (wantsCode ? codeWithoutUnlocking : answerWithoutUnlocking)?(id) { return .answeredWithoutUnlocking(answer) }
             switch try authenticate(purpose: chosen.map { "To use \($0.displayTitle) (\($0.username))" }) {
             case nil: continue  // Esc on the password screen: back to the list
             case .outOfTries(let attempts): return .wrongPassword(attempts: attempts)
             case .unlocked(let unlocked):
-                if let found = credential(unlocked, id) { return .chosen(unlocked, found) }
+                if let found = credential(unlocked, id) { return wantsCode ? .chosenCode(unlocked, found) : .chosen(unlocked, found) }
                 // Deleted since the store was written: choose again, from what was unlocked.
                 return try choose(in: unlocked)
             }
@@ -126,6 +133,8 @@ public struct PickerFlow<Unlocked, Answer> {
             switch choice {
             case .use(let id):
                 if let found = credential(unlocked, id) { return .chosen(unlocked, found) }
+            case .code(let id):
+                if let found = credential(unlocked, id) { return .chosenCode(unlocked, found) }
             case .details(let id):
                 list.select(id)
                 if let used = try showDetails(of: id, in: unlocked), let found = credential(unlocked, used) {

@@ -37,14 +37,15 @@ struct CredentialColumns: Equatable {
         let title: String
         let username: String
         let service: String
-        /// " (exact-url)", or "" for an entry that did not match.
+        /// " (exact-url)", or "" for an entry that did not match; " [code]" after it when the
+        /// credential has a one-time code (^T hands that over).
         let how: String
 
         init(_ entry: RankedCredential) {
             title = entry.credential.displayTitle
             username = entry.credential.username
             service = (entry.matchedService ?? entry.credential.services.first)?.text ?? ""
-            how = entry.match.map { " (\($0.rawValue))" } ?? ""
+            how = (entry.match.map { " (\($0.rawValue))" } ?? "") + (entry.credential.totp != nil ? " [code]" : "")
         }
     }
 

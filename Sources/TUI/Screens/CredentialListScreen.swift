@@ -8,14 +8,15 @@ import VaultModel
 /// A value: a key in, a `Transition` out (the chosen credential's id), and a frame drawn from the
 /// state alone.
 public struct CredentialListScreen: Screen, Sendable {
-    /// What the list ends with: a credential to use, or one to see in detail.
+    /// What the list ends with: a credential to use, its one-time code to use, or one to see in detail.
     public enum Choice: Equatable, Sendable {
         case use(UUID)
+        case code(UUID)
         case details(UUID)
 
         public var id: UUID {
             switch self {
-            case .use(let id), .details(let id): return id
+            case .use(let id), .code(let id), .details(let id): return id
             }
         }
     }
@@ -23,7 +24,7 @@ public struct CredentialListScreen: Screen, Sendable {
     public typealias Result = Choice
 
     public enum Action: Sendable, Equatable {
-        case up, down, pageUp, pageDown, first, last, toggleAll, choose, details, cancel
+        case up, down, pageUp, pageDown, first, last, toggleAll, choose, code, details, cancel
         case deleteCharacter, clearQuery, deleteWord
     }
 
@@ -31,6 +32,7 @@ public struct CredentialListScreen: Screen, Sendable {
         KeyBinding([.enter], "Enter", "choose", .choose),
         KeyBinding([.tab, .backTab], "Tab", "show all", .toggleAll),
         KeyBinding([.right], "→", "details", .details),
+        KeyBinding([.control("t")], "^T", "code", .code),
         KeyBinding([.up, .control("p")], "↑↓", "move", .up),
         KeyBinding([.down, .control("n")], "", "", .down, inHelpBar: false),
         KeyBinding([.pageUp], "PgUp", "", .pageUp, inHelpBar: false),
@@ -43,9 +45,10 @@ public struct CredentialListScreen: Screen, Sendable {
         KeyBinding([.escape, .control("c")], "Esc", "cancel", .cancel),
     ]
 
-    /// The keys of this list: → only when it offers details.
+    /// The keys of this list: → only when it offers details, ^T only when a listed credential
+    /// has a one-time code.
     public var bindings: [KeyBinding<Action>] {
-        offersDetails ? Self.bindings : Self.bindings.filter { $0.action != .details }
+        Self.bindings.filter { ($0.action != .details || offersDetails) && ($0.action != .code || offersCodes) }
     }
 
     /// The smallest terminal the list is drawn in; below it the run loop shows `TooSmallNotice`.
@@ -61,6 +64,8 @@ public struct CredentialListScreen: Screen, Sendable {
     let commandName: String
     /// Whether → opens details (the flow has a way to show them); else it is not in the help bar.
     let offersDetails: Bool
+    /// Whether any credential listed has a one-time code (^T hands that over instead).
+    let offersCodes: Bool
     let list: FilterableList
     public private(set) var query = ""
     public private(set) var showAll: Bool
@@ -78,6 +83,7 @@ public struct CredentialListScreen: Screen, Sendable {
     public init(ranked: [RankedCredential], requestLabel: String?, commandName: String = "pwtui", offersDetails: Bool = false) {
         self.requestLabel = requestLabel
         self.offersDetails = offersDetails
+        offersCodes = ranked.contains { $0.credential.totp != nil }
         self.commandName = commandName
         list = FilterableList(ranked)
         showAll = requestLabel == nil
@@ -128,6 +134,8 @@ public struct CredentialListScreen: Screen, Sendable {
             if let selected { return .finish(.use(selected.credential.id)) }
         case .details:
             if let selected { return .finish(.details(selected.credential.id)) }
+        case .code:
+            if let selected, selected.credential.totp != nil { return .finish(.code(selected.credential.id)) }
         case .cancel: return .cancel
         case .deleteCharacter:
             if !query.isEmpty {
