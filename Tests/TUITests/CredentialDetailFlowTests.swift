@@ -39,6 +39,13 @@ import VaultModel
             try vault.withSecret(reference, body)
         }
 
+        func withOneTimeCode<Result>(_ body: (UnsafeRawBufferPointer, Int) throws -> Result) throws -> Result? {
+            let credential = credential
+            guard credential.totp != nil else { return nil }
+            let timed = try vault.oneTimeCode(of: credential)
+            return try timed.code.withUnsafeBytes { try body($0, timed.secondsLeft) }
+        }
+
         func restore(previous number: Int) throws {
             restores.append(number)
             _ = try CredentialChange.edit(id: id.uuidString, .init(restore: number))
@@ -86,6 +93,34 @@ import VaultModel
         #expect(details.text.contains("https://github.com/login  exact-url"), "how the service matched")
         #expect(!details.text.contains(SampleVault.secrets[0]), "masked")
         #expect(details.text.contains(CredentialDetailScreen.mask))
+    }
+
+    @Test func theOneTimeCodeIsMaskedUntilRevealedAndCountsDownEachSecond() throws {
+        let sample = try SampleVault()
+        let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })
+        let key = Array("12345678901234567890".utf8)
+        try sample.vault.setOneTimeKey(of: github.id, to: .standard, key: try SecureBytes(copying: key))
+        try sample.vault.save()
+        let terminal = GridTerminal(size: Self.size)
+        unlocking(terminal)
+        terminal.enqueue(.key(.right), .tick, .key(.text("r")), .tick, .key(.text("r")), .key(.escape), .key(.escape))
+        _ = try flow(sample, terminal).run()
+        let details = detailFrames(terminal)
+        #expect(details.count >= 5, "drawn again on each tick")
+        let hidden = try #require(details.first)
+        let codeLine = try #require(hidden.text.split(separator: "\n").first { $0.contains("Code") })
+        #expect(codeLine.contains(CredentialDetailScreen.mask) && codeLine.contains("s more"), "\(codeLine)")
+        // Revealed: one of the codes valid around now (a step may turn between here and there).
+        let now = Int64(Date().timeIntervalSince1970)
+        let expected = try [-30, 0, 30].map { offset in
+            try key.withUnsafeBytes { try OneTimeCode.totp(key: $0, at: now + Int64(offset), period: 30, digits: 6, algorithm: .sha1).code
+                .withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+        }
+        let revealed = try #require(details.first { frame in expected.contains { frame.text.contains($0) } }, "the code after r")
+        #expect(revealed.text.split(separator: "\n").first { $0.contains("Code") }?.contains(CredentialDetailScreen.mask) == false)
+        #expect(!(details.last?.text.contains(expected[1]) ?? true), "dots again after r")
+        var screen = CredentialDetailScreen(details: SampleDetails(vault: sample.vault, id: github.id, requests: []))
+        #expect(screen.handle(.tick, context: ScreenContext(size: Self.size)) == .stay)
     }
 
     @Test func withoutDetailsTheListDoesNotOfferThem() throws {

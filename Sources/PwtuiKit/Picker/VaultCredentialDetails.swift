@@ -41,6 +41,13 @@ final class VaultCredentialDetails: CredentialDetails {
         try vault.withSecret(reference, body)
     }
 
+    func withOneTimeCode<Result>(_ body: (UnsafeRawBufferPointer, Int) throws -> Result) throws -> Result? {
+        let credential = credential
+        guard credential.totp != nil else { return nil }
+        let timed = try vault.oneTimeCode(of: credential)
+        return try timed.code.withUnsafeBytes { try body($0, timed.secondsLeft) }
+    }
+
     func restore(previous number: Int) throws {
         _ = try CredentialChange.edit(id: id.uuidString, .init(restore: number))
             .apply(to: vault, secret: try SecureBytes(zeros: 0), suffixes: session.suffixes)

@@ -153,6 +153,8 @@ public struct CredentialDetailScreen: Screen {
             case text(String, StyleRole)
             /// A secret, with the text drawn before it.
             case secret(SecretReference, before: String)
+            /// The one-time code now, masked like the password, and how long it stays valid.
+            case oneTimeCode
         }
 
         var label = ""
@@ -170,6 +172,7 @@ public struct CredentialDetailScreen: Screen {
         }
         field("Username", credential.username.isEmpty ? "(none)" : credential.username, credential.username.isEmpty ? .dim : .normal)
         lines.append(Line(label: "Password", content: .secret(credential.secret, before: "")))
+        if credential.totp != nil { lines.append(Line(label: "Code", content: .oneTimeCode)) }
         for (index, service) in credential.services.enumerated() {
             let how = details.match(of: service).map { "  \($0.rawValue)" } ?? ""
             lines.append(Line(label: index == 0 ? "Services" : "", content: .text(service.text + how, how.isEmpty ? .normal : .match)))
@@ -252,6 +255,15 @@ public struct CredentialDetailScreen: Screen {
             } else {
                 canvas.put(Self.mask, row: row, column: after, role: selected ? .selected : .dim)
             }
+        case .oneTimeCode:
+            // Drawn again every second (`.tick`), so the seconds count down while it is shown.
+            let drawn: Bool? = try? details.withOneTimeCode { code, secondsLeft in
+                let after = revealed ? canvas.putSecret(code, row: row, column: start, role: .normal)
+                    : canvas.put(Self.mask, row: row, column: start, role: .dim)
+                canvas.put("  valid \(secondsLeft) s more", row: row, column: after, role: .dim)
+                return true
+            }
+            if drawn == nil { canvas.put("(cannot be made)", row: row, column: start, role: .warning) }
         }
     }
 }

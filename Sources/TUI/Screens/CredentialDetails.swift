@@ -20,6 +20,9 @@ public protocol CredentialDetails: AnyObject {
     /// Lends one secret of `credential` (its password or a previous one); the bytes must not
     /// escape `body`.
     func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+    /// Lends the one-time code valid now (ASCII digits) and the seconds it stays valid; nil when
+    /// the credential has no authenticator key. The bytes must not escape `body`.
+    func withOneTimeCode<Result>(_ body: (UnsafeRawBufferPointer, Int) throws -> Result) throws -> Result?
     /// Makes previous password `number` (as `Credential.previousSecrets` counts, from 1) current,
     /// keeping the current one in the history, and saves. Errors carry a message for a person.
     func restore(previous number: Int) throws

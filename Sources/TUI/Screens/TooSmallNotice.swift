@@ -29,7 +29,7 @@ public struct TooSmallNotice: Sendable, Equatable {
     public static func acts(_ event: TerminalEvent) -> Bool {
         switch event {
         case .resize, .key(.escape), .key(.control("c")): return true
-        case .key: return false
+        case .key, .tick: return false
         }
     }
 }

@@ -18,6 +18,8 @@ public final class NcursesTerminal: Terminal {
     private let colorful: Bool
     private var pairs: [String: Int16] = [:]
     private var closed = false
+    /// The wall-clock second of the last `.tick`.
+    private var lastTick = SystemClock.millisecondsSince1970() / 1000
     private let messages: HeldMessages
 
     /// SIGTERM or SIGHUP arrived while waiting for a key.
@@ -135,6 +137,11 @@ public final class NcursesTerminal: Terminal {
                 if rows > 0, columns > 0, rows != Int(pwtui_rows(window)) || columns != Int(pwtui_columns(window)) {
                     resizeterm(Int32(rows), Int32(columns))
                     return .resize(size)
+                }
+                let second = SystemClock.millisecondsSince1970() / 1000
+                if second != lastTick {
+                    lastTick = second
+                    return .tick
                 }
                 continue
             }

@@ -14,6 +14,9 @@ public protocol Terminal: AnyObject {
 public enum TerminalEvent: Equatable, Sendable {
     case key(Key)
     case resize(TerminalSize)
+    /// A second of the wall clock turned, with no key pressed: what counts down (a one-time
+    /// code's validity) is drawn again. Screens with nothing of the kind ignore it.
+    case tick
 }
 
 /// A key press, decoded. Printable input arrives one Unicode scalar at a time, so a password
