@@ -1,5 +1,6 @@
 import Foundation
 import PwtuiTestSupport
+import ServiceMatching
 import Testing
 @testable import VaultModel
 
@@ -40,6 +41,29 @@ import Testing
         #expect(secretText(vault, example.secret) == "pässwörd-日本語")
 
         #expect(vault.contents.tombstones.map { $0.id.uuidString.lowercased() } == ["37c93d8d-c5bc-48ad-b657-5b975c298170"])
+    }
+
+    /// A vault an older pwtui wrote is brought to this version when it is first saved here, and
+    /// still opens afterwards. The format version is part of what the data key is bound to: a
+    /// save that stamped the new version without wrapping the key again made it unopenable.
+    @Test func anOlderVaultSavedHereStillOpensAndIsUpgraded() throws {
+        let temporary = TemporaryDirectory()
+        let copy = try temporary.freshPath("golden.pwtui")
+        try FileManager.default.copyItem(atPath: Self.path, toPath: copy)
+        let bytes = try readFile(copy)
+        let old = try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: copy) }
+        #expect(old.minorVersion < VaultHeader.currentMinorVersion, "the golden file is from an older format")
+        let vault = try Vault.open(at: copy, password: try secure("golden master"))
+        try vault.add(services: [ServiceIdentifier("new.example")], username: "dave", secret: try secure("new secret"))
+        try vault.save()
+        let reopened = try Vault.open(at: copy, password: try secure("golden master"))
+        #expect(reopened.header.minorVersion == VaultHeader.currentMinorVersion)
+        #expect(reopened.contents.credentials.count == 3)
+        #expect(secretText(reopened, try reopened.credential(id: "78bf0c9d").secret) == "hunter3")
+        // And saved again, from a vault already at this version.
+        try reopened.update(try reopened.credential(id: "78bf0c9d").id) { $0.notes = "again" }
+        try reopened.save()
+        #expect(try Vault.open(at: copy, password: try secure("golden master")).credential(id: "78bf0c9d").notes == "again")
     }
 
     @Test func goldenVaultRefusesAnotherPassword() throws {

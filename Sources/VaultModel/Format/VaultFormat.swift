@@ -33,10 +33,7 @@ public enum VaultFormat {
             let kek = try derivation.deriveKey(password: password, salt: header.salt, parameters: parameters)
             let dek = try SecureBytes.random(count: XChaCha20Poly1305.keyByteCount)
             header.keyCommitment = try commitment(kek: kek, header: header)
-            // Placeholders of the right size so that the AD below is computed on the final layout.
-            header.wrappedKey = [UInt8](repeating: 0, count: XChaCha20Poly1305.keyByteCount + XChaCha20Poly1305.tagByteCount)
-            header.wrappedKey = try XChaCha20Poly1305.seal(
-                dek, key: kek, nonce: header.wrappedKeyNonce, associatedData: try header.keyWrappingAssociatedData)
+            try wrap(dek, with: kek, into: &header)
             return VaultKeys(header: header, dataKey: dek)
         } catch let error as VaultCryptoError {
             throw VaultError.crypto(error)
@@ -73,7 +70,29 @@ public enum VaultFormat {
             throw VaultError.crypto(error)
         }
         let contents = try decrypt(file, header: header, dataKey: dek, path: path)
-        return UnlockedVault(keys: VaultKeys(header: header, dataKey: dek), contents: contents)
+        // The format version is part of what the data key is bound to, so a vault an older pwtui
+        // wrote gets its key wrapped again for this version, here where the KEK is at hand (a
+        // save holds only the data key); the next save writes it. Stamping the new version at
+        // save time without this made every older vault unopenable after its first save.
+        var current = header
+        if header.minorVersion < VaultHeader.currentMinorVersion {
+            current.minorVersion = VaultHeader.currentMinorVersion
+            do {
+                current.wrappedKeyNonce = try RandomBytes.make(XChaCha20Poly1305.nonceByteCount)
+                try wrap(dek, with: kek, into: &current)
+            } catch let error as VaultCryptoError {
+                throw VaultError.crypto(error)
+            }
+        }
+        return UnlockedVault(keys: VaultKeys(header: current, dataKey: dek), contents: contents)
+    }
+
+    /// Wraps `dek` under `kek` into `header`, bound to the header's identity, version and KDF fields.
+    static func wrap(_ dek: borrowing SecureBytes, with kek: borrowing SecureBytes, into header: inout VaultHeader) throws {
+        // Placeholders of the right size so that the AD below is computed on the final layout.
+        header.wrappedKey = [UInt8](repeating: 0, count: XChaCha20Poly1305.keyByteCount + XChaCha20Poly1305.tagByteCount)
+        header.wrappedKey = try XChaCha20Poly1305.seal(
+            dek, key: kek, nonce: header.wrappedKeyNonce, associatedData: try header.keyWrappingAssociatedData)
     }
 
     /// Decrypts a file image with a data key already held: the read-back check of a save, and

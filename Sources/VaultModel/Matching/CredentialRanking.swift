@@ -17,7 +17,7 @@ import ServiceMatching
 //
 // Cost: for each credential and service, one tier comparison (see `ServiceMatch`); a
 // `HostFilter` first skips the credentials that cannot match. Only matching credentials are
-// sorted by the full key.
+// sorted by the full key, and `get`, which needs only the first, finds it in one pass (`best`).
 
 /// A credential as offered for a request: how it matched (nil: it did not) and through which of
 /// its services.

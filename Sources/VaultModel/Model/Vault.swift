@@ -256,10 +256,11 @@ public final class Vault {
         guard header.minorVersion <= VaultHeader.currentMinorVersion else {
             throw VaultError.unsupported(path: path, reason: "it was written by a newer pwtui (format \(header.majorVersion).\(header.minorVersion)); it can be read but not changed here")
         }
+        // The format version is the header's: unlocking brought an older vault's up to this
+        // pwtui's (re-wrapping its key, which the version is bound to), so an older reader that
+        // would skip the newer records refuses to save over them. A version read back from a file
+        // another pwtui saved meanwhile is kept as it is: changing it here would break the key.
         var written = header
-        // Whatever this pwtui writes is in its own format version, so an older reader that
-        // would skip the newer records refuses to save over them.
-        written.minorVersion = VaultHeader.currentMinorVersion
         var merged: VaultContents?
         do {
             try VaultStorage.commit(path: path, backup: backup, produce: { current in
