@@ -37,10 +37,13 @@ let package = Package(
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform"]),
         // The agent's protocol (typed requests and replies), its client and its server machinery.
         .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
+        // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
+        // memory, each format's mapping to credentials, and the writers of exports.
+        .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
         .target(name: "TUI", dependencies: ["Platform", "VaultModel", "ServiceMatching", "VaultCrypto", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
-        .target(name: "PwtuiKit", dependencies: ["VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform"]),
-        .target(name: "FuzzTargets", dependencies: ["VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
+        .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform"]),
+        .target(name: "FuzzTargets", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
@@ -66,6 +69,8 @@ let package = Package(
                     exclude: ["Snapshots"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
                     exclude: ["Golden"]),
+        .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "VaultModel", "VaultCrypto", "ServiceMatching", "PwtuiTestSupport"],
+                    exclude: ["Samples"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
                                                           "PwtuiTestSupport"]),

@@ -19,10 +19,11 @@ struct ArchitectureTests {
         "ServiceMatching": ["CPSL", "Platform"],
         "VaultModel": ["VaultCrypto", "ServiceMatching", "Platform"],
         "VaultAgent": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
+        "Interchange": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
         "TUI": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "CNcurses"],
-        "PwtuiKit": ["TUI", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
+        "PwtuiKit": ["Interchange", "TUI", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
         "pwtui": ["PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "ArgumentParser"],
-        "FuzzTargets": ["VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
+        "FuzzTargets": ["Interchange", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
     ]
     /// Everywhere: the standard library's companions.
     static let standard: Set<String> = ["Foundation", "Synchronization", "Dispatch"]
