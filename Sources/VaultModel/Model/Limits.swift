@@ -26,7 +26,7 @@ public enum Limits {
     public static let gitRequestBytes = secretBytes + 8 * serviceBytes + 64 * 1024
 
     /// Refuses a credential with a field over its limit, naming the field.
-    static func check(_ credential: Credential) throws {
+    public static func check(_ credential: Credential) throws {
         try refuseControlCharacters("title", credential.title)
         try refuseControlCharacters("username", credential.username)
         try check("title", credential.title.utf8.count, titleBytes)
@@ -41,7 +41,7 @@ public enum Limits {
     }
 
     /// Refuses a secret over the limit.
-    static func checkSecret(byteCount: Int) throws {
+    public static func checkSecret(byteCount: Int) throws {
         try check("password", byteCount, secretBytes)
     }
 

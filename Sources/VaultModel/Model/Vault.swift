@@ -108,6 +108,31 @@ public final class Vault {
         return credential
     }
 
+    /// Adds a credential brought from elsewhere (an import) as it is, with its own times and id
+    /// (a new one: looking for it among 10,000 others on each of 10,000 adds would be most of
+    /// an import's time, and a UUID the importer just made is not among them):
+    /// its password, history and authenticator key are read from `source`, the arena they are
+    /// in, and copied into this vault's. Limits are checked as for any add.
+    @discardableResult
+    public func adopt(_ credential: Credential, secretsFrom source: SecretArena) throws -> Credential {
+        guard !credential.services.isEmpty else { throw VaultError.invalidRequest("a credential needs at least one service") }
+        guard source !== contents.secrets else {
+            throw VaultError.invalidRequest("a credential is adopted from another arena than the vault's own")
+        }
+        try Limits.check(credential)
+        try Limits.checkSecret(byteCount: credential.secret.count)
+        var copy = credential
+        let store = { (reference: SecretReference) throws -> SecretReference in
+            try source.withBytes(of: reference) { try self.contents.secrets.store($0) }
+        }
+        copy.secret = try store(credential.secret)
+        for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret) }
+        if let totp = credential.totp { copy.totp = OneTimeKey(parameters: totp.parameters, key: try store(totp.key)) }
+        contents.credentials.append(copy)
+        pending.append(.add(copy))
+        return copy
+    }
+
     /// Applies `change` to the credential `id` and stamps it modified. `change` sets fields and
     /// services only (a new secret goes through `replaceSecret`): it is applied again, on the
     /// other version, when another process saved meanwhile, so it must say what to change, not

@@ -1,3 +1,4 @@
+import Foundation
 import VaultCrypto
 
 // Reading an authenticator key as sites hand it out: an `otpauth://totp/` URI (Google's Key Uri
@@ -115,4 +116,37 @@ public enum OTPAuth {
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
     private static func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+}
+
+extension OTPAuth {
+    /// The `otpauth://totp/` URI of a key, as `parse` reads it back: what an export writes so that
+    /// any authenticator or manager takes the key. Built in protected memory. `label` names the
+    /// account in apps that show it (percent-encoded here).
+    public static func uri(key: UnsafeRawBufferPointer, parameters: OneTimeParameters, label: String) throws -> SecureBytes {
+        var uri = try SecureBytes(capacity: 64 + key.count * 2 + label.utf8.count * 3)
+        let encodedLabel = label.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "pwtui"
+        try append("otpauth://totp/\(encodedLabel)?secret=", to: &uri)
+        // RFC 4648 base32 without padding: five bits at a time, most significant first.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for byte in key {
+            buffer = buffer << 8 | UInt32(byte)
+            bits += 8
+            while bits >= 5 {
+                try uri.append(alphabet[Int(buffer >> UInt32(bits - 5) & 31)])
+                bits -= 5
+            }
+        }
+        if bits > 0 { try uri.append(alphabet[Int(buffer << UInt32(5 - bits) & 31)]) }
+        buffer = 0
+        let algorithm = ["SHA1", "SHA256", "SHA512"][Int(parameters.algorithm.rawValue) - 1]
+        try append("&algorithm=\(algorithm)&digits=\(parameters.digits)&period=\(parameters.period)", to: &uri)
+        return uri
+    }
+
+    private static func append(_ text: String, to bytes: inout SecureBytes) throws {
+        var text = text
+        try text.withUTF8 { try bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
+    }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import VaultModel
+
+/// Bitwarden's unencrypted JSON export (Tools → Export vault → `.json`), as its help describes
+/// it ("Condition a Bitwarden .csv or .json"): `items`, each with a `type` (1 is a login), a
+/// `name`, `notes`, `fields` (custom fields), `login` with `uris`, `username`, `password` and
+/// `totp`, a `passwordHistory`, `creationDate` and `revisionDate`; `folders` name the
+/// `folderId`s. An encrypted export is refused with what to export instead: its items are
+/// ciphertext only Bitwarden can open.
+enum BitwardenJSON {
+    static func read(_ bytes: UnsafeRawBufferPointer, arena: SecretArena) throws -> ImportBatch {
+        let document = try JSONReader.value(bytes, into: arena)
+        let batch = ImportBatch(format: .bitwardenJSON, secrets: arena)
+        let text = { (value: JSONValue?) -> String in
+            guard case .string(let reference)? = value else { return "" }
+            return batch.text(reference)
+        }
+        guard case .object = document else { throw ImportFailure(line: 1, "a Bitwarden export is a JSON object with \"items\"") }
+        if case .bool(true)? = document["encrypted"] {
+            throw ImportFailure("is an encrypted Bitwarden export; export again choosing the format \".json\", not \".json (Encrypted)\"")
+        }
+        guard case .array(let items)? = document["items"] else {
+            throw ImportFailure(line: 1, "has no \"items\" array; is it a Bitwarden export?")
+        }
+        var folders: [String: String] = [:]
+        if case .array(let list)? = document["folders"] {
+            for folder in list { folders[text(folder["id"])] = text(folder["name"]) }
+        }
+        for (number, item) in items.enumerated() {
+            // JSON values carry no line; the item's place in the list names it.
+            var entry = ImportedEntry(origin: .path("item \(number + 1)"))
+            entry.title = text(item["name"])
+            entry.notes = text(item["notes"])
+            if case .number(let type)? = item["type"], type != "1" {
+                entry.kind = .other(["2": "secure note", "3": "card", "4": "identity", "5": "SSH key"][type] ?? "item of type \(type)")
+            }
+            if case .object? = item["login"], let login = item["login"] {
+                entry.username = text(login["username"])
+                if case .string(let password)? = login["password"] { entry.password = password }
+                if case .string(let totp)? = login["totp"], totp.count > 0 { entry.oneTimeKey = totp }
+                if case .array(let uris)? = login["uris"] {
+                    entry.locations = uris.map { text($0["uri"]).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                }
+            }
+            if case .array(let fields)? = item["fields"] {
+                for field in fields {
+                    let name = text(field["name"])
+                    guard !name.isEmpty else { continue }
+                    entry.extraFields.append((name, text(field["value"])))
+                }
+            }
+            let folder = folders[text(item["folderId"])] ?? ""
+            if !folder.isEmpty { entry.extraFields.append(("folder", folder)) }
+            entry.created = ImportedTime.iso8601(text(item["creationDate"]))
+            entry.modified = ImportedTime.iso8601(text(item["revisionDate"]))
+            if case .array(let history)? = item["passwordHistory"] {
+                for old in history {
+                    guard case .string(let password)? = old["password"],
+                          let replaced = ImportedTime.iso8601(text(old["lastUsedDate"])) else { continue }
+                    entry.history.append((password, replaced))
+                }
+            }
+            if item["deletedDate"].map({ if case .null = $0 { return false } else { return true } }) == true {
+                entry.kind = .other("item in the trash")
+            }
+            batch.entries.append(entry)
+        }
+        guard !batch.entries.isEmpty else { throw ImportFailure("has no items") }
+        return batch
+    }
+}

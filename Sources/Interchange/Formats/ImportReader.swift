@@ -1,0 +1,51 @@
+import Platform
+import VaultModel
+
+/// Reads an export, whatever its format: a directory is a pass store; a file is told apart by
+/// its first character (`{` JSON, `<` XML, anything else CSV) and then by its header or
+/// structure, unless `--format` says.
+public enum ImportReader {
+    public static func read(_ path: String, format: ImportFormat? = nil, decrypter: PassStore.Decrypter? = nil,
+                            progress: ((Int, Int) -> Void)? = nil) throws -> ImportBatch {
+        let status: FileStatus
+        do {
+            status = try FileSystem.status(path)
+        } catch {
+            throw ImportFailure(file: path, error.code == 2 ? "no such file or directory" : "cannot be read (\(error))")
+        }
+        if status.kind == .directory {
+            guard format == nil || format == .pass else {
+                throw ImportFailure(file: path, "is a directory; only a pass / gopass store is imported from a directory (--format pass)")
+            }
+            return try PassStore.read(path, decrypter: decrypter ?? GnuPG.decrypt, progress: progress)
+        }
+        if format == .pass { throw ImportFailure(file: path, "is a file; --format pass takes the store's directory") }
+        let bytes = try ProtectedFile.read(path)
+        let arena = try SecretArena()
+        do {
+            return try bytes.withUnsafeBytes { bytes in
+                switch format ?? sniff(bytes) {
+                case .bitwardenJSON: return try BitwardenJSON.read(bytes, arena: arena)
+                case .keepassXML: return try KeePassXML.read(bytes, arena: arena)
+                // `.csv` from sniffing means "some CSV": its header tells which, unless --format did.
+                default: return try CSVImport.read(bytes, format: format, arena: arena)
+                }
+            }
+        } catch let failure as ImportFailure {
+            throw failure.inFile(path)
+        }
+    }
+
+    /// The format the first character suggests; `.csv` stands for "some CSV, see its header".
+    private static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImportFormat {
+        var index = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        guard index < bytes.count else { return .csv }
+        switch bytes[index] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return .bitwardenJSON
+        case UInt8(ascii: "<"): return .keepassXML
+        default: return .csv
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Platform
+import VaultCrypto
+import VaultModel
+
+/// A KeePass 2 XML export (KeePass: File → Export → KeePass XML (2.x); KeePassXC: Database →
+/// Export → XML, or `keepassxc-cli export --format xml`).
+///
+/// `KeePassFile/Root` holds nested `Group`s of `Entry`s; an entry is a list of `String`s, each a
+/// `Key` and a `Value` (`Title`, `UserName`, `Password`, `URL`, `Notes`, then anything the user
+/// added), with `Times` and a `History` of earlier versions of the entry. KeePassXC keeps extra
+/// URLs as `KP2A_URL`, `KP2A_URL_1`… and the one-time key as an `otp` URI; KeePass 2.47+ keeps it
+/// as `TimeOtp-Secret-Base32` with `TimeOtp-Length`, `-Period` and `-Algorithm`. The recycle bin
+/// (the group `Meta/RecycleBinUUID` names) is not imported. Times are ISO 8601, or in a KDBX 4
+/// document base64 seconds since the year 1.
+enum KeePassXML {
+    static let standardKeys: Set<String> = ["Title", "UserName", "Password", "URL", "Notes"]
+
+    static func read(_ bytes: UnsafeRawBufferPointer, arena: SecretArena) throws -> ImportBatch {
+        let document = try XMLReader.document(bytes, into: arena)
+        let batch = ImportBatch(format: .keepassXML, secrets: arena)
+        guard document.name == "KeePassFile", let root = document.child("Root") else {
+            throw ImportFailure(line: document.line, "a KeePass XML export starts with <KeePassFile> and has a <Root>; this starts with <\(document.name)>")
+        }
+        let recycleBin = document.child("Meta")?.child("RecycleBinUUID").map { batch.text($0.text).trimmingCharacters(in: .whitespacesAndNewlines) }
+        for group in root.children("Group") {
+            try read(group, path: [], recycleBin: recycleBin, into: batch)
+        }
+        guard !batch.entries.isEmpty else { throw ImportFailure("has no entries") }
+        return batch
+    }
+
+    private static func read(_ group: XMLElement, path: [String], recycleBin: String?, into batch: ImportBatch) throws {
+        let uuid = group.child("UUID").map { batch.text($0.text).trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let recycleBin, !recycleBin.isEmpty, uuid == recycleBin { return }
+        let name = group.child("Name").map { batch.text($0.text) } ?? ""
+        let here = path + [name]
+        for element in group.children("Entry") { batch.entries.append(try entry(element, group: here, batch: batch)) }
+        for child in group.children("Group") { try read(child, path: here, recycleBin: recycleBin, into: batch) }
+    }
+
+    private static func entry(_ element: XMLElement, group: [String], batch: ImportBatch) throws -> ImportedEntry {
+        var entry = ImportedEntry(origin: .line(element.line))
+        let strings = element.children("String").compactMap { string -> (String, SecretReference)? in
+            guard let key = string.child("Key"), let value = string.child("Value") else { return nil }
+            return (batch.text(key.text), value.text)
+        }
+        var otp: [String: SecretReference] = [:]
+        for (key, value) in strings where value.count > 0 {
+            switch key {
+            case "Title": entry.title = batch.text(value)
+            case "UserName": entry.username = batch.text(value)
+            case "Password": entry.password = value
+            case "URL": entry.locations.insert(batch.text(value).trimmingCharacters(in: .whitespaces), at: 0)
+            case "Notes": entry.notes = batch.text(value)
+            case "otp": entry.oneTimeKey = value
+            case _ where key.hasPrefix("TimeOtp-"): otp[key] = value
+            case _ where key.hasPrefix("KP2A_URL"): entry.locations.append(batch.text(value).trimmingCharacters(in: .whitespaces))
+            default: entry.extraFields.append((key, batch.text(value)))
+            }
+        }
+        if entry.oneTimeKey == nil, let secret = otp["TimeOtp-Secret-Base32"] {
+            entry.oneTimeKey = try timeOtpURI(secret, otp, batch: batch)
+        }
+        let groupPath = group.dropFirst().joined(separator: "/")
+        if !groupPath.isEmpty { entry.extraFields.append(("group", groupPath)) }
+        let times = element.child("Times")
+        entry.created = time(times?.child("CreationTime"), batch)
+        entry.modified = time(times?.child("LastModificationTime"), batch)
+        entry.lastUsed = time(times?.child("LastAccessTime"), batch)
+        // Each version in the history holds the password it had until the next version.
+        var versions: [(password: SecretReference, modified: Timestamp)] = []
+        for old in element.child("History")?.children("Entry") ?? [] {
+            guard let password = old.children("String").first(where: { $0.child("Key").map { batch.text($0.text) } == "Password" })?.child("Value")?.text,
+                  let modified = time(old.child("Times")?.child("LastModificationTime"), batch) else { continue }
+            versions.append((password, modified))
+        }
+        versions.sort { $0.modified < $1.modified }
+        for (index, version) in versions.enumerated() {
+            let replaced = index + 1 < versions.count ? versions[index + 1].modified : (entry.modified ?? version.modified)
+            let next = index + 1 < versions.count ? versions[index + 1].password : entry.password
+            // A version that changed only the title holds the same password: not a previous one.
+            if let next, same(version.password, next, batch) { continue }
+            entry.history.append((version.password, replaced))
+        }
+        return entry
+    }
+
+    private static func time(_ element: XMLElement?, _ batch: ImportBatch) -> Timestamp? {
+        guard let element else { return nil }
+        let text = batch.text(element.text)
+        return ImportedTime.iso8601(text) ?? ImportedTime.keePassBinary(text)
+    }
+
+    private static func same(_ a: SecretReference, _ b: SecretReference, _ batch: ImportBatch) -> Bool {
+        a.count == b.count && batch.secrets.withBytes(of: a) { first in batch.secrets.withBytes(of: b) { first.elementsEqual($0) } }
+    }
+
+    /// KeePass's TimeOtp settings as the `otpauth://` URI every other reader takes, built in
+    /// protected memory.
+    private static func timeOtpURI(_ secret: SecretReference, _ settings: [String: SecretReference], batch: ImportBatch) throws -> SecretReference {
+        var uri = try SecureBytes(capacity: 256)
+        try append("otpauth://totp/KeePass?secret=", to: &uri)
+        try batch.secrets.withBytes(of: secret) { try uri.append(contentsOf: $0) }
+        let names = ["TimeOtp-Length": "digits", "TimeOtp-Period": "period", "TimeOtp-Algorithm": "algorithm"]
+        for (key, parameter) in names.sorted(by: { $0.key < $1.key }) {
+            guard let value = settings[key] else { continue }
+            // KeePass writes HMAC-SHA-256; otpauth says SHA256.
+            let text = batch.text(value).replacingOccurrences(of: "HMAC-", with: "").replacingOccurrences(of: "-", with: "")
+            try append("&\(parameter)=\(text)", to: &uri)
+        }
+        return try uri.withUnsafeBytes { try batch.secrets.store($0) }
+    }
+
+    private static func append(_ text: String, to bytes: inout SecureBytes) throws {
+        var text = text
+        try text.withUTF8 { try bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
+    }
+}

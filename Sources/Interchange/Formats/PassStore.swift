@@ -1,0 +1,157 @@
+import Foundation
+import Platform
+import ServiceMatching
+import VaultCrypto
+import VaultModel
+
+/// A `pass` or `gopass` store: a directory of `.gpg` files, one entry each, decrypted with the
+/// user's own `gpg` (and so its agent and pinentry).
+///
+/// The conventions are pass's (`man pass`, "Data organization") that gopass and browser
+/// extensions share: the first line is the password; later lines of the form `key: value` name
+/// the login (`login`, `username`, `user`, `email`), the site (`url`, `website`, `site`), and an
+/// `otpauth://` line is the one-time key (pass-otp). gopass may put a `---` line before its YAML
+/// keys; it is skipped. Every other line is kept in the notes. The site, when no line names it,
+/// comes from the entry's path as most stores are laid out: `github.com.gpg`,
+/// `Web/github.com.gpg`, or `github.com/alice.gpg` (there the file name is also the login when
+/// no line gives one).
+public enum PassStore {
+    /// Decrypts one entry file into protected memory.
+    public typealias Decrypter = @Sendable (String) throws -> SecureBytes
+
+    /// Entries taken for an account name or a site by the key before the colon (lowercased).
+    static let usernameKeys: Set<String> = ["login", "username", "user", "email", "e-mail"]
+    static let locationKeys: Set<String> = ["url", "website", "site", "uri", "web"]
+    static let oneTimeKeys: Set<String> = ["otpauth", "totp"]
+
+    static func read(_ directory: String, decrypter: Decrypter, progress: ((Int, Int) -> Void)?) throws -> ImportBatch {
+        let files = try entries(in: directory)
+        let batch = ImportBatch(format: .pass, secrets: try SecretArena())
+        for (number, file) in files.enumerated() {
+            progress?(number, files.count)
+            let name = String(file.dropLast(".gpg".count))
+            do {
+                let plaintext = try decrypter(directory + "/" + file)
+                try plaintext.withUnsafeBytes { bytes in batch.entries.append(try entry(bytes, name: name, batch: batch)) }
+            } catch {
+                batch.rejected.append(ImportFailure(file: name, "\(error)"))
+            }
+        }
+        progress?(files.count, files.count)
+        return batch
+    }
+
+    /// The entry files, relative to `directory`, sorted; refuses a directory that is not a store.
+    static func entries(in directory: String) throws -> [String] {
+        let manager = FileManager.default
+        guard let walker = manager.enumerator(atPath: directory) else {
+            throw ImportFailure(file: directory, "cannot be read")
+        }
+        var files: [String] = []
+        var hasRecipients = false
+        while let path = walker.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            if name == ".gpg-id" { hasRecipients = true }
+            if name.hasPrefix(".") {
+                // .git, .gpg-id, .public-keys: the store's machinery, not entries.
+                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
+                continue
+            }
+            if name.hasSuffix(".gpg") { files.append(path) }
+        }
+        guard hasRecipients || !files.isEmpty else {
+            let age = manager.fileExists(atPath: directory + "/.age-recipients")
+            throw ImportFailure(file: directory, age
+                ? "is a gopass store with the age backend; pwtui reads gpg stores only (gopass convert --store <name> --move=false --crypto gpgcli)"
+                : "is not a pass store: it has no .gpg-id and no .gpg entries")
+        }
+        guard !files.isEmpty else { throw ImportFailure(file: directory, "is a pass store with no entries") }
+        return files.sorted()
+    }
+
+    /// One decrypted entry.
+    static func entry(_ bytes: UnsafeRawBufferPointer, name: String, batch: ImportBatch) throws -> ImportedEntry {
+        var entry = ImportedEntry(origin: .path(name))
+        entry.title = name
+        let lines = split(bytes)
+        guard let first = lines.first else { throw ImportFailure(file: name, "is empty") }
+        entry.password = try batch.secrets.store(UnsafeRawBufferPointer(rebasing: bytes[first]))
+        var notes: [String] = []
+        for range in lines.dropFirst() {
+            let line = UnsafeRawBufferPointer(rebasing: bytes[range])
+            if line.starts(with: "otpauth://".utf8) {
+                entry.oneTimeKey = try batch.secrets.store(line)
+                continue
+            }
+            // The key is read from the bytes first: a `totp:` line's value is a secret, and must
+            // not pass through a String.
+            if let pair = keyAndValue(line), oneTimeKeys.contains(pair.0), !pair.1.isEmpty, entry.oneTimeKey == nil {
+                entry.oneTimeKey = try batch.secrets.store(UnsafeRawBufferPointer(rebasing: line[pair.1]))
+                continue
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            if text == "---" { continue }
+            if let (key, range) = keyAndValue(line).map({ ($0.0, $0.1) }) {
+                let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
+                if usernameKeys.contains(key), entry.username.isEmpty, !value.isEmpty {
+                    entry.username = value
+                    continue
+                }
+                if locationKeys.contains(key), !value.isEmpty {
+                    entry.locations.append(value)
+                    continue
+                }
+            }
+            notes.append(text)
+        }
+        entry.notes = notes.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        if entry.locations.isEmpty { inferSite(from: name, into: &entry) }
+        return entry
+    }
+
+    /// The site from the path, when a component is a domain: the file name, else a folder (the
+    /// file name is then the login, unless a line gave one).
+    private static func inferSite(from name: String, into entry: inout ImportedEntry) {
+        let components = name.split(separator: "/").map(String.init)
+        guard let last = components.last else { return }
+        if isDomain(last) {
+            entry.locations = [last]
+            return
+        }
+        if let folder = components.dropLast().last(where: isDomain) {
+            entry.locations = [folder]
+            if entry.username.isEmpty, components.dropLast().last == folder { entry.username = last }
+        }
+    }
+
+    private static func isDomain(_ text: String) -> Bool {
+        guard text.contains("."), !text.hasPrefix("."), !text.hasSuffix("."),
+              let service = try? ServiceIdentifier(text) else { return false }
+        return service.form == .domain && service.hostKind == .name
+    }
+
+    /// The ranges of the lines of `bytes`, without their LF or CRLF.
+    private static func split(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var lines: [Range<Int>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == 0x0A {
+            lines.append(start ..< (index > start && bytes[index - 1] == 0x0D ? index - 1 : index))
+            start = index + 1
+        }
+        if start < bytes.count { lines.append(start ..< (bytes[bytes.count - 1] == 0x0D ? bytes.count - 1 : bytes.count)) }
+        return lines
+    }
+
+    /// A `key: value` line's key, lowercased, and where its value lies (spaces trimmed).
+    private static func keyAndValue(_ line: UnsafeRawBufferPointer) -> (String, Range<Int>)? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
+        let key = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard !key.contains(" ") else { return nil }
+        var start = colon + 1
+        var end = line.count
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        return (key, start ..< end)
+    }
+}

@@ -1,0 +1,75 @@
+import Platform
+import VaultModel
+
+/// One item as an export file describes it, before it becomes a credential: the fields every
+/// format has in some form, its secrets as references into the batch's protected arena.
+///
+/// Locations are kept as written (a URL, a bare domain, an app link); which of them can be a
+/// service is decided when the entry is converted (`ImportConversion`), so every format gets the
+/// same rules and the same warnings.
+public struct ImportedEntry: Sendable {
+    public enum Kind: Sendable, Equatable {
+        case login
+        /// Not a login (a secure note, a card, an identity): listed in the report, not imported.
+        case other(String)
+    }
+
+    /// Where the entry starts: a line of the file, or a path in a store directory.
+    public var origin: ImportOrigin
+    public var kind: Kind = .login
+    public var title = ""
+    public var locations: [String] = []
+    public var username = ""
+    public var password: SecretReference?
+    public var notes = ""
+    /// Named fields the format carries beside the standard ones (Bitwarden's custom fields,
+    /// KeePass's extra strings, pass's `key: value` lines); kept in the notes.
+    public var extraFields: [(name: String, value: String)] = []
+    /// An `otpauth://` URI or a bare base32 key, as written; parsed at conversion.
+    public var oneTimeKey: SecretReference?
+    public var created: Timestamp?
+    public var modified: Timestamp?
+    public var lastUsed: Timestamp?
+    /// Earlier passwords with when each stopped being current (Bitwarden, KeePass).
+    public var history: [(secret: SecretReference, replaced: Timestamp)] = []
+
+    public init(origin: ImportOrigin) {
+        self.origin = origin
+    }
+}
+
+/// Where an imported entry comes from, for every message about it.
+public enum ImportOrigin: Sendable, Equatable, CustomStringConvertible {
+    case line(Int)
+    case path(String)
+
+    public var description: String {
+        switch self {
+        case .line(let line): return "line \(line)"
+        case .path(let path): return path
+        }
+    }
+}
+
+/// Everything read from one export: the entries, the arena their secrets are in, and what the
+/// reader noticed on the way.
+public final class ImportBatch: @unchecked Sendable {
+    // @unchecked: the arena is a class, used by one thread at a time (read, then imported).
+    public let format: ImportFormat
+    public let secrets: SecretArena
+    public internal(set) var entries: [ImportedEntry] = []
+    public internal(set) var warnings: [String] = []
+    /// Entries that could not be read (a row of the wrong width, an unreadable store entry);
+    /// the import refuses them all unless told to skip them.
+    public internal(set) var rejected: [ImportFailure] = []
+
+    init(format: ImportFormat, secrets: SecretArena) {
+        self.format = format
+        self.secrets = secrets
+    }
+
+    /// A non-secret field's text.
+    func text(_ reference: SecretReference) -> String {
+        secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) }
+    }
+}
