@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
+                "PwtuiKit", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -42,7 +42,7 @@ struct Pwtui: ParsableCommand {
                 SuggestCommand.self]),
             CommandGroup(name: "Manage", subcommands: [
                 AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, GenerateCommand.self,
-                EquivalentsCommand.self]),
+                EquivalentsCommand.self, ImportCommand.self, ExportCommand.self]),
             CommandGroup(name: "Helpers", subcommands: [
                 UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self]),
             CommandGroup(name: "Sync", subcommands: [

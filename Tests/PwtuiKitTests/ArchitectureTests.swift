@@ -22,7 +22,7 @@ struct ArchitectureTests {
         "Interchange": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
         "TUI": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "CNcurses"],
         "PwtuiKit": ["Interchange", "TUI", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
-        "pwtui": ["PwtuiKit", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "ArgumentParser"],
+        "pwtui": ["PwtuiKit", "Interchange", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "ArgumentParser"],
         "FuzzTargets": ["Interchange", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
     ]
     /// Everywhere: the standard library's companions.

@@ -28,8 +28,10 @@ enum BitwardenJSONWriter {
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
             try text(", \"totp\": ", to: &output)
             if let totp = credential.totp {
-                let uri = try vault.withSecret(totp.key) { try OTPAuth.uri(key: $0, parameters: totp.parameters, label: credential.displayTitle) }
-                try uri.withUnsafeBytes { try JSONText.appendQuoted($0, to: &output) }
+                try vault.withSecret(totp.key) { key in
+                    let uri = try OTPAuth.uri(key: key, parameters: totp.parameters, label: credential.displayTitle)
+                    try uri.withUnsafeBytes { try JSONText.appendQuoted($0, to: &output) }
+                }
             } else {
                 try text("null", to: &output)
             }

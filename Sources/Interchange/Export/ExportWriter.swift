@@ -74,8 +74,10 @@ public struct ExportWriter {
                 return try vault.withSecret(reference, body)
             case .oneTimeKey(let key, let label):
                 guard let vault else { throw VaultError.invalidRequest("a secret field needs its vault") }
-                let uri = try vault.withSecret(key.key) { try OTPAuth.uri(key: $0, parameters: key.parameters, label: label) }
-                return try uri.withUnsafeBytes(body)
+                return try vault.withSecret(key.key) { bytes in
+                    let uri = try OTPAuth.uri(key: bytes, parameters: key.parameters, label: label)
+                    return try uri.withUnsafeBytes(body)
+                }
             }
         }
     }

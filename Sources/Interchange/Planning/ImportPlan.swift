@@ -226,8 +226,10 @@ extension ImportPlan {
 
     /// A secret of the batch in its own protected buffer, for the vault calls that take one.
     private func copy(_ reference: SecretReference) throws -> SecureBytes {
-        try batch.secrets.withBytes(of: reference) { bytes in
-            do { return try SecureBytes(copying: bytes) } catch { throw VaultError.crypto(error) }
+        do {
+            return try batch.secrets.withBytes(of: reference) { (bytes) throws(VaultCryptoError) in try SecureBytes(copying: bytes) }
+        } catch {
+            throw VaultError.crypto(error)
         }
     }
 }

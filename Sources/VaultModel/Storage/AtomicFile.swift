@@ -21,6 +21,12 @@ public enum AtomicFile {
     /// so of two processes creating a file at once, one writes it and both then read the same).
     public static func write(_ data: Data, to path: String, durable: Bool = true,
                              keepExisting: (([UInt8]) -> Bool)? = nil) throws {
+        try data.withUnsafeBytes { try write(bytes: $0, to: path, durable: durable, keepExisting: keepExisting) }
+    }
+
+    /// As above, from bytes that may live in protected memory (an export: every password).
+    public static func write(bytes: UnsafeRawBufferPointer, to path: String, durable: Bool = true,
+                             keepExisting: (([UInt8]) -> Bool)? = nil) throws {
         let (directory, _) = split(path)
         try makeDirectories(directory)
         let directoryFD = try VaultError.during("opening directory", of: directory) {
@@ -30,7 +36,7 @@ public enum AtomicFile {
         try VaultError.during("locking directory", of: directory) { try directoryFD.lockExclusively() }
         removeStaleTemporaries(of: path)
         if let keepExisting, let existing = try? RegularFile.readIfPresent(path), keepExisting(existing) { return }
-        let temporary = try writeTemporary([UInt8](data), beside: path, sync: durable)
+        let temporary = try writeTemporary(bytes, beside: path, sync: durable)
         do {
             try FileSystem.rename(temporary, to: path)
         } catch {
@@ -44,6 +50,10 @@ public enum AtomicFile {
     /// Writes `bytes` to a new temporary file beside `path` (O_EXCL, 0600) and fsyncs it when
     /// `sync`; returns its path. On failure nothing is left behind.
     static func writeTemporary(_ bytes: [UInt8], beside path: String, sync: Bool = true) throws -> String {
+        try bytes.withUnsafeBytes { try writeTemporary($0, beside: path, sync: sync) }
+    }
+
+    static func writeTemporary(_ bytes: UnsafeRawBufferPointer, beside path: String, sync: Bool = true) throws -> String {
         let temporary = temporaryPrefix(of: path) + (try randomSuffix())
         let fd = try VaultError.during("creating", of: temporary) {
             try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive], permissions: 0o600)

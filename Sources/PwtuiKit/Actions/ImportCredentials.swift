@@ -1,0 +1,121 @@
+import Foundation
+import Interchange
+import Platform
+import ServiceMatching
+import VaultModel
+
+/// `pwtui import`: brings an export from another manager into the vault with one save.
+///
+/// The file is read and checked before the master password is asked (a wrong file costs no
+/// typing), every entry is decided (`ImportPlan`) before anything changes, and nothing changes
+/// at all when an entry cannot be imported, unless `skipInvalid`. The vault is opened here, not
+/// through the agent: one save of thousands of credentials is the vault's own job, and an agent
+/// holding the vault reads the new file on its next request. The export stays where it is, and
+/// the user is reminded that it is plaintext.
+public struct ImportCredentials {
+    public var path: String
+    public var format: ImportFormat?
+    public var dryRun: Bool
+    public var policy: ImportPlan.ConflictPolicy
+    public var skipInvalid: Bool
+    /// Decrypts pass entries (gpg unless a test says otherwise).
+    public var decrypter: PassStore.Decrypter?
+
+    public init(path: String, format: ImportFormat? = nil, dryRun: Bool = false, policy: ImportPlan.ConflictPolicy = .skip,
+                skipInvalid: Bool = false, decrypter: PassStore.Decrypter? = nil) {
+        self.path = path
+        self.format = format
+        self.dryRun = dryRun
+        self.policy = policy
+        self.skipInvalid = skipInvalid
+        self.decrypter = decrypter
+    }
+
+    public func run(in session: Session) throws {
+        let progress = ProgressBar(label: "Decrypting")
+        let batch = try ImportReader.read(path, format: format, decrypter: decrypter, progress: progress.update)
+        let vault = try session.openVault()
+        let plan = ImportPlan(batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets,
+                              policy: policy, now: Clock.system.now(), suffixes: session.suffixes)
+        for warning in plan.warnings { StandardError.say("warning: \(warning)") }
+        let invalid = plan.steps.filter { if case .invalid = $0.action { return true } else { return false } }
+        if dryRun {
+            try StandardOutput.write(report(plan, everything: true))
+            return
+        }
+        guard invalid.isEmpty || skipInvalid else {
+            let listed = invalid.prefix(20).map { "  \($0.origin): \(Self.reason($0.action))" }.joined(separator: "\n")
+            let more = invalid.count > 20 ? "\n  … and \(invalid.count - 20) more (pwtui import --dry-run lists them all)" : ""
+            throw CommandFailure(.corrupt, "\(path): \(invalid.count) of \(plan.steps.count) entries cannot be imported, so nothing was:\n"
+                + listed + more + "\nFix them in the export, or add --skip-invalid to import the rest.")
+        }
+        guard plan.addedCount + plan.updatedCount > 0 else {
+            try StandardOutput.write(report(plan, everything: false))
+            remindOfPlaintext(batch.format)
+            return
+        }
+        let used = try plan.apply(to: vault)
+        try session.save(vault)
+        recordUse(used, in: vault, session)
+        try StandardOutput.write(report(plan, everything: false), afterSaving: "the import")
+        remindOfPlaintext(batch.format)
+    }
+
+    /// What each entry became: every one with `everything` (a dry run), otherwise the counts and
+    /// the entries that were not simply added.
+    func report(_ plan: ImportPlan, everything: Bool) -> String {
+        var lines: [String] = []
+        for step in plan.steps {
+            if case .add = step.action, !everything { continue }
+            let verb = Self.verb(step.action, dryRun: dryRun)
+            lines.append("\(verb.padding(toLength: 9, withPad: " ", startingAt: 0)) \(step.origin)\(step.summary.isEmpty ? "" : ": \(step.summary)")"
+                         + (Self.reason(step.action).isEmpty ? "" : " (\(Self.reason(step.action)))"))
+        }
+        let counts = [("added", plan.addedCount), ("updated", plan.updatedCount),
+                      ("skipped", plan.steps.count - plan.addedCount - plan.updatedCount - plan.invalidCount),
+                      ("not importable", plan.invalidCount)]
+            .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        let head = dryRun ? "Dry run, nothing changed: " : "Imported from "
+        lines.append("\(head)\(plan.batch.format.publisher) \(path): \(counts.isEmpty ? "nothing to do" : counts).")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func verb(_ action: ImportPlan.Action, dryRun: Bool) -> String {
+        switch action {
+        case .add, .addBesides: return dryRun ? "add" : "added"
+        case .update, .updatePending: return dryRun ? "update" : "updated"
+        case .duplicate, .conflict, .notLogin: return dryRun ? "skip" : "skipped"
+        case .invalid: return "invalid"
+        }
+    }
+
+    private static func reason(_ action: ImportPlan.Action) -> String {
+        switch action {
+        case .add: return ""
+        case .update(let id): return "a new password for credential \(id.uuidString.lowercased().prefix(8)); the old one is kept in its history"
+        case .updatePending(let origin): return "a new password for the same account at \(origin)"
+        case .duplicate(let other): return "a duplicate of \(other): same service, username and password"
+        case .conflict(let other): return "same service and username as \(other), another password; --on-conflict update or keep-both"
+        case .addBesides(let other): return "beside \(other), which has another password"
+        case .notLogin(let kind): return "a \(kind), not a login"
+        case .invalid(let reason): return reason
+        }
+    }
+
+    /// When the export says the credentials were last used: into the use history, where ranking
+    /// reads it.
+    private func recordUse(_ used: [(id: UUID, lastUsed: Timestamp)], in vault: Vault, _ session: Session) {
+        guard !used.isEmpty else { return }
+        var usage = UsageHistory.load(from: session.paths.usageFile)
+        for (id, time) in used {
+            guard let credential = vault.contents.credential(withID: id), let service = credential.services.first else { continue }
+            usage.recordUse(of: id, for: service.host, at: time)
+        }
+        try? usage.save(to: session.paths.usageFile)
+    }
+
+    private func remindOfPlaintext(_ format: ImportFormat) {
+        guard format != .pass else { return }
+        StandardError.say("\(path) holds every password in plaintext: delete it when you are done (shred -u \(path)).")
+    }
+}
