@@ -84,7 +84,13 @@ enum CSVImport {
                     entry.extraFields.append((String(parts[0]).trimmingCharacters(in: .whitespaces),
                                               parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""))
                 }
-            case .extra(let name): entry.extraFields.append((name, batch.text(field)))
+            case .extra(let name):
+                var value = batch.text(field)
+                // KeePassXC writes every group's path from the database's root group, "Root".
+                if layout.format == .keepassxcCSV, name == "group" {
+                    value = value == "Root" ? "" : value.hasPrefix("Root/") ? String(value.dropFirst(5)) : value
+                }
+                if !value.isEmpty { entry.extraFields.append((name, value)) }
             case .ignored: break
             }
         }

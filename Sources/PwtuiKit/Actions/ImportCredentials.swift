@@ -71,9 +71,10 @@ public struct ImportCredentials {
             lines.append("\(verb.padding(toLength: 9, withPad: " ", startingAt: 0)) \(step.origin)\(step.summary.isEmpty ? "" : ": \(step.summary)")"
                          + (Self.reason(step.action).isEmpty ? "" : " (\(Self.reason(step.action)))"))
         }
-        let counts = [("added", plan.addedCount), ("updated", plan.updatedCount),
-                      ("skipped", plan.steps.count - plan.addedCount - plan.updatedCount - plan.invalidCount),
-                      ("not importable", plan.invalidCount)]
+        let skipped = plan.steps.count - plan.addedCount - plan.updatedCount - plan.invalidCount
+        let counts = (dryRun
+            ? [("to add", plan.addedCount), ("to update", plan.updatedCount), ("to skip", skipped), ("not importable", plan.invalidCount)]
+            : [("added", plan.addedCount), ("updated", plan.updatedCount), ("skipped", skipped), ("not importable", plan.invalidCount)])
             .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         let head = dryRun ? "Dry run, nothing changed: " : "Imported from "
         lines.append("\(head)\(plan.batch.format.publisher) \(path): \(counts.isEmpty ? "nothing to do" : counts).")
