@@ -54,6 +54,7 @@ public enum JSONReader {
 }
 
 /// The state of one read: where it is, and the scratch buffer string values are unescaped into.
+/// A failure throws the parser away, and with it the scratch, which `SecureBytes` zeroes.
 private struct JSONParser: ~Copyable {
     let input: InputText
     let arena: SecretArena
@@ -204,7 +205,6 @@ private struct JSONParser: ~Copyable {
             }
             return try arena.store(input.slice(start ..< end))
         } catch {
-            scratch.removeAll()
             throw ImportFailure("cannot store a value in protected memory: \(error)")
         }
     }
@@ -231,7 +231,6 @@ private struct JSONParser: ~Copyable {
         var escaped = false
         while true {
             guard index < input.count else {
-                scratch.removeAll()
                 throw input.failure(at: opening, "a string that is never closed")
             }
             let byte = input[index]
@@ -242,7 +241,6 @@ private struct JSONParser: ~Copyable {
                 return (start, end, escaped)
             }
             if byte < 0x20 {
-                scratch.removeAll()
                 throw failure("a control character in a string (it must be escaped)")
             }
             if byte == UInt8(ascii: "\\") {
@@ -263,7 +261,6 @@ private struct JSONParser: ~Copyable {
     private mutating func unescape() throws(ImportFailure) {
         let escapeStart = index
         guard index + 1 < input.count else {
-            scratch.removeAll()
             throw failure("unexpected end of file in an escape")
         }
         let letter = input[index + 1]
@@ -280,7 +277,6 @@ private struct JSONParser: ~Copyable {
         case UInt8(ascii: "t"): simple = 0x09
         case UInt8(ascii: "u"): simple = nil
         default:
-            scratch.removeAll()
             throw input.failure(at: escapeStart, "an unknown escape")
         }
         if let simple {
@@ -289,20 +285,17 @@ private struct JSONParser: ~Copyable {
         }
         var scalar = try hex4(escapeStart)
         if scalar >= 0xDC00 && scalar <= 0xDFFF {
-            scratch.removeAll()
             throw input.failure(at: escapeStart, "a lone surrogate in a \\u escape")
         }
         if scalar >= 0xD800 && scalar <= 0xDBFF {
             // The high half of a pair: the low half must follow as another \u escape.
             let lowStart = index
             guard index + 1 < input.count, input[index] == UInt8(ascii: "\\"), input[index + 1] == UInt8(ascii: "u") else {
-                scratch.removeAll()
                 throw input.failure(at: escapeStart, "a lone surrogate in a \\u escape")
             }
             index += 2
             let low = try hex4(lowStart)
             guard low >= 0xDC00 && low <= 0xDFFF else {
-                scratch.removeAll()
                 throw input.failure(at: escapeStart, "a lone surrogate in a \\u escape")
             }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -315,7 +308,6 @@ private struct JSONParser: ~Copyable {
         var value: UInt32 = 0
         for _ in 0 ..< 4 {
             guard index < input.count else {
-                scratch.removeAll()
                 throw input.failure(at: escapeStart, "a \\u escape without four hexadecimal digits")
             }
             let byte = input[index]
@@ -325,7 +317,6 @@ private struct JSONParser: ~Copyable {
             case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
             default:
-                scratch.removeAll()
                 throw input.failure(at: escapeStart, "a \\u escape without four hexadecimal digits")
             }
             value = value << 4 | UInt32(digit)
@@ -357,7 +348,6 @@ private struct JSONParser: ~Copyable {
         do {
             try scratch.append(byte)
         } catch {
-            scratch.removeAll()
             throw ImportFailure("cannot allocate protected memory: \(error)")
         }
     }
@@ -366,7 +356,6 @@ private struct JSONParser: ~Copyable {
         do {
             try scratch.append(contentsOf: bytes)
         } catch {
-            scratch.removeAll()
             throw ImportFailure("cannot allocate protected memory: \(error)")
         }
     }
