@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import Platform
+import PwtuiTestSupport
+import ServiceMatching
+import Testing
+import VaultCrypto
+@testable import Interchange
+import VaultModel
+
+/// An export imported into a new vault gives the same credentials: every field each format
+/// carries, compared one by one.
+@Suite("Export, then import: the same credentials")
+struct RoundTripTests {
+    let directory = TemporaryDirectory("roundtrip")
+    static let totpKey: [UInt8] = Array("12345678901234567890".utf8)
+
+    /// A vault with what is hard to carry: quotes, commas and newlines in every text field and
+    /// in a password, unicode, several services, a one-time key with unusual parameters, an
+    /// empty username and title, a password history.
+    func sourceVault() throws -> Vault {
+        let now = Mutex<Int64>(1_700_000_000_123)
+        let clock = Clock { Timestamp(millisecondsSince1970: now.withLock { $0 }) }
+        let vault = try Vault.create(at: try directory.freshPath("source.pwtui"), password: try secure("x"),
+                                     parameters: .interactive, environment: VaultEnvironment(clock: clock, derivation: MemoizingDerivation()))
+        let github = try vault.add(services: [try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com")],
+                                   username: "alice", secret: try secure("first, \"quoted\"\npassword"), title: "GitHub — \"work\", main",
+                                   notes: "line 1\r\nline 2, with \"quotes\"\n日本語 🔑")
+        try vault.setOneTimeKey(of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45), key: try secure(Self.totpKey))
+        now.withLock { $0 += 60_000 }
+        try vault.replaceSecret(of: github.id, with: try secure("second"))
+        now.withLock { $0 += 60_000 }
+        try vault.replaceSecret(of: github.id, with: try secure("third ✓"))
+        try vault.add(services: [try ServiceIdentifier("192.168.1.1:8080")], username: "", secret: try secure(""), title: "")
+        try vault.add(services: [try ServiceIdentifier("*.example.co.uk")], username: "ünïcode", secret: try secure("p"), title: "Wildcard")
+        return vault
+    }
+
+    func roundTrip(_ format: ExportFormat, _ source: Vault) throws -> (ImportPlan, ExportWriter) {
+        var writer = ExportWriter(format: format)
+        let bytes = try writer.write(source)
+        let path = try directory.freshPath("export.\(format.rawValue)")
+        try bytes.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
+        let batch = try ImportReader.read(path)
+        let plan = try ImportSamples.plan(batch)
+        #expect(plan.invalidCount == 0)
+        #expect(plan.warnings.isEmpty, "\(plan.warnings)")
+        // And into a real vault, saved and opened again.
+        let target = try Vault.create(at: try directory.freshPath("target.pwtui"), password: try secure("y"),
+                                      parameters: .interactive, environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try plan.apply(to: target)
+        try target.save()
+        #expect(target.contents.credentials.count == source.contents.credentials.count)
+        return (plan, writer)
+    }
+
+    func secret(_ vault: Vault, _ reference: SecretReference) -> [UInt8] {
+        vault.withSecret(reference) { Array($0) }
+    }
+
+    func secret(_ plan: ImportPlan, _ reference: SecretReference) -> [UInt8] {
+        plan.batch.secrets.withBytes(of: reference) { Array($0) }
+    }
+
+    func compare(_ original: Credential, in source: Vault, with copy: Credential, in plan: ImportPlan,
+                 title: Bool = true, history: Bool) {
+        if title { #expect(copy.title == original.title) } else { #expect(copy.displayTitle == original.displayTitle) }
+        #expect(copy.services == original.services)
+        #expect(copy.username == original.username)
+        #expect(copy.notes == original.notes)
+        #expect(secret(plan, copy.secret) == secret(source, original.secret))
+        #expect(copy.created == original.created)
+        #expect(copy.modified == original.modified)
+        #expect(copy.totp?.parameters == original.totp?.parameters)
+        #expect(copy.totp.map { secret(plan, $0.key) } == original.totp.map { secret(source, $0.key) })
+        if history {
+            #expect(copy.history.map(\.replaced) == original.history.map(\.replaced))
+            #expect(copy.history.map { secret(plan, $0.secret) } == original.history.map { secret(source, $0.secret) })
+        }
+    }
+
+    func matching(_ original: Credential, in plan: ImportPlan) throws -> Credential {
+        try #require(plan.additions.map(\.credential).first { $0.username == original.username && $0.services.first?.host == original.services.first?.host })
+    }
+
+    @Test("Bitwarden JSON: every field, history included")
+    func bitwardenJSON() throws {
+        let source = try sourceVault()
+        let (plan, _) = try roundTrip(.bitwardenJSON, source)
+        for original in source.contents.credentials {
+            // Bitwarden needs a name: an empty title goes out as the shown one.
+            compare(original, in: source, with: try matching(original, in: plan), in: plan, title: !original.title.isEmpty, history: true)
+        }
+    }
+
+    @Test("pwtui CSV: every field but the history")
+    func csv() throws {
+        let source = try sourceVault()
+        let (plan, _) = try roundTrip(.csv, source)
+        for original in source.contents.credentials {
+            compare(original, in: source, with: try matching(original, in: plan), in: plan, history: false)
+        }
+    }
+
+    @Test("KeePassXC CSV: every field of one-service credentials; other services in the notes")
+    func keepassxcCSV() throws {
+        let source = try sourceVault()
+        let (plan, writer) = try roundTrip(.keepassxcCSV, source)
+        #expect(writer.notesServices == 1)
+        for original in source.contents.credentials {
+            let copy = try matching(original, in: plan)
+            if original.services.count == 1 {
+                compare(original, in: source, with: copy, in: plan, history: false)
+            } else {
+                #expect(copy.services == [original.services[0]])
+                #expect(copy.notes == original.notes + "\n\nURL: gist.github.com")
+                #expect(secret(plan, copy.secret) == secret(source, original.secret))
+            }
+        }
+    }
+
+    @Test("importing the same export twice changes nothing the second time")
+    func idempotent() throws {
+        let source = try sourceVault()
+        var writer = ExportWriter(format: .bitwardenJSON)
+        let bytes = try writer.write(source)
+        let path = try directory.freshPath("again.json")
+        try bytes.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
+        let again = ImportPlan(try ImportReader.read(path), existing: source.contents.credentials, existingSecrets: source.contents.secrets,
+                               policy: .update, now: Timestamp(millisecondsSince1970: 0), suffixes: ImportSamples.suffixes)
+        #expect(again.addedCount == 0)
+        #expect(again.updatedCount == 0)
+        #expect(again.steps.allSatisfy { if case .duplicate = $0.action { return true } else { return false } })
+    }
+}
