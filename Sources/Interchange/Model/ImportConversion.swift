@@ -21,9 +21,10 @@ public struct ConvertedEntry: Sendable {
 /// a site and is refused; `--skip-invalid` imports the rest. Fields the vault has no place for
 /// (folders, custom fields, tags) become `name: value` lines in the notes.
 enum ImportConversion {
+    /// The credential `entry` becomes; what was noticed on the way is added to `warnings`, also
+    /// when the entry is refused.
     static func convert(_ entry: ImportedEntry, in batch: ImportBatch, now: Timestamp,
-                        suffixes: @autoclosure () -> PublicSuffixList) throws -> (ConvertedEntry, warnings: [String]) {
-        var warnings: [String] = []
+                        suffixes: @autoclosure () -> PublicSuffixList, warnings: inout [String]) throws -> ConvertedEntry {
         var services: [ServiceIdentifier] = []
         var kept: [String] = []
         for location in entry.locations {
@@ -65,7 +66,7 @@ enum ImportConversion {
             if case .invalidRequest(let reason) = error { throw ImportFailure(reason) }
             throw error
         }
-        return (ConvertedEntry(origin: entry.origin, credential: credential, lastUsed: entry.lastUsed), warnings)
+        return ConvertedEntry(origin: entry.origin, credential: credential, lastUsed: entry.lastUsed)
     }
 
     /// A location as a service: as written, else a scheme-less host with a path read as https.

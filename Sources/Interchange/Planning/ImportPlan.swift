@@ -75,9 +75,7 @@ public struct ImportPlan: Sendable {
             }
             let converted: ConvertedEntry
             do {
-                let result = try ImportConversion.convert(entry, in: batch, now: now, suffixes: suffixes())
-                converted = result.0
-                warnings += result.warnings
+                converted = try ImportConversion.convert(entry, in: batch, now: now, suffixes: suffixes(), warnings: &warnings)
             } catch {
                 steps.append(Step(origin: entry.origin, summary: summary, action: .invalid("\(error)")))
                 continue
@@ -171,7 +169,7 @@ public struct ImportPlan: Sendable {
     }
 }
 
-/// Credentials by account: username, host and port.
+/// Credentials by account: username, host and explicit port.
 private struct AccountIndex {
     enum Holder {
         case vault(Credential)
@@ -196,7 +194,8 @@ private struct AccountIndex {
     }
 
     private static func key(_ service: ServiceIdentifier, _ username: String) -> String {
-        "\(service.host)\u{1F}\(service.effectivePort.map(String.init) ?? "")\u{1F}\(username)"
+        // The explicit port only: `gitlab.com` and `https://gitlab.com/login` are one account.
+        "\(service.host)\u{1F}\(service.port.map(String.init) ?? "")\u{1F}\(username)"
     }
 }
 

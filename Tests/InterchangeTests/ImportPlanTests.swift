@@ -1,0 +1,116 @@
+import Foundation
+import Platform
+import PwtuiTestSupport
+import ServiceMatching
+import Testing
+import VaultCrypto
+@testable import Interchange
+import VaultModel
+
+/// What an import decides for each entry against what is there: duplicates skipped, conflicts
+/// settled by the policy, the same account twice in one file merged or kept.
+@Suite("Import decisions")
+struct ImportPlanTests {
+    let directory = TemporaryDirectory("import-plan")
+
+    func vault() throws -> Vault {
+        let vault = try Vault.create(at: try directory.freshPath("v.pwtui"), password: try secure("x"), parameters: .interactive,
+                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try vault.add(services: [try ServiceIdentifier("https://github.com/login")], username: "alice", secret: try secure("same"),
+                      title: "GitHub", notes: "kept")
+        try vault.add(services: [try ServiceIdentifier("gitlab.com")], username: "alice", secret: try secure("old"), title: "GitLab")
+        return vault
+    }
+
+    func csv(_ rows: String) throws -> ImportBatch {
+        let path = try directory.freshPath("in.csv")
+        try Data(("name,url,username,password,note\n" + rows).utf8).write(to: URL(fileURLWithPath: path))
+        return try ImportReader.read(path)
+    }
+
+    func plan(_ batch: ImportBatch, _ vault: Vault, _ policy: ImportPlan.ConflictPolicy) -> ImportPlan {
+        ImportPlan(batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets, policy: policy,
+                   now: Timestamp(millisecondsSince1970: 1_800_000_000_000), suffixes: ImportSamples.suffixes)
+    }
+
+    static let rows = """
+        GitHub,https://github.com/,alice,same,
+        GitLab,https://gitlab.com/users/sign_in,alice,new,from the export
+        Other,https://other.example,bob,pw,
+
+        """
+
+    @Test("same account, same password: a duplicate whatever the policy; another password: the policy decides", arguments: ImportPlan.ConflictPolicy.allCases)
+    func policies(policy: ImportPlan.ConflictPolicy) throws {
+        let vault = try vault()
+        let plan = plan(try csv(Self.rows), vault, policy)
+        guard case .duplicate(let other) = plan.steps[0].action else { Issue.record("\(plan.steps[0].action)"); return }
+        #expect(other.hasPrefix("credential "))
+        let gitlab = vault.contents.credentials[1]
+        switch policy {
+        case .skip:
+            guard case .conflict = plan.steps[1].action else { Issue.record("\(plan.steps[1].action)"); return }
+            #expect(plan.addedCount == 1)
+        case .keepBoth:
+            guard case .addBesides = plan.steps[1].action else { Issue.record("\(plan.steps[1].action)"); return }
+            #expect(plan.addedCount == 2)
+        case .update:
+            #expect(plan.steps[1].action == .update(gitlab.id))
+            #expect(plan.addedCount == 1)
+            try plan.apply(to: vault)
+            let updated = try vault.credential(id: gitlab.id.uuidString)
+            #expect(vault.withSecret(updated.secret) { Array($0) } == Array("new".utf8))
+            #expect(updated.history.map { vault.withSecret($0.secret) { Array($0) } } == [Array("old".utf8)])
+            #expect(updated.services.map(\.text) == ["gitlab.com", "https://gitlab.com/users/sign_in"])
+            #expect(updated.notes == "from the export")
+            #expect(updated.title == "GitLab")
+        }
+        #expect(plan.steps[2].action == .add)
+    }
+
+    @Test("the same account twice in one file: updated into one credential, the later password current")
+    func twiceInOneFile() throws {
+        let vault = try vault()
+        let rows = "A,https://a.example/,u,one,first\nA again,https://a.example/login,u,two,second\nA copy,a.example,u,two,\n"
+        let update = plan(try csv(rows), vault, .update)
+        #expect(update.addedCount == 1)
+        #expect(update.steps[1].action == .updatePending(.line(2)))
+        guard case .duplicate = update.steps[2].action else { Issue.record("\(update.steps[2].action)"); return }
+        let merged = try #require(update.added("A"))
+        #expect(update.secret(merged.secret) == "two")
+        #expect(merged.history.map { update.secret($0.secret) } == ["one"])
+        #expect(merged.notes == "first\n\nsecond")
+        #expect(merged.services.map(\.text) == ["https://a.example/", "https://a.example/login"])
+
+        let skip = plan(try csv(rows), vault, .skip)
+        #expect(skip.addedCount == 1)
+        guard case .conflict(let other) = skip.steps[1].action else { Issue.record("\(skip.steps[1].action)"); return }
+        #expect(other == "line 2 of this file")
+    }
+
+    @Test("other usernames, hosts or ports are other accounts")
+    func otherAccounts() throws {
+        let vault = try vault()
+        let rows = "G,https://github.com/,bob,same,\nG,https://gist.github.com/,alice,same,\nG,https://github.com:8443/,alice,same,\n"
+        let plan = plan(try csv(rows), vault, .skip)
+        #expect(plan.addedCount == 3)
+    }
+
+    @Test("a URL carrying a password is left out, never kept in the notes")
+    func userinfo() throws {
+        let vault = try vault()
+        let plan = plan(try csv("X,https://bob:hunter2@x.example/,bob,pw,\n"), vault, .skip)
+        #expect(plan.invalidCount == 1)
+        #expect(plan.warnings.allSatisfy { !$0.contains("hunter2") })
+        #expect(plan.warnings.contains { $0.contains("user name or password") })
+    }
+
+    @Test("a field over the vault's limits is refused by the entry, before anything is saved")
+    func limits() throws {
+        let vault = try vault()
+        let long = String(repeating: "n", count: Limits.notesBytes + 1)
+        let plan = plan(try csv("X,https://x.example/,u,pw,\(long)\n"), vault, .skip)
+        guard case .invalid(let reason) = plan.steps[0].action else { Issue.record("\(plan.steps[0].action)"); return }
+        #expect(reason.contains("notes"))
+    }
+}
