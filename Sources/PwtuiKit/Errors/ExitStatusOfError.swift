@@ -1,3 +1,4 @@
+import Interchange
 import Platform
 import ServiceMatching
 import TUI
@@ -35,6 +36,9 @@ extension ExitStatus {
             }
         case is InvalidServiceIdentifier:
             self = .usage
+        case is ImportFailure:
+            // sysexits' EX_DATAERR: the input (here the export, not the vault) is wrong.
+            self = .corrupt
         case is VaultCryptoError, is AgentError:
             self = .ioError
         case let error as PromptError:

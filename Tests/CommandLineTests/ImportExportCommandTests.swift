@@ -1,0 +1,125 @@
+// `pwtui import` and `pwtui export` through the binary: one save for a whole import, a dry run
+// and a refused import that change nothing, exports written 0600 and never to a terminal, and
+// an export imported into another vault giving the same credentials.
+
+import Foundation
+import Testing
+
+@Suite("import and export through the binary")
+struct ImportExportCommandTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("InterchangeTests/Samples").path
+
+    func write(_ text: String, in sandbox: Sandbox, name: String = "export.csv") throws -> String {
+        let path = sandbox.scratch + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("an import is one save: the backup is the vault as it was before; every password is there")
+    func oneSave() throws {
+        let sandbox = try Sandbox.withVault(Login(["example.net"], username: "zed", secret: "z"))
+        let before = try #require(readBytes(sandbox.vault))
+        let result = try sandbox.pwtui(["import", Self.samples + "/chrome.csv"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.out.contains("Imported from Chrome, Edge or Brave CSV") && result.out.contains("3 added"), "\(result)")
+        #expect(result.err.contains("holds every password in plaintext") && result.err.contains("shred -u"), "\(result)")
+        #expect(readBytes(sandbox.vault + ".bak") == before, "one save: the backup is the file before the import")
+        #expect(try sandbox.listJSON().count == 4)
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "gh,pass\"1\n")
+        #expect(try sandbox.pwtui(["get", "bank.example.co.uk"]).out == "bänk pass\n")
+        for output in [result.out, result.err] { #expect(!output.contains("gh,pass") && !output.contains("bänk"), "no secret printed: \(result)") }
+
+        let again = try sandbox.pwtui(["import", Self.samples + "/chrome.csv"])
+        #expect(again.exitCode == 0 && again.out.contains("3 skipped") && again.out.contains("duplicate"), "\(again)")
+        #expect(try sandbox.listJSON().count == 4)
+    }
+
+    @Test("--dry-run lists what would happen and why, and leaves every file as it was")
+    func dryRun() throws {
+        let sandbox = try Sandbox.withVault(Login(["https://github.com/login"], username: "alice@example.com", secret: "older"))
+        let before = try sandbox.vaultDirectoryFiles()
+        let result = try sandbox.pwtui(["import", Self.samples + "/chrome.csv", "--dry-run"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.out.contains("add       line 3: accounts.google.com"), "\(result)")
+        #expect(result.out.contains("skip      line 2: github.com") && result.out.contains("another password; --on-conflict"), "\(result)")
+        #expect(result.out.contains("Dry run, nothing changed") && result.out.contains("2 to add, 1 to skip"), "\(result)")
+        #expect(try sandbox.vaultDirectoryFiles() == before)
+
+        let update = try sandbox.pwtui(["import", Self.samples + "/chrome.csv", "--on-conflict", "update"])
+        #expect(update.exitCode == 0 && update.out.contains("2 added, 1 updated"), "\(update)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "gh,pass\"1\n")
+        let history = try sandbox.pwtui(["history", "github.com", "--reveal"])
+        #expect(history.out.contains("older"), "the replaced password is in the history: \(history)")
+    }
+
+    @Test("an entry that cannot be imported: exit 65 naming its line, nothing changed; --skip-invalid imports the rest")
+    func invalidEntries() throws {
+        let sandbox = try Sandbox.withVault()
+        let file = try write("name,url,username,password\nA,https://a.example/,u,pa\nNo site,,u,secret-b\nC,https://c.example/,u,pc,extra\n", in: sandbox)
+        let before = try sandbox.vaultDirectoryFiles()
+        let refused = try sandbox.pwtui(["import", file])
+        #expect(refused.exitCode == 65, "\(refused)")
+        #expect(refused.err.contains("2 of 3 entries cannot be imported, so nothing was"), "\(refused)")
+        #expect(refused.err.contains("line 3: 'No site' has no URL or domain") && refused.err.contains("line 4: 5 fields where the header has 4"), "\(refused)")
+        #expect(!refused.err.contains("secret-b"), "\(refused)")
+        #expect(try sandbox.vaultDirectoryFiles() == before)
+
+        let skipping = try sandbox.pwtui(["import", file, "--skip-invalid"])
+        #expect(skipping.exitCode == 0 && skipping.out.contains("1 added, 2 not importable"), "\(skipping)")
+        #expect(try sandbox.listJSON().count == 1)
+
+        let unbalanced = try write("name,url,username,password\nA,https://a.example/,u,\"pa\n", in: sandbox, name: "open.csv")
+        let broken = try sandbox.pwtui(["import", unbalanced])
+        #expect(broken.exitCode == 65 && broken.err.contains("open.csv:line 2, column 24"), "\(broken)")
+    }
+
+    @Test("export: 0600, refuses to replace a file without --force, to stdout when piped; imported elsewhere it is the same vault")
+    func exportRoundTrip() throws {
+        let sandbox = try Sandbox.withVault(Login(["https://github.com/login", "gist.github.com"], username: "alice", secret: "gh \"pw\", 1"),
+                                            Login(["example.org"], username: "ünïcode", secret: "ex-pw"))
+        try #require(try sandbox.pwtui(["edit", "example.org", "--notes", "line 1\nline 2, \"quoted\""]).exitCode == 0)
+        let output = sandbox.scratch + "/out.json"
+        let export = try sandbox.pwtui(["export", "--format", "bitwarden-json", "--output", output])
+        #expect(export.exitCode == 0 && export.err.contains("Exported 2 credentials") && export.err.contains("plaintext"), "\(export)")
+        var info = stat()
+        #expect(stat(output, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(!export.out.contains("gh"), "nothing on stdout with --output: \(export)")
+        let again = try sandbox.pwtui(["export", "--format", "csv", "--output", output])
+        #expect(again.exitCode == 64 && again.err.contains("--force"), "\(again)")
+        let piped = try sandbox.pwtui(["export", "--format", "csv"])
+        #expect(piped.exitCode == 0 && piped.out.hasPrefix("\"title\",\"services\""), "\(piped)")
+
+        let other = sandbox.scratch + "/other.pwtui"
+        #expect(try sandbox.pwtui(["init", "--kdf", "interactive", "--vault", other]).exitCode == 0)
+        let imported = try sandbox.pwtui(["import", output, "--vault", other])
+        #expect(imported.exitCode == 0 && imported.out.contains("2 added"), "\(imported)")
+        let strip = { (list: [[String: Any]]) in
+            list.map { entry in ["title", "username", "services", "notes"].map { "\(entry[$0] ?? "")" }.joined(separator: "|") }.sorted()
+        }
+        #expect(strip(try sandbox.listJSON(vault: other)) == strip(try sandbox.listJSON()))
+        #expect(try sandbox.pwtui(["get", "github.com", "--vault", other]).out == "gh \"pw\", 1\n")
+    }
+
+    @Test("export asks for the master password even when the agent is unlocked")
+    func exportAsksEvenUnlocked() throws {
+        let sandbox = try Sandbox.withVault(Login(["example.org"], username: "u", secret: "ex-pw"))
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
+        #expect(try sandbox.pwtui(["get", "example.org"], password: .none).out == "ex-pw\n", "the agent answers get")
+        let export = try sandbox.pwtui(["export", "--format", "csv"], password: .none)
+        #expect(export.exitCode != 0 && export.stdout.isEmpty, "no password given, no export: \(export)")
+        #expect(try sandbox.pwtui(["export", "--format", "csv"]).exitCode == 0)
+    }
+
+    @Test("export refuses a terminal as its output")
+    func exportRefusesTerminal() throws {
+        let sandbox = try Sandbox.withVault(Login(["example.org"], username: "u", secret: "ex-pw"))
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let passwordFile = try write(sandbox.password + "\n", in: sandbox, name: "mp")
+        // script(1) gives the command a terminal for stdout.
+        let result = try sandbox.run("/usr/bin/script", ["-qec", "'\(pwtui)' export --format csv --master-password-fd 3 3<'\(passwordFile)'; echo RC=$?", "/dev/null"])
+        #expect(result.out.contains("not written to a terminal") && result.out.contains("RC=64"), "\(result)")
+        #expect(!result.out.contains("ex-pw"), "\(result)")
+    }
+}
