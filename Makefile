@@ -7,7 +7,7 @@ SWIFT ?= swift
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: run test build release install install-files deps unit e2e bench bench-peers bench-fast-path clean themes fuzz fuzz-seeds
+.PHONY: run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path clean themes fuzz fuzz-seeds
 
 run: deps build
 	$(BIN_DIR)/pwtui $(ARGS)
@@ -87,6 +87,10 @@ bench-peers: release
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing; else sudo apt-get install -y -qq $$missing; fi; fi
 	python3 Benchmarks/peers/peers.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
+
+# 10,000 entries imported in one go from each big format, KDF subtracted (issue 15).
+bench-import: release
+	python3 Benchmarks/import/import.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
 
 bench-fast-path: release
 	cd Benchmarks && $(SWIFT) build -c release --product pwtui-bench

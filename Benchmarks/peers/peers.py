@@ -122,7 +122,8 @@ class Pwtui(Tool):
         if has_import:
             export = f"{self.root}/pwtui-import.csv"
             write_bitwarden_csv(export, self.entries)
-            self.pwtui("import", export)
+            # import unlocks here, not through the agent: one save of everything, the vault's job.
+            self.pwtui("import", export, "--master-password-fd", "0", stdin=master)
             os.unlink(export)
         else:
             for domain, username, password, notes in self.entries:
