@@ -6,7 +6,7 @@
 // calls too. Build with both sanitizer spellings, as the Makefile does (see docs/fuzzing.md).
 import PackageDescription
 
-let fuzzers = ["VaultHeader", "PayloadCodec", "ServiceIdentifier", "AgentMessage", "IdentityStore"]
+let fuzzers = ["VaultHeader", "PayloadCodec", "ServiceIdentifier", "AgentMessage", "IdentityStore", "ImportFile"]
 
 let package = Package(
     name: "pwtui-fuzz",

@@ -1,4 +1,6 @@
 import Foundation
+import Interchange
+import Platform
 import VaultCrypto
 import VaultAgent
 import VaultModel
@@ -17,6 +19,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case serviceIdentifier = "ServiceIdentifier"
     case agentMessage = "AgentMessage"
     case identityStore = "IdentityStore"
+    case importFile = "ImportFile"
 
     /// Feeds one input to the decoder this entry stands for.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -26,6 +29,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .serviceIdentifier: Self.serviceIdentifier(bytes)
         case .agentMessage: Self.agentMessage(bytes)
         case .identityStore: Self.identityStore(bytes)
+        case .importFile: Self.importFile(bytes)
         }
     }
 
@@ -86,6 +90,19 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         _ = try? IdentityStore.decode(bytes, filter: { equivalents in
             HostFilter(requests: hostFilterRequests, context: RankingContext(suffixes: NoPublicSuffixList(), equivalents: equivalents))
         })
+    }
+
+    /// An export as `pwtui import` reads it, in every format a file can be (the input sniffed,
+    /// then forced as JSON, XML and CSV), and what it reads planned into credentials: the
+    /// readers and every format's mapping see bytes anyone can write.
+    static func importFile(_ bytes: UnsafeRawBufferPointer) {
+        for format in [nil, ImportFormat.bitwardenJSON, .keepassXML, .chrome, .bitwardenCSV] {
+            guard let batch = try? ImportReader.read(bytes: bytes, format: format),
+                  let arena = try? SecretArena() else { continue }
+            let plan = ImportPlan(batch, existing: [], existingSecrets: arena, policy: .update,
+                                  now: Timestamp(millisecondsSince1970: 0), suffixes: NoPublicSuffixList())
+            precondition(plan.steps.count == batch.entries.count + batch.rejected.count, "an entry without a decision")
+        }
     }
 
     private static let hostFilterRequests = ["github.com", "https://login.example.co.uk/"].compactMap { try? ServiceIdentifier($0) }

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 import VaultCrypto
 import VaultModel
 import ServiceMatching
@@ -23,6 +24,12 @@ public enum SeedCorpus {
             let store = scratch + "/\(name).identities"
             try IdentityStore(vault: vault).save(to: store)
             seeds[.identityStore, default: [:]][name] = Array(try Data(contentsOf: URL(fileURLWithPath: store)))
+            // The vault exported in each format `pwtui export` writes; the hand-written samples of
+            // the other managers' formats (Tests/InterchangeTests/Samples) are in the corpus too.
+            for format in ExportFormat.allCases {
+                var writer = ExportWriter(format: format)
+                seeds[.importFile, default: [:]]["\(name).\(format.rawValue)"] = try writer.write(vault).withUnsafeBytes { Array($0) }
+            }
         }
         for (index, service) in services.enumerated() {
             seeds[.serviceIdentifier, default: [:]]["service-\(index)"] = Array(service.utf8)

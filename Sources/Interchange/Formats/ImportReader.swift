@@ -21,18 +21,22 @@ public enum ImportReader {
         }
         if format == .pass { throw ImportFailure(file: path, "is a file; --format pass takes the store's directory") }
         let bytes = try ProtectedFile.read(path)
-        let arena = try SecretArena()
         do {
-            return try bytes.withUnsafeBytes { bytes in
-                switch format ?? sniff(bytes) {
-                case .bitwardenJSON: return try BitwardenJSON.read(bytes, arena: arena)
-                case .keepassXML: return try KeePassXML.read(bytes, arena: arena)
-                // `.csv` from sniffing means "some CSV": its header tells which, unless --format did.
-                default: return try CSVImport.read(bytes, format: format, arena: arena)
-                }
-            }
+            return try bytes.withUnsafeBytes { try read(bytes: $0, format: format) }
         } catch let failure as ImportFailure {
             throw failure.inFile(path)
+        }
+    }
+
+    /// An export file's bytes (not a store directory); what the fuzzer feeds.
+    public static func read(bytes: UnsafeRawBufferPointer, format: ImportFormat? = nil) throws -> ImportBatch {
+        let arena = try SecretArena()
+        switch format ?? sniff(bytes) {
+        case .bitwardenJSON: return try BitwardenJSON.read(bytes, arena: arena)
+        case .keepassXML: return try KeePassXML.read(bytes, arena: arena)
+        case .pass: throw ImportFailure("--format pass takes the store's directory")
+        // `.csv` from sniffing means "some CSV": its header tells which, unless --format did.
+        default: return try CSVImport.read(bytes, format: format, arena: arena)
         }
     }
 
