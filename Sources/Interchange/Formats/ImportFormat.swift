@@ -30,7 +30,5 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         }
     }
 
-    public var isCSV: Bool { CSVLayout.layout(of: self) != nil }
-
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
