@@ -86,9 +86,10 @@ enum CSVImport {
                 }
             case .extra(let name):
                 var value = batch.text(field)
-                // KeePassXC writes every group's path from the database's root group, "Root".
+                // KeePassXC writes every group's path from the database's root group, whose name
+                // varies ("Root" from the application, "Passwords" from keepassxc-cli db-create).
                 if layout.format == .keepassxcCSV, name == "group" {
-                    value = value == "Root" ? "" : value.hasPrefix("Root/") ? String(value.dropFirst(5)) : value
+                    value = value.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
                 }
                 if !value.isEmpty { entry.extraFields.append((name, value)) }
             case .ignored: break

@@ -62,6 +62,7 @@ enum KeePassXML {
         if entry.oneTimeKey == nil, let secret = otp["TimeOtp-Secret-Base32"] {
             entry.oneTimeKey = try timeOtpURI(secret, otp, batch: batch)
         }
+        if let tags = element.child("Tags").map({ batch.text($0.text) }), !tags.isEmpty { entry.extraFields.append(("tags", tags)) }
         let groupPath = group.dropFirst().joined(separator: "/")
         if !groupPath.isEmpty { entry.extraFields.append(("group", groupPath)) }
         let times = element.child("Times")
