@@ -6,63 +6,59 @@ import VaultModel
 /// login item per credential, every service a `uri`, the history as `passwordHistory`.
 enum BitwardenJSONWriter {
     static func write(_ credentials: [Credential], of vault: Vault, to output: inout SecureBytes) throws {
-        try text("{\n  \"encrypted\": false,\n  \"folders\": [],\n  \"items\": [", to: &output)
+        try output.append(utf8: "{\n  \"encrypted\": false,\n  \"folders\": [],\n  \"items\": [")
         for (index, credential) in credentials.enumerated() {
-            try text(index == 0 ? "\n    {" : ",\n    {", to: &output)
-            try text("\"id\": \"\(credential.id.uuidString.lowercased())\", \"organizationId\": null, \"folderId\": null, \"type\": 1, \"reprompt\": 0, ", to: &output)
+            try output.append(utf8: index == 0 ? "\n    {" : ",\n    {")
+            try output.append(utf8: "\"id\": \"\(credential.id.uuidString.lowercased())\", \"organizationId\": null, \"folderId\": null, \"type\": 1, \"reprompt\": 0, ")
             try member("name", credential.title.isEmpty ? credential.displayTitle : credential.title, to: &output)
             if credential.notes.isEmpty {
-                try text("\"notes\": null, ", to: &output)
+                try output.append(utf8: "\"notes\": null, ")
             } else {
                 try member("notes", credential.notes, to: &output)
             }
-            try text("\"favorite\": false, \"login\": {\"uris\": [", to: &output)
+            try output.append(utf8: "\"favorite\": false, \"login\": {\"uris\": [")
             for (number, service) in credential.services.enumerated() {
-                try text(number == 0 ? "{\"match\": null, " : ", {\"match\": null, ", to: &output)
+                try output.append(utf8: number == 0 ? "{\"match\": null, " : ", {\"match\": null, ")
                 try member("uri", service.text, last: true, to: &output)
-                try text("}", to: &output)
+                try output.append(utf8: "}")
             }
-            try text("], ", to: &output)
+            try output.append(utf8: "], ")
             try member("username", credential.username, to: &output)
-            try text("\"password\": ", to: &output)
+            try output.append(utf8: "\"password\": ")
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
-            try text(", \"totp\": ", to: &output)
+            try output.append(utf8: ", \"totp\": ")
             if let totp = credential.totp {
                 try vault.withSecret(totp.key) { key in
                     let uri = try OTPAuth.uri(key: key, parameters: totp.parameters, label: credential.displayTitle)
                     try uri.withUnsafeBytes { try JSONText.appendQuoted($0, to: &output) }
                 }
             } else {
-                try text("null", to: &output)
+                try output.append(utf8: "null")
             }
-            try text("}, \"passwordHistory\": ", to: &output)
+            try output.append(utf8: "}, \"passwordHistory\": ")
             if credential.history.isEmpty {
-                try text("null", to: &output)
+                try output.append(utf8: "null")
             } else {
-                try text("[", to: &output)
+                try output.append(utf8: "[")
                 for (number, previous) in credential.history.enumerated() {
-                    try text(number == 0 ? "{" : ", {", to: &output)
+                    try output.append(utf8: number == 0 ? "{" : ", {")
                     try member("lastUsedDate", previous.replaced.description, to: &output)
-                    try text("\"password\": ", to: &output)
+                    try output.append(utf8: "\"password\": ")
                     try vault.withSecret(previous.secret) { try JSONText.appendQuoted($0, to: &output) }
-                    try text("}", to: &output)
+                    try output.append(utf8: "}")
                 }
-                try text("]", to: &output)
+                try output.append(utf8: "]")
             }
-            try text(", ", to: &output)
+            try output.append(utf8: ", ")
             try member("revisionDate", credential.modified.description, to: &output)
             try member("creationDate", credential.created.description, to: &output)
-            try text("\"collectionIds\": null}", to: &output)
+            try output.append(utf8: "\"collectionIds\": null}")
         }
-        try text("\n  ]\n}\n", to: &output)
+        try output.append(utf8: "\n  ]\n}\n")
     }
 
     private static func member(_ name: String, _ value: String, last: Bool = false, to output: inout SecureBytes) throws {
-        try text("\"\(name)\": \(JSONText.quote(value))" + (last ? "" : ", "), to: &output)
+        try output.append(utf8: "\"\(name)\": \(JSONText.quote(value))" + (last ? "" : ", "))
     }
 
-    private static func text(_ text: String, to output: inout SecureBytes) throws {
-        var text = text
-        try text.withUTF8 { try output.append(contentsOf: UnsafeRawBufferPointer($0)) }
-    }
 }

@@ -101,20 +101,16 @@ enum KeePassXML {
     /// protected memory.
     private static func timeOtpURI(_ secret: SecretReference, _ settings: [String: SecretReference], batch: ImportBatch) throws -> SecretReference {
         var uri = try SecureBytes(capacity: 256)
-        try append("otpauth://totp/KeePass?secret=", to: &uri)
+        try uri.append(utf8: "otpauth://totp/KeePass?secret=")
         try batch.secrets.withBytes(of: secret) { try uri.append(contentsOf: $0) }
         let names = ["TimeOtp-Length": "digits", "TimeOtp-Period": "period", "TimeOtp-Algorithm": "algorithm"]
         for (key, parameter) in names.sorted(by: { $0.key < $1.key }) {
             guard let value = settings[key] else { continue }
             // KeePass writes HMAC-SHA-256; otpauth says SHA256.
             let text = batch.text(value).replacingOccurrences(of: "HMAC-", with: "").replacingOccurrences(of: "-", with: "")
-            try append("&\(parameter)=\(text)", to: &uri)
+            try uri.append(utf8: "&\(parameter)=\(text)")
         }
         return try uri.withUnsafeBytes { try batch.secrets.store($0) }
     }
 
-    private static func append(_ text: String, to bytes: inout SecureBytes) throws {
-        var text = text
-        try text.withUTF8 { try bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
-    }
 }

@@ -85,13 +85,13 @@ public enum PassStore {
             }
             // The key is read from the bytes first: a `totp:` line's value is a secret, and must
             // not pass through a String.
-            if let pair = keyAndValue(line), oneTimeKeys.contains(pair.0), !pair.1.isEmpty, entry.oneTimeKey == nil {
-                entry.oneTimeKey = try batch.secrets.store(UnsafeRawBufferPointer(rebasing: line[pair.1]))
+            if let (key, value) = keyAndValue(line), oneTimeKeys.contains(key), !value.isEmpty, entry.oneTimeKey == nil {
+                entry.oneTimeKey = try batch.secrets.store(UnsafeRawBufferPointer(rebasing: line[value]))
                 continue
             }
             let text = String(decoding: line, as: UTF8.self)
             if text == "---" { continue }
-            if let (key, range) = keyAndValue(line).map({ ($0.0, $0.1) }) {
+            if let (key, range) = keyAndValue(line) {
                 let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
                 if usernameKeys.contains(key), entry.username.isEmpty, !value.isEmpty {
                     entry.username = value

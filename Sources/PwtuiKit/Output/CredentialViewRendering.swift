@@ -24,19 +24,19 @@ extension CredentialView {
         func field(_ label: String, _ values: [String]) throws {
             for (index, value) in values.enumerated() {
                 let name = index == 0 ? label : ""
-                try Self.append("  " + name + String(repeating: " ", count: 12 - name.count)
-                    + PrintableText.forTerminal(value) + "\n", to: &output)
+                try output.append(utf8: "  " + name + String(repeating: " ", count: 12 - name.count)
+                    + PrintableText.forTerminal(value) + "\n")
             }
         }
-        try Self.append(PrintableText.forTerminal(credential.displayTitle) + "\n", to: &output)
+        try output.append(utf8: PrintableText.forTerminal(credential.displayTitle) + "\n")
         try field("id", [credential.id.uuidString.lowercased()])
         try field("username", [credential.username])
-        try Self.append("  password    ", to: &output)
+        try output.append(utf8: "  password    ")
         if reveal {
             try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
-            try Self.append("\n", to: &output)
+            try output.append(utf8: "\n")
         } else {
-            try Self.append(CredentialDetailScreen.mask + "  (--reveal shows it)\n", to: &output)
+            try output.append(utf8: CredentialDetailScreen.mask + "  (--reveal shows it)\n")
         }
         try field("services", credential.services.map(\.text))
         try field("created", [credential.created.minuteText])
@@ -55,7 +55,7 @@ extension CredentialView {
         let history = credential.previousSecrets.enumerated().map { index, entry in
             "{\"number\":\(index + 1),\"replaced\":\(JSONText.quote(entry.replaced.description))}"
         }
-        try Self.append("{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
+        try output.append(utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
             + "\"title\":\(JSONText.quote(credential.displayTitle)),"
             + "\"username\":\(JSONText.quote(credential.username)),"
             + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
@@ -64,29 +64,26 @@ extension CredentialView {
             + "\"modified\":\(JSONText.quote(credential.modified.description)),"
             + "\"lastUsed\":\(lastUsed.map { JSONText.quote($0.description) } ?? "null"),"
             + "\"history\":[\(history.joined(separator: ","))],"
-            + "\"password\":", to: &output)
+            + "\"password\":")
         if reveal {
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
         } else {
-            try Self.append("null", to: &output)
+            try output.append(utf8: "null")
         }
-        try Self.append("}\n", to: &output)
+        try output.append(utf8: "}\n")
     }
 
     /// "1  2026-11-20 10:00 UTC  ••••••••", one line per previous password, newest first.
     private func history(_ credential: Credential, from vault: Vault, into output: inout SecureBytes) throws {
         for (index, entry) in credential.previousSecrets.enumerated() {
-            try Self.append("\(index + 1)  \(entry.replaced.minuteText)  ", to: &output)
+            try output.append(utf8: "\(index + 1)  \(entry.replaced.minuteText)  ")
             if reveal {
                 try vault.withSecret(entry.secret) { try output.append(contentsOf: $0) }
             } else {
-                try Self.append(CredentialDetailScreen.mask, to: &output)
+                try output.append(utf8: CredentialDetailScreen.mask)
             }
-            try Self.append("\n", to: &output)
+            try output.append(utf8: "\n")
         }
     }
 
-    private static func append(_ text: String, to output: inout SecureBytes) throws {
-        try Array(text.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
-    }
 }

@@ -90,6 +90,18 @@ public struct SecureBytes: ~Copyable {
         count += bytes.count
     }
 
+    /// Appends the UTF-8 of `text`: the parts of a document holding secrets that are not secret
+    /// themselves (JSON keys, labels, separators).
+    public mutating func append(utf8 text: String) throws(VaultCryptoError) {
+        // withUTF8 rethrows untyped; the one error possible here is carried out by hand.
+        var text = text
+        var failure: VaultCryptoError?
+        text.withUTF8 { bytes in
+            do throws(VaultCryptoError) { try append(contentsOf: UnsafeRawBufferPointer(bytes)) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
     public mutating func append(contentsOf other: borrowing SecureBytes) throws(VaultCryptoError) {
         let source = UnsafeRawBufferPointer(start: other.base, count: other.count)
         try append(contentsOf: source)

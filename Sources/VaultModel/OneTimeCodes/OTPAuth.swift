@@ -125,7 +125,7 @@ extension OTPAuth {
     public static func uri(key: UnsafeRawBufferPointer, parameters: OneTimeParameters, label: String) throws -> SecureBytes {
         var uri = try SecureBytes(capacity: 64 + key.count * 2 + label.utf8.count * 3)
         let encodedLabel = label.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "pwtui"
-        try append("otpauth://totp/\(encodedLabel)?secret=", to: &uri)
+        try uri.append(utf8: "otpauth://totp/\(encodedLabel)?secret=")
         // RFC 4648 base32 without padding: five bits at a time, most significant first.
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
         var buffer: UInt32 = 0
@@ -141,12 +141,8 @@ extension OTPAuth {
         if bits > 0 { try uri.append(alphabet[Int(buffer << UInt32(5 - bits) & 31)]) }
         buffer = 0
         let algorithm = ["SHA1", "SHA256", "SHA512"][Int(parameters.algorithm.rawValue) - 1]
-        try append("&algorithm=\(algorithm)&digits=\(parameters.digits)&period=\(parameters.period)", to: &uri)
+        try uri.append(utf8: "&algorithm=\(algorithm)&digits=\(parameters.digits)&period=\(parameters.period)")
         return uri
     }
 
-    private static func append(_ text: String, to bytes: inout SecureBytes) throws {
-        var text = text
-        try text.withUTF8 { try bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
-    }
 }

@@ -16,30 +16,30 @@ public enum CredentialField: String, CaseIterable, Sendable, Codable {
         switch self {
         case .password:
             try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
-            try Self.append("\n", to: &output)
+            try output.append(utf8: "\n")
         case .username:
-            try Self.append(credential.username + "\n", to: &output)
+            try output.append(utf8: credential.username + "\n")
         case .both:
-            try Self.append(credential.username + "\n", to: &output)
+            try output.append(utf8: credential.username + "\n")
             try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
-            try Self.append("\n", to: &output)
+            try output.append(utf8: "\n")
         case .json:
-            try Self.append("{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
+            try output.append(utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
                 + "\"title\":\(JSONText.quote(credential.displayTitle)),"
                 + "\"username\":\(JSONText.quote(credential.username)),"
                 + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
-                + "\"password\":", to: &output)
+                + "\"password\":")
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
             if credential.totp != nil {
-                try Self.append(",\"totp\":", to: &output)
+                try output.append(utf8: ",\"totp\":")
                 let timed = try vault.oneTimeCode(of: credential)
                 try timed.code.withUnsafeBytes { try JSONText.appendQuoted($0, to: &output) }
             }
-            try Self.append("}\n", to: &output)
+            try output.append(utf8: "}\n")
         case .totp:
             let timed = try vault.oneTimeCode(of: credential)
             try timed.code.withUnsafeBytes { try output.append(contentsOf: $0) }
-            try Self.append("\n", to: &output)
+            try output.append(utf8: "\n")
         }
         return output
     }
@@ -50,7 +50,4 @@ public enum CredentialField: String, CaseIterable, Sendable, Codable {
         UnsafeRawBufferPointer(rebasing: bytes.dropLast(bytes.last == 0x0A ? 1 : 0))
     }
 
-    private static func append(_ text: String, to output: inout SecureBytes) throws {
-        try Array(text.utf8).withUnsafeBytes { try output.append(contentsOf: $0) }
-    }
 }
