@@ -10,12 +10,13 @@ public protocol PublicSuffixList: AnyObject {
     func isPublicSuffix(_ domain: String) -> Bool
 }
 
-/// The Public Suffix List through libpsl, private section included. Lookups are cached: a
+/// The Public Suffix List through libpsl, private section included. Both lookups are cached: a
 /// ranking pass asks about the same few hosts again and again.
 public final class LibPSL: PublicSuffixList {
     private let context: OpaquePointer
     private let ownsContext: Bool
     private var registrable: [String: String?] = [:]
+    private var suffixes: [String: Bool] = [:]
 
     /// The newest list on this machine: the system's file (Debian's publicsuffix package) or
     /// the one compiled into libpsl. With `file`, that file only; nil when it cannot be loaded.
@@ -51,7 +52,12 @@ public final class LibPSL: PublicSuffixList {
     }
 
     public func isPublicSuffix(_ domain: String) -> Bool {
-        psl_is_public_suffix2(context, domain, pwtui_psl_type_any()) != 0
+        // Cached like the registrable domains: a request under one site asks it of the same
+        // parent domain for every credential stored there.
+        if let cached = suffixes[domain] { return cached }
+        let result = psl_is_public_suffix2(context, domain, pwtui_psl_type_any()) != 0
+        suffixes[domain] = result
+        return result
     }
 }
 

@@ -93,19 +93,31 @@ public enum CredentialRanking {
         var tied = 0
         for index in credentials.indices where credentials[index].services.contains(where: { filter.mayMatch(host: $0.host) }) {
             guard let (candidate, labels) = bestMatch(credentials[index], prepared, context), accepts(candidate) else { continue }
-            let key = Key(candidate, labels: labels, position: index, prepared: prepared, context: context)
+            let order = Order(candidate, labels: labels, prepared: prepared, context: context)
             guard let current = best else {
-                (best, tied) = ((candidate, key), 1)
+                (best, tied) = ((candidate, Key(candidate, order: order, position: index)), 1)
                 continue
             }
+            let better = isBetter(candidate, order, than: current.ranked, current.key)
             if candidate.isEquallyGood(as: current.ranked) {
                 tied += 1
-            } else if key < current.key {
+            } else if better {
                 tied = 1  // better, and not equally good: a new run of equals starts
             }
-            if key < current.key { best = (candidate, key) }
+            if better { best = (candidate, Key(candidate, order: order, position: index)) }
         }
         return best.map { ($0.ranked, tied) }
+    }
+
+    /// `Key`'s order without making the candidate's whole key: the title's natural-order key
+    /// (an allocation and a normalization) only when the numbers tie and the titles differ.
+    /// When 10,000 credentials share the site asked for, making every key was most of a `get`.
+    private static func isBetter(_ candidate: RankedCredential, _ order: Order, than current: RankedCredential, _ key: Key) -> Bool {
+        if order != key.order { return order < key.order }
+        let title = candidate.credential.displayTitle == current.credential.displayTitle
+            ? 0 : NaturalSortKey.compare(NaturalSortKey(candidate.credential.displayTitle), key.title)
+        if title != 0 { return title < 0 }
+        return candidate.credential.id.precedes(key.id)
     }
 
     // MARK: -
@@ -131,22 +143,16 @@ public enum CredentialRanking {
                                  requestIndex: best.request, labels: best.labels), best.labels)
     }
 
-    /// The full sort key of a matching credential.
-    struct Key: Comparable {
+    /// What ranks matching credentials before their titles: numbers, cheap to make and compare.
+    struct Order: Comparable {
         let tier: Int
         let request: Int
         let labels: Int
         let rank: Int32
         let lastUsed: Int64
         let useCount: Int
-        /// Made once: titles decide most ties, and a localized comparison per sort step costs
-        /// more than all the matching.
-        let title: NaturalSortKey
-        let id: UUID
-        /// Where the ranked credential is in the list being sorted.
-        let position: Int
 
-        init(_ ranked: RankedCredential, labels: Int, position: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
+        init(_ ranked: RankedCredential, labels: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
             tier = ranked.match?.order ?? Int.max
             request = ranked.requestIndex
             self.labels = labels
@@ -154,18 +160,41 @@ public enum CredentialRanking {
             let service = prepared.first?.identifier.host ?? ""
             lastUsed = context.usage.lastUsed(ranked.credential.id, for: service)?.millisecondsSince1970 ?? Int64.min
             useCount = context.usage.useCount(ranked.credential.id)
-            title = NaturalSortKey(ranked.credential.displayTitle)
-            id = ranked.credential.id
-            self.position = position
         }
 
-        static func < (a: Key, b: Key) -> Bool {
+        static func < (a: Order, b: Order) -> Bool {
             if a.tier != b.tier { return a.tier < b.tier }
             if a.request != b.request { return a.request < b.request }
             if a.labels != b.labels { return a.labels > b.labels }
             if a.rank != b.rank { return a.rank > b.rank }
             if a.lastUsed != b.lastUsed { return a.lastUsed > b.lastUsed }
-            if a.useCount != b.useCount { return a.useCount > b.useCount }
+            return a.useCount > b.useCount
+        }
+    }
+
+    /// The full sort key of a matching credential: its order, then its title, then its id.
+    struct Key: Comparable {
+        let order: Order
+        /// Made once: titles decide most ties, and a localized comparison per sort step costs
+        /// more than all the matching.
+        let title: NaturalSortKey
+        let id: UUID
+        /// Where the ranked credential is in the list being sorted.
+        let position: Int
+
+        init(_ ranked: RankedCredential, order: Order, position: Int) {
+            self.order = order
+            title = NaturalSortKey(ranked.credential.displayTitle)
+            id = ranked.credential.id
+            self.position = position
+        }
+
+        init(_ ranked: RankedCredential, labels: Int, position: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
+            self.init(ranked, order: Order(ranked, labels: labels, prepared: prepared, context: context), position: position)
+        }
+
+        static func < (a: Key, b: Key) -> Bool {
+            if a.order != b.order { return a.order < b.order }
             let title = NaturalSortKey.compare(a.title, b.title)
             if title != 0 { return title < 0 }
             return a.id.precedes(b.id)
