@@ -128,10 +128,16 @@ public enum ServiceMatch {
 
     /// `host` ends with "." + `domain`: a subdomain on a label boundary.
     static func isStrictSubdomain(_ host: String, of domain: String) -> Bool {
-        let hostBytes = host.utf8, domainBytes = domain.utf8
-        guard hostBytes.count > domainBytes.count + 1 else { return false }
-        let dot = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count - 1)
-        return hostBytes[dot] == 0x2E && hostBytes[hostBytes.index(after: dot)...].elementsEqual(domainBytes)
+        // Over the contiguous bytes: walking String.UTF8View's indices was a seventh of a
+        // ranking pass over 10,000 credentials of one site (perf).
+        var host = host, domain = domain
+        return host.withUTF8 { hostBytes in
+            domain.withUTF8 { domainBytes in
+                let dot = hostBytes.count - domainBytes.count - 1
+                guard dot > 0, hostBytes[dot] == 0x2E else { return false }
+                return UnsafeBufferPointer(rebasing: hostBytes[(dot + 1)...]).elementsEqual(domainBytes)
+            }
+        }
     }
 
     /// "/login" is a prefix of "/login/two-factor" but not of "/loginx".

@@ -30,6 +30,13 @@ public struct UsageHistory: Sendable {
         entries[id]?.values.map(\.lastUsed).max()
     }
 
+    /// `lastUsed(id, for: host)` and `useCount(id)` in one lookup: ranking asks both of every
+    /// matching credential, and most have never been used (one hash of the id says so).
+    public func use(of id: UUID, for host: String) -> (lastUsed: Timestamp?, count: Int) {
+        guard let hosts = entries[id] else { return (nil, 0) }
+        return (hosts[host]?.lastUsed, hosts.values.reduce(0) { $0 + $1.count })
+    }
+
     public func useCount(_ id: UUID) -> Int {
         entries[id]?.values.reduce(0) { $0 + $1.count } ?? 0
     }

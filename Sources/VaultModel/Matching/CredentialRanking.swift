@@ -157,9 +157,9 @@ public enum CredentialRanking {
             request = ranked.requestIndex
             self.labels = labels
             rank = ranked.credential.rank
-            let service = prepared.first?.identifier.host ?? ""
-            lastUsed = context.usage.lastUsed(ranked.credential.id, for: service)?.millisecondsSince1970 ?? Int64.min
-            useCount = context.usage.useCount(ranked.credential.id)
+            let use = context.usage.use(of: ranked.credential.id, for: prepared.first?.identifier.host ?? "")
+            lastUsed = use.lastUsed?.millisecondsSince1970 ?? Int64.min
+            useCount = use.count
         }
 
         static func < (a: Order, b: Order) -> Bool {
