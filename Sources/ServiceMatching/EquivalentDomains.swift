@@ -6,12 +6,18 @@ import Platform
 /// They are user data, stored inside the vault so they travel with it. The whole set carries one
 /// modification time: a merge keeps the newer set.
 public struct EquivalentDomains: Sendable, Equatable {
-    public private(set) var groups: [[String]]
+    public private(set) var groups: [[String]] {
+        didSet { index = Self.index(of: groups) }
+    }
     public private(set) var modified: Timestamp
+    /// Domain → group index, for lookups during a ranking pass. Kept with the groups: made on
+    /// every request, it was a sixth of an agent's `get` (the built-in groups are hundreds).
+    private(set) var index: [String: Int]
 
     public init(groups: [[String]] = [], modified: Timestamp = Timestamp(millisecondsSince1970: 0)) {
         self.groups = groups
         self.modified = modified
+        index = Self.index(of: groups)
     }
 
     /// The group holding `domain`, as a set.
@@ -31,11 +37,14 @@ public struct EquivalentDomains: Sendable, Equatable {
         }
     }
 
-    /// Domain → group index, for lookups during a ranking pass.
-    var index: [String: Int] {
+    private static func index(of groups: [[String]]) -> [String: Int] {
         var index: [String: Int] = [:]
         for (position, group) in groups.enumerated() { for domain in group { index[domain] = position } }
         return index
+    }
+
+    public static func == (a: EquivalentDomains, b: EquivalentDomains) -> Bool {
+        a.groups == b.groups && a.modified == b.modified
     }
 
     /// Declares `domains` equivalent: joined with every group that already holds one of them.

@@ -25,6 +25,9 @@ public final class Session {
     private let vaultOption: String?
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?
+    /// The last equivalents combined with the built-in groups, and the result: an agent ranks
+    /// with the same ones request after request, and combining them was a tenth of a `get`.
+    private var combinedEquivalents: (user: EquivalentDomains, disabled: Set<String>, combined: EquivalentDomains)?
     private var resolvedVaultPath: String?
     private var resolvedAgent: AgentClient??
 
@@ -109,8 +112,14 @@ public final class Session {
     /// Ranking without the vault (identities from the store or the agent).
     public func rankingContext(equivalents: EquivalentDomains) -> RankingContext {
         let disabled = Set((try? settings())?.disabledEquivalents ?? [])
-        return RankingContext(suffixes: suffixes, equivalents: BuiltInEquivalents.combined(with: equivalents, disabled: disabled),
-                              usage: UsageHistory.load(from: paths.usageFile))
+        let combined: EquivalentDomains
+        if let last = combinedEquivalents, last.user == equivalents, last.disabled == disabled {
+            combined = last.combined
+        } else {
+            combined = BuiltInEquivalents.combined(with: equivalents, disabled: disabled)
+            combinedEquivalents = (equivalents, disabled, combined)
+        }
+        return RankingContext(suffixes: suffixes, equivalents: combined, usage: UsageHistory.load(from: paths.usageFile))
     }
 
     /// The answer to `query` in `vault`; a match by services is remembered in the use history
