@@ -105,6 +105,17 @@ struct ImportPlanTests {
         #expect(plan.warnings.contains { $0.contains("user name or password") })
     }
 
+    @Test("an Android app's login from Chrome (android://HASH@package/) is kept in the notes, not taken for a password in a URL")
+    func androidApp() throws {
+        let vault = try vault()
+        let plan = plan(try csv("com.example.app,android://dGVzdGhhc2g=@com.example.app/,u,pw,\n"), vault, .skip)
+        #expect(plan.invalidCount == 1, "no web service to file it under")
+        guard case .invalid(let reason) = plan.steps[0].action else { Issue.record("\(plan.steps[0].action)"); return }
+        #expect(reason.contains("has no URL or domain (only 'android://"))
+        #expect(plan.warnings.contains { $0.contains("'android://dGVzdGhhc2g=@com.example.app/' is not a web address") })
+        #expect(!plan.warnings.contains { $0.contains("user name or password") })
+    }
+
     @Test("a field over the vault's limits is refused by the entry, before anything is saved")
     func limits() throws {
         let vault = try vault()

@@ -39,7 +39,8 @@ enum ImportConversion {
         }
         guard !services.isEmpty else {
             let what = entry.title.isEmpty ? "the entry" : "'\(entry.title.prefix(60))'"
-            throw ImportFailure("\(what) has no URL or domain; pwtui files every credential under a site (add one in the export, or --skip-invalid imports the rest)")
+            let only = kept.first.map { " (only '\($0.prefix(60))', not a web address)" } ?? ""
+            throw ImportFailure("\(what) has no URL or domain\(only); pwtui files every credential under a site (add one in the export, or --skip-invalid imports the rest)")
         }
         var notes = entry.notes
         let lines = kept.map { "URL: \($0)" } + entry.extraFields.filter { !$0.value.isEmpty }.map { "\($0.name): \($0.value)" }
@@ -76,8 +77,12 @@ enum ImportConversion {
         return try? CredentialChange.credentialServices(["https://" + location], suffixes: suffixes()).first
     }
 
+    /// An http(s) URL with something before an '@' in its authority. Other schemes are not
+    /// asked: Chrome writes Android apps' logins as `android://HASH@com.example.app/`, where what
+    /// precedes the '@' is the app's signing key hash, not a password.
     private static func hasUserinfo(_ location: String) -> Bool {
-        guard let scheme = location.range(of: "://") else { return false }
+        let lowered = location.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let scheme = location.range(of: "://") else { return false }
         let authority = location[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return authority.contains("@")
     }
