@@ -116,6 +116,17 @@ struct ImportPlanTests {
         #expect(!plan.warnings.contains { $0.contains("user name or password") })
     }
 
+    @Test("progress is told for every entry, then the end")
+    func progress() throws {
+        let vault = try vault()
+        var seen: [(Int, Int)] = []
+        _ = ImportPlan(try csv(Self.rows), existing: vault.contents.credentials, existingSecrets: vault.contents.secrets,
+                       policy: .skip, now: Timestamp(millisecondsSince1970: 0), suffixes: ImportSamples.suffixes,
+                       progress: { seen.append(($0, $1)) })
+        #expect(seen.map(\.0) == [0, 1, 2, 3])
+        #expect(seen.allSatisfy { $0.1 == 3 })
+    }
+
     @Test("a field over the vault's limits is refused by the entry, before anything is saved")
     func limits() throws {
         let vault = try vault()

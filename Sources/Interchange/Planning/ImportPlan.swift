@@ -59,7 +59,7 @@ public struct ImportPlan: Sendable {
     /// Decides every entry of `batch` against `existing` (the vault's credentials, secrets in
     /// `existingSecrets`).
     public init(_ batch: ImportBatch, existing: [Credential], existingSecrets: SecretArena, policy: ConflictPolicy,
-                now: Timestamp, suffixes: @autoclosure () -> PublicSuffixList) {
+                now: Timestamp, suffixes: @autoclosure () -> PublicSuffixList, progress: ((Int, Int) -> Void)? = nil) {
         self.batch = batch
         warnings = batch.warnings
         for failure in batch.rejected {
@@ -67,7 +67,8 @@ public struct ImportPlan: Sendable {
         }
         var accounts = AccountIndex()
         for credential in existing { accounts.insert(.vault(credential), for: credential) }
-        for entry in batch.entries {
+        for (number, entry) in batch.entries.enumerated() {
+            progress?(number, batch.entries.count)
             let summary = [entry.title, entry.locations.first ?? "", entry.username].filter { !$0.isEmpty }.joined(separator: " · ")
             if case .other(let kind) = entry.kind {
                 steps.append(Step(origin: entry.origin, summary: summary, action: .notLogin(kind)))
@@ -95,6 +96,7 @@ public struct ImportPlan: Sendable {
                 break
             }
         }
+        progress?(batch.entries.count, batch.entries.count)
     }
 
     private func decide(_ entry: ConvertedEntry, _ matches: [AccountIndex.Holder], existingSecrets: SecretArena,

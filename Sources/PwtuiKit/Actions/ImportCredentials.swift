@@ -35,8 +35,10 @@ public struct ImportCredentials {
         let progress = ProgressBar(label: "Decrypting")
         let batch = try ImportReader.read(path, format: format, decrypter: decrypter, progress: progress.update)
         let vault = try session.openVault()
+        // Long only for big files (100,000 entries take seconds): drawn from 5,000 on.
+        let planning = ProgressBar(label: "Reading entries", minimumSteps: 5_000)
         let plan = ImportPlan(batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets,
-                              policy: policy, now: Clock.system.now(), suffixes: session.suffixes)
+                              policy: policy, now: Clock.system.now(), suffixes: session.suffixes, progress: planning.update)
         for warning in plan.warnings { StandardError.say("warning: \(warning)") }
         let invalid = plan.steps.filter { if case .invalid = $0.action { return true } else { return false } }
         if dryRun {
