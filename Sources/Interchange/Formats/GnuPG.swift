@@ -22,15 +22,8 @@ enum GnuPG {
         } catch {
             throw ImportFailure("gpg could not be run (\(error)); pass stores are decrypted with gpg: apt install gnupg")
         }
-        let source = FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor)
-        var plaintext = try SecureBytes(capacity: 4096)
-        var chunk = try SecureBytes(zeros: 16 * 1024)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in try source.readSome(into: buffer) }
-            if count == 0 { break }
-            guard plaintext.count + count <= 4 * 1024 * 1024 else { throw ImportFailure("decrypts to more than 4 MiB; not a pass entry") }
-            try chunk.withUnsafeBytes { try plaintext.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        }
+        let plaintext = try ProtectedFile.readAll(FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor),
+                                                  limit: 4 * 1024 * 1024) { _ in ImportFailure("decrypts to more than 4 MiB; not a pass entry") }
         // gpg's own messages are not secret: the first line says why it failed.
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         exited.wait()

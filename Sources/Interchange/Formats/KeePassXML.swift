@@ -81,7 +81,7 @@ enum KeePassXML {
             let replaced = index + 1 < versions.count ? versions[index + 1].modified : (entry.modified ?? version.modified)
             let next = index + 1 < versions.count ? versions[index + 1].password : entry.password
             // A version that changed only the title holds the same password: not a previous one.
-            if let next, same(version.password, next, batch) { continue }
+            if let next, batch.secrets.hasSameBytes(version.password, as: next, in: batch.secrets) { continue }
             entry.history.append((version.password, replaced))
         }
         return entry
@@ -93,9 +93,6 @@ enum KeePassXML {
         return ImportedTime.iso8601(text) ?? ImportedTime.keePassBinary(text)
     }
 
-    private static func same(_ a: SecretReference, _ b: SecretReference, _ batch: ImportBatch) -> Bool {
-        a.count == b.count && batch.secrets.withBytes(of: a) { first in batch.secrets.withBytes(of: b) { first.elementsEqual($0) } }
-    }
 
     /// KeePass's TimeOtp settings as the `otpauth://` URI every other reader takes, built in
     /// protected memory.

@@ -77,14 +77,11 @@ enum ImportConversion {
         return try? CredentialChange.credentialServices(["https://" + location], suffixes: suffixes()).first
     }
 
-    /// An http(s) URL with something before an '@' in its authority. Other schemes are not
-    /// asked: Chrome writes Android apps' logins as `android://HASH@com.example.app/`, where what
-    /// precedes the '@' is the app's signing key hash, not a password.
+    /// A URL with a user name or password before its '@': refused as typed, read when the
+    /// user part is dropped, as `ServiceIdentifier` does with one stored by an older pwtui.
+    /// (Chrome's `android://HASH@com.example.app/` is neither: not a web address at all.)
     private static func hasUserinfo(_ location: String) -> Bool {
-        let lowered = location.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let scheme = location.range(of: "://") else { return false }
-        let authority = location[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return authority.contains("@")
+        (try? ServiceIdentifier(location)) == nil && (try? ServiceIdentifier(stored: location)) != nil
     }
 
     /// Titles and usernames are one line: what surrounds them (spaces, a newline some exports

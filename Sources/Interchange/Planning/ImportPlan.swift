@@ -104,7 +104,7 @@ public struct ImportPlan: Sendable {
         guard !matches.isEmpty else { return .add }
         for holder in matches {
             let (secret, arena) = secretOf(holder, existingSecrets: existingSecrets)
-            if sameBytes(entry.credential.secret, in: batch.secrets, secret, in: arena) {
+            if batch.secrets.hasSameBytes(entry.credential.secret, as: secret, in: arena) {
                 return .duplicate(describe(holder))
             }
         }
@@ -158,16 +158,6 @@ public struct ImportPlan: Sendable {
         if incoming.isEmpty || current.contains(incoming) { return current }
         if current.isEmpty || incoming.contains(current) { return incoming }
         return current + "\n\n" + incoming
-    }
-
-    private func sameBytes(_ a: SecretReference, in arenaA: SecretArena, _ b: SecretReference, in arenaB: SecretArena) -> Bool {
-        guard a.count == b.count else { return false }
-        return arenaA.withBytes(of: a) { first in
-            arenaB.withBytes(of: b) { second in
-                // Not constant-time: both are the user's own, compared for equality, not checked.
-                first.elementsEqual(second)
-            }
-        }
     }
 }
 

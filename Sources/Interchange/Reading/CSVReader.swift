@@ -33,11 +33,7 @@ public enum CSVReader {
     public static func records(_ bytes: UnsafeRawBufferPointer, into arena: SecretArena) throws(ImportFailure) -> [CSVRecord] {
         var input = try InputText(validating: bytes)
         var scratch: SecureBytes
-        do {
-            scratch = try SecureBytes(capacity: 256)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        scratch = try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try SecureBytes(capacity: 256) }
         var records: [CSVRecord] = []
         let end = input.count
         var index = input.start
@@ -125,11 +121,7 @@ public enum CSVReader {
     }
 
     private static func append(_ bytes: UnsafeRawBufferPointer, to scratch: inout SecureBytes) throws(ImportFailure) {
-        do {
-            try scratch.append(contentsOf: bytes)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try scratch.append(contentsOf: bytes) }
     }
 
     private static func store(_ bytes: UnsafeRawBufferPointer, in arena: SecretArena) throws(ImportFailure) -> SecretReference {

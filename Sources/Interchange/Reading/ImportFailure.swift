@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// Why an export file cannot be read, and where: the file, the line and the column, so that the
 /// user can open it at the spot. It never quotes a field: a field may be a password.
 public struct ImportFailure: Error, Equatable, Sendable, CustomStringConvertible {
@@ -27,5 +29,17 @@ public struct ImportFailure: Error, Equatable, Sendable, CustomStringConvertible
         if let line { place += (place.isEmpty ? "" : ":") + "line \(line)" }
         if let column { place += ", column \(column)" }
         return place.isEmpty ? reason : "\(place): \(reason)"
+    }
+}
+
+extension ImportFailure {
+    /// `body`, which works in protected memory, with its one way to fail (no protected memory
+    /// left) as an import failure: what every reader's scratch buffer needs.
+    static func inProtectedMemory<Result: ~Copyable>(_ body: () throws(VaultCryptoError) -> Result) throws(ImportFailure) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw ImportFailure("cannot allocate protected memory: \(error)")
+        }
     }
 }

@@ -65,11 +65,7 @@ private struct JSONParser: ~Copyable {
         self.input = input
         self.arena = arena
         index = input.start
-        do {
-            scratch = try SecureBytes(capacity: 256)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        scratch = try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try SecureBytes(capacity: 256) }
     }
 
     mutating func skipWhitespace() {
@@ -345,18 +341,10 @@ private struct JSONParser: ~Copyable {
     }
 
     private mutating func appendByte(_ byte: UInt8) throws(ImportFailure) {
-        do {
-            try scratch.append(byte)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try scratch.append(byte) }
     }
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImportFailure) {
-        do {
-            try scratch.append(contentsOf: bytes)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try scratch.append(contentsOf: bytes) }
     }
 }

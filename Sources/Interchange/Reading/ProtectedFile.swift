@@ -23,20 +23,26 @@ enum ProtectedFile {
             let status = try fd.status()
             guard status.kind == .regular else { throw ImportFailure(file: path, "is not a regular file") }
             guard status.size <= limit else { throw tooLarge(path, size: status.size, limit: limit) }
-            var bytes = try SecureBytes(capacity: max(status.size, 1))
-            var chunk = try SecureBytes(zeros: 64 * 1024)
-            while true {
-                let count = try chunk.withUnsafeMutableBytes { buffer in try fd.readSome(into: buffer) }
-                if count == 0 { break }
-                // The file may grow while it is read.
-                guard bytes.count + count <= limit else { throw tooLarge(path, size: bytes.count + count, limit: limit) }
-                try chunk.withUnsafeBytes { try bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            }
-            return bytes
+            // The file may grow while it is read.
+            return try readAll(fd, expected: status.size, limit: limit) { tooLarge(path, size: $0, limit: limit) }
         } catch let failure as ImportFailure {
             throw failure
         } catch {
             throw ImportFailure(file: path, "cannot be read (\(error))")
+        }
+    }
+
+    /// Everything `fd` gives until its end, into protected memory; `overLimit` (given the size
+    /// reached) is thrown past `limit` bytes. Files and gpg's pipe alike.
+    static func readAll(_ fd: FileDescriptor, expected: Int = 4096, limit: Int,
+                        overLimit: (Int) -> ImportFailure) throws -> SecureBytes {
+        var bytes = try SecureBytes(capacity: max(expected, 1))
+        var chunk = try SecureBytes(zeros: 64 * 1024)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { buffer in try fd.readSome(into: buffer) }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw overLimit(bytes.count + count) }
+            try chunk.withUnsafeBytes { try bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
 

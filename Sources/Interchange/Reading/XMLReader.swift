@@ -87,11 +87,7 @@ private struct XMLParser: ~Copyable {
         self.input = input
         self.arena = arena
         index = input.start
-        do {
-            scratch = try SecureBytes(capacity: 4096)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        scratch = try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try SecureBytes(capacity: 4096) }
     }
 
     func failure(_ reason: String) -> ImportFailure {
@@ -168,29 +164,25 @@ private struct XMLParser: ~Copyable {
     }
 
     mutating func skipComment() throws(ImportFailure) {
-        let start = index
-        index += 4
-        while index < input.count {
-            if hasPrefix("-->") {
-                index += 3
-                return
-            }
-            index += 1
-        }
-        throw failure(at: start, "a comment that is never closed")
+        try skip(opening: 4, through: "-->", "a comment")
     }
 
     mutating func skipProcessingInstruction() throws(ImportFailure) {
+        try skip(opening: 2, through: "?>", "a processing instruction")
+    }
+
+    /// Past a construct `opening` bytes long at the index, through its `end`.
+    private mutating func skip(opening: Int, through end: StaticString, _ what: String) throws(ImportFailure) {
         let start = index
-        index += 2
+        index += opening
         while index < input.count {
-            if hasPrefix("?>") {
-                index += 2
+            if hasPrefix(end) {
+                index += end.utf8CodeUnitCount
                 return
             }
             index += 1
         }
-        throw failure(at: start, "a processing instruction that is never closed")
+        throw failure(at: start, "\(what) that is never closed")
     }
 
     // MARK: Elements
@@ -491,19 +483,11 @@ private struct XMLParser: ~Copyable {
     }
 
     mutating func append(byte: UInt8) throws(ImportFailure) {
-        do {
-            try scratch.append(byte)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try scratch.append(byte) }
     }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws(ImportFailure) {
-        do {
-            try scratch.append(contentsOf: bytes)
-        } catch {
-            throw ImportFailure("cannot allocate protected memory: \(error)")
-        }
+        try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try scratch.append(contentsOf: bytes) }
     }
 }
 

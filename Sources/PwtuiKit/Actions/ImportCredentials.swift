@@ -69,9 +69,9 @@ public struct ImportCredentials {
         var lines: [String] = []
         for step in plan.steps {
             if case .add = step.action, !everything { continue }
-            let verb = Self.verb(step.action, dryRun: dryRun)
-            lines.append("\(verb.padding(toLength: 9, withPad: " ", startingAt: 0)) \(step.origin)\(step.summary.isEmpty ? "" : ": \(step.summary)")"
-                         + (Self.reason(step.action).isEmpty ? "" : " (\(Self.reason(step.action)))"))
+            let verb = Self.verb(step.action, dryRun: dryRun).padding(toLength: 9, withPad: " ", startingAt: 0)
+            let reason = Self.reason(step.action)
+            lines.append("\(verb) \(step.origin)\(step.summary.isEmpty ? "" : ": \(step.summary)")" + (reason.isEmpty ? "" : " (\(reason))"))
         }
         let skipped = plan.steps.count - plan.addedCount - plan.updatedCount - plan.invalidCount
         let counts = (dryRun

@@ -49,6 +49,14 @@ public final class SecretArena {
         }
     }
 
+    /// Whether `reference` here holds the same bytes as `other` in `arena` (this one or another):
+    /// an import asking whether a password is already there. Not constant-time: both sides are
+    /// the user's own, compared to skip a duplicate, not to check a guess.
+    public func hasSameBytes(_ reference: SecretReference, as other: SecretReference, in arena: SecretArena) -> Bool {
+        guard reference.count == other.count else { return false }
+        return withBytes(of: reference) { mine in arena.withBytes(of: other) { mine.elementsEqual($0) } }
+    }
+
     /// Lends the whole arena, for the payload decoder that locates secrets in it.
     func withAllBytes<Result, Failure: Error>(
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
