@@ -202,3 +202,27 @@ struct FormatImportTests {
         #expect(plan.steps.contains { $0.origin == .path("misc/wifi") && { if case .invalid = $0.action { return true } else { return false } }($0) })
     }
 }
+
+/// Real exports, not written by hand: a database made with `keepassxc-cli db-create` and `add`
+/// (KeePassXC 2.7.4 from Debian), exported with `keepassxc-cli export -f csv` and `-f xml`. Its
+/// root group is named "Passwords", not "Root" (which the hand-written sample assumed).
+@Suite("Importing real KeePassXC exports")
+struct RealKeePassXCExportTests {
+    @Test("keepassxc-cli's CSV and XML give the same two credentials, the root group dropped whatever its name", arguments: ["csv", "xml"])
+    func keepassxcCLI(_ kind: String) throws {
+        let batch = try ImportSamples.read("keepassxc-cli-2.7.4.\(kind)")
+        #expect(batch.format == (kind == "csv" ? .keepassxcCSV : .keepassXML))
+        let plan = try ImportSamples.plan(batch)
+        #expect(plan.addedCount == 2 && plan.invalidCount == 0)
+        let github = try #require(plan.added("GitHub — work"))
+        #expect(plan.secret(github.secret) == "gh,pa\"ss")
+        #expect(github.username == "alice")
+        #expect(github.services.map(\.text) == ["https://github.com/login"])
+        #expect(github.notes == "")
+        let jira = try #require(plan.added("Jira"))
+        #expect(plan.secret(jira.secret) == "ji")
+        #expect(jira.services.map(\.text) == ["https://jira.example.com/secure"])
+        #expect(jira.notes == "multi\nline ünï\n\ngroup: Work")
+        #expect(jira.created.description == "2026-11-26T00:54:12.000Z")
+    }
+}
