@@ -4,7 +4,8 @@ SWIFT ?= swift
 # python3-zxcvbn: only its ranked word lists (frequency_lists.py), for the password strength estimate.
 # strace: the save-protocol tests inject faults with it. libunistring-dev: its static library, which
 # the static release binary needs for libpsl (make release). faketime: the sync simulation's skewed clocks.
-PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg
+# unicode-data (and bzip2 to read it): NormalizationTest.txt, which UnicodeTextTests checks NFC against.
+PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path clean themes fuzz fuzz-seeds

@@ -32,17 +32,19 @@ let package = Package(
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
         .target(name: "Platform", dependencies: ["CSystem"]),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        // Text without Foundation's full module: trimming, normalization, folding, escapes.
+        .target(name: "UnicodeText"),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
-        .target(name: "ServiceMatching", dependencies: ["Platform", "CPSL"]),
-        .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform"]),
+        .target(name: "ServiceMatching", dependencies: ["Platform", "UnicodeText", "CPSL"]),
+        .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform", "UnicodeText"]),
         // The agent's protocol (typed requests and replies), its client and its server machinery.
         .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
         // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
         // memory, each format's mapping to credentials, and the writers of exports.
-        .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
-        .target(name: "TUI", dependencies: ["Platform", "VaultModel", "ServiceMatching", "VaultCrypto", "CNcurses"]),
+        .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "UnicodeText"]),
+        .target(name: "TUI", dependencies: ["Platform", "VaultModel", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
-        .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform"]),
+        .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),
         .target(name: "FuzzTargets", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
         // Argument parsing and wiring only.
         .executableTarget(
@@ -58,6 +60,7 @@ let package = Package(
                           path: "Tests/SaveLoop"),
 
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
         // The helpers every test target shares (secrets, hex, temporary directories, sample
         // vaults); for tests only.
         .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -178,6 +179,46 @@ static inline int pwtui_stop_job(void) {
     sigprocmask(SIG_SETMASK, &mask, NULL);
     sigaction(SIGTSTP, &previous, NULL);
     errno = saved;
+    return result;
+}
+
+extern char **environ;
+
+// Starts `file` (looked up in PATH like a shell) with `argv` (NULL-terminated) and this process's
+// environment. Its standard input, output and error are the descriptors given (each dup2'ed, so
+// close-on-exec pipe ends work, and an fd already in place is made inheritable), and it inherits
+// no other descriptor. Every signal starts at its default action and unblocked, whatever this
+// process ignores or blocks. `detached`: in a session of its own, with no controlling terminal
+// (an agent, a clipboard clear that must outlive a closed terminal).
+// Returns 0 with the child's pid in *pid, or an errno.
+#ifndef POSIX_SPAWN_SETSID
+#define POSIX_SPAWN_SETSID 0x80  // glibc's value since 2.26; spawn.h shows it under _GNU_SOURCE only
+#endif
+static inline int pwtui_spawn(const char *file, char *const argv[], int input, int output, int error, int detached,
+                              pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int result = posix_spawn_file_actions_init(&actions);
+    if (result != 0) return result;
+    result = posix_spawnattr_init(&attributes);
+    if (result != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return result;
+    }
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    if (result == 0) result = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (result == 0) result = posix_spawnattr_setsigmask(&attributes, &none);
+    if (result == 0) result = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+                                                                      | (detached ? POSIX_SPAWN_SETSID : 0));
+    if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, input, 0);
+    if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, output, 1);
+    if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, error, 2);
+    if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    if (result == 0) result = posix_spawnp(pid, file, &actions, &attributes, argv, environ);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
     return result;
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Interchange
 import VaultCrypto
 import VaultModel
@@ -11,7 +11,7 @@ import ServiceMatching
 /// changes.
 public enum SeedCorpus {
     public static func write(to directory: String) throws {
-        let scratch = NSTemporaryDirectory() + "pwtui-seeds-" + UUID().uuidString
+        let scratch = FileManager.default.temporaryDirectory.path + "/pwtui-seeds-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
 

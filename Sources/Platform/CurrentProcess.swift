@@ -15,6 +15,14 @@ public enum CurrentProcess {
         (try? FileSystem.linkDestination("/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// Blocks this thread for `duration` (nanosleep, resumed after a signal).
+    public static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var asked = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&asked, &left) == -1 && errno == EINTR { asked = left }
+    }
+
     /// exit(3): flushes stdio and runs atexit handlers, then ends with `status`.
     public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)

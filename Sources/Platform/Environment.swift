@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The process environment as a value: every read of a variable goes through one of these, so a
 /// test (or an in-process agent) hands in its own instead of mutating the real one. An empty

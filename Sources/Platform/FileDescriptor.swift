@@ -101,6 +101,19 @@ public struct FileDescriptor: Sendable, Hashable {
         return got == 1 ? byte : nil
     }
 
+    /// Everything up to the end of the input (a child's messages: nothing secret, which would
+    /// go to protected memory instead).
+    public func readToEnd() throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try readSome(into: chunk)
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
     /// All of `bytes`, however many writes it takes.
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         guard let base = bytes.baseAddress else { return }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Where pwtui keeps its files, per the XDG Base Directory specification, resolved from an
 /// `Environment` once. The one place that knows the XDG variables and their fallbacks.
@@ -29,6 +29,13 @@ public struct Paths: Sendable, Equatable {
     }
 
     /// `config.toml` in the config directory.
+    /// A path as typed, with a leading "~" or "~/" standing for `home` (not "~user": pwtui reads
+    /// no user database).
+    public static func expandingTilde(in path: String, home: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+
     public var settingsFile: String { configDirectory + "/config.toml" }
     /// `vault.pwtui` in the data directory (DESIGN §3).
     public var defaultVaultFile: String { dataDirectory + "/vault.pwtui" }

@@ -1,5 +1,5 @@
 internal import CPSL
-import Foundation
+import FoundationEssentials
 
 /// Where registrable domains come from: "which site is this host part of?"
 /// (`alice.github.io` → `alice.github.io`, `www.amazon.co.uk` → `amazon.co.uk`).

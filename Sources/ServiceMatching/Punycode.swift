@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import UnicodeText
 
 // Punycode (RFC 3492) and the ToASCII step of IDNA for host names: `bücher.example` and
 // `xn--bcher-kva.example` are one host, and a credential saved under either form must match a
@@ -70,7 +71,7 @@ enum Punycode {
     static func toASCII(_ host: String) -> Result<String, Refusal> {
         let labels = host.split(separator: ".", omittingEmptySubsequences: false).map { label in
             label.utf8.allSatisfy { $0 < 0x80 } ? (text: String(label), ascii: true)
-                : (text: String(label).lowercased().precomposedStringWithCanonicalMapping, ascii: false)
+                : (text: String(label).lowercased().canonicallyComposed, ascii: false)
         }
         guard labels.allSatisfy({ $0.ascii || $0.text.unicodeScalars.count <= 63 - 4 }) else { return .failure(.labelTooLong) }
         guard host.unicodeScalars.count <= 253 else { return .failure(.nameTooLong) }

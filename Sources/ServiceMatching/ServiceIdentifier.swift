@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import UnicodeText
 
 /// What a credential is for, or what a request asks for, in one of three forms:
 ///
@@ -337,7 +338,7 @@ private struct Parser {
         // International: lowercase, NFC, Punycode per label, then the ASCII rules again.
         let ascii: String
         let shown = raw.count > 80 ? raw.prefix(80) + "…" : raw
-        switch Punycode.toASCII(raw.lowercased().precomposedStringWithCanonicalMapping) {
+        switch Punycode.toASCII(raw.lowercased().canonicallyComposed) {
         case .success(let encoded): ascii = encoded
         case .failure(.labelTooLong): return .failure(Problem(message: "'\(shown)' has a label longer than 63 characters"))
         case .failure(.nameTooLong): return .failure(Problem(message: "'\(shown)' is longer than a host name may be (253 characters)"))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// Which credential was used for which service, and how often: the last tie-breaks of ranking.

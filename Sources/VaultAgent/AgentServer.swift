@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import VaultCrypto
@@ -46,10 +46,10 @@ public final class AgentServer: @unchecked Sendable {
     public let socketPath: String
     private let handler: any AgentHandler
     /// Held for a request's work in the handler, and by `idle`.
-    private let turn = NSLock()
+    private let turn = Lock()
     /// Guards `stopping` and `socketRemoved`; held only to read or set them, so the accept loop
     /// never waits behind a request.
-    private let control = NSLock()
+    private let control = Lock()
     private var stopping = false
     private var socketRemoved = false
 
@@ -60,7 +60,7 @@ public final class AgentServer: @unchecked Sendable {
         let accepted: ContinuousClock.Instant
         var receiving = true
     }
-    private let registry = NSLock()
+    private let registry = Lock()
     private var open: [FileDescriptor: OpenConnection] = [:]
 
     public init(socketPath: String, handler: any AgentHandler) {
@@ -90,7 +90,7 @@ public final class AgentServer: @unchecked Sendable {
         while !isStopping() {
             if SignalFlag.received != nil { break }
             if !FileSystem.exists(socketPath) { break }
-            if turn.try() {
+            if turn.tryLock() {
                 handler.idle()
                 turn.unlock()
             }
@@ -134,14 +134,20 @@ public final class AgentServer: @unchecked Sendable {
         }
         open[descriptor] = OpenConnection(descriptor: descriptor, accepted: .now)
         registry.unlock()
-        let thread = Thread { [self] in
-            serve(descriptor)
+        let finish: @Sendable () -> Void = { [self] in
             registry.lock()
             open[descriptor] = nil
             descriptor.close()
             registry.unlock()
         }
-        thread.start()
+        do {
+            try DetachedThread.start { [self] in
+                serve(descriptor)
+                finish()
+            }
+        } catch {
+            finish()  // no thread to serve it: the client sees the connection closed
+        }
     }
 
     private func serve(_ descriptor: FileDescriptor) {

@@ -63,4 +63,12 @@ import Testing
         let paths = Paths(environment: Environment([:]))
         #expect(paths.runtimeDirectory == "/tmp/pwtui-\(CurrentProcess.userID)")
     }
+
+    @Test func aTypedTildeStandsForHomeOnlyAtTheStart() {
+        #expect(Paths.expandingTilde(in: "~", home: "/home/u") == "/home/u")
+        #expect(Paths.expandingTilde(in: "~/vault.pwtui", home: "/home/u") == "/home/u/vault.pwtui")
+        #expect(Paths.expandingTilde(in: "~other/v", home: "/home/u") == "~other/v")  // no user database
+        #expect(Paths.expandingTilde(in: "/srv/~/v", home: "/home/u") == "/srv/~/v")
+        #expect(Paths.expandingTilde(in: "~/v", home: "") == "~/v")
+    }
 }

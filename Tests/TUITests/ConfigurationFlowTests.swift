@@ -13,7 +13,7 @@ import VaultModel
         let screen = try ConfigurationScreen(
             firstRun: firstRun,
             defaults: .init(vaultPath: defaultPath, parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default", "high-contrast", "monochrome"], calibrate: { options },
+            themes: ["default", "high-contrast", "monochrome"], home: "/home/user", calibrate: { options },
             loadTheme: { $0 == "monochrome" ? .monochrome : Theme.standard })
         return (screen, Wizard(terminal: terminal, screen: screen))
     }

@@ -27,7 +27,7 @@ import VaultModel
         let options = KDFCalibration.options(floorSeconds: 0.065)
         var screen = try ConfigurationScreen(
             firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-help/v.pwtui", parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default", "monochrome"], calibrate: { options }, loadTheme: { _ in .monochrome })
+            themes: ["default", "monochrome"], home: "/home/user", calibrate: { options }, loadTheme: { _ in .monochrome })
         #expect(try terminal.run(&screen) != nil)
         let steps: [ConfigurationScreen.Step] = [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .summary]
         var seen = Set<Int>()
@@ -53,7 +53,7 @@ import VaultModel
         var previewed: [String] = []
         var screen = try ConfigurationScreen(
             firstRun: false, defaults: .init(vaultPath: "/unused", parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default", "high-contrast", "monochrome"], calibrate: { options },
+            themes: ["default", "high-contrast", "monochrome"], home: "/home/user", calibrate: { options },
             loadTheme: { previewed.append($0); return .standard })
         #expect(try terminal.run(&screen) == nil, "Esc on the first step cancels")
         #expect(previewed == ["high-contrast", "monochrome", "default", "monochrome", "high-contrast", "monochrome", "monochrome"],

@@ -14,7 +14,7 @@ import VaultModel
         let options = self.options
         var screen = try ConfigurationScreen(
             firstRun: firstRun, defaults: .init(vaultPath: defaultPath, parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default", "monochrome"], calibrate: { options }, loadTheme: { _ in .monochrome })
+            themes: ["default", "monochrome"], home: "/home/user", calibrate: { options }, loadTheme: { _ in .monochrome })
         let choices = try terminal.run(&screen)
         return (screen, choices)
     }

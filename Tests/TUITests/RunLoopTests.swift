@@ -101,7 +101,7 @@ struct RecordingScreen: Screen {
             try check {
                 try ConfigurationScreen(firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-run-loop/v.pwtui", parameters: .moderate,
                                                                         theme: "default", clipboardTimeout: 45),
-                                        themes: ["default", "monochrome"], calibrate: { [] }, loadTheme: { _ in .monochrome })
+                                        themes: ["default", "monochrome"], home: "/home/user", calibrate: { [] }, loadTheme: { _ in .monochrome })
             }
         }
     }

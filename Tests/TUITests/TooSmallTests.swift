@@ -70,7 +70,7 @@ import VaultModel
         terminal.press(.escape)
         var screen = try ConfigurationScreen(
             firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-small/v.pwtui", parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default"], calibrate: { [] }, loadTheme: { _ in .standard })
+            themes: ["default"], home: "/home/user", calibrate: { [] }, loadTheme: { _ in .standard })
         #expect(try terminal.run(&screen) == nil, "Esc on the first step cancels: no step was taken while too small")
         #expect(terminal.frames.last?.text.contains("/nonexistent-pwtui-small/v.pwtui\n") == true, "\(terminal.frames.last?.text ?? "")")
     }

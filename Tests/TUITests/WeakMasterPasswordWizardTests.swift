@@ -17,7 +17,7 @@ import VaultModel
             firstRun: true,
             defaults: .init(vaultPath: "/nonexistent-pwtui-weak-test/v.pwtui", parameters: .moderate, theme: "default",
                             clipboardTimeout: 45),
-            themes: ["default"], calibrate: { options }, loadTheme: { _ in Theme.standard })
+            themes: ["default"], home: "/home/user", calibrate: { options }, loadTheme: { _ in Theme.standard })
         let choices = try terminal.run(&screen)
         return (choices, screen.withPassword { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
     }

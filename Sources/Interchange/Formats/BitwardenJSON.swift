@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VaultModel
 
 /// Bitwarden's unencrypted JSON export (Tools → Export vault → `.json`), as its help describes
@@ -39,7 +39,7 @@ enum BitwardenJSON {
                 if case .string(let password)? = login["password"] { entry.password = password }
                 if case .string(let totp)? = login["totp"], totp.count > 0 { entry.oneTimeKey = totp }
                 if case .array(let uris)? = login["uris"] {
-                    entry.locations = uris.map { text($0["uri"]).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    entry.locations = uris.map { text($0["uri"]).trimmingSpaces() }.filter { !$0.isEmpty }
                 }
             }
             if case .array(let fields)? = item["fields"] {

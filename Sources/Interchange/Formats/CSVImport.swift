@@ -9,7 +9,7 @@ enum CSVImport {
         let records = try CSVReader.records(bytes, into: arena)
         guard let headerRecord = records.first else { throw ImportFailure("the file is empty") }
         let header = headerRecord.fields.map { field in
-            arena.withBytes(of: field) { String(decoding: $0, as: UTF8.self) }.trimmingCharacters(in: .whitespaces).lowercased()
+            arena.withBytes(of: field) { String(decoding: $0, as: UTF8.self) }.trimmingSpaces().lowercased()
         }
         let layout = try choose(format, header: header, line: headerRecord.line)
         if let repeated = Dictionary(grouping: header.filter { !$0.isEmpty }, by: { $0 }).first(where: { $0.value.count > 1 }) {
@@ -68,9 +68,9 @@ enum CSVImport {
             case .location:
                 let text = batch.text(field)
                 if let separator = layout.locationSeparator {
-                    entry.locations += text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    entry.locations += text.split(separator: separator).map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
                 } else {
-                    entry.locations.append(text.trimmingCharacters(in: .whitespaces))
+                    entry.locations.append(text.trimmingSpaces())
                 }
             case .created: entry.created = layout.time(batch.text(field))
             case .modified: entry.modified = layout.time(batch.text(field))
@@ -81,8 +81,8 @@ enum CSVImport {
             case .customFields:
                 for line in batch.text(field).split(whereSeparator: \.isNewline) {
                     let parts = line.split(separator: ":", maxSplits: 1)
-                    entry.extraFields.append((String(parts[0]).trimmingCharacters(in: .whitespaces),
-                                              parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""))
+                    entry.extraFields.append((String(parts[0]).trimmingSpaces(),
+                                              parts.count > 1 ? String(parts[1]).trimmingSpaces() : ""))
                 }
             case .extra(let name):
                 var value = batch.text(field)

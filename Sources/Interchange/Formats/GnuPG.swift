@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import VaultCrypto
 
@@ -7,28 +7,30 @@ import VaultCrypto
 /// protected memory (Foundation's `readDataToEndOfFile` would leave it in a `Data`).
 enum GnuPG {
     static let decrypt: PassStore.Decrypter = { path in
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gpg", "--quiet", "--yes", "--decrypt", "--", path]
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        let errors = Pipe()
-        process.standardError = errors
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let gpg: ChildProcess
         do {
-            try process.run()
+            gpg = try ChildProcess.start("gpg", ["--quiet", "--yes", "--decrypt", "--", path], output: .pipe, errors: .pipe)
         } catch {
             throw ImportFailure("gpg could not be run (\(error)); pass stores are decrypted with gpg: apt install gnupg")
         }
-        let plaintext = try ProtectedFile.readAll(FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor),
-                                                  limit: 4 * 1024 * 1024) { _ in ImportFailure("decrypts to more than 4 MiB; not a pass entry") }
-        // gpg's own messages are not secret: the first line says why it failed.
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        exited.wait()
-        guard process.terminationStatus == 0 else {
-            let reason = message.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+        guard let output = gpg.output, let errors = gpg.errors else { throw ImportFailure("gpg's output was not connected") }
+        defer {
+            output.close()
+            errors.close()
+        }
+        let plaintext: SecureBytes
+        do {
+            plaintext = try ProtectedFile.readAll(output, limit: 4 * 1024 * 1024) { _ in ImportFailure("decrypts to more than 4 MiB; not a pass entry") }
+        } catch {
+            output.close()  // gpg gets EPIPE and ends
+            _ = gpg.wait()
+            throw error
+        }
+        // gpg's own messages are not secret: the last line says why it failed.
+        let message = String(decoding: (try? errors.readToEnd()) ?? [], as: UTF8.self)
+        let ending = gpg.wait()
+        guard ending.succeeded else {
+            let reason = message.split(separator: "\n").last.map(String.init) ?? "\(ending)"
             throw ImportFailure("gpg could not decrypt it: \(reason)")
         }
         return plaintext

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// The ways exports write a time, read into a `Timestamp`. A time that does not read is dropped
@@ -75,7 +75,7 @@ enum ImportedTime {
 
     /// Milliseconds since 1970, as Firefox writes them.
     static func epochMilliseconds(_ text: String) -> Timestamp? {
-        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value > 0 else { return nil }
+        guard let value = Int64(text.trimmingSpaces()), value > 0 else { return nil }
         return Timestamp(millisecondsSince1970: value)
     }
 
@@ -86,7 +86,7 @@ enum ImportedTime {
 
     /// KeePass 2.x in a KDBX 4 XML: base64 of the seconds since 0001-01-01 UTC, little-endian.
     static func keePassBinary(_ text: String) -> Timestamp? {
-        guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 8 else { return nil }
+        guard let data = Data(base64Encoded: text.trimmingSpacesAndNewlines()), data.count == 8 else { return nil }
         let seconds = data.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
         // 62,135,596,800 seconds from 0001-01-01 to 1970-01-01.
         let unix = seconds - 62_135_596_800

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import VaultCrypto
 import VaultModel
@@ -22,7 +22,7 @@ enum KeePassXML {
         guard document.name == "KeePassFile", let root = document.child("Root") else {
             throw ImportFailure(line: document.line, "a KeePass XML export starts with <KeePassFile> and has a <Root>; this starts with <\(document.name)>")
         }
-        let recycleBin = document.child("Meta")?.child("RecycleBinUUID").map { batch.text($0.text).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let recycleBin = document.child("Meta")?.child("RecycleBinUUID").map { batch.text($0.text).trimmingSpacesAndNewlines() }
         for group in root.children("Group") {
             try read(group, path: [], recycleBin: recycleBin, into: batch)
         }
@@ -31,7 +31,7 @@ enum KeePassXML {
     }
 
     private static func read(_ group: XMLElement, path: [String], recycleBin: String?, into batch: ImportBatch) throws {
-        let uuid = group.child("UUID").map { batch.text($0.text).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let uuid = group.child("UUID").map { batch.text($0.text).trimmingSpacesAndNewlines() }
         if let recycleBin, !recycleBin.isEmpty, uuid == recycleBin { return }
         let name = group.child("Name").map { batch.text($0.text) } ?? ""
         let here = path + [name]
@@ -51,11 +51,11 @@ enum KeePassXML {
             case "Title": entry.title = batch.text(value)
             case "UserName": entry.username = batch.text(value)
             case "Password": entry.password = value
-            case "URL": entry.locations.insert(batch.text(value).trimmingCharacters(in: .whitespaces), at: 0)
+            case "URL": entry.locations.insert(batch.text(value).trimmingSpaces(), at: 0)
             case "Notes": entry.notes = batch.text(value)
             case "otp": entry.oneTimeKey = value
             case _ where key.hasPrefix("TimeOtp-"): otp[key] = value
-            case _ where key.hasPrefix("KP2A_URL"): entry.locations.append(batch.text(value).trimmingCharacters(in: .whitespaces))
+            case _ where key.hasPrefix("KP2A_URL"): entry.locations.append(batch.text(value).trimmingSpaces())
             default: entry.extraFields.append((key, batch.text(value)))
             }
         }
@@ -104,7 +104,7 @@ enum KeePassXML {
         for (key, parameter) in names.sorted(by: { $0.key < $1.key }) {
             guard let value = settings[key] else { continue }
             // KeePass writes HMAC-SHA-256; otpauth says SHA256.
-            let text = batch.text(value).replacingOccurrences(of: "HMAC-", with: "").replacingOccurrences(of: "-", with: "")
+            let text = batch.text(value).replacingEvery("HMAC-", with: "").replacingEvery("-", with: "")
             try uri.append(utf8: "&\(parameter)=\(text)")
         }
         return try uri.withUnsafeBytes { try batch.secrets.store($0) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import VaultCrypto
@@ -43,24 +43,32 @@ public enum PassStore {
 
     /// The entry files, relative to `directory`, sorted; refuses a directory that is not a store.
     static func entries(in directory: String) throws -> [String] {
-        let manager = FileManager.default
-        guard let walker = manager.enumerator(atPath: directory) else {
-            throw ImportFailure(file: directory, "cannot be read")
-        }
         var files: [String] = []
         var hasRecipients = false
-        while let path = walker.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            if name == ".gpg-id" { hasRecipients = true }
-            if name.hasPrefix(".") {
-                // .git, .gpg-id, .public-keys: the store's machinery, not entries.
-                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
-                continue
+        // Depth first from the store's root; symbolic links are not followed into (a link to a
+        // directory could loop), as `find` would not.
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let names: [String]
+            do {
+                names = try FileSystem.entries(of: relative.isEmpty ? directory : directory + "/" + relative)
+            } catch {
+                throw ImportFailure(file: relative.isEmpty ? directory : relative, "cannot be read (\(error))")
             }
-            if name.hasSuffix(".gpg") { files.append(path) }
+            for name in names {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                if name == ".gpg-id" { hasRecipients = true }
+                // .git, .gpg-id, .public-keys: the store's machinery, not entries.
+                if name.hasPrefix(".") { continue }
+                if (try? FileSystem.linkStatus(directory + "/" + path))?.kind == .directory {
+                    pending.append(path)
+                } else if name.hasSuffix(".gpg") {
+                    files.append(path)
+                }
+            }
         }
         guard hasRecipients || !files.isEmpty else {
-            let age = manager.fileExists(atPath: directory + "/.age-recipients")
+            let age = FileSystem.exists(directory + "/.age-recipients")
             throw ImportFailure(file: directory, age
                 ? "is a gopass store with the age backend; pwtui reads gpg stores only (gopass convert --store <name> --move=false --crypto gpgcli)"
                 : "is not a pass store: it has no .gpg-id and no .gpg entries")
@@ -104,7 +112,7 @@ public enum PassStore {
             }
             notes.append(text)
         }
-        entry.notes = notes.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        entry.notes = notes.joined(separator: "\n").trimmingSpacesAndNewlines()
         if entry.locations.isEmpty { inferSite(from: name, into: &entry) }
         return entry
     }
@@ -146,7 +154,7 @@ public enum PassStore {
     private static func keyAndValue(_ line: UnsafeRawBufferPointer) -> (String, Range<Int>)? {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
         let key = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-            .trimmingCharacters(in: .whitespaces).lowercased()
+            .trimmingSpaces().lowercased()
         guard !key.contains(" ") else { return nil }
         var start = colon + 1
         var end = line.count

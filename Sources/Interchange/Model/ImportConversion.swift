@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import VaultCrypto
@@ -87,6 +87,6 @@ enum ImportConversion {
     /// Titles and usernames are one line: what surrounds them (spaces, a newline some exports
     /// leave at the end) is trimmed.
     private static func oneLine(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        text.trimmingSpacesAndNewlines()
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import VaultCrypto
 import VaultModel
@@ -16,7 +16,7 @@ enum ProtectedFile {
         do {
             fd = try FileDescriptor.open(path, [.readOnly, .noControllingTerminal, .nonBlocking])
         } catch {
-            throw ImportFailure(file: path, error.code == ENOENT ? "no such file" : "cannot be opened (\(error))")
+            throw ImportFailure(file: path, error.isNoSuchEntry ? "no such file" : "cannot be opened (\(error))")
         }
         defer { fd.close() }
         do {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import VaultModel
 
@@ -32,7 +32,7 @@ public struct Doctor {
         var findings: [Finding] = []
         if let status = try? FileSystem.status(vault), status.permissions & 0o077 != 0 {
             findings.append(Finding(message: "\(vault) can be read by other users (mode \(String(status.permissions & 0o777, radix: 8)))",
-                                    command: "chmod 600 \(SetUpSync.shellQuoted(vault))"))
+                                    command: "chmod 600 \(ShellWord.quoted(vault))"))
         }
         var memory = GenerationMemory.load(from: session.paths.generationsFile)
         if let seen = memory.opened(header) {
@@ -42,8 +42,8 @@ public struct Doctor {
         for copy in Self.conflictCopies(of: vault) {
             guard let other = try? VaultStorage.loadHeader(copy), other.vaultID == header.vaultID else { continue }
             findings.append(Finding(message: "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left",
-                                    command: "pwtui merge \(SetUpSync.shellQuoted(copy))"
-                                        + (session.vaultPath == session.paths.defaultVaultFile ? "" : " --vault \(SetUpSync.shellQuoted(vault))")))
+                                    command: "pwtui merge \(ShellWord.quoted(copy))"
+                                        + (session.vaultPath == session.paths.defaultVaultFile ? "" : " --vault \(ShellWord.quoted(vault))")))
         }
         if let repository = try? GitRepository.containing(AtomicFile.split(vault).directory),
            try repository.config("merge.pwtui.driver") == nil {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Interchange
 import Platform
 import ServiceMatching
@@ -69,7 +69,8 @@ public struct ImportCredentials {
         var lines: [String] = []
         for step in plan.steps {
             if case .add = step.action, !everything { continue }
-            let verb = Self.verb(step.action, dryRun: dryRun).padding(toLength: 9, withPad: " ", startingAt: 0)
+            let word = Self.verb(step.action, dryRun: dryRun)
+            let verb = word + String(repeating: " ", count: max(0, 9 - word.count))
             let reason = Self.reason(step.action)
             lines.append("\(verb) \(step.origin)\(step.summary.isEmpty ? "" : ": \(step.summary)")" + (reason.isEmpty ? "" : " (\(reason))"))
         }

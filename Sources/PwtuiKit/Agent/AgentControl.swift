@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import VaultAgent
@@ -21,26 +21,20 @@ public enum AgentControl {
         guard let socketPath = client.socketPath else { return false }
         try? FileSystem.removeIfPresent(socketPath)  // a socket left by an agent that was killed
         if foreground {
-            // Descriptors inherited from whoever started us (Foundation's Process leaves one
-            // that its parent waits on until it closes) must not live as long as the agent.
+            // Descriptors inherited from whoever started us (a test harness's pipe that its
+            // reader waits on until it closes) must not live as long as the agent.
             CurrentProcess.closeDescriptors(from: 3)
             try AgentServer(socketPath: socketPath, handler: AgentService(session: session, idleTimeout: idleTimeout)).run()
             return true
         }
-        // Detached: a new session (Foundation makes children group leaders, so setsid forks).
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-f", CommandLine.arguments[0], "agent", "start", "--foreground",
-                             "--idle-timeout", idleTimeoutText, "--vault", session.vaultPath]
-            + (session.configOption.map { ["--config", $0] } ?? [])
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        // Detached: a session of its own, so closing the terminal that started it does not end it.
+        _ = try ChildProcess.start(CurrentProcess.executablePath,
+                                   ["agent", "start", "--foreground", "--idle-timeout", idleTimeoutText, "--vault", session.vaultPath]
+                                       + (session.configOption.map { ["--config", $0] } ?? []),
+                                   detached: true)
         for _ in 0 ..< 100 {
             if try client.request(.status) != nil { return true }
-            Thread.sleep(forTimeInterval: 0.02)
+            CurrentProcess.sleep(for: .milliseconds(20))
         }
         throw CommandFailure(.ioError, "the agent did not start")
     }

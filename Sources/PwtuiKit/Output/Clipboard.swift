@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import VaultCrypto
@@ -85,7 +85,7 @@ enum Clipboard {
             let buffer = "pwtui-" + UUID().uuidString.prefix(8).lowercased()
             if run(tmux, ["load-buffer", "-b", buffer, "-w", "-"], input: secret) {
                 copied.tmuxBuffer = buffer
-                let (t, b) = (shellQuoted(tmux), shellQuoted(buffer))
+                let (t, b) = (ShellWord.quoted(tmux), ShellWord.quoted(buffer))
                 clears.append("if [ \"$(\(t) list-buffers -F '#{buffer_name}' 2>/dev/null | head -n 1)\" = \(b) ]; then "
                               + "printf ' ' | \(t) load-buffer -b \(b) -w -; fi; \(t) delete-buffer -b \(b)")
             }
@@ -100,13 +100,8 @@ enum Clipboard {
         for (tool, executable) in tools { _ = run(executable, tool.copyArguments, input: secret) }
         clears += tools.map(\.0.clearCommand)
         guard seconds > 0 else { return copied }
-        let clear = Process()
-        clear.executableURL = URL(fileURLWithPath: "/bin/sh")
-        clear.arguments = ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")]
-        clear.standardInput = FileHandle.nullDevice
-        clear.standardOutput = FileHandle.nullDevice
-        clear.standardError = FileHandle.nullDevice
-        try? clear.run()
+        // Detached: the clear still happens when the terminal is closed before it is due.
+        _ = try? ChildProcess.start("/bin/sh", ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")], detached: true)
         return copied
     }
 
@@ -129,30 +124,14 @@ enum Clipboard {
         }
     }
 
-    private static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
     /// Runs a clipboard program with the secret on its stdin, written straight from protected
     /// memory; true when it took it all and exited 0.
     private static func run(_ executable: String, _ arguments: [String], input: UnsafeRawBufferPointer) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardInput = pipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
+        guard let tool = try? ChildProcess.start(executable, arguments, input: .pipe), let pipe = tool.input else { return false }
         // A tool that stops reading before the end has not taken the secret, whatever it exits with.
-        let tookAll = (try? FileDescriptor(rawValue: pipe.fileHandleForWriting.fileDescriptor).writeAll(input)) != nil
-        try? pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return tookAll && process.terminationReason == .exit && process.terminationStatus == 0
+        let tookAll = (try? pipe.writeAll(input)) != nil
+        pipe.close()
+        return tool.wait().succeeded && tookAll
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import ServiceMatching
 import VaultCrypto
 import VaultModel
@@ -65,8 +66,7 @@ extension Session {
             return
         }
         // Before one store per vault, a single file stood where their directory goes now.
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if let status = try? FileSystem.status(directory), status.kind != .directory {
             IdentityStore.remove(at: directory)
         }
         // After a save the store is built anew from the vault in memory, never read back and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import VaultModel
@@ -26,7 +26,7 @@ struct PasswordChangeMarker {
     /// kill it around that rename hold the first one).
     static func begin(vaultPath: String, salt: [UInt8]) throws -> PasswordChangeMarker {
         let marker = PasswordChangeMarker(vaultPath: vaultPath)
-        let started = ISO8601DateFormatter().string(from: Date())
+        let started = Date().formatted(.iso8601)
         let text = "started \(started)\nsalt \(Hex.string(salt))\n"
         let fd: FileDescriptor
         do {

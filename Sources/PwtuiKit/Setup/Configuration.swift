@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import TUI
@@ -90,6 +90,7 @@ public enum Configuration {
 
     static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices, environment: Environment) throws -> ConfigurationScreen {
         try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(environment: environment),
+                                home: environment["HOME"] ?? "",
                                 calibrate: { try KDFCalibration.measure(with: Argon2id()) },
                                 loadTheme: { ThemeLocator.current(named: $0, environment: environment) })
     }

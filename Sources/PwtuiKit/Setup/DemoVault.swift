@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ServiceMatching
 import VaultCrypto
 import VaultModel
@@ -40,7 +40,7 @@ public enum DemoVault {
 
     /// `pwtui demo`: the picker on the sample vault; the choice goes where `pick`'s would.
     public static func run(output: CredentialField, in session: Session) throws {
-        let directory = NSTemporaryDirectory() + "pwtui-demo-" + UUID().uuidString
+        let directory = FileManager.default.temporaryDirectory.path + "/pwtui-demo-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// How the user can run this very pwtui again, for messages that name a next command: `pwtui`

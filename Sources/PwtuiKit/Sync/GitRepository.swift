@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// The git repository a vault lives in, driven through the `git` command: what `sync` and
@@ -39,25 +39,19 @@ struct GitRepository {
     }
 
     private static func run(_ arguments: [String], quiet: Bool) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
-        // A semaphore, not waitUntilExit: that spins a run loop on wall-clock timers, which
-        // never fire under a shifted clock (libfaketime, which the sync tests use).
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let git: ChildProcess
         do {
-            try process.run()
+            git = try ChildProcess.start("git", arguments, output: .pipe, errors: quiet ? .null : .inherited)
         } catch {
             throw CommandFailure(.ioError, "git could not be run (\(error)); is it installed?")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        exited.wait()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return (process.terminationStatus, text)
+        let bytes = (try? git.output?.readToEnd()) ?? []
+        git.output?.close()
+        let status: Int32
+        switch git.wait() {
+        case .exited(let code): status = code
+        case .killed(let signal): status = 128 + signal
+        }
+        return (status, String(decoding: bytes, as: UTF8.self).trimmingSpacesAndNewlines())
     }
 }

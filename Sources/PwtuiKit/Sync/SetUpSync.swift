@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import VaultModel
 
@@ -24,7 +24,7 @@ public struct SetUpSync {
         let escaped = String(Self.attributesPattern(name).dropFirst())
         try Self.appendMissing([prefix + escaped + ".lock", prefix + escaped + ".bak", prefix + "." + escaped + ".tmp-*"],
                                to: repository.root + "/.gitignore")
-        let driver = "\(Self.shellQuoted(CurrentProcess.executablePath)) merge %O %A %B"
+        let driver = "\(ShellWord.quoted(CurrentProcess.executablePath)) merge %O %A %B"
         for (key, value) in [("merge.pwtui.name", "pwtui: merge copies of a vault per credential"), ("merge.pwtui.driver", driver)] {
             guard try repository.git(["config", key, value]).status == 0 else {
                 throw CommandFailure(.ioError, "git config \(key) failed in \(repository.root)")
@@ -53,9 +53,5 @@ public struct SetUpSync {
             escaped.append(character)
         }
         return "/" + escaped
-    }
-
-    static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

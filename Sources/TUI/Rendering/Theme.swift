@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A colour scheme: a style for every role. Themes are text files (`Resources/themes/*.theme`,
 /// embedded in the binary, and `$XDG_CONFIG_HOME/pwtui/themes/`), one role per line:
@@ -66,7 +66,7 @@ public struct Theme: Equatable, Sendable {
             guard parts.count == 2 else {
                 throw ParseError(file: file, line: index + 1, problem: "expected 'role = foreground background [attributes]'")
             }
-            let roleName = parts[0].trimmingCharacters(in: .whitespaces)
+            let roleName = parts[0].trimmingSpaces()
             guard let role = StyleRole(rawValue: roleName) else {
                 throw ParseError(file: file, line: index + 1, problem: "unknown role '\(roleName)' (known: \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))")
             }

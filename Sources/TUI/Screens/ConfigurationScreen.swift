@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import VaultCrypto
 import VaultModel
 
@@ -60,6 +61,7 @@ public final class ConfigurationScreen: Screen {
     private var message: (text: String, role: StyleRole)?
     /// What the wizard started from: quitting asks first only when something differs from it.
     private let defaults: Choices
+    private let home: String
     /// Ctrl-C was pressed with something typed: the next key answers "quit?" (y or Ctrl-C quits).
     public private(set) var confirmingQuit = false
     /// A password under `MasterPasswordPolicy.minimumBits` once refused with a warning: Enter on
@@ -67,7 +69,8 @@ public final class ConfigurationScreen: Screen {
     private var weakPasswordWarned: SecureBytes
 
     /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
-    public init(firstRun: Bool, defaults: Choices, themes: [String],
+    /// `home`: what a typed "~/" stands for.
+    public init(firstRun: Bool, defaults: Choices, themes: [String], home: String,
                 calibrate: @escaping () throws -> [KDFCalibration.Option], loadTheme: @escaping (String) -> Theme) throws(VaultCryptoError) {
         steps = firstRun ? [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .summary]
             : [.unlockCost, .theme, .clipboard, .summary]
@@ -78,6 +81,7 @@ public final class ConfigurationScreen: Screen {
         self.themes = themes.isEmpty ? ["default"] : themes
         self.calibrate = calibrate
         self.loadTheme = loadTheme
+        self.home = home
         themeIndex = self.themes.firstIndex(of: defaults.theme) ?? 0
         field = firstRun ? defaults.vaultPath : ""
         password = try SecureBytes(capacity: 128)
@@ -193,7 +197,7 @@ public final class ConfigurationScreen: Screen {
     private func advance() -> Transition<Choices> {
         switch step {
         case .location:
-            let path = (field as NSString).expandingTildeInPath
+            let path = Paths.expandingTilde(in: field, home: home)
             guard path.hasPrefix("/") else {
                 message = ("Give an absolute path (or ~/…)", .error)
                 return .stay
@@ -318,7 +322,7 @@ public final class ConfigurationScreen: Screen {
             line("Slower unlocking makes guessing the password slower too. Measured on this machine:", .dim)
             row += 1
             for (index, option) in costOptions.enumerated() {
-                let label = String(format: "about %.1f s — %@", option.estimatedSeconds, option.parameters.description)
+                let label = "about \(Double(Int((option.estimatedSeconds * 10).rounded())) / 10) s — \(option.parameters.description)"
                     + (option.parameters == current ? " (current)" : "")
                 if index == costIndex { canvas.fill(row: row, role: .selected) }
                 line((index == costIndex ? "▸ " : "  ") + label, index == costIndex ? .selected : .normal)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VaultModel
 
 /// The credential list (AutoFill's credential list for service identifiers): matches for the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// Lines for standard error, held back while a full-screen terminal is open.
@@ -13,7 +13,7 @@ public final class HeldMessages: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`.
     public static let shared = HeldMessages()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var holders = 0
     private var held: [String] = []
     private let write: @Sendable (String) -> Void

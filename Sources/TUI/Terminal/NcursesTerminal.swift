@@ -1,5 +1,5 @@
 internal import CNcurses
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// The real terminal, through ncurses (the wide-character `ncursesw`).

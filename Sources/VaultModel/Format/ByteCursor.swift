@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A bounds-checked little-endian cursor over bytes in memory, for the formats pwtui decodes
 /// itself (the vault's payload, the identity store). Offsets are absolute, so a secret's position

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// Which saved passwords a host told git it rejects: the git helper's memory of `erase`.

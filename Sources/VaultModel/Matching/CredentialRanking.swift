@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ServiceMatching
 
 // Ranking: which credentials answer a request, best first (DESIGN §5).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // An id's text (`uuidString`, lower-cased where users see it) answers two questions on hot paths:
 // which of two ids comes first (the last tie-break of every list) and whether an id starts with

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import UnicodeText
 
 // Natural order of titles, as file managers sort: "Server 2" before "Server 10" before
 // "Server 100", "apple" before "Banana", "Émile" among the E's. One order for every list pwtui
@@ -69,7 +71,7 @@ public struct NaturalSortKey: Comparable, Hashable, Sendable {
     private static func fold(_ text: String) -> [UInt8] {
         // Most titles are ASCII: lowercasing bytes is all their folding needs, without Foundation.
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        let folded = isASCII ? text : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = isASCII ? text : text.foldedForComparison
         // One pass and one allocation: a key is built for every credential a ranking sorts (all
         // 10,000 when they share a site), so it must cost little more than the bytes themselves.
         return folded.utf8.withContiguousStorageIfAvailable { appendKey(of: $0) } ?? appendKey(of: Array(folded.utf8))

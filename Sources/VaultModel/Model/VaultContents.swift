@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ServiceMatching
 
 /// The decrypted contents of a vault: the credentials, the tombstones of deleted ones, and the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import VaultCrypto
 
@@ -93,8 +93,7 @@ extension VaultError {
 
     /// `init` on a directory: `alreadyExists` is thrown without knowing what exists.
     static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        (try? FileSystem.status(path))?.kind == .directory
     }
 }
 

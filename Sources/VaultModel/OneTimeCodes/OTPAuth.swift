@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import UnicodeText
 import VaultCrypto
 
 // Reading an authenticator key as sites hand it out: an `otpauth://totp/` URI (Google's Key Uri
@@ -124,7 +125,7 @@ extension OTPAuth {
     /// account in apps that show it (percent-encoded here).
     public static func uri(key: UnsafeRawBufferPointer, parameters: OneTimeParameters, label: String) throws -> SecureBytes {
         var uri = try SecureBytes(capacity: 64 + key.count * 2 + label.utf8.count * 3)
-        let encodedLabel = label.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "pwtui"
+        let encodedLabel = label.percentEncodingAllButAlphanumerics
         try uri.append(utf8: "otpauth://totp/\(encodedLabel)?secret=")
         // RFC 4648 base32 without padding: five bits at a time, most significant first.
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)

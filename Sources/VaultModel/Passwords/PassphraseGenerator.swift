@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import VaultCrypto
 
 /// Passphrases: words drawn uniformly from the EFF's large list (7,776 words, 12.9 bits each,

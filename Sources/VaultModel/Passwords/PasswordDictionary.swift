@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Ranked word lists for the strength estimate: common passwords, English words, names, surnames
 /// and film and TV words, each ranked by how often it is used (rank 1 = most common), as zxcvbn

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How many guesses an attacker who knows how people choose passwords needs, and a verdict.
 ///

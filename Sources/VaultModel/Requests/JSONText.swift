@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import ServiceMatching
+import UnicodeText
 import VaultCrypto
 
 /// The little JSON pwtui writes: strings, numbers, arrays and objects of them. Written by hand
@@ -17,7 +18,7 @@ public enum JSONText {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20:
-                result += String(format: "\\u%04x", scalar.value)
+                result += "\\u" + HexDigits.lower(scalar.value, width: 4)
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -36,7 +37,7 @@ public enum JSONText {
                 try output.append(0x5C)
                 try output.append(byte)
             case 0x00 ..< 0x20:
-                for escapeByte in Array(String(format: "\\u%04x", byte).utf8) {
+                for escapeByte in Array(("\\u" + HexDigits.lower(UInt32(byte), width: 4)).utf8) {
                     try output.append(escapeByte)
                 }
             case 0x20 ..< 0x80:

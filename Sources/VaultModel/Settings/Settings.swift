@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The user's settings, `$XDG_CONFIG_HOME/pwtui/config.toml`: a small TOML subset (comments,
 /// `key = "string"`, `key = integer`). Written atomically with mode 0600; a file that others
@@ -46,17 +46,17 @@ public struct Settings: Equatable, Sendable {
     public static func parse(_ text: String, path: String) throws(LoadError) -> Settings {
         var settings = Settings()
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
             guard parts.count == 2 else { throw .malformed(path: path, line: index + 1, problem: "expected key = value") }
             let (key, value) = (parts[0], parts[1])
             func string() throws(LoadError) -> String {
                 guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else {
                     throw .malformed(path: path, line: index + 1, problem: "\(key) needs a quoted string")
                 }
-                return String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
-                    .replacingOccurrences(of: "\\\\", with: "\\")
+                return String(value.dropFirst().dropLast()).replacingEvery("\\\"", with: "\"")
+                    .replacingEvery("\\\\", with: "\\")
             }
             switch key {
             case "vault": settings.vault = try string()
@@ -72,7 +72,7 @@ public struct Settings: Equatable, Sendable {
                 }
                 settings.identityStore = value == "true"
             case "equivalents_off":
-                settings.disabledEquivalents = try string().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                settings.disabledEquivalents = try string().split(separator: ",").map { $0.trimmingSpaces() }
                     .filter { !$0.isEmpty }
             default:
                 throw .malformed(path: path, line: index + 1, problem: "unknown setting '\(key)'")
@@ -83,7 +83,7 @@ public struct Settings: Equatable, Sendable {
 
     public var text: String {
         func quoted(_ value: String) -> String {
-            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\"" + value.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"") + "\""
         }
         var lines = ["# pwtui settings (pwtui configure changes them)"]
         if let vault { lines.append("vault = \(quoted(vault))") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import VaultCrypto
 
@@ -110,7 +110,7 @@ public enum AtomicFile {
     /// `mkdir -p` with mode 0700 for the directories it creates.
     private static func makeDirectories(_ directory: String) throws {
         if (try? FileSystem.status(directory)) != nil { return }
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = AtomicFile.split(directory).directory
         if !parent.isEmpty, parent != directory { try makeDirectories(parent) }
         do {
             try FileSystem.makeDirectory(directory, permissions: 0o700)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ServiceMatching
 
 /// The use history's file, `$XDG_STATE_HOME/pwtui/usage` (the format is `UsageHistory`'s).

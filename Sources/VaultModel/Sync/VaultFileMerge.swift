@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Platform
 
 /// Reconciling vault files (see `VaultReconcile` for the rules): git's three files, or a conflict
