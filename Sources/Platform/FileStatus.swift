@@ -13,6 +13,11 @@ public struct FileStatus: Sendable, Equatable {
     public let ownerID: UInt32
     /// The permission bits (e.g. 0o600), without the file type.
     public let permissions: UInt32
+    /// Which file it is: a rename over the path makes another (device, inode) pair.
+    public let device: UInt64
+    public let inode: UInt64
+    /// The last change to its contents, in nanoseconds since 1970.
+    public let modifiedNanoseconds: Int64
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -28,5 +33,8 @@ public struct FileStatus: Sendable, Equatable {
         size = Int(info.st_size)
         ownerID = info.st_uid
         permissions = UInt32(info.st_mode & 0o7777)
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 }

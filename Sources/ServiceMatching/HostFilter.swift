@@ -13,9 +13,9 @@ public struct HostFilter: Sendable {
     // stored service, and a call across the module boundary for each showed in pwtui-bench's
     // 100,000-credential ranking (typical request: 7.8 ms against 7.4 ms inlined).
     /// Hosts that a stored host must equal or be a parent domain of.
-    @usableFromInline private(set) var requested: [[UInt8]] = []
+    public private(set) var requested: [[UInt8]] = []
     /// Domains that a stored host must equal or lie under.
-    @usableFromInline private(set) var domains: [[UInt8]] = []
+    public private(set) var domains: [[UInt8]] = []
 
     public init(requests: [ServiceIdentifier], context: RankingContext) {
         let index = context.equivalents.index

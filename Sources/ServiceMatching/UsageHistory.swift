@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import UnicodeText
 
 /// Which credential was used for which service, and how often: the last tie-breaks of ranking.
 ///
@@ -9,8 +10,8 @@ import Platform
 ///     <uuid> TAB <host> TAB <count> TAB <last use, ms since 1970>
 ///
 /// A damaged file only loses the tie-breaks, so it is read leniently (bad lines are skipped) and
-/// rewritten whole, atomically, after each use (`load` and `save` are in VaultModel, beside the
-/// one atomic write).
+/// rewritten whole, atomically, after each use (VaultModel's `UsageHistoryFile` reads and writes
+/// it, beside the one atomic write, and keeps it between requests).
 public struct UsageHistory: Sendable {
     struct Entry: Sendable {
         var count: Int
@@ -58,13 +59,28 @@ public struct UsageHistory: Sendable {
         }
     }
 
+    /// The file's text, lines sorted (by id, then host) so that the same history is the same
+    /// file. Written as bytes: the agent writes it after every `get`, and string interpolation of
+    /// `uuidString` (snprintf) was half of that.
     public var text: String {
-        var lines: [String] = []
+        var lines: [(id: [UInt8], host: String, entry: Entry)] = []
         for (id, hosts) in entries {
-            for (host, entry) in hosts {
-                lines.append("\(id.uuidString.lowercased())\t\(host)\t\(entry.count)\t\(entry.lastUsed.millisecondsSince1970)")
-            }
+            let idBytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+            for (host, entry) in hosts { lines.append((idBytes, host, entry)) }
         }
-        return lines.sorted().joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+        lines.sort { $0.id != $1.id ? $0.id.lexicographicallyPrecedes($1.id) : $0.host.utf8.lexicographicallyPrecedes($1.host.utf8) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.count * 80)
+        for line in lines {
+            bytes += Hex.uuid(line.id).utf8
+            bytes.append(0x09)
+            bytes += line.host.utf8
+            bytes.append(0x09)
+            bytes += String(line.entry.count).utf8
+            bytes.append(0x09)
+            bytes += String(line.entry.lastUsed.millisecondsSince1970).utf8
+            bytes.append(0x0A)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

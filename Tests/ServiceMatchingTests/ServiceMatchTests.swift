@@ -117,4 +117,27 @@ import Testing
         #expect(again.useCount(id) == 2)
         #expect(again.lastUsed(id, for: "github.com") == Timestamp(millisecondsSince1970: 9))
     }
+
+    /// The text as the first version wrote it (interpolated `uuidString`, every line sorted):
+    /// the hand-written bytes must be the same file, for generated histories.
+    @Test func usageHistoryTextIsTheSameFileAsBefore() {
+        var generator = SystemRandomNumberGenerator()
+        let hosts = ["github.com", "gitlab.com", "a.com", "a.com.evil", "xn--bcher-kva.example", "example.org"]
+        for _ in 0 ..< 50 {
+            var usage = UsageHistory()
+            var lines: [String: (count: Int, last: Int64)] = [:]
+            let ids = (0 ..< Int.random(in: 0 ... 6, using: &generator)).map { _ in UUID() }
+            for _ in 0 ..< Int.random(in: 0 ... 30, using: &generator) where !ids.isEmpty {
+                let id = ids.randomElement(using: &generator)!
+                let host = hosts.randomElement(using: &generator)!
+                let time = Int64.random(in: 0 ... 2_000_000_000_000, using: &generator)
+                usage.recordUse(of: id, for: host, at: Timestamp(millisecondsSince1970: time))
+                let key = "\(id.uuidString.lowercased())\t\(host)"
+                lines[key] = ((lines[key]?.count ?? 0) + 1, time)
+            }
+            let expected = lines.map { "\($0.key)\t\($0.value.count)\t\($0.value.last)" }.sorted().joined(separator: "\n")
+                + (lines.isEmpty ? "" : "\n")
+            #expect(usage.text == expected)
+        }
+    }
 }

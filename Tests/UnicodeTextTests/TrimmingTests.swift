@@ -54,10 +54,10 @@ import UnicodeText
 @Suite struct EscapeTests {
     @Test func hexDigitsAsPrintfWritesThem() {
         for value in [0, 1, 0x1F, 0x7F, 0xAB, 0x1234, 0xFFFF, 0x10FFFF] as [UInt32] {
-            #expect(HexDigits.lower(value, width: 4) == String(format: "%04x", value))
+            #expect(Hex.lower(value, width: 4) == String(format: "%04x", value))
         }
         for byte in 0 ... 255 {
-            #expect(HexDigits.upper(UInt8(byte)) == String(format: "%02X", byte))
+            #expect(Hex.upper(UInt8(byte)) == String(format: "%02X", byte))
         }
     }
 

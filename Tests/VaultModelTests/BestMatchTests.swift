@@ -38,6 +38,12 @@ struct BestMatchTests {
 
             let ranked = CredentialRanking.matches(credentials, for: requests, context: context)
             let best = CredentialRanking.best(credentials, for: requests, context: context, accepting: accepts)
+            // What `get` runs: the candidates looked up in the vault's host index.
+            let candidates = HostIndex(hosts: credentials.map { $0.services.map(\.host) })
+                .positions(passing: HostFilter(requests: requests, context: context))
+            let indexed = CredentialRanking.best(credentials, among: candidates, for: requests, context: context, accepting: accepts)
+            #expect(indexed?.credential.credential.id == best?.credential.credential.id)
+            #expect(indexed?.tied == best?.tied)
             guard let first = ranked.firstIndex(where: accepts) else {
                 #expect(best == nil)
                 continue
@@ -50,5 +56,32 @@ struct BestMatchTests {
             compared += 1
         }
         #expect(compared > 200)
+    }
+}
+
+/// The vault keeps its host index between rankings; every change to its credentials must be
+/// seen by the next `get`, or an added or edited credential could not be found.
+@Suite struct VaultHostIndexTests {
+    let context = RankingContext.testing(suffixes: LibPSL() ?? NoPublicSuffixList())
+
+    private func answer(_ host: String, in vault: Vault) throws -> Credential? {
+        try? CredentialQuery(services: [ServiceIdentifier(host)]).rankedAnswer(in: vault, context: context).credential
+    }
+
+    @Test func addsEditsAndRemovalsAreSeenByTheNextGet() throws {
+        let sample = try SampleVault()
+        let vault = sample.vault
+        #expect(try answer("github.com", in: vault)?.username == "alice")
+        #expect(try answer("codeberg.org", in: vault) == nil)  // the index is built now, without it
+
+        let added = try vault.add(services: [try ServiceIdentifier("codeberg.org")], username: "carol", secret: try secure("c"))
+        #expect(try answer("codeberg.org", in: vault)?.id == added.id)
+
+        try vault.update(added.id) { $0.services = [try ServiceIdentifier("sr.ht")] }
+        #expect(try answer("codeberg.org", in: vault) == nil)
+        #expect(try answer("git.sr.ht", in: vault)?.id == added.id)
+
+        try vault.remove(added.id)
+        #expect(try answer("git.sr.ht", in: vault) == nil)
     }
 }

@@ -87,7 +87,7 @@ public enum VaultAccess {
             return answer.takePayload()
         case .local(let vault, let session):
             let credential = try vault.credential(id: identity.id.uuidString)
-            return try view.render(credential, from: vault, lastUsed: UsageHistory.load(from: session.paths.usageFile).lastUsed(credential.id))
+            return try view.render(credential, from: vault, lastUsed: session.usageHistory.read().lastUsed(credential.id))
         }
     }
 

@@ -110,12 +110,12 @@ public struct ImportCredentials {
     /// reads it.
     private func recordUse(_ used: [(id: UUID, lastUsed: Timestamp)], in vault: Vault, _ session: Session) {
         guard !used.isEmpty else { return }
-        var usage = UsageHistory.load(from: session.paths.usageFile)
+        var usage = session.usageHistory.read()
         for (id, time) in used {
             guard let credential = vault.contents.credential(withID: id), let service = credential.services.first else { continue }
             usage.recordUse(of: id, for: service.host, at: time)
         }
-        try? usage.save(to: session.paths.usageFile)
+        try? session.usageHistory.write(usage)
     }
 
     private func remindOfPlaintext(_ format: ImportFormat) {

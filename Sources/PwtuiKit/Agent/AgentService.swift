@@ -77,7 +77,7 @@ public final class AgentService: AgentHandler {
         case .view(let path, let id, let view):
             let vault = try unlocked(for: path)
             let credential = try vault.credential(id: id)
-            let lastUsed = UsageHistory.load(from: session.paths.usageFile).lastUsed(credential.id)
+            let lastUsed = session.usageHistory.read().lastUsed(credential.id)
             return AgentAnswer(.identity(IdentityStore.Identity(credential)),
                                payload: try view.render(credential, from: vault, lastUsed: lastUsed))
         case .write(let path, let change):

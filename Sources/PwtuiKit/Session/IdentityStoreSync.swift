@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Platform
 import ServiceMatching
+import UnicodeText
 import VaultCrypto
 import VaultModel
 
@@ -21,7 +22,7 @@ extension Session {
     public static func identityStoreName(forVault path: String) throws -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let canonical = URL(fileURLWithPath: absolute).standardizedFileURL.resolvingSymlinksInPath().path
-        return Hex.string(try BLAKE2b.hash(Array(canonical.utf8)).prefix(16))
+        return Hex.string(Array(try BLAKE2b.hash(Array(canonical.utf8)).prefix(16)))
     }
 
     /// The identity store, when it is on and mirrors the vault file as it is now (its header is

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Platform
 import ServiceMatching
+import UnicodeText
 import VaultModel
 
 /// A note that `pwtui passwd` is under way, so that a change interrupted by a kill or a crash is

@@ -27,6 +27,8 @@ public final class Session {
     private var loadedSuffixes: PublicSuffixList?
     /// The last equivalents combined with the built-in groups, and the result: an agent ranks
     /// with the same ones request after request, and combining them was a tenth of a `get`.
+    /// The use history, read again only when its file changes (`UsageHistoryFile`).
+    public private(set) lazy var usageHistory = UsageHistoryFile(path: paths.usageFile)
     private var combinedEquivalents: (user: EquivalentDomains, disabled: Set<String>, combined: EquivalentDomains)?
     private var resolvedVaultPath: String?
     private var resolvedAgent: AgentClient??
@@ -119,7 +121,7 @@ public final class Session {
             combined = BuiltInEquivalents.combined(with: equivalents, disabled: disabled)
             combinedEquivalents = (equivalents, disabled, combined)
         }
-        return RankingContext(suffixes: suffixes, equivalents: combined, usage: UsageHistory.load(from: paths.usageFile))
+        return RankingContext(suffixes: suffixes, equivalents: combined, usage: usageHistory.read())
     }
 
     /// The answer to `query` in `vault`; a match by services is remembered in the use history
@@ -135,7 +137,7 @@ public final class Session {
         let answer = try query.rankedAnswer(in: vault, context: context)
         var usage = context.usage
         usage.recordUse(of: answer.credential.id, for: query.services[0].host, at: Clock.system.now())
-        try? usage.save(to: paths.usageFile)
+        try? usageHistory.write(usage)
         return answer
     }
 

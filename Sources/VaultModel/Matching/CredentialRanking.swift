@@ -87,11 +87,20 @@ public enum CredentialRanking {
     /// was most of a `get`.
     public static func best(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext,
                             accepting accepts: (RankedCredential) -> Bool) -> (credential: RankedCredential, tied: Int)? {
-        let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
         let filter = HostFilter(requests: requests, context: context)
+        let passing = credentials.indices.filter { credentials[$0].services.contains { filter.mayMatch(host: $0.host) } }
+        return best(credentials, among: passing, for: requests, context: context, accepting: accepts)
+    }
+
+    /// `best`, looking only at the credentials at `positions` (ascending): those a `HostIndex`
+    /// found for the requests' `HostFilter`, which are all that could match.
+    public static func best(_ credentials: [Credential], among positions: [Int], for requests: [ServiceIdentifier],
+                            context: RankingContext,
+                            accepting accepts: (RankedCredential) -> Bool) -> (credential: RankedCredential, tied: Int)? {
+        let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
         var best: (ranked: RankedCredential, key: Key)?
         var tied = 0
-        for index in credentials.indices where credentials[index].services.contains(where: { filter.mayMatch(host: $0.host) }) {
+        for index in positions {
             guard let (candidate, labels) = bestMatch(credentials[index], prepared, context), accepts(candidate) else { continue }
             let order = Order(candidate, labels: labels, prepared: prepared, context: context)
             guard let current = best else {

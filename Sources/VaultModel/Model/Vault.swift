@@ -14,7 +14,11 @@ import Platform
 public final class Vault {
     public let path: String
     public private(set) var header: VaultHeader
-    public private(set) var contents: VaultContents
+    public private(set) var contents: VaultContents {
+        didSet { indexedHosts = nil }
+    }
+    /// `hostIndex`, once built for the credentials as they are.
+    private var indexedHosts: HostIndex?
     private var dataKey: SecureBytes
     /// The checksum of the file this vault matches on disk; nil until it is first saved.
     private var checksumOnDisk: [UInt8]?
@@ -247,6 +251,15 @@ public final class Vault {
     /// behind (a hybrid logical clock per credential; see `VaultReconcile`).
     private func stamp(after credential: Credential) -> Timestamp {
         max(environment.clock.now(), credential.modified.advanced())
+    }
+
+    /// Which credentials may match a request, looked up rather than asked one by one (see
+    /// `HostIndex`): built at the first ranking after a change to the credentials, then kept.
+    public var hostIndex: HostIndex {
+        if let indexedHosts { return indexedHosts }
+        let index = HostIndex(hosts: contents.credentials.map { $0.services.map(\.host) })
+        indexedHosts = index
+        return index
     }
 
     // MARK: Saving

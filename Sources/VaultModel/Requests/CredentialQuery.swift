@@ -35,7 +35,9 @@ public struct CredentialQuery: Sendable, Equatable {
     /// chose. An id names one credential: 1. Recording the use is the caller's (`Session`).
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let id { return (try vault.credential(id: id), 1) }
-        guard let (best, tied) = CredentialRanking.best(vault.contents.credentials, for: services, context: context, accepting: accepts)
+        let candidates = vault.hostIndex.positions(passing: HostFilter(requests: services, context: context))
+        guard let (best, tied) = CredentialRanking.best(vault.contents.credentials, among: candidates, for: services, context: context,
+                                                        accepting: accepts)
         else { throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))") }
         return (best.credential, tied)
     }

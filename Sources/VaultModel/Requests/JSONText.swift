@@ -18,7 +18,7 @@ public enum JSONText {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20:
-                result += "\\u" + HexDigits.lower(scalar.value, width: 4)
+                result += "\\u" + Hex.lower(scalar.value, width: 4)
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -37,7 +37,7 @@ public enum JSONText {
                 try output.append(0x5C)
                 try output.append(byte)
             case 0x00 ..< 0x20:
-                for escapeByte in Array(("\\u" + HexDigits.lower(UInt32(byte), width: 4)).utf8) {
+                for escapeByte in Array(("\\u" + Hex.lower(UInt32(byte), width: 4)).utf8) {
                     try output.append(escapeByte)
                 }
             case 0x20 ..< 0x80:

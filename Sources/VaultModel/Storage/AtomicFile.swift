@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import UnicodeText
 import VaultCrypto
 
 // The one way pwtui replaces a file: the vault (through `VaultStorage`'s save protocol, which

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UnicodeText
 
 /// The highest generation this machine has seen of each vault (by vault id): what tells a
 /// replayed older copy — a stale backup put back, a sync server serving an old file — from the

@@ -1,0 +1,48 @@
+import Foundation
+import Platform
+import PwtuiTestSupport
+import ServiceMatching
+import Testing
+import VaultModel
+
+@Suite struct UsageHistoryFileTests {
+    let temporary = TemporaryDirectory("usage")
+
+    @Test func aMissingFileIsAnEmptyHistory() {
+        let file = UsageHistoryFile(path: temporary.path + "/usage")
+        #expect(file.read().useCount(UUID()) == 0)
+    }
+
+    @Test func whatIsWrittenIsReadBack() throws {
+        let path = temporary.path + "/usage"
+        let id = UUID()
+        var usage = UsageHistory()
+        usage.recordUse(of: id, for: "github.com", at: Timestamp(millisecondsSince1970: 42))
+        try UsageHistoryFile(path: path).write(usage)
+        #expect(UsageHistoryFile(path: path).read().lastUsed(id, for: "github.com") == Timestamp(millisecondsSince1970: 42))
+        #expect(try FileSystem.status(path).permissions == 0o600)
+    }
+
+    /// The agent keeps the history between requests: a use that another process recorded
+    /// meanwhile (a `get` without the agent) must still count.
+    @Test func anotherProcesssWriteIsSeen() throws {
+        let path = temporary.path + "/usage"
+        let agent = UsageHistoryFile(path: path)
+        let elsewhere = UsageHistoryFile(path: path)
+        let (first, second) = (UUID(), UUID())
+        var usage = agent.read()
+        usage.recordUse(of: first, for: "a.com", at: Timestamp(millisecondsSince1970: 1))
+        try agent.write(usage)
+        #expect(agent.read().useCount(first) == 1)
+
+        var theirs = elsewhere.read()
+        #expect(theirs.useCount(first) == 1)
+        theirs.recordUse(of: second, for: "b.com", at: Timestamp(millisecondsSince1970: 2))
+        try elsewhere.write(theirs)
+        #expect(agent.read().useCount(second) == 1)
+
+        // Removed: an empty history again, not the one kept.
+        try FileSystem.remove(path)
+        #expect(agent.read().useCount(first) == 0)
+    }
+}
