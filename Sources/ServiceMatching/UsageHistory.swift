@@ -63,16 +63,22 @@ public struct UsageHistory: Sendable {
     /// file. Written as bytes: the agent writes it after every `get`, and string interpolation of
     /// `uuidString` (snprintf) was half of that.
     public var text: String {
-        var lines: [(id: [UInt8], host: String, entry: Entry)] = []
+        // The id as two big-endian numbers orders like its hex text, and compares in two steps.
+        var lines: [(high: UInt64, low: UInt64, id: UUID, host: String, entry: Entry)] = []
         for (id, hosts) in entries {
-            let idBytes = withUnsafeBytes(of: id.uuid) { Array($0) }
-            for (host, entry) in hosts { lines.append((idBytes, host, entry)) }
+            let (high, low) = withUnsafeBytes(of: id.uuid) {
+                (UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+            for (host, entry) in hosts { lines.append((high, low, id, host, entry)) }
         }
-        lines.sort { $0.id != $1.id ? $0.id.lexicographicallyPrecedes($1.id) : $0.host.utf8.lexicographicallyPrecedes($1.host.utf8) }
+        lines.sort {
+            ($0.high, $0.low) != ($1.high, $1.low) ? ($0.high, $0.low) < ($1.high, $1.low)
+                : $0.host.utf8.lexicographicallyPrecedes($1.host.utf8)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(lines.count * 80)
         for line in lines {
-            bytes += Hex.uuid(line.id).utf8
+            bytes += Hex.uuid(withUnsafeBytes(of: line.id.uuid) { Array($0) }).utf8
             bytes.append(0x09)
             bytes += line.host.utf8
             bytes.append(0x09)
