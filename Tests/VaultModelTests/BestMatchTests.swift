@@ -37,11 +37,13 @@ struct BestMatchTests {
             let accepts = { (ranked: RankedCredential) in username == nil || ranked.credential.username == username }
 
             let ranked = CredentialRanking.matches(credentials, for: requests, context: context)
-            let best = CredentialRanking.best(credentials, for: requests, context: context, accepting: accepts)
+            let best = CredentialRanking.best(credentials, for: requests, context: context,
+                                              accepting: { accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0)) })
             // What `get` runs: the candidates looked up in the vault's host index.
             let candidates = HostIndex(hosts: credentials.map { $0.services.map(\.host) })
                 .positions(passing: HostFilter(requests: requests, context: context))
-            let indexed = CredentialRanking.best(credentials, among: candidates, for: requests, context: context, accepting: accepts)
+            let indexed = CredentialRanking.best(credentials, among: candidates, for: requests, context: context,
+                                                 accepting: { accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0)) })
             #expect(indexed?.credential.credential.id == best?.credential.credential.id)
             #expect(indexed?.tied == best?.tied)
             guard let first = ranked.firstIndex(where: accepts) else {

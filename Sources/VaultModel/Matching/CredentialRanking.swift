@@ -39,6 +39,13 @@ public struct RankedCredential: Sendable {
     }
 }
 
+extension RankedCredential {
+    init(_ credential: Credential, _ pairing: CredentialRanking.Pairing) {
+        self.init(credential: credential, match: pairing.kind, matchedService: credential.services[pairing.service],
+                  requestIndex: pairing.request, labels: pairing.labels)
+    }
+}
+
 public enum CredentialRanking {
     /// Every credential: the matching ones in ranked order, then the others by title (what
     /// "show all" lists). Sorting the others is most of the cost; `matches` skips it.
@@ -72,9 +79,11 @@ public enum CredentialRanking {
         var matched: [RankedCredential] = []
         var keys: [Key] = []
         for index in credentials.indices where credentials[index].services.contains(where: { filter.mayMatch(host: $0.host) }) {
-            if let (best, labels) = bestMatch(credentials[index], prepared, context) {
-                keys.append(Key(best, labels: labels, position: matched.count, prepared: prepared, context: context))
-                matched.append(best)
+            if let pairing = bestPairing(credentials[index], prepared, context) {
+                let ranked = RankedCredential(credentials[index], pairing)
+                let order = Order(credentials[index], pairing, host: prepared.first?.identifier.host ?? "", context: context)
+                keys.append(Key(ranked, order: order, position: matched.count))
+                matched.append(ranked)
             }
         }
         keys.sort()
@@ -86,70 +95,97 @@ public enum CredentialRanking {
     /// pass instead of a sort. When 10,000 credentials share the site asked for, sorting them
     /// was most of a `get`.
     public static func best(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext,
-                            accepting accepts: (RankedCredential) -> Bool) -> (credential: RankedCredential, tied: Int)? {
+                            accepting accepts: (Credential, MatchKind) -> Bool) -> (credential: RankedCredential, tied: Int)? {
         let filter = HostFilter(requests: requests, context: context)
         let passing = credentials.indices.filter { credentials[$0].services.contains { filter.mayMatch(host: $0.host) } }
         return best(credentials, among: passing, for: requests, context: context, accepting: accepts)
     }
 
     /// `best`, looking only at the credentials at `positions` (ascending): those a `HostIndex`
-    /// found for the requests' `HostFilter`, which are all that could match.
+    /// found for the requests' `HostFilter`, which are all that could match. A candidate is a
+    /// `Pairing` and an `Order`, numbers read in place; only the winner becomes a
+    /// `RankedCredential` (a copy of the credential): copying each of 10,000 candidates, and
+    /// releasing the copy, was a third of the worst case.
     public static func best(_ credentials: [Credential], among positions: [Int], for requests: [ServiceIdentifier],
                             context: RankingContext,
-                            accepting accepts: (RankedCredential) -> Bool) -> (credential: RankedCredential, tied: Int)? {
+                            accepting accepts: (Credential, MatchKind) -> Bool) -> (credential: RankedCredential, tied: Int)? {
         let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
-        var best: (ranked: RankedCredential, key: Key)?
+        let host = prepared.first?.identifier.host ?? ""
+        var best: (pairing: Pairing, order: Order, title: NaturalSortKey, position: Int)?
         var tied = 0
-        for index in positions {
-            guard let (candidate, labels) = bestMatch(credentials[index], prepared, context), accepts(candidate) else { continue }
-            let order = Order(candidate, labels: labels, prepared: prepared, context: context)
-            guard let current = best else {
-                (best, tied) = ((candidate, Key(candidate, order: order, position: index)), 1)
-                continue
+        // Through buffer pointers: an array's element passed on is copied whole (retaining each
+        // of its strings), a buffer's is borrowed in place.
+        credentials.withUnsafeBufferPointer { credentials in
+            prepared.withUnsafeBufferPointer { prepared in
+                for index in positions {
+                    guard let pairing = bestPairing(credentials[index], prepared, context), accepts(credentials[index], pairing.kind)
+                    else { continue }
+                    let order = Order(credentials[index], pairing, host: host, context: context)
+                    guard let current = best else {
+                        (best, tied) = ((pairing, order, NaturalSortKey(credentials[index].displayTitle), index), 1)
+                        continue
+                    }
+                    let better = isBetter(credentials[index], order, than: credentials[current.position], current.order, current.title)
+                    if order.isEquallyGood(as: current.order) {
+                        tied += 1
+                    } else if better {
+                        tied = 1  // better, and not equally good: a new run of equals starts
+                    }
+                    if better { best = (pairing, order, NaturalSortKey(credentials[index].displayTitle), index) }
+                }
             }
-            let better = isBetter(candidate, order, than: current.ranked, current.key)
-            if candidate.isEquallyGood(as: current.ranked) {
-                tied += 1
-            } else if better {
-                tied = 1  // better, and not equally good: a new run of equals starts
-            }
-            if better { best = (candidate, Key(candidate, order: order, position: index)) }
         }
-        return best.map { ($0.ranked, tied) }
+        return best.map { (RankedCredential(credentials[$0.position], $0.pairing), tied) }
     }
 
     /// `Key`'s order without making the candidate's whole key: the title's natural-order key
     /// (an allocation and a normalization) only when the numbers tie and the titles differ.
     /// When 10,000 credentials share the site asked for, making every key was most of a `get`.
-    private static func isBetter(_ candidate: RankedCredential, _ order: Order, than current: RankedCredential, _ key: Key) -> Bool {
-        if order != key.order { return order < key.order }
-        let title = candidate.credential.displayTitle == current.credential.displayTitle
-            ? 0 : NaturalSortKey.compare(NaturalSortKey(candidate.credential.displayTitle), key.title)
+    private static func isBetter(_ candidate: Credential, _ order: Order, than current: Credential, _ currentOrder: Order,
+                                 _ currentTitle: NaturalSortKey) -> Bool {
+        if order != currentOrder { return order < currentOrder }
+        let title = candidate.displayTitle == current.displayTitle
+            ? 0 : NaturalSortKey.compare(NaturalSortKey(candidate.displayTitle), currentTitle)
         if title != 0 { return title < 0 }
-        return candidate.credential.id.precedes(key.id)
+        return candidate.id.precedes(current.id)
     }
 
     // MARK: -
 
-    private static func bestMatch(_ credential: Credential, _ requests: [ServiceMatch.PreparedRequest], _ context: RankingContext)
-        -> (RankedCredential, Int)?
+    /// How a credential matched: its best pair of a service and a request (see the top of this
+    /// file), as numbers.
+    struct Pairing {
+        let kind: MatchKind
+        let request: Int
+        let labels: Int
+        let service: Int
+    }
+
+    private static func bestPairing(_ credential: Credential, _ requests: [ServiceMatch.PreparedRequest], _ context: RankingContext)
+        -> Pairing?
     {
-        var best: (kind: MatchKind, request: Int, labels: Int, service: Int)?
-        for (index, request) in requests.enumerated() {
-            for serviceIndex in credential.services.indices {
-                guard let (kind, labels) = ServiceMatch.tier(credential.services[serviceIndex], request, context) else { continue }
-                if let current = best {
-                    let better = kind.order != current.kind.order ? kind.order < current.kind.order
-                        : index != current.request ? index < current.request
-                        : labels > current.labels
-                    guard better else { continue }
+        requests.withUnsafeBufferPointer { bestPairing(credential, $0, context) }
+    }
+
+    private static func bestPairing(_ credential: Credential, _ requests: UnsafeBufferPointer<ServiceMatch.PreparedRequest>,
+                                    _ context: RankingContext) -> Pairing?
+    {
+        var best: Pairing?
+        credential.services.withUnsafeBufferPointer { services in
+            for index in requests.indices {
+                for serviceIndex in services.indices {
+                    guard let (kind, labels) = ServiceMatch.tier(services[serviceIndex], requests[index], context) else { continue }
+                    if let current = best {
+                        let better = kind.order != current.kind.order ? kind.order < current.kind.order
+                            : index != current.request ? index < current.request
+                            : labels > current.labels
+                        guard better else { continue }
+                    }
+                    best = Pairing(kind: kind, request: index, labels: labels, service: serviceIndex)
                 }
-                best = (kind, index, labels, serviceIndex)
             }
         }
-        guard let best else { return nil }
-        return (RankedCredential(credential: credential, match: best.kind, matchedService: credential.services[best.service],
-                                 requestIndex: best.request, labels: best.labels), best.labels)
+        return best
     }
 
     /// What ranks matching credentials before their titles: numbers, cheap to make and compare.
@@ -161,14 +197,20 @@ public enum CredentialRanking {
         let lastUsed: Int64
         let useCount: Int
 
-        init(_ ranked: RankedCredential, labels: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
-            tier = ranked.match?.order ?? Int.max
-            request = ranked.requestIndex
-            self.labels = labels
-            rank = ranked.credential.rank
-            let use = context.usage.use(of: ranked.credential.id, for: prepared.first?.identifier.host ?? "")
+        /// `host`: the first request's, which the use history is kept by.
+        init(_ credential: Credential, _ pairing: Pairing, host: String, context: RankingContext) {
+            tier = pairing.kind.order
+            request = pairing.request
+            labels = pairing.labels
+            rank = credential.rank
+            let use = context.usage.use(of: credential.id, for: host)
             lastUsed = use.lastUsed?.millisecondsSince1970 ?? Int64.min
             useCount = use.count
+        }
+
+        /// `RankedCredential.isEquallyGood`, on the numbers.
+        func isEquallyGood(as other: Order) -> Bool {
+            tier == other.tier && request == other.request && labels == other.labels && rank == other.rank
         }
 
         static func < (a: Order, b: Order) -> Bool {
@@ -198,9 +240,6 @@ public enum CredentialRanking {
             self.position = position
         }
 
-        init(_ ranked: RankedCredential, labels: Int, position: Int, prepared: [ServiceMatch.PreparedRequest], context: RankingContext) {
-            self.init(ranked, order: Order(ranked, labels: labels, prepared: prepared, context: context), position: position)
-        }
 
         static func < (a: Key, b: Key) -> Bool {
             if a.order != b.order { return a.order < b.order }

@@ -37,16 +37,24 @@ public struct CredentialQuery: Sendable, Equatable {
         if let id { return (try vault.credential(id: id), 1) }
         let candidates = vault.hostIndex.positions(passing: HostFilter(requests: services, context: context))
         guard let (best, tied) = CredentialRanking.best(vault.contents.credentials, among: candidates, for: services, context: context,
-                                                        accepting: accepts)
+                                                        accepting: { accepts($0, match: $1) })
         else { throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))") }
         return (best.credential, tied)
     }
 
     public func accepts(_ ranked: RankedCredential) -> Bool {
-        guard username == nil || ranked.credential.username == username else { return false }
-        if let rejectedSecret = rejected[ranked.credential.id], rejectedSecret == ranked.credential.secretSet { return false }
-        guard let tiers else { return true }
-        return ranked.match.map(tiers.contains) ?? false
+        ranked.match.map { accepts(ranked.credential, match: $0) } ?? (tiers == nil && accepts(ranked.credential))
+    }
+
+    /// `accepts` for a credential that matched with `match`, before it is ranked.
+    public func accepts(_ credential: Credential, match: MatchKind) -> Bool {
+        accepts(credential) && (tiers?.contains(match) ?? true)
+    }
+
+    private func accepts(_ credential: Credential) -> Bool {
+        guard username == nil || credential.username == username else { return false }
+        if let rejectedSecret = rejected[credential.id], rejectedSecret == credential.secretSet { return false }
+        return true
     }
 }
 
