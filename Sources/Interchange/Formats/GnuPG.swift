@@ -14,20 +14,20 @@ enum GnuPG {
             throw ImportFailure("gpg could not be run (\(error)); pass stores are decrypted with gpg: apt install gnupg")
         }
         guard let output = gpg.output, let errors = gpg.errors else { throw ImportFailure("gpg's output was not connected") }
-        defer {
-            output.close()
-            errors.close()
-        }
         let plaintext: SecureBytes
         do {
             plaintext = try ProtectedFile.readAll(output, limit: 4 * 1024 * 1024) { _ in ImportFailure("decrypts to more than 4 MiB; not a pass entry") }
         } catch {
-            output.close()  // gpg gets EPIPE and ends
+            // Closed before waiting: gpg, still writing, gets EPIPE and ends.
+            output.close()
+            errors.close()
             _ = gpg.wait()
             throw error
         }
+        output.close()
         // gpg's own messages are not secret: the last line says why it failed.
         let message = String(decoding: (try? errors.readToEnd()) ?? [], as: UTF8.self)
+        errors.close()
         let ending = gpg.wait()
         guard ending.succeeded else {
             let reason = message.split(separator: "\n").last.map(String.init) ?? "\(ending)"
