@@ -25,10 +25,10 @@ public final class Session {
     private let vaultOption: String?
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?
-    /// The last equivalents combined with the built-in groups, and the result: an agent ranks
-    /// with the same ones request after request, and combining them was a tenth of a `get`.
     /// The use history, read again only when its file changes (`UsageHistoryFile`).
     public private(set) lazy var usageHistory = UsageHistoryFile(path: paths.usageFile)
+    /// The last equivalents combined with the built-in groups, and the result: an agent ranks
+    /// with the same ones request after request, and combining them was a tenth of a `get`.
     private var combinedEquivalents: (user: EquivalentDomains, disabled: Set<String>, combined: EquivalentDomains)?
     private var resolvedVaultPath: String?
     private var resolvedAgent: AgentClient??

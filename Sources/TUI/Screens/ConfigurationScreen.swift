@@ -322,7 +322,10 @@ public final class ConfigurationScreen: Screen {
             line("Slower unlocking makes guessing the password slower too. Measured on this machine:", .dim)
             row += 1
             for (index, option) in costOptions.enumerated() {
-                let label = "about \(Double(Int((option.estimatedSeconds * 10).rounded())) / 10) s — \(option.parameters.description)"
+                // One decimal, as "%.1f" wrote it: tenths rounded, then divided (1.0, 0.3, 12.5).
+                let tenths = (option.estimatedSeconds * 10).rounded()
+                let seconds = tenths.isFinite && abs(tenths) < 1e12 ? "\(tenths / 10)" : "?"
+                let label = "about \(seconds) s — \(option.parameters.description)"
                     + (option.parameters == current ? " (current)" : "")
                 if index == costIndex { canvas.fill(row: row, role: .selected) }
                 line((index == costIndex ? "▸ " : "  ") + label, index == costIndex ? .selected : .normal)

@@ -16,8 +16,10 @@ import ServiceMatching
 // order is deterministic and does not depend on the order of the vault.
 //
 // Cost: for each credential and service, one tier comparison (see `ServiceMatch`); a
-// `HostFilter` first skips the credentials that cannot match. Only matching credentials are
-// sorted by the full key, and `get`, which needs only the first, finds it in one pass (`best`).
+// `HostFilter` first skips the credentials that cannot match, and `get` does not even ask the
+// others: the vault's `HostIndex` looks up the ones the filter would pass. Only matching
+// credentials are sorted by the full key, and `get`, which needs only the first, finds it in one
+// pass (`best`).
 
 /// A credential as offered for a request: how it matched (nil: it did not) and through which of
 /// its services.
