@@ -18,13 +18,16 @@ public struct HostFilter: Sendable {
     public private(set) var domains: [[UInt8]] = []
 
     public init(requests: [ServiceIdentifier], context: RankingContext) {
-        let index = context.equivalents.index
+        self.init(prepared: requests.map { ServiceMatch.PreparedRequest($0, context) })
+    }
+
+    /// From requests ranking has prepared already (`get` prepares them once for both).
+    package init(prepared requests: [ServiceMatch.PreparedRequest]) {
         for request in requests {
-            requested.append(Array(request.host.utf8))
-            let prepared = ServiceMatch.PreparedRequest(request, context)
-            if let site = prepared.site { domains.append(Array(site.utf8)) }
-            if let group = prepared.equivalentGroup {
-                for (domain, position) in index where position == group { domains.append(Array(domain.utf8)) }
+            requested.append(Array(request.identifier.host.utf8))
+            if let site = request.site { domains.append(Array(site.utf8)) }
+            if let group = request.equivalentGroup {
+                for (domain, position) in request.equivalentIndex where position == group { domains.append(Array(domain.utf8)) }
             }
         }
     }

@@ -59,10 +59,13 @@ public struct UsageHistory: Sendable {
         }
     }
 
-    /// The file's text, lines sorted (by id, then host) so that the same history is the same
+    /// The file's text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The file's bytes, lines sorted (by id, then host) so that the same history is the same
     /// file. Written as bytes: the agent writes it after every `get`, and string interpolation of
     /// `uuidString` (snprintf) was half of that.
-    public var text: String {
+    public var bytes: [UInt8] {
         // The id as two big-endian numbers orders like its hex text, and compares in two steps.
         var lines: [(high: UInt64, low: UInt64, id: UUID, host: String, entry: Entry)] = []
         for (id, hosts) in entries {
@@ -87,6 +90,6 @@ public struct UsageHistory: Sendable {
             bytes += String(line.entry.lastUsed.millisecondsSince1970).utf8
             bytes.append(0x0A)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

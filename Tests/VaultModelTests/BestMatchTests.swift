@@ -40,9 +40,9 @@ struct BestMatchTests {
             let best = CredentialRanking.best(credentials, for: requests, context: context,
                                               accepting: { accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0)) })
             // What `get` runs: the candidates looked up in the vault's host index.
-            let candidates = HostIndex(hosts: credentials.map { $0.services.map(\.host) })
-                .positions(passing: HostFilter(requests: requests, context: context))
-            let indexed = CredentialRanking.best(credentials, among: candidates, for: requests, context: context,
+            let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
+            let candidates = HostIndex(hosts: credentials.map { $0.services.map(\.host) }).positions(passing: HostFilter(prepared: prepared))
+            let indexed = CredentialRanking.best(credentials, among: candidates, prepared: prepared, context: context,
                                                  accepting: { accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0)) })
             #expect(indexed?.credential.credential.id == best?.credential.credential.id)
             #expect(indexed?.tied == best?.tied)

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Platform
 import PwtuiTestSupport
 import ServiceMatching
@@ -44,5 +45,14 @@ import VaultModel
         // Removed: an empty history again, not the one kept.
         try FileSystem.remove(path)
         #expect(agent.read().useCount(first) == 0)
+    }
+
+    /// Not a regular file at the history's path (a FIFO nobody writes to): read as no history,
+    /// at once. Read with Foundation's `contents(atPath:)` this waited for a writer forever, and
+    /// the agent with it.
+    @Test func aFIFOAtThePathIsNoHistoryAndDoesNotHang() throws {
+        let path = try temporary.freshPath("usage")
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(UsageHistoryFile(path: path).read().useCount(UUID()) == 0)
     }
 }

@@ -74,16 +74,16 @@ public enum CredentialRanking {
     /// Only the matching credentials, best first.
     public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
         let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
-        let filter = HostFilter(requests: requests, context: context)
+        let host = prepared.first?.identifier.host ?? ""
         // The keys are sorted, not the ranked credentials: a key is a few numbers and a title,
         // a ranked credential two dozen references, each retained and released at every move of
         // the sort (a quarter of a `get` whose 10,000 credentials all matched, by perf).
         var matched: [RankedCredential] = []
         var keys: [Key] = []
-        for index in credentials.indices where credentials[index].services.contains(where: { filter.mayMatch(host: $0.host) }) {
+        for index in passing(credentials, HostFilter(prepared: prepared)) {
             if let pairing = bestPairing(credentials[index], prepared, context) {
                 let ranked = RankedCredential(credentials[index], pairing)
-                let order = Order(credentials[index], pairing, host: prepared.first?.identifier.host ?? "", context: context)
+                let order = Order(credentials[index], pairing, host: host, context: context)
                 keys.append(Key(ranked, order: order, position: matched.count))
                 matched.append(ranked)
             }
@@ -98,9 +98,9 @@ public enum CredentialRanking {
     /// was most of a `get`.
     public static func best(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext,
                             accepting accepts: (Credential, MatchKind) -> Bool) -> (credential: RankedCredential, tied: Int)? {
-        let filter = HostFilter(requests: requests, context: context)
-        let passing = credentials.indices.filter { credentials[$0].services.contains { filter.mayMatch(host: $0.host) } }
-        return best(credentials, among: passing, for: requests, context: context, accepting: accepts)
+        let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
+        return best(credentials, among: passing(credentials, HostFilter(prepared: prepared)), prepared: prepared, context: context,
+                    accepting: accepts)
     }
 
     /// `best`, looking only at the credentials at `positions` (ascending): those a `HostIndex`
@@ -108,10 +108,9 @@ public enum CredentialRanking {
     /// `Pairing` and an `Order`, numbers read in place; only the winner becomes a
     /// `RankedCredential` (a copy of the credential): copying each of 10,000 candidates, and
     /// releasing the copy, was a third of the worst case.
-    public static func best(_ credentials: [Credential], among positions: [Int], for requests: [ServiceIdentifier],
-                            context: RankingContext,
-                            accepting accepts: (Credential, MatchKind) -> Bool) -> (credential: RankedCredential, tied: Int)? {
-        let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
+    package static func best(_ credentials: [Credential], among positions: [Int], prepared: [ServiceMatch.PreparedRequest],
+                             context: RankingContext,
+                             accepting accepts: (Credential, MatchKind) -> Bool) -> (credential: RankedCredential, tied: Int)? {
         let host = prepared.first?.identifier.host ?? ""
         var best: (pairing: Pairing, order: Order, title: NaturalSortKey, position: Int)?
         var tied = 0
@@ -153,6 +152,12 @@ public enum CredentialRanking {
     }
 
     // MARK: -
+
+    /// The positions of the credentials with a host `filter` lets through, asking each one (what
+    /// a `HostIndex` answers by lookup).
+    private static func passing(_ credentials: [Credential], _ filter: HostFilter) -> [Int] {
+        credentials.indices.filter { credentials[$0].services.contains { filter.mayMatch(host: $0.host) } }
+    }
 
     /// How a credential matched: its best pair of a service and a request (see the top of this
     /// file), as numbers.

@@ -35,8 +35,10 @@ public struct CredentialQuery: Sendable, Equatable {
     /// chose. An id names one credential: 1. Recording the use is the caller's (`Session`).
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let id { return (try vault.credential(id: id), 1) }
-        let candidates = vault.hostIndex.positions(passing: HostFilter(requests: services, context: context))
-        guard let (best, tied) = CredentialRanking.best(vault.contents.credentials, among: candidates, for: services, context: context,
+        // Prepared once, for the filter the index answers and for ranking.
+        let prepared = services.map { ServiceMatch.PreparedRequest($0, context) }
+        let candidates = vault.hostIndex.positions(passing: HostFilter(prepared: prepared))
+        guard let (best, tied) = CredentialRanking.best(vault.contents.credentials, among: candidates, prepared: prepared, context: context,
                                                         accepting: { accepts($0, match: $1) })
         else { throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))") }
         return (best.credential, tied)

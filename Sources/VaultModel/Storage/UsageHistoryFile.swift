@@ -24,8 +24,9 @@ public final class UsageHistoryFile {
             return UsageHistory()
         }
         if let cached, cached.status == status { return cached.history }
-        guard let data = FileManager.default.contents(atPath: path) else { return UsageHistory() }
-        let history = UsageHistory(text: String(decoding: data, as: UTF8.self))
+        // RegularFile: a FIFO put there must not hang the agent; it reads as no history.
+        guard let bytes = try? RegularFile.readIfPresent(path) else { return UsageHistory() }
+        let history = UsageHistory(text: String(decoding: bytes, as: UTF8.self))
         cached = (status, history)
         return history
     }
@@ -35,7 +36,7 @@ public final class UsageHistoryFile {
         cached = nil
         // Not durable: a use lost in a power cut only changes a tie-break, and `get` writes this
         // on every answer.
-        try AtomicFile.write(Data(history.text.utf8), to: path, durable: false)
+        try history.bytes.withUnsafeBytes { try AtomicFile.write(bytes: $0, to: path, durable: false) }
         if let status = try? FileSystem.status(path) { cached = (status, history) }
     }
 }
