@@ -37,6 +37,35 @@ import Testing
         #expect(nonEmpty > 1000)
     }
 
+    /// The same, on hosts made from every rule of the Public Suffix List Debian installs
+    /// (`PublicSuffixCorpusTests.hosts`: the rule, names under it, IDN and 63-byte labels, names
+    /// near 253 bytes, wildcard and exception rules): 6,000 credentials of real shapes, and 400
+    /// requests drawn from the same corpus.
+    @Test("the index finds exactly what the filter accepts, on hosts from the whole Public Suffix List")
+    func agreesWithTheFilterOnTheSuffixList() throws {
+        let reference = try ReferencePublicSuffixRules()
+        let psl = try #require(LibPSL(file: ReferencePublicSuffixRules.systemFile))
+        let context = RankingContext.testing(suffixes: psl, equivalents: [["example.com", "example.org"]])
+        let services = PublicSuffixCorpusTests.hosts(reference).compactMap { try? ServiceIdentifier($0.unicode) }
+        #expect(services.count > 50_000)
+        var rng = SeededGenerator(seed: 17)
+        let credentialHosts = (0 ..< 6000).map { _ in
+            (0 ..< Int.random(in: 1 ... 3, using: &rng)).map { _ in services.randomElement(using: &rng)!.host }
+        }
+        let index = HostIndex(hosts: credentialHosts)
+        var nonEmpty = 0
+        for _ in 0 ..< 400 {
+            // A request under a stored host's parent, so that most requests have matches.
+            let stored = credentialHosts.randomElement(using: &rng)!.randomElement(using: &rng)!
+            let request = try Bool.random(using: &rng) ? ServiceIdentifier(stored) : (try? ServiceIdentifier("www." + stored)) ?? ServiceIdentifier(stored)
+            let filter = HostFilter(requests: [request], context: context)
+            let expected = credentialHosts.indices.filter { credentialHosts[$0].contains { filter.mayMatch(host: $0) } }
+            #expect(index.positions(passing: filter) == expected, "\(request.host)")
+            if !expected.isEmpty { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 300)
+    }
+
     @Test func labelSuffixesAreWhatANameLiesUnder() {
         let suffixes = HostIndex.labelSuffixes(of: Array("a.b.example.com".utf8)).map { String(decoding: $0, as: UTF8.self) }
         #expect(suffixes == ["a.b.example.com", "b.example.com", "example.com", "com"])
