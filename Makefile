@@ -8,7 +8,7 @@ SWIFT ?= swift
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path clean themes fuzz fuzz-seeds
+.PHONY: git-tests run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path clean themes fuzz fuzz-seeds
 
 run: deps build
 	$(BIN_DIR)/pwtui $(ARGS)
@@ -64,7 +64,7 @@ themes:
 # Process.run() (memcpy) while spawning children. That is not a test failure: when the runner dies
 # of a signal with no failed test recorded, the suite runs once more, and says so. Any recorded
 # failure fails at once.
-test: deps
+test: deps git-tests
 	@$(CHECKED_BUILD)
 	@for attempt in 1 2; do \
 		PWTUI_BIN_DIR="$(BIN_DIR)" $(SWIFT) test --no-parallel 2>&1 | tee .build/test.log; status=$${PIPESTATUS[0]}; \
@@ -74,6 +74,12 @@ test: deps
 		fi; \
 		exit $$status; \
 	done
+
+# git's own credential-helper tests (t0303 and lib-credential.sh of the installed git), unpacked
+# from Debian's source package once; GitHelperContractTests runs them (docs/git.md). git is
+# GPL-2.0: fetched into .build, never committed.
+git-tests: deps
+	@test -f .build/git-tests/t/t0303-credential-external.sh || Tests/GitConformance/fetch-git-tests.sh .build/git-tests
 
 # Benchmarks are run by hand, never as part of the tests (see Benchmarks/README.md).
 bench: deps

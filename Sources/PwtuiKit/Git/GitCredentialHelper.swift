@@ -54,11 +54,17 @@ public struct GitCredentialHelper {
         switch operation {
         case .get: try get(request, scope, path: path)
         case .store:
-            guard let password = request.password.take() else { return }
+            let password: SecureBytes
+            if let given = request.password.take() {
+                password = given
+            } else if request.hasEmptyPassword {
+                password = try SecureBytes(zeros: 0)  // a host that needs none (single sign-on)
+            } else {
+                return
+            }
             try store(request, scope, password: password)
         case .erase:
-            guard let password = request.password.take() else { return }  // nothing to compare: acts on nothing
-            try erase(request, scope, password: password)
+            try erase(request, scope, password: request.password.take())
         }
     }
 
@@ -69,12 +75,14 @@ public struct GitCredentialHelper {
         let origin: String
         /// What a credential is saved for when git's `store` adds one.
         let storedURL: String
-        /// Tiers that may answer with nobody to look. With a path (`credential.useHttpPath`),
-        /// only the repository's own URL or a prefix of it: another repository on the same host
-        /// may need another account, and git sends a path precisely to tell them apart.
-        let answering: Set<MatchKind>
-        /// Tiers that name this very host (or repository): what `store` may update.
-        let own: Set<MatchKind>
+        /// The tiers that answer with nobody to look, and that `store` and `erase` act on: the
+        /// credentials saved for this very host. A parent domain's credential is another host's
+        /// password (git's "not confused by long header" asks a helper to keep
+        /// `victim.example.com`'s from `badguy.example.com`); a person may still choose one in the
+        /// picker. With a path (`credential.useHttpPath`), only the repository's own URL or a
+        /// prefix of it: another repository on the same host may need another account, and git
+        /// sends a path precisely to tell them apart.
+        let tiers: Set<MatchKind>
         /// git sent a path (`credential.useHttpPath`).
         let pathScoped: Bool
 
@@ -82,16 +90,13 @@ public struct GitCredentialHelper {
             self.service = service
             let scheme = service.scheme?.rawValue ?? "https"
             origin = "\(scheme)://\(service.host):\(service.effectivePort ?? 0)"
-            let repositoryTiers: Set<MatchKind> = [.exactURL, .pathPrefix]
             pathScoped = request.path != nil
             if pathScoped {
                 storedURL = request.url() ?? service.text
-                answering = repositoryTiers
-                own = repositoryTiers
+                tiers = [.exactURL, .pathPrefix]
             } else {
                 storedURL = "\(scheme)://\(request.fields["host"] ?? service.host)"
-                answering = CredentialQuery.hostLevel
-                own = CredentialQuery.sameHost
+                tiers = CredentialQuery.sameHost
             }
         }
     }
@@ -124,13 +129,14 @@ public struct GitCredentialHelper {
 
     private func get(_ request: borrowing GitCredentialRequest, _ scope: Scope, path: String) throws {
         let rejected = GitRejections.load(from: rejectionsPath).rejected(at: scope.origin)
-        let automatic = CredentialQuery(services: [scope.service], username: request.username, tiers: scope.answering, rejected: rejected)
+        let automatic = CredentialQuery(services: [scope.service], username: request.username, tiers: scope.tiers, rejected: rejected)
         if let fd = session.masterPasswordFD {
             let vault = try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
             guard let credential = try? session.answer(automatic, in: vault) else { return }
             try answer(credential, from: vault)
             return
         }
+        var locked = true
         do {
             if let message = try session.agent?.get(automatic, field: .password, vault: path),
                case .credential(let identity, _, _) = message.body {
@@ -140,8 +146,13 @@ public struct GitCredentialHelper {
         } catch let refusal as AgentRefusal where refusal.status == .noMatch {
             // Nothing for this host itself (or only a rejected password): the person at the
             // terminal may still choose one.
+            locked = false
         }
-        guard let terminal = try? session.openTerminal(theme: try session.settings().theme) else { return }  // git moves on
+        guard let terminal = try? session.openTerminal(theme: try session.settings().theme) else {
+            // git moves on to its own prompt, or fails with only "could not read Username": say why.
+            if locked { StandardError.say(Self.lockedAdvice(path)) }
+            return
+        }
         let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], session: session,
                                preferring: request.username, agentField: .password, codes: false)
         let outcome: PickerFlow<Vault, Picker.AgentAnswer>.Outcome
@@ -163,21 +174,29 @@ public struct GitCredentialHelper {
 
     // MARK: store
 
+    /// git stores only after the server accepted the password, so the request is the truth: the
+    /// same password confirms the saved one, a different one replaces it (the old one stays in
+    /// the credential's history), and a new account is added.
     private func store(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes) throws {
-        guard let username = request.username else { return }  // `username=` names nobody: nothing to store
+        guard let username = request.storedUsername else { return }  // git always names one, if only `username=`
         // A password that expires (an OAuth token another helper made, git 2.41+) would be kept
         // here for good and offered after it died.
         guard request.passwordExpiry == nil else { return }
-        guard let access = try? VaultAccess.open(session) else { return }  // locked and no way to ask: git goes on
-        // The password get answered with worked: it is confirmed, whichever tier it came from
-        // (a parent domain's credential is not copied to every subdomain).
-        let answering = CredentialQuery(services: [scope.service], username: username, tiers: scope.answering)
-        if let answered = try access.password(for: answering), answered.password.isEqual(to: password) {
+        guard let access = try? VaultAccess.open(session) else {
+            StandardError.say(Self.lockedAdvice(session.vaultPath) + "; git's login to \(scope.service.host) was not saved")
+            return
+        }
+        // The password worked: the credential holding it is confirmed, also one a person chose
+        // in the picker for a parent domain (not copied to every subdomain it logs in to). With
+        // a path, the host's credential instead gains the repository's URL (below).
+        let chosen = CredentialQuery(services: [scope.service], username: username,
+                                     tiers: scope.pathScoped ? scope.tiers : CredentialQuery.hostLevel)
+        if let answered = try access.password(for: chosen), answered.password.isEqual(to: password) {
             try confirm(answered.identity.id, at: scope.origin)
             return
         }
-        let exact = CredentialQuery(services: [scope.service], username: username, tiers: scope.own)
-        guard let existing = try access.password(for: exact) else {
+        let account = CredentialQuery(services: [scope.service], username: username, tiers: scope.tiers)
+        guard let existing = try access.password(for: account) else {
             // With a path: the account saved for the host (or another repository of it) logged in
             // here too (a person chose it in the picker). This repository's URL joins that
             // credential rather than a copy of the password that would go stale on its own.
@@ -193,16 +212,11 @@ public struct GitCredentialHelper {
             try access.apply(.add(services: [scope.storedURL], username: username, title: "", notes: "", rank: 0), secret: password)
             return
         }
-        guard !existing.password.isEqual(to: password) else {
-            try confirm(existing.identity.id, at: scope.origin)
-            return
+        if !existing.password.isEqual(to: password) {
+            try access.apply(.edit(id: existing.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)), secret: password)
+            say("pwtui: git logged in to \(scope.service.host) as \(username) with a new password; \(existing.identity.displayTitle) now has it, and the previous one is in its history")
         }
-        guard let terminal = session.terminalPrompt(),
-              try terminal.confirm("Git logged in to \(scope.service.host) as \(username) with a password that differs from the saved one. Update it?")
-        else { return }
-        try access.apply(.edit(id: existing.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)), secret: password)
         try confirm(existing.identity.id, at: scope.origin)
-        StandardError.say("Updated \(existing.identity.displayTitle); the previous password is kept in its history.")
     }
 
     /// The host accepted this credential's password: forget that it once rejected it.
@@ -212,17 +226,45 @@ public struct GitCredentialHelper {
         try rejections.save(to: rejectionsPath)
     }
 
+    /// Locked, with nobody to ask for the master password.
+    static func lockedAdvice(_ path: String) -> String {
+        "pwtui: \(path) is locked and there is no terminal to ask for its master password: run `pwtui unlock` (the agent then answers git until it locks), or give the helper --master-password-fd"
+    }
+
+    /// A word for the person, on stderr when it is a terminal (git passes its own). git's
+    /// protocol has no channel for it otherwise: scripts and git's tests read the helper's
+    /// stderr as an error.
+    private func say(_ text: String) {
+        if FileDescriptor.standardError.isTerminal { StandardError.say(text) }
+    }
+
     // MARK: erase
 
-    private func erase(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes) throws {
+    /// git's `reject` after a failed login. With the password git tried, it acts on the credential
+    /// that holds that password; without one ("forget this host", "forget this user"), on every
+    /// credential `get` would answer with for the request. It never deletes silently: it marks
+    /// them rejected at this origin, so `get` stops answering with them (git then asks its own
+    /// prompt), and with a terminal offers to delete the one whose password failed.
+    private func erase(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes?) throws {
         guard let access = try? VaultAccess.open(session) else { return }  // locked and no way to ask: nothing to compare with
         var rejections = GitRejections.load(from: rejectionsPath)
-        // What get would have answered, else this host's own credential for that user: erase acts
-        // only on the one whose saved password is the password git tried.
+        guard let password else {
+            // Each answer is marked and excluded from the next question, until none is left.
+            var marked: Set<UUID> = []
+            while let found = try access.password(for: CredentialQuery(services: [scope.service], username: request.username,
+                                                                       tiers: scope.tiers, rejected: rejections.rejected(at: scope.origin))),
+                  marked.insert(found.identity.id).inserted {
+                rejections.markRejected(found.identity.id, secretSet: found.secretSet, at: scope.origin)
+            }
+            if !marked.isEmpty { try rejections.save(to: rejectionsPath) }
+            return
+        }
+        // What get would have answered, else this host's own credential for that user (one
+        // rejected before): erase acts only on the one whose saved password git tried.
         let queries = [
-            CredentialQuery(services: [scope.service], username: request.username, tiers: scope.answering,
+            CredentialQuery(services: [scope.service], username: request.username, tiers: scope.tiers,
                             rejected: rejections.rejected(at: scope.origin)),
-            CredentialQuery(services: [scope.service], username: request.username, tiers: scope.own),
+            CredentialQuery(services: [scope.service], username: request.username, tiers: scope.tiers),
         ]
         var tried: FoundPassword?
         for query in queries {
@@ -237,7 +279,7 @@ public struct GitCredentialHelper {
         rejections.markRejected(tried.identity.id, secretSet: tried.secretSet, at: scope.origin)
         try rejections.save(to: rejectionsPath)
         guard let terminal = session.terminalPrompt() else {
-            StandardError.say("pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again")
+            say("pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again")
             return
         }
         guard try terminal.confirm("Git says the login to \(scope.service.host) as \(tried.identity.username) failed. Delete the saved credential \(title)?")

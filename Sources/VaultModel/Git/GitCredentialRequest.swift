@@ -14,11 +14,15 @@ import ServiceMatching
 /// - `password_expiry_utc` (git 2.41+): kept, so that a short-lived token is not stored for good.
 /// - anything else (`oauth_refresh_token`, `wwwauth[]`, `capability[]`, `quit`, keys of future
 ///   gits) is dropped unread; an `oauth_refresh_token` is a secret and must not become a String.
-/// An empty value is an absent one (`username=` names no user), lines are read as git reads them
-/// (a CR before the LF is dropped) and a line without '=' is ignored.
+/// An empty value is an absent one for matching (`username=` names no user), but `store` still
+/// learns that it was given (`storedUsername`, `hasEmptyPassword`): git stores an empty username
+/// and password for hosts that need none (single sign-on), and asks for them back. Lines are read
+/// as git reads them (a CR before the LF is dropped) and a line without '=' is ignored.
 public struct GitCredentialRequest: ~Copyable {
     public private(set) var fields: [String: String] = [:]
     public var password: SecureBytes?
+    /// `username` and `password` when their last line gave them empty.
+    public private(set) var givenEmpty: Set<String> = []
 
     /// The attributes kept as text; everything else is dropped on reading.
     static let textAttributes: Set<String> = ["protocol", "host", "path", "username", "password_expiry_utc"]
@@ -26,9 +30,10 @@ public struct GitCredentialRequest: ~Copyable {
     /// More than this is not a credential request: refused, never cut short and half-read.
     public static let maximumSize = Limits.gitRequestBytes
 
-    public init(fields: [String: String] = [:], password: consuming SecureBytes?) {
+    public init(fields: [String: String] = [:], password: consuming SecureBytes?, givenEmpty: Set<String> = []) {
         self.fields = fields.filter { Self.textAttributes.contains($0.key) && !$0.value.isEmpty }
         self.password = password
+        self.givenEmpty = givenEmpty.filter { $0 == "username" || $0 == "password" }
     }
 
     /// Reads one request from `descriptor`, stopping at the blank line that ends it: a caller may
@@ -58,13 +63,15 @@ public struct GitCredentialRequest: ~Copyable {
     public static func parse(_ input: borrowing SecureBytes) throws -> GitCredentialRequest {
         var fields: [String: String] = [:]
         var password: SecureBytes?
+        var givenEmpty: Set<String> = []
         try input.withUnsafeBytes { bytes in
-            try parse(bytes, fields: &fields, password: &password)
+            try parse(bytes, fields: &fields, password: &password, givenEmpty: &givenEmpty)
         }
-        return GitCredentialRequest(fields: fields, password: password)
+        return GitCredentialRequest(fields: fields, password: password, givenEmpty: givenEmpty)
     }
 
-    private static func parse(_ input: UnsafeRawBufferPointer, fields: inout [String: String], password: inout SecureBytes?) throws {
+    private static func parse(_ input: UnsafeRawBufferPointer, fields: inout [String: String], password: inout SecureBytes?,
+                              givenEmpty: inout Set<String>) throws {
         var lineStart = 0
         while lineStart < input.count {
             var lineEnd = lineStart
@@ -76,11 +83,13 @@ public struct GitCredentialRequest: ~Copyable {
             guard let equals = line.firstIndex(of: 0x3D) else { continue }
             let key = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<equals]), as: UTF8.self)
             let value = UnsafeRawBufferPointer(rebasing: line[(equals + 1)...])
+            if value.isEmpty { givenEmpty.insert(key) } else { givenEmpty.remove(key) }
             switch key {
             case "password":
                 password = value.isEmpty ? nil : try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(copying: value) }
             case "url":
                 fields.removeAll()
+                givenEmpty.removeAll()
                 password = nil
                 try parseURL(value, fields: &fields, password: &password)
             case _ where textAttributes.contains(key):
@@ -201,7 +210,15 @@ public struct GitCredentialRequest: ~Copyable {
         return String(decoding: encoded, as: UTF8.self)
     }
 
+    /// The user to match: nil when git named none, or named the empty one.
     public var username: String? { fields["username"] }
+
+    /// The user to store: `username=` given empty is the empty username, kept as git sent it.
+    public var storedUsername: String? { username ?? (givenEmpty.contains("username") ? "" : nil) }
+
+    /// `password=` given empty: a password to store (single sign-on), nothing to compare.
+    /// (The last password line, or url=, wins: either clears the mark when it brings a password.)
+    public var hasEmptyPassword: Bool { givenEmpty.contains("password") }
 
     /// When git (2.41+) says the password stops working, seconds since 1970.
     public var passwordExpiry: Int64? { fields["password_expiry_utc"].flatMap { Int64($0) } }

@@ -6,10 +6,12 @@ import ServiceMatching
 /// services — optionally only that account's, and only in some tiers. The agent answers the same
 /// value against the vault it holds, so a question gets one answer wherever the vault is open.
 public struct CredentialQuery: Sendable, Equatable {
-    /// The tiers that may answer with nobody to look: a credential for this host or a parent
-    /// domain of it. A same-site or equivalent credential is another host's password.
+    /// A credential for this host or a parent domain of it: what a person may choose for a host
+    /// (git's `store` confirms such a choice). A same-site or equivalent credential is another
+    /// host's password.
     public static let hostLevel: Set<MatchKind> = [.exactURL, .pathPrefix, .sameHost, .parentDomain, .wildcard]
-    /// The tiers that name this very host: what git's store and erase may act on.
+    /// The tiers that name this very host: what git's helper answers with nobody to look, and
+    /// what its store and erase act on.
     public static let sameHost: Set<MatchKind> = [.exactURL, .pathPrefix, .sameHost]
 
     public var id: String?
