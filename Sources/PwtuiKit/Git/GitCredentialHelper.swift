@@ -10,23 +10,26 @@ import VaultModel
 /// puts there) or `credential.helper '!pwtui git-credential'`: git's credential-helper protocol.
 /// docs/git.md says what each operation does for the user; in short:
 ///
-/// - get: with nobody to look, only a host-level match (exact URL to wildcard) answers, never
-///   another host of the same site; with `credential.useHttpPath` (git sends `path=`) only a
-///   credential saved for that repository's URL or a prefix of it, never another path's. An
-///   unlocked agent (or --master-password-fd) answers it at once with `username=` and
-///   `password=`, unless that host rejected that very password (see `GitRejections`). Otherwise,
-///   when a terminal exists, the picker opens on it ranked for the URL (listed from the identity
-///   store before unlocking, answered by the agent when it is unlocked); cancelling there answers
-///   `quit=1`. Without a terminal nothing is printed and git moves on to its own prompt.
-/// - store (after a successful login): the same password as the saved one confirms it (and
-///   lifts a rejection); a new credential is added (for the repository's URL when git sends a
-///   path); one that differs from the saved one is updated only after a yes on the terminal, and
-///   the old password stays in history. Through an unlocked agent when there is one, else after
-///   the master password. A username or password that is empty stores nothing, and neither does
-///   a password with an expiry (a short-lived token would outlive it here).
-/// - erase (after a failed login): acts only on a saved password equal to the one git tried
-///   (compared in constant time): remembers that this host rejected it; with a terminal, offers to
-///   delete it. Never deletes silently.
+/// - get: with nobody to look, only a credential saved for this very host answers (the same URL,
+///   a path prefix, the same host), never a parent domain's or another host of the same site; with
+///   `credential.useHttpPath` (git sends `path=`) only one saved for that repository's URL or a
+///   prefix of it. An unlocked agent (or --master-password-fd) answers it at once with
+///   `username=` and `password=`, unless that host rejected that very password (see
+///   `GitRejections`). Otherwise, when a terminal exists, the picker opens on it ranked for the
+///   URL (listed from the identity store before unlocking, answered by the agent when it is
+///   unlocked); cancelling there answers `quit=1`. Without a terminal nothing is printed and git
+///   moves on to its own prompt (a locked vault is named on stderr).
+/// - store (after a successful login): the same password as the saved one confirms it (and lifts
+///   a rejection); a different one replaces it, the old one kept in history; a new account is
+///   added (for the repository's URL when git sends a path). An empty username or password is
+///   stored as sent (single sign-on); a password with an expiry is not (a short-lived token would
+///   outlive it here).
+/// - erase (after a failed login): with the password git tried, acts only on the credential that
+///   holds it (compared in constant time); without one, on every credential get would answer.
+///   It remembers that this host rejected them, and with a terminal offers to delete the one
+///   that failed. Never deletes silently.
+///
+/// git's own t0303 and lib-credential.sh's helper_test run against this (docs/git.md).
 public struct GitCredentialHelper {
     enum Operation: String, CaseIterable {
         case get, store, erase
