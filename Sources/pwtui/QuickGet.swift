@@ -13,11 +13,11 @@ import VaultModel
 // for the same reason. The time is the runtime's, not the parser's, so no option of the parser
 // avoids it.
 //
-// So the everyday shapes of `get` are read here: services or `--id`, `--field`,
+// So the everyday shapes of `get` are read here: services, `--id` or both, `--field`,
 // `--no-interaction`, and the three global options, each at most once, with its value as the
 // next word or after `=`. Anything else is declined and goes to ArgumentParser, whose messages
 // stay the only ones: `--help`, a typo, `--`, an option given twice, a value that looks like an
-// option, an empty path, a field that does not exist, services and `--id` together or neither.
+// option, an empty path, a field that does not exist, neither services nor `--id`.
 // A declined word costs nothing but the 14.6 million. `QuickGetTests` reads thousands of
 // generated argument lists both ways and requires that every one read here is read the same by
 // ArgumentParser, and that the everyday shapes are read here.
@@ -63,7 +63,7 @@ struct QuickGet: Equatable {
                 masterPasswordFD = descriptor
             }
         }
-        guard services.isEmpty != (id == nil) else { return nil }
+        guard !services.isEmpty || id != nil else { return nil }
     }
 
     func run() throws {

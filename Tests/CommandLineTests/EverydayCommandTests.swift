@@ -36,6 +36,33 @@ struct EverydayCommandTests {
         #expect(agentGit.exitCode == 0 && !agentGit.err.contains("equally"), "\(agentGit)")
     }
 
+    @Test("the tie notice's advice works: get SERVICE --id ID gives that one, counts as its use, and says when the id is saved for another service (issue 26, 8)")
+    func tieAdviceWorks() throws {
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "alice-pw"),
+                                            Login(["github.com"], username: "bob", secret: "bob-pw"),
+                                            Login(["gitlab.com"], username: "carol", secret: "carol-pw"))
+        let ids = Dictionary(uniqueKeysWithValues: try sandbox.listJSON().map { ($0["username"] as? String ?? "", $0["id"] as? String ?? "") })
+        let first = try sandbox.pwtui(["get", "github.com"])
+        let other = first.out == "alice-pw\n" ? "bob" : "alice"
+        let id = String(try #require(ids[other]).prefix(8))
+        #expect(first.err.contains("--id"), "\(first)")
+
+        let chosen = try sandbox.pwtui(["get", "github.com", "--id", id])
+        #expect(chosen.exitCode == 0 && chosen.out == "\(other)-pw\n" && chosen.err.isEmpty, "as the notice advised: \(chosen)")
+        let after = try sandbox.pwtui(["get", "github.com"])
+        #expect(after.out == "\(other)-pw\n", "the choice counts as a use of github.com: \(after)")
+
+        let elsewhere = try sandbox.pwtui(["get", "github.com", "--id", String(try #require(ids["carol"]).prefix(8))])
+        #expect(elsewhere.exitCode == 0 && elsewhere.out == "carol-pw\n", "\(elsewhere)")
+        #expect(elsewhere.err.contains("is not saved for github.com"), "\(elsewhere)")
+
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
+        let agent = try sandbox.pwtui(["get", "github.com", "--id", id], password: .none)
+        #expect(agent.exitCode == 0 && agent.out == "\(other)-pw\n" && agent.err.isEmpty, "through the agent too: \(agent)")
+        #expect(try sandbox.pwtui(["get", "github.com", "--id"], password: .none).exitCode == 64)
+    }
+
     @Test("rm and edit by title or service: one named acts on it; several named are listed on stderr with exit 64, nothing changed")
     func byServiceOrTitle() throws {
         let sandbox = try Sandbox.withVault(Login(["site.example"], username: "alice", secret: "a"),

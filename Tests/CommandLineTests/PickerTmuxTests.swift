@@ -332,3 +332,53 @@ struct PickerTmuxTests {
         #expect(commandResult(out) == "username=carol\npassword=same-site-secret\nRC=0\n", "a person chose it: the same-site credential is given")
     }
 }
+
+@Suite("the picker's choices, as a person makes them", .serialized)
+struct PickerChoiceTmuxTests {
+    /// A stand-in wl-copy recording what it is given, so the clipboard can be read back.
+    static func recordingClipboard(_ sandbox: Sandbox) throws -> (bin: String, clip: String) {
+        let bin = sandbox.root + "/bin", clip = sandbox.scratch + "/clipboard"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nif [ \"$1\" = --clear ]; then : > '\(clip)'; else cat > '\(clip)'; fi\n"
+            .write(toFile: bin + "/wl-copy", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/wl-copy")
+        return (bin, clip)
+    }
+
+    @Test("^T on a terminal hands over the one-time code, not the password, and says it was the code (issue 26, 3)")
+    func controlTCopiesTheCode() throws {
+        let sandbox = try Sandbox.withVault()
+        let add = try sandbox.pwtui(["add", "aws.amazon.com", "--username", "root", "--title", "AWS console", "--totp"],
+                                    stdin: "aws-password-7\n\(TotpCommandTests.uri)\n")
+        try #require(add.exitCode == 0, "\(add)")
+        let (bin, clip) = try Self.recordingClipboard(sandbox)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        try tmux.enter("export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick aws.amazon.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.requirePane { $0.contains("AWS console") }
+        try tmux.press("C-t")
+        let done = try tmux.waitForPane { $0.range(of: "RC=[0-9]", options: .regularExpression) != nil }
+        #expect(done?.contains("Copied the one-time code of AWS console (root) to the clipboard") == true, "\(done ?? "")")
+        let copied = String(decoding: readBytes(clip) ?? [], as: UTF8.self)
+        #expect(copied.count == 8 && copied.allSatisfy(\.isNumber), "the 8-digit code, not the password: \(copied.debugDescription)")
+    }
+
+    @Test("a choice in the picker counts as a use: the next get prefers the account chosen (issue 26, 7)")
+    func choiceIsUse() throws {
+        let sandbox = try Sandbox.withVault()
+        try sandbox.add(["github.com"], username: "alice", secret: "alice-pw", extra: ["--title", "A"])
+        try sandbox.add(["github.com"], username: "bob", secret: "bob-pw", extra: ["--title", "B"])
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "alice-pw\n", "by title, before any use")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let out = sandbox.scratch + "/picked"
+        try tmux.enter("'\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)' > '\(out)'; echo RC=$?")
+        try tmux.requirePane { $0.contains("Matches for github.com (2)") }
+        try tmux.press("Down")
+        try tmux.press("Enter")
+        #expect(try tmux.waitForPane { $0.contains("RC=0") } != nil, "\(tmux.captures.last ?? "")")
+        #expect(readBytes(out) == Array("bob-pw".utf8) || readBytes(out) == Array("bob-pw\n".utf8))
+        let get = try sandbox.pwtui(["get", "github.com"])
+        #expect(get.out == "bob-pw\n", "bob was chosen last: \(get)")
+    }
+}

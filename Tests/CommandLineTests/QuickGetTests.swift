@@ -45,7 +45,7 @@ struct QuickGetTests {
     }
 
     @Test("The everyday shapes are read without ArgumentParser", arguments: [
-        ["get", "github.com"], ["get", "https://github.com/login", "github.com"], ["get", "--id", "3f2a"],
+        ["get", "github.com"], ["get", "https://github.com/login", "github.com"], ["get", "--id", "3f2a"], ["get", "github.com", "--id", "3f2a"],
         ["get", "github.com", "--field", "username"], ["get", "--field=json", "--id=3f2a"],
         ["get", "github.com", "--no-interaction"], ["get", "--vault", "/v.pwtui", "github.com"],
         ["get", "--master-password-fd", "3", "--config", "/c.toml", "example.org"],
@@ -55,7 +55,7 @@ struct QuickGetTests {
     }
 
     @Test("What only ArgumentParser can answer is declined", arguments: [
-        ["get"], ["get", "--help"], ["get", "-h"], ["get", "github.com", "--id", "3f2a"], ["get", "--id", "a", "--id", "b"],
+        ["get"], ["get", "--help"], ["get", "-h"], ["get", "--id", "a", "--id", "b"],
         ["get", "--field", "password2", "x.com"], ["get", "--vault=", "x.com"], ["get", "--", "-weird"], ["list", "x.com"],
         ["get", "x.com", "--master-password-fd", "three"],
     ])

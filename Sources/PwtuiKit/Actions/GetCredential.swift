@@ -25,6 +25,7 @@ public struct GetCredential {
             try StandardOutput.write(answer.payload)
             if case .credential(let identity, _, let tied) = answer.body {
                 TieNotice.say(tied: tied, chosen: identity, query: query)
+                sayIfNotSaved(identity, session)
                 sayTimeLeft(identity)
             }
             return
@@ -36,7 +37,22 @@ public struct GetCredential {
         let (credential, tied) = try session.rankedAnswer(query, in: vault)
         try StandardOutput.write(try field.render(credential, from: vault))
         TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query)
+        sayIfNotSaved(IdentityStore.Identity(credential), session)
         sayTimeLeft(IdentityStore.Identity(credential))
+    }
+
+    /// `get SERVICE --id ID` hands over that credential whatever it is saved for; when that is
+    /// not the service (in no tier, show-all's "none"), the person learns it was the id's doing.
+    private func sayIfNotSaved(_ identity: IdentityStore.Identity, _ session: Session) {
+        guard query.id != nil, !query.services.isEmpty else { return }
+        let context = session.rankingContext(equivalents: EquivalentDomains())
+        let stored = identity.services.compactMap { try? ServiceIdentifier(stored: $0) }
+        let matches = query.services.contains { request in
+            stored.contains { ServiceMatch.tier(stored: $0, request: request, context: context) != nil }
+        }
+        guard !matches else { return }
+        StandardError.say("pwtui: \(identity.displayTitle) (\(identity.username)) is not saved for "
+            + "\(query.services.map(\.text).joined(separator: " ")); given because --id names it.")
     }
 
     private func sayTimeLeft(_ identity: IdentityStore.Identity) {

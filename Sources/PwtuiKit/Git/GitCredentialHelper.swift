@@ -166,6 +166,7 @@ public struct GitCredentialHelper {
         switch outcome {
         case .chosen(let vault, let credential), .chosenCode(let vault, let credential):
             // git asks for a password: ^T's one-time code is not one.
+            session.recordChoice(of: credential.id, for: [scope.service])
             try answer(credential, from: vault)
         case .answeredWithoutUnlocking(let agentAnswer):
             guard let password = agentAnswer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }

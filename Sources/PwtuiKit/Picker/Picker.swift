@@ -40,14 +40,17 @@ public enum Picker {
         case .wrongPassword(let attempts):
             throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
         case .chosen(let vault, let credential):
+            session.recordChoice(of: credential.id, for: requests)
             try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout,
                                  environment: session.environment)
         case .chosenCode(let vault, let credential):
+            session.recordChoice(of: credential.id, for: requests)
             try Handover.deliver(credential, from: vault, field: .totp, clipboardTimeout: settings.clipboardTimeout,
                                  environment: session.environment)
         case .answeredWithoutUnlocking(let answer):
+            // The agent recorded the use (its query named the requests).
             guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
-            try Handover.deliver(rendered, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
+            try Handover.deliver(rendered, answer.field, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
                                  environment: session.environment)
         }
     }
@@ -57,10 +60,13 @@ public enum Picker {
     final class AgentAnswer {
         var payload: SecureBytes?
         let identity: IdentityStore.Identity
+        /// What the payload is: the password (or the field a pipe asked for), or the code (^T).
+        let field: CredentialField
 
-        init(payload: consuming SecureBytes?, identity: IdentityStore.Identity) {
+        init(payload: consuming SecureBytes?, identity: IdentityStore.Identity, field: CredentialField) {
             self.payload = payload
             self.identity = identity
+            self.field = field
         }
     }
 
@@ -94,9 +100,11 @@ public enum Picker {
         func answer(_ field: CredentialField) -> ((UUID) throws -> AgentAnswer?)? {
             guard let agent, agentField != nil else { return nil }
             return { id in
-                guard let message = try agent.get(CredentialQuery(id: id.uuidString), field: field, vault: path) else { return nil }
+                // The requests with the id: a choice counts as a use for them (the next `get` prefers it).
+                let query = CredentialQuery(id: id.uuidString, services: requests)
+                guard let message = try agent.get(query, field: field, vault: path) else { return nil }
                 guard case .credential(let identity, _, _) = message.body else { throw AgentError.unexpected(message.body) }
-                return AgentAnswer(payload: message.takePayload(), identity: identity)
+                return AgentAnswer(payload: message.takePayload(), identity: identity, field: field)
             }
         }
         let preview = listed.map { listed in

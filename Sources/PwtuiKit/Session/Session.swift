@@ -131,14 +131,29 @@ public final class Session {
     }
 
     /// `answer`, and how many credentials were equally good (`CredentialQuery.rankedAnswer`).
+    /// An id with services (`get SERVICE --id ID`, a choice in the picker) is that credential,
+    /// and counts as its use for the services.
     public func rankedAnswer(_ query: CredentialQuery, in vault: Vault) throws -> (credential: Credential, tied: Int) {
-        if let id = query.id { return (try vault.credential(id: id), 1) }
+        if let id = query.id {
+            let credential = try vault.credential(id: id)
+            recordChoice(of: credential.id, for: query.services)
+            return (credential, 1)
+        }
         let context = rankingContext(for: vault)
         let answer = try query.rankedAnswer(in: vault, context: context)
         var usage = context.usage
         usage.recordUse(of: answer.credential.id, for: query.services[0].host, at: Clock.system.now())
         try? usageHistory.write(usage)
         return answer
+    }
+
+    /// A credential chosen for `requests` (none: nothing to remember) is used for the first of
+    /// them: later rankings prefer it there. Failing to record it must not fail the choice.
+    public func recordChoice(of id: UUID, for requests: [ServiceIdentifier]) {
+        guard let request = requests.first else { return }
+        var usage = usageHistory.read()
+        usage.recordUse(of: id, for: request.host, at: Clock.system.now())
+        try? usageHistory.write(usage)
     }
 
     /// Parses services a user gives for a credential (see `CredentialChange.credentialServices`).

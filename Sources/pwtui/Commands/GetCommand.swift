@@ -18,7 +18,7 @@ struct GetCommand: ParsableCommand {
     @Argument(help: "Services to match, most specific first.")
     var services: [String] = []
 
-    @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
+    @Option(help: "A credential id, or a unique prefix of at least 4 characters (with services: that one, counted as used for them).")
     var id: String?
 
     @Option(help: "What to print: password, username, both (username, newline, password), json, or totp (the one-time code).")
@@ -29,9 +29,7 @@ struct GetCommand: ParsableCommand {
     var noInteraction = false
 
     func validate() throws {
-        guard services.isEmpty != (id == nil) else {
-            throw ValidationError("give either services or --id, not both and not neither")
-        }
+        guard !services.isEmpty || id != nil else { throw ValidationError("give a service, or --id ID") }
     }
 
     func run() throws {
