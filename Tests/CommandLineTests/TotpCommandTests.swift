@@ -56,7 +56,27 @@ struct TotpCommandTests {
         #expect(try Self.expectedCodes(digits: 6).contains(code.out.trimmingCharacters(in: .newlines)), "\(code)")
         #expect(try sandbox.pwtui(["edit", "example.com", "--remove-totp"]).exitCode == 0)
         let none = try sandbox.pwtui(["totp", "example.com"])
-        #expect(none.exitCode == 1 && none.err.contains("no authenticator key") && none.err.contains("--totp"), "\(none)")
+        #expect(none.exitCode == 1 && none.err.contains("has an authenticator key") && none.err.contains("--totp"), "\(none)")
+    }
+
+    @Test("totp SERVICE takes the best match that has a key, not the best match; totp ID works as show ID does (issue 26, 4)")
+    func bestMatchWithAKey() throws {
+        let sandbox = try Sandbox.withVault()
+        // The better match (a higher rank) has no key; the other account has one.
+        try sandbox.add(["github.com"], username: "work", secret: "pw-work", extra: ["--rank", "5"])
+        let add = try sandbox.pwtui(["add", "github.com", "--username", "alice", "--totp"], stdin: "pw-alice\n\(Self.uri)\n")
+        let id = add.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(add.exitCode == 0, "\(add)")
+        #expect(try sandbox.pwtui(["get", "github.com"]).out == "pw-work\n", "the best match has no key")
+        let expected = try Self.expectedCodes(digits: 8)
+        let code = try sandbox.pwtui(["totp", "github.com"])
+        #expect(code.exitCode == 0 && expected.contains(code.out.trimmingCharacters(in: .newlines)), "\(code)")
+        for reference in [String(id.prefix(8)), id] {
+            let byID = try sandbox.pwtui(["totp", reference])
+            #expect(byID.exitCode == 0 && expected.contains(byID.out.trimmingCharacters(in: .newlines)), "totp \(reference): \(byID)")
+        }
+        let none = try sandbox.pwtui(["totp", "gitlab.com"])
+        #expect(none.exitCode == 1 && none.err.contains("no credential matches gitlab.com"), "\(none)")
     }
 
     @Test("A key that is not one is a usage error (64) that never echoes it, and nothing is saved")

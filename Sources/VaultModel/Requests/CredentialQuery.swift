@@ -21,14 +21,18 @@ public struct CredentialQuery: Sendable, Equatable {
     /// Credentials not to answer with while their secret is still the one set at that time: the
     /// passwords a host rejected (`GitRejections`).
     public var rejected: [UUID: Timestamp]
+    /// Only credentials with an authenticator key (`totp SERVICE`: the best match that can make
+    /// a code, not the best match that cannot).
+    public var withOneTimeKey: Bool
 
     public init(id: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil, tiers: Set<MatchKind>? = nil,
-                rejected: [UUID: Timestamp] = [:]) {
+                rejected: [UUID: Timestamp] = [:], withOneTimeKey: Bool = false) {
         self.id = id
         self.services = services
         self.username = username
         self.tiers = tiers
         self.rejected = rejected
+        self.withOneTimeKey = withOneTimeKey
     }
 
     /// The credential this query names in `vault` (the one with the id, else the best match for
@@ -42,7 +46,18 @@ public struct CredentialQuery: Sendable, Equatable {
         let candidates = vault.hostIndex.positions(passing: HostFilter(prepared: prepared))
         guard let (best, tied) = CredentialRanking.best(vault.contents.credentials, among: candidates, prepared: prepared, context: context,
                                                         accepting: { accepts($0, match: $1) })
-        else { throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))") }
+        else {
+            if withOneTimeKey {
+                // Say which credential would have answered, and how to give it a key.
+                var withoutKey = self
+                withoutKey.withOneTimeKey = false
+                if let (best, _) = try? withoutKey.rankedAnswer(in: vault, context: context) {
+                    throw VaultError.noMatch("no credential for \(services.map(\.text).joined(separator: " ")) has an authenticator key; "
+                        + "add one to \(best.displayTitle) with pwtui edit \(best.id.uuidString.lowercased().prefix(8)) --totp")
+                }
+            }
+            throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))")
+        }
         return (best.credential, tied)
     }
 
@@ -57,6 +72,7 @@ public struct CredentialQuery: Sendable, Equatable {
 
     private func accepts(_ credential: Credential) -> Bool {
         guard username == nil || credential.username == username else { return false }
+        if withOneTimeKey, credential.totp == nil { return false }
         if let rejectedSecret = rejected[credential.id], rejectedSecret == credential.secretSet { return false }
         return true
     }
@@ -66,7 +82,7 @@ public struct CredentialQuery: Sendable, Equatable {
 /// client's parsing); rejections keyed by id.
 extension CredentialQuery: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, services, username, tiers, rejected
+        case id, services, username, tiers, rejected, withOneTimeKey
     }
 
     public init(from decoder: any Decoder) throws {
@@ -75,6 +91,7 @@ extension CredentialQuery: Codable {
         services = try container.decode([String].self, forKey: .services).map { try ServiceIdentifier($0) }
         username = try container.decodeIfPresent(String.self, forKey: .username)
         tiers = try container.decodeIfPresent([MatchKind].self, forKey: .tiers).map(Set.init)
+        withOneTimeKey = try container.decodeIfPresent(Bool.self, forKey: .withOneTimeKey) ?? false
         rejected = [:]
         for (id, time) in try container.decodeIfPresent([String: Int64].self, forKey: .rejected) ?? [:] {
             guard let id = UUID(uuidString: id) else { continue }
@@ -91,6 +108,7 @@ extension CredentialQuery: Codable {
         try container.encode(services.map(\.text), forKey: .services)
         try container.encodeIfPresent(username, forKey: .username)
         try container.encodeIfPresent(tiers.map { $0.sorted { $0.rawValue < $1.rawValue } }, forKey: .tiers)
+        if withOneTimeKey { try container.encode(true, forKey: .withOneTimeKey) }
         if !rejected.isEmpty {
             try container.encode(Dictionary(uniqueKeysWithValues: rejected.map { ($0.key.uuidString.lowercased(), $0.value.millisecondsSince1970) }),
                                  forKey: .rejected)

@@ -16,7 +16,7 @@ struct TotpCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to match, most specific first.")
+    @Argument(help: "Services to match, most specific first; or one credential's id (or a unique prefix of it), as show takes it.")
     var services: [String] = []
 
     @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
@@ -33,9 +33,10 @@ struct TotpCommand: ParsableCommand {
     }
 
     func run() throws {
-        let query = CredentialQuery(id: id, services: try services.map { try ServiceIdentifier($0) })
-        var get = GetCredential(query: query, field: .totp, noInteraction: noInteraction)
+        let session = global.session()
+        var get = GetCredential(query: try OneTimeCodeQuery.query(services: services, id: id, in: session), field: .totp,
+                                noInteraction: noInteraction)
         get.saysTimeLeft = true
-        try get.run(in: global.session())
+        try get.run(in: session)
     }
 }
