@@ -23,6 +23,27 @@ struct GenerateCommandTests {
         #expect(short.exitCode == 0 && short.err.contains("recommended"), "\(short)")
     }
 
+    @Test("--for takes any service form: a URL applies its site's rules as its domain does; add URL --generate is titled by the host (issue 26, 5)")
+    func forAnyServiceForm() throws {
+        let sandbox = try Sandbox.withVault()
+        for service in ["americanexpress.com", "https://www.americanexpress.com/", "https://www.americanexpress.com:443/en-us/login?x=1",
+                        "webcredentials:www.americanexpress.com"] {
+            let site = try sandbox.pwtui(["generate", "--for", service], password: .none)
+            let password = site.out.trimmingCharacters(in: .newlines)
+            #expect(site.exitCode == 0 && site.err.contains("americanexpress.com publishes"), "\(service): \(site)")
+            // Its rules: 8 to 20 of letters, digits and %&_?#= (no '-', which Safari's form has).
+            #expect((8...20).contains(password.count) && password.allSatisfy { $0.isLetter || $0.isNumber || "%&_?#=".contains($0) },
+                    "\(service): \(password)")
+        }
+        let bad = try sandbox.pwtui(["generate", "--for", "https://"], password: .none)
+        #expect(bad.exitCode == 64, "\(bad)")
+
+        let add = try sandbox.pwtui(["add", "https://www.americanexpress.com/en-us/login", "--username", "u", "--generate"])
+        #expect(add.exitCode == 0 && add.err.contains("americanexpress.com publishes"), "\(add)")
+        let listed = try sandbox.listJSON()
+        #expect(listed.first?["title"] as? String == "www.americanexpress.com", "\(listed)")
+    }
+
     @Test("A rules text that does not parse is 64, with a caret under the column")
     func badRules() throws {
         let sandbox = try Sandbox()

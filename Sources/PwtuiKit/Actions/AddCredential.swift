@@ -58,7 +58,8 @@ public struct AddCredential {
             touched = try access.apply(.edit(id: updating.id.uuidString, edits(updating, identifiers)), secret: secret)
         } else {
             touched = try access.apply(
-                .add(services: identifiers.map(\.text), username: username, title: title, notes: notes, rank: rank), secret: secret)
+                .add(services: identifiers.map(\.text), username: username, title: defaultedTitle(identifiers), notes: notes, rank: rank),
+                secret: secret)
         }
         if let key {
             touched = try access.apply(.edit(id: touched.id.uuidString, CredentialChange.Edits(totp: .set(key.parameters))), secret: key.key)
@@ -66,6 +67,14 @@ public struct AddCredential {
         let id = touched.id.uuidString.lowercased()
         try StandardOutput.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
         if generate { try handOver(secret, of: touched, session) }
+    }
+
+    /// The title given, else for a URL its host (`https://www.americanexpress.com/login` is
+    /// "www.americanexpress.com" in lists and messages, not the whole URL); a bare domain needs
+    /// none (it is shown as it is).
+    func defaultedTitle(_ identifiers: [ServiceIdentifier]) -> String {
+        guard title.isEmpty, let first = identifiers.first, first.form == .url else { return title }
+        return first.host
     }
 
     /// Updating `existing` instead of adding: the new password, and whatever else this `add`

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PwtuiKit
+import ServiceMatching
 
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("passwordrules the password must meet (\"minlength: 8; required: digit; ...\").", valueName: "rules"))
     var rules: String?
 
-    @Option(name: .customLong("for"), help: ArgumentHelp("The site it is for: its published rules apply.", valueName: "domain"))
+    @Option(name: .customLong("for"), help: ArgumentHelp("The site it is for (a domain or URL): its published rules apply.",
+                                                     valueName: "service"))
     var site: String?
 
     @Option(help: "An exact length.")
@@ -31,7 +33,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        try GeneratePassword(rules: rules, hosts: site.map { [$0.lowercased()] } ?? [], length: length, words: words)
+        try GeneratePassword(rules: rules, hosts: try site.map { [try ServiceIdentifier($0).host] } ?? [], length: length, words: words)
             .run()
     }
 }
