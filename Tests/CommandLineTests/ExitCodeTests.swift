@@ -26,7 +26,7 @@ struct ExitCodeTests {
         ["get", "--bogus", "github.com"],
         ["add", "github.com"],
         ["get"],
-        ["get", "github.com", "--id", "abcd"],
+        ["get", "github.com", "--id"],
         ["list", "--vault"],
         ["get", "github.com", "--field", "secret"],
         ["frobnicate"],

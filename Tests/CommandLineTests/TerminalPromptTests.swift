@@ -95,4 +95,30 @@ struct TerminalPromptTests {
             #expect(!screen.contains("zq-typed-9"), "typed keys were echoed:\n\(screen)")
         }
     }
+
+    @Test("a wrong master password at the prompt is asked again, three tries in all, never handed to the shell (issue 26, 2)")
+    func threeTries() throws {
+        let (sandbox, tmux, out, rc) = try promptedGet()
+        try tmux.enter("wrong-one")
+        #expect(try tmux.waitForPane { $0.contains("try again (2 tries left)") } != nil, "\(tmux.captures.last ?? "")")
+        try waitForPrompt(tmux)
+        try tmux.enter(sandbox.password)
+        #expect(try requireExit(rc, tmux: tmux, "pwtui did not finish") == "EXIT=0\n")
+        #expect(readBytes(out) == Array("s3cret\n".utf8))
+
+        // Three wrong: 77, and the third is not typed into the shell.
+        let (out2, rc2) = (sandbox.scratch + "/get2.out", sandbox.scratch + "/get2.rc")
+        try tmux.enter("'\(try Binaries.require(Binaries.pwtui))' get github.com > '\(out2)'; echo EXIT=$? > '\(rc2)'")
+        for attempt in 1...3 {
+            try waitForPrompt(tmux)
+            try tmux.enter("wrong-\(attempt)")
+            if attempt < 3 {
+                #expect(try tmux.waitForPane { $0.contains("(\(3 - attempt) tr") } != nil, "\(tmux.captures.last ?? "")")
+            }
+        }
+        #expect(try requireExit(rc2, tmux: tmux, "three wrong tries did not end pwtui") == "EXIT=77\n")
+        #expect(readBytes(out2) == [])
+        let history = try tmux.capture()
+        #expect(!history.contains("command not found"), "nothing typed reached the shell: \(history)")
+    }
 }

@@ -72,11 +72,12 @@ public enum AgentControl {
         }
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
         if let interrupted { StandardError.say(interrupted.notice) }
-        let password = try session.masterPassword()
-        guard let answer = try client.request(.unlock, payload: password) else {
-            throw CommandFailure(.ioError, "the agent went away")
+        try session.withMasterPassword { password in
+            guard let answer = try client.request(.unlock, payload: password) else {
+                throw CommandFailure(.ioError, "the agent went away")
+            }
+            if case .refused(let status, let message) = answer.body { throw AgentRefusal(status: status, message: message) }
         }
-        if case .refused(let status, let message) = answer.body { throw AgentRefusal(status: status, message: message) }
         interrupted?.marker.remove()
         return started
     }

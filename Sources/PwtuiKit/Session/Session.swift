@@ -173,6 +173,31 @@ public final class Session {
         }
     }
 
+    /// `body` with the master password: from the descriptor, one try (a script's password is
+    /// right or not); typed on the terminal, up to three, as the picker's screen allows, so a
+    /// mistyped password is typed again here and not into the shell after an exit.
+    public func withMasterPassword<T>(prompt: String = "Master password: ", _ body: (borrowing SecureBytes) throws -> T) throws -> T {
+        let tries = masterPasswordFD == nil ? MasterPasswordScreen<Vault>.defaultMaximumAttempts : 1
+        var attempt = 1
+        while true {
+            let password = try masterPassword(prompt: prompt)
+            do {
+                return try body(password)
+            } catch {
+                guard attempt < tries, Self.isWrongPassword(error) else { throw error }
+                let left = tries - attempt
+                StandardError.report("Wrong master password; try again (\(left) \(left == 1 ? "try" : "tries") left).")
+                attempt += 1
+            }
+        }
+    }
+
+    static func isWrongPassword(_ error: any Error) -> Bool {
+        if case VaultError.wrongPassword = error { return true }
+        if let refusal = error as? AgentRefusal { return refusal.status == .wrongPassword }
+        return false
+    }
+
     /// The master password, from the descriptor if one was given, else from the terminal.
     public func masterPassword(prompt: String = "Master password: ") throws -> SecureBytes {
         if let masterPasswordFD {

@@ -14,8 +14,7 @@ extension Session {
         // Before the prompt: which master password to type is what it is about.
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
         if let interrupted { StandardError.say(interrupted.notice) }
-        let password = try masterPassword()
-        let vault = try Vault.open(at: path, password: password)
+        let vault = try withMasterPassword { try Vault.open(at: path, password: $0) }
         interrupted?.marker.remove()
         checkRollback(of: vault)
         syncIdentities(with: vault, saved: false)
