@@ -129,6 +129,31 @@ struct PickerTmuxTests {
                 "the identity store mirrors the user's vault, never the demo's")
     }
 
+    @Test("the wizard on a vault PWTUI_VAULT names says so and never writes it into the settings; doctor names the vault and its source (issue 26, 1)")
+    func wizardKeepsAnEnvironmentVaultOutOfTheSettings() throws {
+        let (sandbox, tmux, pwtui) = try shellWithoutVault()
+        let rc = sandbox.scratch + "/wizard.rc"
+        try tmux.enter("'\(pwtui)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.requirePane { $0.contains("first-run setup (step 1 of 7)") && $0.contains(sandbox.vault) }
+        try tmux.press("Enter")
+        for _ in 0 ..< 2 { try tmux.enter("wizard passphrase orbit velvet") }
+        try tmux.requirePane { $0.contains("How long should unlocking take?") && $0.contains("▸ about") }
+        for _ in 0 ..< 3 { try tmux.press("Enter") }
+        let summary = try tmux.requirePane { $0.contains("Enter creates the vault.") }
+        #expect(summary.contains("named by PWTUI_VAULT: not written to the settings"), "\(summary)")
+        try tmux.press("Enter")
+        try tmux.requirePane("the list opens after setup", timeout: .seconds(20)) { $0.contains("The vault is empty") }
+        try tmux.press("Escape")
+        #expect(commandResult(rc) == "RC=130\n")
+        let settings = (try? String(contentsOfFile: sandbox.configFile, encoding: .utf8)) ?? ""
+        #expect(!settings.contains("vault"), "the settings name no vault: \(settings)")
+
+        let doctor = try sandbox.pwtui(["doctor"], password: .none)
+        #expect(doctor.out.hasPrefix("vault: \(sandbox.vault) (named by PWTUI_VAULT)"), "\(doctor)")
+        let configured = try sandbox.pwtui(["doctor", "--vault", sandbox.vault], password: .none)
+        #expect(configured.out.hasPrefix("vault: \(sandbox.vault) (named by --vault)"), "\(configured)")
+    }
+
     @Test("pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get")
     func firstRunWizard() throws {
         let (sandbox, tmux, pwtui) = try shellWithoutVault()

@@ -16,6 +16,8 @@ public struct Doctor {
     }
 
     public func run(in session: Session) throws {
+        let choice = session.vaultChoice
+        try StandardOutput.write("vault: \(choice.path) (named by \(choice.source.description))\n")
         let findings = try check(session)
         if findings.isEmpty {
             try StandardOutput.write("ok: \(session.vaultPath) looks fine\n")

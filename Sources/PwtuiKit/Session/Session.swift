@@ -30,7 +30,7 @@ public final class Session {
     /// The last equivalents combined with the built-in groups, and the result: an agent ranks
     /// with the same ones request after request, and combining them was a tenth of a `get`.
     private var combinedEquivalents: (user: EquivalentDomains, disabled: Set<String>, combined: EquivalentDomains)?
-    private var resolvedVaultPath: String?
+    private var resolvedVaultChoice: VaultChoice?
     private var resolvedAgent: AgentClient??
 
     public init(vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil, environment: Environment = .process) {
@@ -55,12 +55,23 @@ public final class Session {
     }
 
     /// The vault path: --vault, then PWTUI_VAULT, then the settings, then the XDG data directory.
-    public var vaultPath: String {
-        if let resolvedVaultPath { return resolvedVaultPath }
-        let path = vaultOption ?? environment["PWTUI_VAULT"] ?? (try? settings())?.vault.flatMap { $0.isEmpty ? nil : $0 }
-            ?? paths.defaultVaultFile
-        resolvedVaultPath = path
-        return path
+    public var vaultPath: String { vaultChoice.path }
+
+    /// The vault path and what named it (`VaultChoice`), resolved once.
+    public var vaultChoice: VaultChoice {
+        if let resolvedVaultChoice { return resolvedVaultChoice }
+        let choice: VaultChoice
+        if let vaultOption {
+            choice = VaultChoice(path: vaultOption, source: .option)
+        } else if let named = environment["PWTUI_VAULT"], !named.isEmpty {
+            choice = VaultChoice(path: named, source: .environment)
+        } else if let named = (try? settings())?.vault, !named.isEmpty {
+            choice = VaultChoice(path: named, source: .settings(configPath))
+        } else {
+            choice = VaultChoice(path: paths.defaultVaultFile, source: .defaultLocation)
+        }
+        resolvedVaultChoice = choice
+        return choice
     }
 
     /// The agent that may answer for this command: none when the master password comes from a

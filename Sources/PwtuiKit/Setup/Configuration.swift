@@ -95,6 +95,15 @@ public enum Configuration {
                                 loadTheme: { ThemeLocator.current(named: $0, environment: environment) })
     }
 
+    /// What the settings' `vault =` becomes when the wizard creates `path`: a vault that
+    /// --vault or PWTUI_VAULT named (and the person kept) leaves it as it was, since that name was
+    /// for one command or one shell; the default location needs none; any other path typed in
+    /// the wizard is the person's lasting choice.
+    static func settingsVault(for path: String, named: VaultChoice, settings: Settings, defaultFile: String) -> String? {
+        if path == named.path, named.source.isTransient { return settings.vault }
+        return path == defaultFile ? nil : path
+    }
+
     /// The first-run wizard; creates the vault and the settings. Nil when cancelled.
     static func firstRun(on terminal: Terminal, session: Session) throws -> Vault? {
         let settings = try session.settings()
@@ -103,12 +112,20 @@ public enum Configuration {
             defaults: .init(vaultPath: session.vaultPath, parameters: .moderate, theme: settings.theme,
                             clipboardTimeout: settings.clipboardTimeout),
             environment: session.environment)
+        let named = session.vaultChoice
+        let defaultFile = session.paths.defaultVaultFile
+        screen.settingsVaultNote = { path in
+            let kept = settingsVault(for: path, named: named, settings: settings, defaultFile: defaultFile)
+            let opens = kept ?? defaultFile
+            return path == opens ? "(the settings name it: later commands open it)"
+                : "(named by \(named.source.description): not written to the settings; later commands open \(opens))"
+        }
         guard let choices = try terminal.run(&screen) else { return nil }
         try VaultStorage.createDirectory(for: choices.vaultPath)
         let vault = try screen.withPassword { try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters) }
         try session.save(vault)
         var saved = settings
-        saved.vault = choices.vaultPath == session.paths.defaultVaultFile ? nil : choices.vaultPath
+        saved.vault = settingsVault(for: choices.vaultPath, named: named, settings: settings, defaultFile: defaultFile)
         saved.theme = choices.theme
         saved.clipboardTimeout = choices.clipboardTimeout
         try saved.save(to: session.configPath)

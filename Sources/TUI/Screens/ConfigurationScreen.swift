@@ -51,6 +51,9 @@ public final class ConfigurationScreen: Screen {
     public var minimumSize: TerminalSize { TerminalSize(rows: 12, columns: 50) }
     let calibrate: () throws -> [KDFCalibration.Option]
     let loadTheme: (String) -> Theme
+    /// The summary's word on which vault the settings will name, for the path chosen (the first
+    /// run): a vault named by PWTUI_VAULT or --vault is not written into them.
+    public var settingsVaultNote: ((String) -> String)?
     /// Shown while the calibration runs.
     private var busy: String?
     private var costIndex = 0
@@ -350,7 +353,10 @@ public final class ConfigurationScreen: Screen {
         case .summary:
             line("Summary", .header)
             row += 1
-            if steps.count == 7 { line("Vault:             \(choices.vaultPath)") }
+            if steps.count == 7 {
+                line("Vault:             \(choices.vaultPath)")
+                if let note = settingsVaultNote?(choices.vaultPath) { line("                   " + note, .dim) }
+            }
             line("Unlock cost:       \(choices.parameters)" + (choices.parameters == current ? " (unchanged)" : ""))
             line("Theme:             \(choices.theme)")
             line("Clipboard cleared: " + (choices.clipboardTimeout == 0 ? "never" : "after \(choices.clipboardTimeout) s"))
