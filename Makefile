@@ -10,8 +10,9 @@ BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: git-tests run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path clean themes fuzz fuzz-seeds
 
+# Esc or Ctrl-C in the picker is pwtui's exit 130 (cancelled): a person's choice, not make's error.
 run: deps build
-	$(BIN_DIR)/pwtui $(ARGS)
+	@$(BIN_DIR)/pwtui $(ARGS) || [ $$? -eq 130 ]
 
 # Zero warnings: a build that prints one fails. Only what changed is recompiled, so
 # `make clean build` checks every file.

@@ -224,7 +224,9 @@ public struct CredentialListScreen: Screen, Sendable {
         let matches: Int
         let others: Int
         let grouped: Bool
-        let hint: Line?
+        /// Empty-state hints: a line each, so a long command (pwtui's full path when it is not on
+        /// PATH) is shown whole on a line of its own rather than cut.
+        let hints: [Line]
         let othersHeader: Line?
 
         init(_ screen: CredentialListScreen) {
@@ -238,26 +240,32 @@ public struct CredentialListScreen: Screen, Sendable {
                     let text = screen.query.isEmpty
                         ? "No credentials for \(label)" + (screen.showAll || otherTotal == 0 ? "" : " — Tab shows all \(otherTotal)")
                         : "Nothing matches '\(screen.query)'" + (screen.showAll ? "" : " — Tab searches all \(screen.list.ranked.count)")
-                    hint = .text("  " + text, .dim)
+                    hints = [.text("  " + text, .dim)]
                 } else {
-                    hint = nil
+                    hints = []
                 }
                 othersHeader = screen.showAll ? .text("All other credentials (\(others))", .section) : nil
             } else {
                 lines = [.text("All credentials (\(others))", .section)]
                 if screen.list.ranked.isEmpty {
-                    hint = .text("  The vault is empty — add one with: \(screen.commandName) add SERVICE --username NAME", .dim)
+                    // A full path (pwtui not on PATH yet, after `make run`) takes a line of its
+                    // own, continued with a backslash so the two lines paste as one command.
+                    let command = screen.commandName
+                    hints = [.text("  The vault is empty — add one with:", .dim)]
+                        + (command.contains("/")
+                            ? [.text("    \(command) \\", .dim), .text("      add SERVICE --username NAME", .dim)]
+                            : [.text("    \(command) add SERVICE --username NAME", .dim)])
                 } else if others == 0 {
-                    hint = .text("  Nothing matches '\(screen.query)'", .dim)
+                    hints = [.text("  Nothing matches '\(screen.query)'", .dim)]
                 } else {
-                    hint = nil
+                    hints = []
                 }
                 othersHeader = nil
             }
         }
 
-        /// Lines before the first match: the header, and the hint if any.
-        private var lead: Int { 1 + (hint == nil ? 0 : 1) }
+        /// Lines before the first match: the header, and the hints if any.
+        private var lead: Int { 1 + hints.count }
 
         var count: Int {
             grouped ? lead + matches + (othersHeader == nil ? 0 : 1 + others) : lead + others
@@ -265,7 +273,7 @@ public struct CredentialListScreen: Screen, Sendable {
 
         func line(_ index: Int) -> Line {
             if index == 0 { return lines[0] }
-            if index == 1, let hint { return hint }
+            if index >= 1, index <= hints.count { return hints[index - 1] }
             let afterLead = index - lead
             guard grouped else { return .entry(afterLead) }
             if afterLead < matches { return .entry(afterLead) }
