@@ -86,6 +86,27 @@ struct UsageMessageTests {
         }
     }
 
+    @Test("every command's help reads in whole sentences at 80 columns: no line broken by hand mid-sentence (issue 26, 11)")
+    func helpHasNoHardBreaks() throws {
+        let sandbox = try Sandbox()
+        let root = try sandbox.pwtui(["--help"], password: .none).out
+        // Every "... SUBCOMMANDS:" section lists "  name   abstract".
+        let listed = root.components(separatedBy: "SUBCOMMANDS:").dropFirst().flatMap { $0.split(separator: "\n") }
+            .compactMap { $0.hasPrefix("  ") && !$0.hasPrefix("   ") ? $0.split(separator: " ").first.map(String.init) : nil }
+        #expect(listed.count > 15, "\(root)")
+        for command in listed {
+            let help = try sandbox.pwtui(["help", command], password: .none, environment: ["COLUMNS": "80"]).out
+            let prose = help.components(separatedBy: "USAGE:").first?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+            for (line, next) in zip(prose, prose.dropFirst()) {
+                // A line ArgumentParser wrapped is nearly full; a short one followed by the rest of
+                // its sentence was broken in the source.
+                let broken = line.count < 60 && !line.hasPrefix(" ") && !line.isEmpty
+                    && !".:;)".contains(line.last ?? ".") && next.first?.isLowercase == true
+                #expect(!broken, "pwtui help \(command): '\(line)' / '\(next)'")
+            }
+        }
+    }
+
     @Test("--idle-timeout 0 is explained by the agent's own message, not answered with the root usage")
     func idleTimeoutZero() throws {
         let sandbox = try Sandbox()

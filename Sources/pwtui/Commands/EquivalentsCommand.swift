@@ -8,7 +8,7 @@ struct EquivalentsCommand: ParsableCommand {
         commandName: "equivalents",
         abstract: "Domains to treat as one site (amazon.com, amazon.co.uk): their credentials match each other.",
         discussion: """
-            Groups of sites that share one login (envato.com and themeforest.net, sony.com and
+            Groups of sites that share one login (envato.com and themeforest.net, sony.com and \
             playstation.com) are built in, from Apple's password-manager-resources; `off` turns one off.
 
             Example: an amazon.com credential offered on amazon.co.uk too

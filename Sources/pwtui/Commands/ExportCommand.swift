@@ -10,7 +10,7 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write every credential, passwords in plaintext, for another manager or a backup.",
         discussion: """
             Always asks for the master password, even with the agent unlocked. Never writes to a terminal.
-            Formats: bitwarden-json (everything but the rank), csv (pwtui's own; no history),
+            Formats: bitwarden-json (everything but the rank), csv (pwtui's own; no history), \
             keepassxc-csv (one URL column: other services go in the notes). See docs/import.md.
             Example:
               pwtui export --format bitwarden-json --output ~/vault-export.json

@@ -7,11 +7,11 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Print a new password: Safari's form, a site's passwordrules, or a passphrase.",
         discussion: """
-            Without options: three groups of six (hVcmbz-8tepqi-Kxgrno). With --for, the rules the
+            Without options: three groups of six (hVcmbz-8tepqi-Kxgrno). With --for, the rules the \
             site publishes (Apple's password-manager-resources) apply; --rules gives them directly.
 
-            Example: a password a site limited to 16 letters and digits accepts, and a passphrase
-              pwtui generate --rules "maxlength: 16; required: lower; required: upper; required: digit"
+            Example: a password of at most 16 letters and digits, and a passphrase
+              pwtui generate --rules "maxlength: 16; allowed: upper, lower, digit"
               pwtui generate --words 6
             """)
 
