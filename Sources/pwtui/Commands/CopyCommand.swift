@@ -15,7 +15,7 @@ struct CopyCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to match, most specific first.")
+    @Argument(help: "Services to match, most specific first.", completion: CredentialCompletion.services)
     var services: [String]
 
     func validate() throws {

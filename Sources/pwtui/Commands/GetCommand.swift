@@ -15,7 +15,7 @@ struct GetCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to match, most specific first.")
+    @Argument(help: "Services to match, most specific first.", completion: CredentialCompletion.services)
     var services: [String] = []
 
     @Option(help: "A credential id, or a unique prefix of at least 4 characters (with services: that one, counted as used for them).")

@@ -17,7 +17,7 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Only credentials matching these services, best first.")
+    @Argument(help: "Only credentials matching these services, best first.", completion: CredentialCompletion.services)
     var services: [String] = []
 
     @Option(help: "table or json.")

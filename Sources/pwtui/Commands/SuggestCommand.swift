@@ -15,7 +15,7 @@ struct SuggestCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to rank for, most specific first.")
+    @Argument(help: "Services to rank for, most specific first.", completion: CredentialCompletion.services)
     var services: [String]
 
     @Option(help: "table or json.")

@@ -16,7 +16,7 @@ struct TotpCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to match, most specific first; or one credential's id (or a unique prefix of it), as show takes it.")
+    @Argument(help: "Services to match, most specific first; or one credential's id (or a unique prefix of it), as show takes it.", completion: CredentialCompletion.services)
     var services: [String] = []
 
     @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
