@@ -25,7 +25,11 @@
 // them, at the cost of one pass.
 //
 // The query is split on spaces into terms that must all match (in any order); the score is their
-// sum. Matching ignores ASCII case.
+// sum. Matching ignores case and accents, and an IDN host is found by its Unicode form too
+// (`searchBytes`).
+
+import UnicodeText
+
 public enum FuzzyMatch {
     static let scorePerCharacter = 16
     static let boundaryBonus = 8
@@ -49,9 +53,23 @@ public enum FuzzyMatch {
         query.split(separator: " ").map { searchBytes(String($0)) }
     }
 
-    /// Text as the matcher compares it: UTF-8 with ASCII letters lowercased.
+    /// Text as the matcher compares it: UTF-8 with letters lowercased and accents dropped
+    /// (`foldedForComparison`), so `bucher` finds `bücher.de` and `MÜN` finds `München`. ASCII,
+    /// almost all of it, takes the fast path.
     public static func searchBytes(_ text: String) -> [UInt8] {
-        text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return Array(text.foldedForComparison.utf8) }
+        return text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    }
+
+    /// The text a credential is found by as the user types: its title, username and services,
+    /// an IDN host also as a reader writes it (`xn--mnchen-3ya.de` is `münchen.de`).
+    public static func searchBytes(title: String, username: String, services: [ServiceIdentifier]) -> [UInt8] {
+        var words = [title, username]
+        for service in services {
+            words.append(service.text)
+            if service.host.contains("xn--") { words.append(Punycode.toUnicode(service.host)) }
+        }
+        return searchBytes(words.joined(separator: " "))
     }
 
     /// The best score of one term, or nil when the candidate does not contain it in order.

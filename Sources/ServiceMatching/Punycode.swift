@@ -3,7 +3,8 @@ import UnicodeText
 
 // Punycode (RFC 3492) and the ToASCII step of IDNA for host names: `bücher.example` and
 // `xn--bcher-kva.example` are one host, and a credential saved under either form must match a
-// request in the other. Only encoding is needed: hosts are compared in their ASCII form.
+// request in the other. Hosts are compared in their ASCII form; decoding serves the picker's typed
+// filter only, so that `mün` finds `xn--mnchen-3ya.de` as a reader sees it.
 //
 // The algorithm writes the label's ASCII characters first, then encodes each non-ASCII code
 // point, smallest first, as a "delta": how many positions (times code point steps) the decoder
@@ -48,6 +49,64 @@ enum Punycode {
             n += 1
         }
         return String(output)
+    }
+
+    /// The label a Punycode form (without `xn--`) stands for, or nil for one that is not valid
+    /// Punycode: the encoder run backwards (RFC 3492, section 6.2), each delta read and the code
+    /// point inserted where it says.
+    static func decode(_ encoded: String) -> String? {
+        let input = Array(encoded.utf8)
+        guard input.count <= 63 else { return nil }
+        let split = input.lastIndex(of: UInt8(ascii: "-")) ?? 0
+        var output: [Int] = input[..<split].map(Int.init)
+        guard output.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var n = initialN, i = 0, bias = initialBias
+        var position = split > 0 ? split + 1 : 0
+        while position < input.count {
+            let oldI = i
+            var w = 1
+            var k = base
+            while true {
+                guard position < input.count, let value = digitValue(input[position]) else { return nil }
+                position += 1
+                let (step, overflow) = value.multipliedReportingOverflow(by: w)
+                guard !overflow, i <= Int(UInt32.max) - step else { return nil }
+                i += step
+                let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                if value < t { break }
+                w *= base - t
+                k += base
+            }
+            bias = adapt(i - oldI, points: output.count + 1, first: oldI == 0)
+            n += i / (output.count + 1)
+            i %= output.count + 1
+            guard n <= 0x10FFFF, !(0xD800 ... 0xDFFF).contains(n) else { return nil }
+            output.insert(n, at: i)
+            i += 1
+        }
+        var scalars = String.UnicodeScalarView()
+        for codePoint in output {
+            guard let scalar = Unicode.Scalar(codePoint) else { return nil }
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+
+    /// A host as a reader writes it: each `xn--` label decoded (one that does not decode kept).
+    static func toUnicode(_ host: String) -> String {
+        guard host.contains("xn--") else { return host }
+        return host.split(separator: ".", omittingEmptySubsequences: false).map { label in
+            label.hasPrefix("xn--") ? decode(String(label.dropFirst(4))) ?? String(label) : String(label)
+        }.joined(separator: ".")
+    }
+
+    private static func digitValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "a") ... UInt8(ascii: "z"): Int(byte - UInt8(ascii: "a"))
+        case UInt8(ascii: "A") ... UInt8(ascii: "Z"): Int(byte - UInt8(ascii: "A"))
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0")) + 26
+        default: nil
+        }
     }
 
     /// Why a host has no ASCII form.

@@ -10,7 +10,7 @@ public struct FilterableList: Sendable {
         self.ranked = ranked
         searchTexts = ranked.map { entry in
             let credential = entry.credential
-            return FuzzyMatch.searchBytes(([credential.displayTitle, credential.username] + credential.services.map(\.text)).joined(separator: " "))
+            return FuzzyMatch.searchBytes(title: credential.displayTitle, username: credential.username, services: credential.services)
         }
     }
 
