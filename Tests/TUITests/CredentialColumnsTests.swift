@@ -127,14 +127,38 @@ import VaultModel
         }
     }
 
-    @Test("at the screen's minimum width the kind is still whole")
+    static let shortNames: [MatchKind: String] = [.exactURL: "url", .pathPrefix: "path", .sameHost: "host", .parentDomain: "parent",
+                                                  .wildcard: "wild", .sameSite: "site", .equivalent: "equiv"]
+
+    @Test("at the screen's minimum width (and at 40) the kind is still whole, in its short form, and every row keeps some of its service (issue 26, 11)")
     func narrowest() throws {
-        let (canvas, ranked) = try frame(Self.everyday, columns: CredentialListScreen.minimumSize.columns)
-        let lines = canvas.text.components(separatedBy: "\n")
-        for entry in ranked {
-            let kind = try #require(entry.match)
-            #expect(lines.contains { $0.hasSuffix("(\(kind.rawValue))") && $0.contains(String(entry.credential.displayTitle.prefix(3))) },
-                    "\(canvas.text)")
+        for columns in [CredentialListScreen.minimumSize.columns, 40] {
+            let (canvas, ranked) = try frame(Self.everyday, columns: columns)
+            let lines = canvas.text.components(separatedBy: "\n")
+            for entry in ranked {
+                let kind = try #require(entry.match)
+                let short = Self.shortNames[kind] ?? "?"
+                let service = try #require(entry.matchedService?.text)
+                let row = lines.first { $0.hasSuffix("(\(short))") && $0.contains(String(entry.credential.displayTitle.prefix(3))) }
+                #expect(row != nil, "\(columns): \(canvas.text)")
+                #expect(row?.contains(String(service.prefix(3))) == true, "\(columns): some of \(service) is shown:\n\(canvas.text)")
+            }
         }
+        // With room, the full names.
+        let (wide, _) = try frame(Self.everyday, columns: 100)
+        #expect(wide.text.contains("(same-host)"), "\(wide.text)")
+    }
+
+    @Test("a list longer than the window says how many rows are below (issue 26, 11)")
+    func moreBelow() throws {
+        let many = (0 ..< 30).map { Entry(title: "Site \($0)", username: "u\($0)", service: "site\($0).example") }
+        let screen = CredentialListScreen(ranked: try ranked(many), requestLabel: nil)
+        var canvas = Canvas(size: TerminalSize(rows: 12, columns: 40))
+        screen.render(into: &canvas)
+        let filterLine = canvas.text.components(separatedBy: "\n")[1]
+        #expect(filterLine.hasSuffix("↓ 23 more"), "12 rows: 8 for the list (the header and 7 of 30 entries): \(canvas.text)")
+        var tall = Canvas(size: TerminalSize(rows: 40, columns: 40))
+        screen.render(into: &tall)
+        #expect(!tall.text.contains("more"), "all in view: \(tall.text)")
     }
 }

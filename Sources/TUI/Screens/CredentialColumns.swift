@@ -1,4 +1,5 @@
 import VaultModel
+import ServiceMatching
 
 // The picker's columns — title, username, and the service with how it matched — sized from what
 // they show, the way htop's and tig's views are: a column is as wide as its widest cell in view,
@@ -7,8 +8,9 @@ import VaultModel
 //
 // The match kind ("(exact-url)") says why an entry is offered; it is never cut. When the line is
 // too narrow for everything, the service gives way first (down to a few columns), then the
-// username, then the title, each down to a small minimum; only below the screen's minimum width
-// could the kind be reached.
+// username, then the title, each down to a small minimum. Still too narrow (40 columns), the kind
+// and the code mark take their short forms ("(host)", "[c]") so that the service keeps a few
+// columns: which site an entry is for matters more than how the kind is spelt.
 //
 // Widths come from the entries in the window (at most a screen of rows), never from the whole
 // list: drawing costs the height of the window, and typing into 100,000 credentials stays as
@@ -24,6 +26,8 @@ struct CredentialColumns: Equatable {
     /// Where the username starts, and where the service starts.
     let usernameStart: Int
     let serviceStart: Int
+    /// The kind and the code mark in their short forms (`Cells.how(compact:)`).
+    let compact: Bool
 
     static let mark = 2
     static let gap = 2
@@ -37,26 +41,51 @@ struct CredentialColumns: Equatable {
         let title: String
         let username: String
         let service: String
-        /// " (exact-url)", or "" for an entry that did not match; " [code]" after it when the
-        /// credential has a one-time code (^T hands that over).
-        let how: String
+        let match: MatchKind?
+        let hasCode: Bool
 
         init(_ entry: RankedCredential) {
             title = entry.credential.displayTitle
             username = entry.credential.username
             service = (entry.matchedService ?? entry.credential.services.first)?.text ?? ""
-            how = (entry.match.map { " (\($0.rawValue))" } ?? "") + (entry.credential.totp != nil ? " [code]" : "")
+            match = entry.match
+            hasCode = entry.credential.totp != nil
+        }
+
+        /// " (exact-url)", or "" for an entry that did not match; " [code]" after it when the
+        /// credential has a one-time code (^T hands that over). `compact`: " (url)", " [c]".
+        func how(compact: Bool) -> String {
+            let kind = match.map { " (\(compact ? Self.shortName($0) : $0.rawValue))" } ?? ""
+            return kind + (hasCode ? (compact ? " [c]" : " [code]") : "")
+        }
+
+        static func shortName(_ kind: MatchKind) -> String {
+            switch kind {
+            case .exactURL: "url"
+            case .pathPrefix: "path"
+            case .sameHost: "host"
+            case .parentDomain: "parent"
+            case .wildcard: "wild"
+            case .sameSite: "site"
+            case .equivalent: "equiv"
+            }
         }
     }
 
     init(_ cells: [Cells], width: Int) {
-        var titleNeed = 0, usernameNeed = 0, serviceNeed = 0, howNeed = 0
+        var titleNeed = 0, usernameNeed = 0, serviceNeed = 0, fullNeed = 0, compactNeed = 0
         for cell in cells {
             titleNeed = max(titleNeed, Self.mark + TextWidth.columns(of: cell.title))
             usernameNeed = max(usernameNeed, TextWidth.columns(of: cell.username))
             serviceNeed = max(serviceNeed, TextWidth.columns(of: cell.service))
-            howNeed = max(howNeed, TextWidth.columns(of: cell.how))
+            fullNeed = max(fullNeed, TextWidth.columns(of: cell.how(compact: false)))
+            compactNeed = max(compactNeed, TextWidth.columns(of: cell.how(compact: true)))
         }
+        // The short forms only where the full ones leave the service fewer than its minimum.
+        let least = Self.mark + min(titleNeed - Self.mark, Self.minimumTitle) + min(usernameNeed, Self.minimumUsername)
+            + Self.gap + (usernameNeed > 0 ? Self.gap : 0)
+        compact = least + fullNeed + min(serviceNeed, Self.minimumService) > width
+        let howNeed = compact ? compactNeed : fullNeed
         // The caps: a share of the width, so wide terminals give long titles more room.
         var title = min(titleNeed, max(Self.minimumTitle + Self.mark, width * 2 / 5))
         var username = min(usernameNeed, max(Self.minimumUsername, width * 3 / 10))

@@ -208,6 +208,14 @@ public struct CredentialListScreen: Screen, Sendable {
                 canvas.put(text, row: row, column: 0, role: role)
             }
         }
+        // Rows below the window: said at the right of the filter line, since a short terminal
+        // shows a full window that looks like the whole list.
+        let below = layout.count - scroll - lines.count
+        if below > 0 {
+            let more = "↓ \(below) more"
+            let column = size.columns - TextWidth.columns(of: more) - 1
+            if column > afterQuery + 1 { canvas.put(more, row: 1, column: column, role: .dim) }
+        }
         canvas.fill(row: size.rows - 1, role: .help)
         canvas.put(KeyBinding.helpBar(bindings), row: size.rows - 1, column: 0, role: .help)
     }
@@ -315,8 +323,9 @@ public struct CredentialListScreen: Screen, Sendable {
         }
         // The service gives way to the match kind, which is never cut.
         let matchRole: StyleRole = selected ? .selected : .match
-        let serviceWidth = max(width - columns.serviceStart - TextWidth.columns(of: cells.how), 0)
+        let how = cells.how(compact: columns.compact)
+        let serviceWidth = max(width - columns.serviceStart - TextWidth.columns(of: how), 0)
         let after = canvas.put(cells.service, row: row, column: columns.serviceStart, role: matchRole, width: serviceWidth)
-        canvas.put(cells.how, row: row, column: after, role: matchRole)
+        canvas.put(how, row: row, column: after, role: matchRole)
     }
 }
