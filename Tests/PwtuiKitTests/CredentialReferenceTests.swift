@@ -103,12 +103,19 @@ struct CredentialReferenceTests {
     @Test("several named on a terminal: the picker lists only them, and the choice is the one acted on")
     func picksAmongSeveral() throws {
         let (_, vault) = try Self.fixture()
-        let named = CredentialReference("example.com").candidates(in: vault.contents.credentials.map(IdentityStore.Identity.init))
+        // bob has a one-time code, which a list for rm or edit must not offer to hand over.
+        let named = CredentialReference("example.com").candidates(in: vault.contents.credentials.map(IdentityStore.Identity.init)).map {
+            IdentityStore.Identity(id: $0.id, title: $0.title, username: $0.username, services: $0.services, rank: $0.rank,
+                                   oneTime: $0.username == "bob" ? .standard : nil)
+        }
         #expect(Set(named.map(\.username)) == ["alice", "bob"])
         let terminal = GridTerminal(script: [.key(.down), .key(.enter)])
         let chosen = try CredentialReference("example.com").pick(among: named, on: terminal, commandName: "pwtui")
         let shown = try #require(terminal.frames.first?.text)
         #expect(shown.contains("alice") && shown.contains("bob") && !shown.contains("octocat") && !shown.contains("carol"), "\(shown)")
+        #expect(shown.contains("Credentials named 'example.com' (2)") && !shown.contains("All credentials"),
+                "the list says what it is (issue 26, 11): \(shown)")
+        #expect(!shown.contains("^T"), "a choice here names a credential; no one-time code is handed over: \(shown)")
         #expect(chosen.username == "bob", "the second line, by title")
         let cancelled = #expect(throws: CommandFailure.self) {
             try CredentialReference("example.com").pick(among: named, on: GridTerminal(script: [.key(.escape)]), commandName: "pwtui")

@@ -91,7 +91,10 @@ public struct CredentialReference {
         let flow = PickerFlow<[Credential], Never>(
             // No request label: the screen would list only ranked matches under it, and these are
             // named by title as much as by service; all of them are the list.
-            terminal: terminal, vaultPath: "", requestLabel: nil, commandName: commandName,
+            // The list says what was asked for; a choice here names a credential (rm, edit, show),
+            // it hands nothing over, so ^T (a one-time code) is not offered.
+            terminal: terminal, vaultPath: "", requestLabel: nil, listTitle: "Credentials named '\(text)'", offersCodes: false,
+            commandName: commandName,
             unlock: { _ in credentials },
             rank: { CredentialRanking.rank($0, for: [], context: RankingContext(suffixes: NoPublicSuffixList())) },
             credential: { list, id in list.first { $0.id == id } })

@@ -39,6 +39,9 @@ public struct PickerFlow<Unlocked, Answer> {
     let rank: (Unlocked) -> [RankedCredential]
     let credential: (Unlocked, UUID) -> Credential?
     let requestLabel: String?
+    /// The list's name without a request, and whether ^T is offered (`CredentialListScreen`).
+    let listTitle: String
+    let offersCodes: Bool
     let unlockingMessage: String
     let preview: [RankedCredential]?
     let answerWithoutUnlocking: ((UUID) throws -> Answer?)?
@@ -55,6 +58,7 @@ public struct PickerFlow<Unlocked, Answer> {
     /// pwtui in a hint (its full path when it is not on PATH); `details`: what the detail screen
     /// shows of a credential in what was unlocked (nil: the list offers no details).
     public init(terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
+                listTitle: String = "All credentials", offersCodes: Bool = true,
                 unlockingMessage: String = "Unlocking…", preview: [RankedCredential]? = nil,
                 answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil,
                 codeWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
@@ -71,6 +75,8 @@ public struct PickerFlow<Unlocked, Answer> {
         self.vaultPath = vaultPath
         self.passwordHint = passwordHint
         self.requestLabel = requestLabel
+        self.listTitle = listTitle
+        self.offersCodes = offersCodes
         self.unlockingMessage = unlockingMessage
         self.unlock = unlock
         self.rank = rank
@@ -153,7 +159,8 @@ public struct PickerFlow<Unlocked, Answer> {
     }
 
     private func listScreen(_ ranked: [RankedCredential]) -> CredentialListScreen {
-        CredentialListScreen(ranked: ranked, requestLabel: requestLabel, commandName: commandName, offersDetails: details != nil)
+        CredentialListScreen(ranked: ranked, requestLabel: requestLabel, listTitle: listTitle, commandName: commandName,
+                             offersDetails: details != nil, offersCodes: offersCodes)
     }
 
     /// The master-password screen until it unlocks, runs out of tries, or is cancelled (nil).

@@ -59,6 +59,9 @@ public struct CredentialListScreen: Screen, Sendable {
     private static let rowsBelowList = 1
 
     let requestLabel: String?
+    /// What the one section of a list without a request is called: "All credentials", or what a
+    /// command narrowed it to ("Credentials named 'github.com'" for `rm github.com`).
+    let listTitle: String
     /// How this pwtui is run (`pwtui`, or its full path when it is not on PATH yet), for the one
     /// hint that names a command.
     let commandName: String
@@ -80,10 +83,14 @@ public struct CredentialListScreen: Screen, Sendable {
 
     /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
     /// requested services (`requestLabel` nil) everything is one section.
-    public init(ranked: [RankedCredential], requestLabel: String?, commandName: String = "pwtui", offersDetails: Bool = false) {
+    /// `listTitle`: the section's name when there is no request; `offersCodes`: false where a
+    /// choice names a credential rather than hands one over (`rm`, `edit`), so ^T means nothing.
+    public init(ranked: [RankedCredential], requestLabel: String?, listTitle: String = "All credentials", commandName: String = "pwtui",
+                offersDetails: Bool = false, offersCodes: Bool = true) {
         self.requestLabel = requestLabel
+        self.listTitle = listTitle
         self.offersDetails = offersDetails
-        offersCodes = ranked.contains { $0.credential.totp != nil }
+        self.offersCodes = offersCodes && ranked.contains { $0.credential.totp != nil }
         self.commandName = commandName
         list = FilterableList(ranked)
         showAll = requestLabel == nil
@@ -180,7 +187,7 @@ public struct CredentialListScreen: Screen, Sendable {
 
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
-        let heading = requestLabel.map { "pwtui — credentials for \($0)" } ?? "pwtui — all credentials"
+        let heading = requestLabel.map { "pwtui — credentials for \($0)" } ?? "pwtui — \(listTitle.lowercased())"
         canvas.put(heading, row: 0, column: 0, role: .title)
         let prompt = "Filter: "
         let afterPrompt = canvas.put(prompt, row: 1, column: 0, role: .dim)
@@ -254,7 +261,7 @@ public struct CredentialListScreen: Screen, Sendable {
                 }
                 othersHeader = screen.showAll ? .text("All other credentials (\(others))", .section) : nil
             } else {
-                lines = [.text("All credentials (\(others))", .section)]
+                lines = [.text("\(screen.listTitle) (\(others))", .section)]
                 if screen.list.ranked.isEmpty {
                     // A full path (pwtui not on PATH yet, after `make run`) takes a line of its
                     // own, continued with a backslash so the two lines paste as one command.
