@@ -136,5 +136,9 @@ import Testing
         let online = try sandbox.pwtui(["sync"], password: .none)
         #expect(online.exitCode == 0, "\(online)")
         #expect(try git(["rev-list", "--count", "@{upstream}..HEAD"]).out == "0\n")
+        #expect(online.err.contains("sent 1 change,") && !online.err.contains("nothing to send"),
+                "what the last sync could not push went out with this one (issue 26, 11): \(online)")
+        let idle = try sandbox.pwtui(["sync"], password: .none)
+        #expect(idle.err.contains("nothing to send, nothing new from elsewhere"), "\(idle)")
     }
 }

@@ -47,12 +47,19 @@ public struct SyncVault {
 
         let before = try repository.git(["rev-parse", "HEAD"], quiet: true).output
         var attempt = 0
+        // What went out: this sync's commit, or commits an earlier sync could not push, or the
+        // person's own (a "nothing to send" after a push would be wrong).
+        var sent = 0
         while true {
             attempt += 1
             try pull(repository, identity: identity)
-            let ahead = Int(try repository.git(["rev-list", "--count", "@{upstream}..HEAD"], quiet: true).output) ?? 1
-            if ahead == 0 { break }
-            if try repository.git(["push", "-q"]).status == 0 { break }
+            let ahead = Int(try repository.git(["rev-list", "--count", "--no-merges", "@{upstream}..HEAD"], quiet: true).output) ?? 1
+            let unpushed = Int(try repository.git(["rev-list", "--count", "@{upstream}..HEAD"], quiet: true).output) ?? 1
+            if unpushed == 0 { break }
+            if try repository.git(["push", "-q"]).status == 0 {
+                sent = ahead
+                break
+            }
             if attempt >= Self.pushAttempts {
                 throw CommandFailure(.ioError, "the push failed (see above); the vault is merged and committed here, and goes out with the next 'pwtui sync'")
             }
@@ -61,7 +68,8 @@ public struct SyncVault {
         try? FileSystem.setPermissions(vault, to: 0o600)
         let after = try repository.git(["rev-parse", "HEAD"], quiet: true).output
         let received = Int(try repository.git(["rev-list", "--count", "--no-merges", "\(before)..\(after)"], quiet: true).output) ?? 0
-        let summary = committed ? "sent this machine's change" : "nothing to send"
+        let summary = sent == 0 ? "nothing to send" : committed && sent == 1 ? "sent this machine's change"
+            : "sent \(sent) change\(sent == 1 ? "" : "s")"
         StandardError.say("pwtui: synced \(repository.relative(vault)): \(summary), "
             + (received == 0 ? "nothing new from elsewhere" : "\(received) change\(received == 1 ? "" : "s") from elsewhere merged in"))
     }
