@@ -131,6 +131,28 @@ import VaultCrypto
         }
     }
 
+    @Test("a password both sides replaced is listed once in the history, at its later replacement, however often merged (issue 26, 11)")
+    func aPasswordBothReplacedIsListedOnce() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0") }
+        var ours = b, theirs = b
+        theirs.time += 5000
+        try ours.setPassword(id, "ours")
+        try theirs.setPassword(id, "theirs")
+        var merged = try merge(b.contents, ours.contents, theirs.contents)
+        var snapshot = Snapshot(merged)
+        let history = snapshot.credentials[id]?.history ?? []
+        #expect(history.filter { $0.hasSuffix(":p0") }.count == 1, "\(history)")
+        let theirsReplaced = try #require(Snapshot(theirs.contents).credentials[id]?.history.first)
+        #expect(history.contains(theirsReplaced), "p0 at the later of its two replacements: \(history) vs \(theirsReplaced)")
+        // Merged again with either side, and with a third copy: still once.
+        merged = try merge(ours.contents, merged, ours.contents)
+        merged = try merge(nil, merged, theirs.contents)
+        snapshot = Snapshot(merged)
+        #expect(snapshot.credentials[id]?.history.filter { $0.hasSuffix(":p0") }.count == 1, "\(snapshot)")
+        #expect(snapshot.passwords(of: id) == ["p0", "ours", "theirs"])
+    }
+
     @Test func differentFieldsChangedOnEachSideBothStay() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0", title: "old") }

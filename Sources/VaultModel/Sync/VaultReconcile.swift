@@ -31,7 +31,8 @@ import Platform
 //   that side's value; changed on both (or no ancestor), the value of the side changed later.
 //   So edits of different fields on two machines both stay.
 // - The password: the one set later is current; every other one — the loser's current password
-//   and both histories — ends in the history (a set union, ordered by time). Nothing is dropped.
+//   and both histories — ends in the history (a set union, ordered by time, each password once,
+//   at its latest replacement). No password is dropped.
 // - The equivalent domains: a three-way set merge of the groups (a group added on either side
 //   stays, one removed on either side goes), then overlapping groups are joined.
 //
@@ -53,8 +54,8 @@ import Platform
 // Between truly concurrent changes the order is (stamp, then the values compared), which is a
 // total order, so every machine picks the same winner; and because the loser's password goes to
 // history, the choice can never cost a password. The history union is a set union of
-// (time, password) pairs, associative as well as commutative, so three machines merging in any
-// order end with the same histories.
+// passwords, each with the maximum of its replacement times, associative as well as
+// commutative, so three machines merging in any order end with the same histories.
 
 /// What a reconciliation did, for the one line a merge or a sync prints.
 public struct ReconcileSummary: Equatable, Sendable, Codable, CustomStringConvertible {
@@ -181,9 +182,16 @@ public enum VaultReconcile {
             if !contains(history.dropLast(), loserCurrent, secretLoser.arena) { outcome.passwordsKept += 1 }
         }
         if !ourSecretWins, !sameCurrent { outcome.theirsTaken = true }
-        // A set union of (time, password), in a canonical order.
+        // A set union of passwords, each at the last time it was replaced, in a canonical order.
+        // Two machines that replaced the same password each record it with their own time; kept
+        // as pairs, one password was listed once per machine and per merge (three times after
+        // two merges). The latest time is kept: `secretSet` (the latest replacement) stays what
+        // it was, and taking a maximum per password is as associative as the union was.
         var union: [(PreviousSecret, SecretArena)] = []
-        for entry in history where !contains(union, entry.0, entry.1) { union.append(entry) }
+        for entry in history.sorted(by: { $0.0.replaced > $1.0.replaced })
+        where !union.contains(where: { secretsEqual($0.0.secret, $0.1, entry.0.secret, entry.1) }) {
+            union.append(entry)
+        }
         union.sort { a, b in
             if a.0.replaced != b.0.replaced { return a.0.replaced < b.0.replaced }
             return compareSecrets(a.0.secret, a.1, b.0.secret, b.1) < 0
