@@ -22,6 +22,11 @@ public enum FileSystem {
     }
 
     /// Whether anything is at `path` (a dangling link counts as nothing).
+    /// Whether this process may create and rename files in `directory` (a save needs both).
+    public static func isWritableDirectory(_ directory: String) -> Bool {
+        access(directory, W_OK | X_OK) == 0
+    }
+
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }

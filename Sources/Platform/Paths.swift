@@ -45,6 +45,8 @@ public struct Paths: Sendable, Equatable {
     public var gitRejectionsFile: String { stateDirectory + "/git-rejected" }
     /// The highest generation seen of each vault: the rollback warning's memory.
     public var generationsFile: String { stateDirectory + "/generations" }
+    /// The conflict copies already merged into a vault, so `doctor` stops asking for them.
+    public var mergedCopiesFile: String { stateDirectory + "/merged-copies" }
     /// One identity store per vault file lives in here.
     public var identityStoreDirectory: String { stateDirectory + "/identities" }
     /// User themes, beside the settings.

@@ -36,6 +36,41 @@ import Testing
         #expect(again.exitCode == 0 && again.err.contains("0 added, 0 changed, 0 removed"), "\(again)")
         #expect(Set(try sandbox.listJSON().compactMap { $0["username"] as? String }) == users)
         #expect(before != nil)
+
+        // doctor no longer asks to merge it: it says it can go (issue 26, 11).
+        let after = try sandbox.pwtui(["doctor"], password: .none)
+        #expect(!after.out.contains("pwtui merge") && after.out.contains("already merged") && after.out.contains("rm '\(copy)'"), "\(after)")
+        #expect(FileManager.default.fileExists(atPath: copy + ".bak") && !after.out.contains(".bak"), "a copy's own backup is no copy: \(after)")
+        // The copy written again by the sync service (new contents): asked again.
+        let changed = try sandbox.pwtui(["add", "third.example", "--username", "t", "--vault", copy], stdin: "third-pw")
+        #expect(changed.exitCode == 0, "\(changed)")
+        #expect(try sandbox.pwtui(["doctor"], password: .none).out.contains("pwtui merge '\(copy)'"))
+    }
+
+    @Test("doctor calls a read-only vault folder what it is: nothing can be saved there (issue 26, 11)")
+    func doctorFindsAReadOnlyFolder() throws {
+        let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
+        #expect(try sandbox.pwtui(["doctor"], password: .none).out.contains("looks fine"))
+        chmod(sandbox.vaultDirectory, 0o500)
+        defer { chmod(sandbox.vaultDirectory, 0o700) }
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let doctor: RunResult
+        if getuid() == 0 {
+            // root writes in any folder: the person doctor speaks for is an ordinary user, so it
+            // runs as nobody, the sandbox opened to it for the time of the check.
+            let opened = [sandbox.root, sandbox.root + "/xdg", sandbox.vaultDirectory]
+            for path in opened { chmod(path, 0o755) }
+            chmod(sandbox.vault, 0o644)
+            defer {
+                for path in opened { chmod(path, 0o700) }
+                chmod(sandbox.vaultDirectory, 0o500)
+                chmod(sandbox.vault, 0o600)
+            }
+            doctor = try sandbox.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", pwtui, "doctor"])
+        } else {
+            doctor = try sandbox.pwtui(["doctor"], password: .none)
+        }
+        #expect(doctor.out.contains("is read-only") && doctor.out.contains("chmod u+w '\(sandbox.vaultDirectory)'"), "\(doctor)")
     }
 
     @Test func aCopyOfAnotherVaultIsRefusedAndNothingChanges() throws {

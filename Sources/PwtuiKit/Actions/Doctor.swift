@@ -41,8 +41,19 @@ public struct Doctor {
             findings.append(Finding(message: "\(vault) is generation \(header.generation), but generation \(seen) was seen on this machine: "
                 + "it is an older copy; look for the newer one and merge it", command: nil))
         }
+        let (directory, _) = AtomicFile.split(vault)
+        if !FileSystem.isWritableDirectory(directory) {
+            findings.append(Finding(message: "the folder \(directory) is read-only: the vault opens, but no change can be saved (a save writes a new file beside it)",
+                                    command: "chmod u+w \(ShellWord.quoted(directory))"))
+        }
+        let merged = MergedCopies.load(from: session.paths.mergedCopiesFile)
         for copy in Self.conflictCopies(of: vault) {
             guard let other = try? VaultStorage.loadHeader(copy), other.vaultID == header.vaultID else { continue }
+            if merged.contains(other) {
+                findings.append(Finding(message: "\(copy) is a conflict copy already merged into the vault; it can be deleted",
+                                        command: "rm \(ShellWord.quoted(copy))"))
+                continue
+            }
             findings.append(Finding(message: "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left",
                                     command: "pwtui merge \(ShellWord.quoted(copy))"
                                         + (session.vaultPath == session.paths.defaultVaultFile ? "" : " --vault \(ShellWord.quoted(vault))")))
@@ -60,9 +71,10 @@ public struct Doctor {
     static func conflictCopies(of vault: String) -> [String] {
         let (directory, name) = AtomicFile.split(vault)
         let stem = name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? name
+        let suffix = String(name.dropFirst(stem.count))  // ".pwtui": a copy's own `.bak` or `.lock` is no copy
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.filter { candidate in
-            candidate != name && candidate.hasPrefix(stem)
+            candidate != name && candidate.hasPrefix(stem) && candidate.hasSuffix(suffix)
                 && (candidate.contains(".sync-conflict-") || candidate.contains("conflicted copy"))
         }.sorted().map { directory + "/" + $0 }
     }

@@ -43,6 +43,7 @@ public struct MergeVaults {
             let vault = session.vaultPath
             try VaultStorage.requireVaultFile(vault)
             try VaultStorage.requireVaultFile(other)
+            let copyHeader = try VaultStorage.loadHeader(other)
             if let answer = try session.agent?.ask(.mergeCopy(vault: vault, copy: Self.absolute(other))) {
                 summary = try Self.summary(of: answer.body)
             } else {
@@ -50,12 +51,20 @@ public struct MergeVaults {
                 summary = try VaultFileMerge.merge(copy: other, into: vault, keyring: keyring)
                 session.rememberSaved(try VaultStorage.loadHeader(vault))
             }
+            Self.rememberMerged(copyHeader, session)
         }
         if files == .copy(theirs) {
             StandardError.say("pwtui: merged \(theirs): \(summary); \(theirs) can be deleted now")
         } else {
             StandardError.say("pwtui: merged the vault with the other side's: \(summary)")
         }
+    }
+
+    /// `doctor` stops asking for a copy once it is merged; never fatal: it is only a reminder.
+    static func rememberMerged(_ header: VaultHeader, _ session: Session) {
+        var merged = MergedCopies.load(from: session.paths.mergedCopiesFile)
+        merged.insert(header)
+        try? merged.save(to: session.paths.mergedCopiesFile)
     }
 
     private static func summary(of reply: AgentReply) throws -> ReconcileSummary {

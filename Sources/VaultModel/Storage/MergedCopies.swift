@@ -1,0 +1,36 @@
+import FoundationEssentials
+import UnicodeText
+
+/// The conflict copies this machine has merged into a vault, each known by its vault id and the
+/// nonce of its payload: a save draws a new nonce, so the pair names that exact file, and a copy
+/// a sync service writes again later (with other contents) is not taken for one already merged.
+/// `doctor` then says a merged copy can be deleted, instead of asking to merge it again.
+///
+/// Local state (`$XDG_STATE_HOME/pwtui/merged-copies`, never synced), one `<vault id> <nonce>`
+/// line per copy in hex; a missing or damaged file only forgets, and `doctor` asks again.
+public struct MergedCopies: Equatable, Sendable {
+    private var copies: Set<String> = []
+
+    public init() {}
+
+    static func key(_ header: VaultHeader) -> String {
+        Hex.string(header.vaultID) + " " + Hex.string(header.payloadNonce)
+    }
+
+    public func contains(_ header: VaultHeader) -> Bool { copies.contains(Self.key(header)) }
+
+    public mutating func insert(_ header: VaultHeader) { copies.insert(Self.key(header)) }
+
+    public static func load(from path: String) -> MergedCopies {
+        var merged = MergedCopies()
+        guard let bytes = try? RegularFile.readIfPresent(path) else { return merged }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.split(separator: " ").count == 2 {
+            merged.copies.insert(String(line))
+        }
+        return merged
+    }
+
+    public func save(to path: String) throws {
+        try AtomicFile.write(Data(copies.sorted().map { $0 + "\n" }.joined().utf8), to: path)
+    }
+}
