@@ -61,6 +61,17 @@ public struct AgentClient: Sendable {
         return try connection.receive(AgentReply.self)
     }
 
+    /// Sends `request` without waiting for the answer (an unlock handed over in passing: the
+    /// agent derives the key while the command that typed the password goes on). False when no
+    /// agent listens.
+    @discardableResult
+    public func post(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> Bool {
+        guard let connection = connector() else { return false }
+        defer { connection.descriptor.close() }
+        try connection.send(request, payload: payload)
+        return true
+    }
+
     /// A request to an agent that should hold the vault unlocked: its answer, or nil when no
     /// agent runs, it is locked, it holds another vault, or it speaks another version's protocol
     /// (one left running across an upgrade) — the caller then unlocks on its own. Any other

@@ -22,6 +22,15 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func session() -> Session {
-        Session(vault: vault, config: config, masterPasswordFD: masterPasswordFD)
+        Self.session(vault: vault, config: config, masterPasswordFD: masterPasswordFD)
+    }
+
+    /// The session of a command of this executable (also `QuickGet`'s): the one place it is made.
+    /// A master password typed in it may unlock the agent too (`Session.sharesUnlocks`): this is
+    /// the `pwtui` that can be started as one.
+    static func session(vault: String?, config: String?, masterPasswordFD: Int32?) -> Session {
+        let session = Session(vault: vault, config: config, masterPasswordFD: masterPasswordFD)
+        session.sharesUnlocks = true
+        return session
     }
 }

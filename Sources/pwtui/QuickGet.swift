@@ -69,6 +69,6 @@ struct QuickGet: Equatable {
     func run() throws {
         let query = CredentialQuery(id: id, services: try services.map { try ServiceIdentifier($0) })
         try GetCredential(query: query, field: field, noInteraction: noInteraction)
-            .run(in: Session(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
+            .run(in: GlobalOptions.session(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
     }
 }

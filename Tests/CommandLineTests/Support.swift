@@ -262,6 +262,7 @@ final class Sandbox: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
+        try writeConfig("")
     }
 
     deinit {

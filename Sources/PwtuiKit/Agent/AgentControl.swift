@@ -60,6 +60,24 @@ public enum AgentControl {
         return status
     }
 
+    /// A master password typed on a terminal (get, pick, add, the git helper's picker) also
+    /// unlocks the agent, started if none runs, for the settings' idle timeout: so the next
+    /// command asks nothing, as `pwtui unlock` would have made it (rbw works so). Only with
+    /// `agent = "auto"` (the default), for the vault the session names, and never an agent that
+    /// holds another vault. The unlock is posted, not awaited: the agent derives the key while
+    /// this command goes on. Any failure only means the next command asks again.
+    public static func keepUnlocked(with password: borrowing SecureBytes, in session: Session) {
+        guard session.sharesUnlocks, session.masterPasswordFD == nil, let settings = try? session.settings(),
+              settings.agent == .auto, let client = try? client(session) else { return }
+        if let answer = try? client.request(.status), case .status(let state) = answer.body {
+            guard state.vault == session.vaultPath, state.locked else { return }
+        } else {
+            guard (try? launch(idleTimeout: .seconds(Settings.idleSeconds(settings.agentIdleTimeout) ?? 900),
+                               idleTimeoutText: settings.agentIdleTimeout, foreground: false, in: session)) == true else { return }
+        }
+        _ = try? client.post(.unlock, payload: password)
+    }
+
     /// `pwtui unlock`: the master password goes to the agent (started first if none runs). True
     /// when it had to be started.
     public static func unlock(idleTimeoutText: String, in session: Session) throws -> Bool {

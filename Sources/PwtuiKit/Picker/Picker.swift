@@ -121,6 +121,7 @@ public enum Picker {
             details: { vault, id in VaultCredentialDetails(id, in: vault, requests: requests, session: session) },
             unlock: { password in
                 let vault = try Vault.open(at: path, password: password)
+                if path == session.vaultPath { AgentControl.keepUnlocked(with: password, in: session) }
                 interrupted?.marker.remove()
                 session.syncIdentities(with: vault, saved: false)
                 return vault

@@ -22,6 +22,10 @@ public final class Session {
     /// Whether screens and prompts may open the terminal (`TerminalAccess`); tests in process
     /// turn it off.
     public var mayUseTerminal = true
+    /// Whether a master password typed here also unlocks the agent (`agent = "auto"`,
+    /// `AgentControl.keepUnlocked`). Only the pwtui executable turns it on: a library caller (a
+    /// test) has no `pwtui` to start as the agent.
+    public var sharesUnlocks = false
     private let vaultOption: String?
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?

@@ -14,7 +14,11 @@ extension Session {
         // Before the prompt: which master password to type is what it is about.
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
         if let interrupted { StandardError.say(interrupted.notice) }
-        let vault = try withMasterPassword { try Vault.open(at: path, password: $0) }
+        let vault = try withMasterPassword { password in
+            let vault = try Vault.open(at: path, password: password)
+            AgentControl.keepUnlocked(with: password, in: self)
+            return vault
+        }
         interrupted?.marker.remove()
         checkRollback(of: vault)
         syncIdentities(with: vault, saved: false)

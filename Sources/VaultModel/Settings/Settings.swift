@@ -11,6 +11,25 @@ public struct Settings: Equatable, Sendable {
     public var identityStore = true
     /// Built-in equivalent groups turned off, each by one of its domains.
     public var disabledEquivalents: [String] = []
+    /// `agent = "auto"`: a master password typed on a terminal also unlocks the agent (started
+    /// if need be) for `agentIdleTimeout`, so the next `get`, pick or git login asks nothing, as
+    /// rbw does; `"off"`: only `pwtui unlock` does.
+    public var agent: AgentUse = .auto
+    /// How long the agent stays unlocked unused: "15m", "90s", "2h" or seconds.
+    public var agentIdleTimeout = "15m"
+
+    public enum AgentUse: String, Sendable, Equatable, CaseIterable {
+        case auto, off
+    }
+
+    /// "15m", "90s", "2h" or plain seconds, more than none; nil otherwise.
+    public static func idleSeconds(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
+        let unit = text.last.flatMap { units[$0] }
+        guard let value = Int64(unit == nil ? text : String(text.dropLast())), value > 0, value <= 7 * 24 * 3600 else { return nil }
+        let (seconds, overflow) = value.multipliedReportingOverflow(by: unit ?? 1)
+        return overflow ? nil : seconds
+    }
 
     public init(vault: String? = nil, theme: String = "default", clipboardTimeout: Int = 45, identityStore: Bool = true) {
         self.vault = vault
@@ -71,6 +90,17 @@ public struct Settings: Equatable, Sendable {
                     throw .malformed(path: path, line: index + 1, problem: "identity_store must be true or false")
                 }
                 settings.identityStore = value == "true"
+            case "agent":
+                guard let use = AgentUse(rawValue: try string()) else {
+                    throw .malformed(path: path, line: index + 1, problem: "agent must be \"auto\" or \"off\"")
+                }
+                settings.agent = use
+            case "agent_idle_timeout":
+                let text = try string()
+                guard idleSeconds(text) != nil else {
+                    throw .malformed(path: path, line: index + 1, problem: "agent_idle_timeout must be a duration like \"15m\", \"90s\" or \"2h\"")
+                }
+                settings.agentIdleTimeout = text
             case "equivalents_off":
                 settings.disabledEquivalents = try string().split(separator: ",").map { $0.trimmingSpaces() }
                     .filter { !$0.isEmpty }
@@ -90,6 +120,8 @@ public struct Settings: Equatable, Sendable {
         lines.append("theme = \(quoted(theme))")
         lines.append("clipboard_timeout = \(clipboardTimeout)")
         lines.append("identity_store = \(identityStore)")
+        lines.append("agent = \(quoted(agent.rawValue))")
+        lines.append("agent_idle_timeout = \(quoted(agentIdleTimeout))")
         if !disabledEquivalents.isEmpty { lines.append("equivalents_off = \(quoted(disabledEquivalents.joined(separator: ", ")))") }
         return lines.joined(separator: "\n") + "\n"
     }

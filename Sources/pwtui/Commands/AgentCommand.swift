@@ -98,9 +98,16 @@ struct UnlockCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .customLong("idle-timeout"),
+            help: "When it starts the agent: lock after this long unused (15m, 90s, 2h; default: agent_idle_timeout in the settings, else 15m).")
+    var idleTimeout: String?
+
     func run() throws {
-        let started = try AgentControl.unlock(idleTimeoutText: "15m", in: global.session())
-        StandardError.say(started ? "Agent started and unlocked (locks after 15m unused; `pwtui agent lock` locks now)."
+        let session = global.session()
+        let timeout = try idleTimeout ?? session.settings().agentIdleTimeout
+        _ = try AgentCommand.duration(timeout)
+        let started = try AgentControl.unlock(idleTimeoutText: timeout, in: session)
+        StandardError.say(started ? "Agent started and unlocked (locks after \(timeout) unused; `pwtui agent lock` locks now)."
             : "Unlocked in the agent.")
     }
 }
