@@ -24,7 +24,9 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// reply's payload.
     case view(vault: String, id: String, view: CredentialView)
     /// git's merge driver: reconcile three copies of the held vault (absolute paths), the result
-    /// replacing `ours`. Refused (75) unless every copy is under the key the agent holds.
+    /// replacing `ours`. Refused (75) unless every copy is under the key the agent holds, or the
+    /// payload (when not empty) is the master password of the copies that are not: the one set
+    /// on another machine by `passwd`.
     case mergeFiles(base: String, ours: String, theirs: String)
     /// A conflict copy (absolute path) merged into the held vault with the save protocol.
     case mergeCopy(vault: String, copy: String)

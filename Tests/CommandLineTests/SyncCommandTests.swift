@@ -177,3 +177,53 @@ import Testing
         #expect(idle.err.contains("nothing to send, nothing new from elsewhere"), "\(idle)")
     }
 }
+
+@Suite("a master password changed on one machine, synced to another", .serialized)
+struct PasswordChangeSyncTests {
+    @Test("passwd on machine A, then sync on machine B with a change of its own: B is told why, asked for the new password once (and its own, with no agent), and both end under the new one (issue 26, 6)")
+    func passwdReachesTheOtherMachine() throws {
+        let a = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
+        let b = try Sandbox()
+        let bare = a.root + "/remote.git"
+        func git(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
+            try sandbox.run("/usr/bin/env", ["git", "-C", sandbox.vaultDirectory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
+        }
+        #expect(try a.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0)
+        for step in [["init", "-q"], ["remote", "add", "origin", bare]] { #expect(try git(a, step).exitCode == 0) }
+        #expect(try a.pwtui(["sync", "setup"], password: .none).exitCode == 0)
+        for step in [["add", "vault.pwtui", ".gitattributes", ".gitignore"], ["commit", "-q", "-m", "vault"], ["push", "-q", "-u", "origin", "HEAD"]] {
+            #expect(try git(a, step).exitCode == 0, "\(step)")
+        }
+        #expect(try b.run("/usr/bin/env", ["git", "clone", "-q", bare, b.vaultDirectory]).exitCode == 0)
+        #expect(try b.pwtui(["sync", "setup"], password: .none).exitCode == 0)
+
+        // B changes something; A changes the master password and sends it.
+        try b.add(["b.example"], username: "b", secret: "b-pw")
+        let newPassword = "a brand new master passphrase"
+        let passwd = try a.pwtui(["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text(newPassword)])
+        #expect(passwd.exitCode == 0, "\(passwd)")
+        #expect(try a.pwtui(["sync"], password: .none).exitCode == 0)
+
+        // B syncs on a terminal: one question for the new password, one for its own old one.
+        let tmux = try TmuxSession.shellReady(sandbox: b)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        try tmux.enter("'\(pwtui)' sync; echo EXIT=$?")
+        let told = try tmux.requirePane { $0.contains("The new master password (set on the other machine):") }
+        #expect(told.contains("changed on another machine"), "\(told)")
+        #expect(!told.contains(".merge_file"), "git's temporary files are not named: \(told)")
+        try tmux.enter(newPassword)
+        try tmux.requirePane { $0.contains("Master password (the previous one, this copy's):") }
+        try tmux.enter(b.password)
+        let done = try tmux.waitForPane(timeout: .seconds(30)) { $0.range(of: "EXIT=[0-9]", options: .regularExpression) != nil }
+        #expect(done?.contains("EXIT=0") == true, "\(done ?? "")")
+        #expect(done.map { $0.components(separatedBy: "master password").count - 1 } ?? 0 <= 4, "asked once each: \(done ?? "")")
+
+        // B's vault is under the new password, with both changes; A gets B's change under it too.
+        let bGet = try b.pwtui(["get", "b.example"], password: .text(newPassword))
+        #expect(bGet.exitCode == 0 && bGet.out == "b-pw\n", "\(bGet)")
+        #expect(try b.pwtui(["get", "a.example"], password: .standard).exitCode == 77, "the old password no longer opens it")
+        #expect(try a.pwtui(["sync"], password: .none).exitCode == 0)
+        let aGet = try a.pwtui(["get", "b.example"], password: .text(newPassword))
+        #expect(aGet.exitCode == 0 && aGet.out == "b-pw\n", "\(aGet)")
+    }
+}

@@ -97,7 +97,12 @@ public final class AgentService: AgentHandler {
             // a merged copy of this vault over another copy of it. The key never leaves.
             guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
             lastUse = .now
-            return AgentAnswer(.merged(try heldKeyOnly { try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: try vault.keyring()) }))
+            let keyring = try vault.keyring()
+            if !payload.isEmpty {
+                _ = keyring.adding(password: try payload.withUnsafeBytes { try SecureBytes(copying: $0) })
+                payload.removeAll()
+            }
+            return AgentAnswer(.merged(try heldKeyOnly { try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: keyring) }))
         case .mergeCopy(let path, let copy):
             let vault = try unlocked(for: path)
             let summary = try heldKeyOnly { try VaultFileMerge.merge(copy: copy, into: path, keyring: try vault.keyring()) }

@@ -31,13 +31,7 @@ public struct MergeVaults {
         switch files {
         case .driver(let base, let ours, let other):
             theirs = other
-            let (base, ours, other) = (Self.absolute(base), Self.absolute(ours), Self.absolute(other))
-            if let answer = try session.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: other)) {
-                summary = try Self.summary(of: answer.body)
-            } else {
-                let keyring = VaultKeyring(password: try session.masterPassword(prompt: "Master password (to merge the vault): "))
-                summary = try VaultFileMerge.merge(base: base, ours: ours, theirs: other, keyring: keyring)
-            }
+            summary = try Self.driver(base: Self.absolute(base), ours: Self.absolute(ours), theirs: Self.absolute(other), session)
         case .copy(let other):
             theirs = other
             let vault = session.vaultPath
@@ -57,6 +51,46 @@ public struct MergeVaults {
             StandardError.say("pwtui: merged \(theirs): \(summary); \(theirs) can be deleted now")
         } else {
             StandardError.say("pwtui: merged the vault with the other side's: \(summary)")
+        }
+    }
+
+    /// git's merge driver. The copies git hands over are temporary files with names of git's
+    /// own, so what is said names the copies by whose they are, never by those paths.
+    ///
+    /// When the two copies are under different keys, `passwd` ran on one machine: the merged
+    /// vault takes the newer master password (`VaultFileMerge.newerKey`). The person is told so,
+    /// and asked once for the other copy's password: an unlocked agent holds this copy's key;
+    /// without one, this copy's password is asked for too.
+    static func driver(base: String, ours: String, theirs: String, _ session: Session) throws -> ReconcileSummary {
+        let ourHeader = try VaultStorage.loadHeader(ours)
+        let theirHeader = try VaultStorage.loadHeader(theirs)
+        guard !VaultKeyring.sameKey(ourHeader, theirHeader), ourHeader.vaultID == theirHeader.vaultID else {
+            if let answer = try session.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs)) {
+                return try summary(of: answer.body)
+            }
+            let keyring = VaultKeyring(password: try session.masterPassword(prompt: "Master password (to merge the vault): "))
+            return try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: keyring)
+        }
+        let newer = VaultFileMerge.newerKey(ours: ourHeader, theirs: theirHeader, base: try? VaultStorage.loadHeader(base))
+        let changedHere = VaultKeyring.sameKey(newer, ourHeader)
+        StandardError.say(changedHere
+            ? "pwtui: this vault's master password was changed here since the other machine's copy was saved; the merged vault keeps the new one."
+            : "pwtui: the vault's master password was changed on another machine; the merged vault takes that new one (this machine then unlocks with it).")
+        let other = try session.masterPassword(prompt: changedHere
+            ? "The previous master password (the other machine's copy is still under it): "
+            : "The new master password (set on the other machine): ")
+        do {
+            if let answer = try session.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs), payload: other) {
+                return try summary(of: answer.body)
+            }
+            let mine = try session.masterPassword(prompt: changedHere ? "Master password (the new one, this copy's): "
+                : "Master password (the previous one, this copy's): ")
+            return try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: VaultKeyring(password: mine).adding(password: other))
+        } catch let refusal as ReconcileRefusal {
+            guard case .differentPasswords = refusal else { throw refusal }
+            throw CommandFailure(.wrongPassword, "the password given does not open the other machine's copy of the vault; nothing was merged")
+        } catch VaultError.wrongPassword {
+            throw CommandFailure(.wrongPassword, "wrong master password for this machine's copy of the vault; nothing was merged")
         }
     }
 

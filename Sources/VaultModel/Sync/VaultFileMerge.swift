@@ -63,9 +63,22 @@ public enum VaultFileMerge {
             baseContents = try? keyring.open(base.0, path: base.1).contents
         }
         let (merged, summary) = try VaultReconcile.merge(base: baseContents, ours: ourContents, theirs: theirContents)
-        var written = ourHeader
+        var written = newerKey(ours: ourHeader, theirs: theirHeader, base: baseHeader)
         written.generation = max(ourHeader.generation, theirHeader.generation, baseHeader?.generation ?? 0) + 1
         return (try keyring.seal(merged, header: written), summary)
+    }
+
+    /// The header whose key the merged copy is sealed under: ours, unless the master password
+    /// was changed on their side — their key differs from the ancestor's while ours is the
+    /// ancestor's (without an ancestor, the copy saved more often) — so a `passwd` on one machine
+    /// reaches the others through the merge instead of being undone by it.
+    public static func newerKey(ours: VaultHeader, theirs: VaultHeader, base: VaultHeader?) -> VaultHeader {
+        guard !VaultKeyring.sameKey(ours, theirs) else { return ours }
+        if let base {
+            if VaultKeyring.sameKey(base, ours) { return theirs }
+            if VaultKeyring.sameKey(base, theirs) { return ours }
+        }
+        return theirs.generation > ours.generation ? theirs : ours
     }
 
     private static func header(of file: ([UInt8], String)) throws -> VaultHeader {

@@ -7,7 +7,9 @@ import VaultCrypto
 /// salt and wrapped key in their headers are then the same), so one key derivation opens all
 /// three files a git merge hands over. A keyring made from a password derives a key for each
 /// different salt it meets; one made from an open vault (an agent's) holds that vault's data key
-/// only and refuses, as `keyNotHeld`, any copy under another key.
+/// and refuses, as `keyNotHeld`, any copy under another key — unless a password was added for
+/// it (`adding(password:)`): after `passwd` on another machine, the other copy is under the new
+/// master password, and this one under the old key.
 public final class VaultKeyring {
     private final class HeldKey {
         let header: VaultHeader
@@ -30,13 +32,20 @@ public final class VaultKeyring {
         init(_ bytes: consuming SecureBytes) { self.bytes = bytes }
     }
 
-    private let password: Password?
+    private var passwords: [Password] = []
     private let environment: VaultEnvironment
 
     /// Derives keys from `password` as copies need them.
     public init(password: consuming SecureBytes, environment: VaultEnvironment = .standard) {
-        self.password = Password(password)
+        passwords = [Password(password)]
         self.environment = environment
+    }
+
+    /// Also derives keys from `password`, for copies the keys and passwords held so far do not
+    /// open (a copy under another master password).
+    public func adding(password: consuming SecureBytes) -> VaultKeyring {
+        passwords.append(Password(password))
+        return self
     }
 
     /// Holds one data key, for copies whose header names it.
@@ -44,7 +53,6 @@ public final class VaultKeyring {
         var copy = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: dataKey.count) }
         try cryptoCall { () throws(VaultCryptoError) in try copy.append(contentsOf: dataKey) }
         held = [HeldKey(header: header, dataKey: copy)]
-        password = nil
         environment = .standard
     }
 
@@ -54,17 +62,26 @@ public final class VaultKeyring {
         if let key = held.first(where: { $0.opens(header) }) {
             return (header, try VaultFormat.decrypt(file, header: header, dataKey: key.dataKey, path: path))
         }
-        guard let password else { throw ReconcileRefusal.keyNotHeld(path: path) }
-        let unlocked: UnlockedVault
-        do {
-            unlocked = try VaultFormat.unlock(file, password: password.bytes, derivation: environment.derivation,
-                                              bounds: environment.bounds, path: path)
-        } catch VaultError.wrongPassword where !held.isEmpty {
-            throw ReconcileRefusal.differentPasswords(path: path)
+        guard !passwords.isEmpty else { throw ReconcileRefusal.keyNotHeld(path: path) }
+        for (index, password) in passwords.enumerated() {
+            do {
+                let unlocked = try VaultFormat.unlock(file, password: password.bytes, derivation: environment.derivation,
+                                                      bounds: environment.bounds, path: path)
+                let contents = unlocked.contents
+                held.append(HeldKey(header: header, dataKey: unlocked.keys.dataKey))
+                return (header, contents)
+            } catch VaultError.wrongPassword where index < passwords.count - 1 || !held.isEmpty {
+                continue
+            }
         }
-        let contents = unlocked.contents
-        held.append(HeldKey(header: header, dataKey: unlocked.keys.dataKey))
-        return (header, contents)
+        // Every password tried was wrong for this copy, though something opened another one.
+        throw ReconcileRefusal.differentPasswords(path: path)
+    }
+
+    /// Whether two copies are under the same key (nobody changed the master password between
+    /// them): what a merge seals with is then not a question.
+    public static func sameKey(_ a: VaultHeader, _ b: VaultHeader) -> Bool {
+        a.vaultID == b.vaultID && a.salt == b.salt && a.wrappedKey == b.wrappedKey && a.wrappedKeyNonce == b.wrappedKeyNonce
     }
 
     /// A file image of `contents` under the key `header` names (one this keyring opened).
@@ -94,8 +111,8 @@ public enum ReconcileRefusal: Error, Equatable, Sendable, CustomStringConvertibl
         case .differentVaults(let a, let b):
             return "\(a) and \(b) are two different vaults (their vault ids differ); pwtui merges only copies of one vault"
         case .differentPasswords(let path):
-            return "\(path) is under a different master password than the other copy; "
-                + "change one copy's master password to the other's (pwtui passwd --vault ...), then merge again"
+            return "\(path) is under a different master password than the other copy (it was changed on one of them), "
+                + "and no password given opens it"
         case .keyNotHeld(let path):
             return "\(path) is not under the key the agent holds"
         case .newerFormat(let path):
