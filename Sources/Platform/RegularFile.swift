@@ -54,20 +54,8 @@ public enum RegularFile {
     /// (`tooLarge`), unless `prefix`, which reads only the first `limit` bytes.
     public static func readIfPresent(_ path: String, limit: Int = defaultLimit, prefix: Bool = false,
                                      links: Links = .follow) throws(Failure) -> [UInt8]? {
-        var options: FileDescriptor.OpenOptions = [.readOnly, .nonBlocking, .noControllingTerminal]
-        if links == .refuse { options.insert(.noFollow) }
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(path, options)
-        } catch {
-            if error.isNoSuchEntry { return nil }
-            if error.code == ELOOP, links == .refuse { throw .symbolicLink(path: path) }
-            throw .system(path: path, operation: "opening", error)
-        }
+        guard let (fd, info) = try openIfPresent(path, links: links) else { return nil }
         defer { fd.close() }
-        let info: FileStatus
-        do { info = try fd.status() } catch { throw .system(path: path, operation: "reading", error) }
-        try require(info, path: path)
         if !prefix, info.size > limit { throw .tooLarge(path: path, limit: limit) }
         var bytes = [UInt8](repeating: 0, count: min(info.size, limit))
         var filled = 0
@@ -92,6 +80,36 @@ public enum RegularFile {
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    /// The open file and what fstat says of it, nil when nothing is at `path`; anything but a
+    /// regular file is refused before a byte is read. For a reader that takes it from here (into
+    /// protected memory, or as a child's standard input); the caller closes it.
+    public static func openIfPresent(_ path: String, links: Links = .follow) throws(Failure) -> (FileDescriptor, FileStatus)? {
+        var options: FileDescriptor.OpenOptions = [.readOnly, .nonBlocking, .noControllingTerminal]
+        if links == .refuse { options.insert(.noFollow) }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, options)
+        } catch {
+            if error.isNoSuchEntry { return nil }
+            if error.code == ELOOP, links == .refuse { throw .symbolicLink(path: path) }
+            throw .system(path: path, operation: "opening", error)
+        }
+        let info: FileStatus
+        do {
+            info = try fd.status()
+        } catch {
+            fd.close()
+            throw .system(path: path, operation: "reading", error)
+        }
+        do {
+            try require(info, path: path)
+        } catch {
+            fd.close()
+            throw error
+        }
+        return (fd, info)
     }
 
     /// As `readIfPresent`, as text (invalid UTF-8 repaired with U+FFFD).
