@@ -208,24 +208,4 @@ public struct FileDescriptor: Sendable, Hashable {
     public func sync() throws(SystemError) {
         guard fsync(rawValue) == 0 else { throw .current }
     }
-
-    /// An exclusive flock, waited for until `deadline` (then `SystemError.timedOut`): a lock
-    /// held by a process that never lets go (another user's, in a shared directory) must not
-    /// hang pwtui. Released when the descriptor is closed (or the process dies: a kill -9 never
-    /// leaves it stuck).
-    public func lockExclusively(before deadline: Deadline) throws(SystemError) {
-        var pause = 1
-        while flock(rawValue, LOCK_EX | LOCK_NB) != 0 {
-            switch errno {
-            case EINTR: continue
-            case EWOULDBLOCK:
-                guard !deadline.hasPassed else { throw .timedOut }
-                // Polled: flock has no timeout. 1, 2, 4 … 50 ms keeps a short wait short.
-                usleep(useconds_t(pause * 1000))
-                pause = min(pause * 2, 50)
-            default:
-                throw .current
-            }
-        }
-    }
 }
