@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import UnicodeText
 import VaultModel
 
 /// `pwtui sync setup`: tells git, in the vault's repository, to merge the vault with
@@ -30,7 +31,7 @@ public struct SetUpSync {
                 throw CommandFailure(.ioError, "git config \(key) failed in \(repository.root)")
             }
         }
-        try StandardOutput.write("\(attributes): \(line)\n")
+        try StandardOutput.write(PrintableText.escaped("\(attributes): \(line)") + "\n")
         try StandardOutput.write("git config merge.pwtui.driver \"\(driver)\"\n")
         StandardError.say("pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes.")
     }
