@@ -170,6 +170,8 @@ import Testing
         #expect(setup.err.contains("/vault/\(name) is a symbolic link"), "\(setup)")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == secret, "the link is left a link")
         #expect(try String(contentsOfFile: secret, encoding: .utf8) == "PRIVATE KEY MATERIAL\n")
+        let other = name == ".gitignore" ? ".gitattributes" : ".gitignore"
+        #expect(!FileManager.default.fileExists(atPath: sandbox.vaultDirectory + "/" + other), "nothing half set up")
 
         // Set up by hand (as an older pwtui would have): sync refuses the link too.
         #expect(try git(sandbox.vaultDirectory, ["config", "merge.pwtui.driver", "true"]).exitCode == 0)

@@ -17,6 +17,11 @@ public struct SetUpSync {
         let pattern = Self.attributesPattern(repository.relative(vault))
         let line = "\(pattern) merge=pwtui -diff -text"
         let attributes = repository.root + "/.gitattributes"
+        // Both files checked before either is written: a link at the second must not leave the
+        // first half set up.
+        for file in [attributes, repository.root + "/.gitignore"] {
+            do { _ = try RegularFile.readIfPresent(file, links: .refuse) } catch { throw Self.refusal(error, file: file) }
+        }
         try Self.appendMissing([line], to: attributes)
         // What the save protocol leaves beside the vault is this machine's own: never committed.
         let name = AtomicFile.split(repository.relative(vault)).name
