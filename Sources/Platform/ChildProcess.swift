@@ -16,6 +16,9 @@ public struct ChildProcess: Sendable {
         case null
         /// A new pipe, whose other end this process gets in `input`, `output` or `errors`.
         case pipe
+        /// A descriptor this process holds (a regular file checked by `RegularFile`, a terminal):
+        /// the child gets a copy; the caller still owns and closes its own.
+        case descriptor(FileDescriptor)
     }
 
     /// How the child ended.
@@ -47,6 +50,8 @@ public struct ChildProcess: Sendable {
             switch stream {
             case .inherited:
                 return (standard, nil)
+            case .descriptor(let given):
+                return (given, nil)
             case .null:
                 if let nullDevice { return (nullDevice, nil) }
                 let device = try FileDescriptor.open("/dev/null", .readWrite)
@@ -88,6 +93,11 @@ public struct ChildProcess: Sendable {
         }
         guard result == 0 else { throw SystemError(code: result) }
         return id
+    }
+
+    /// Kills the child (SIGKILL): one that overran its time limit. Then `wait`.
+    public func kill() {
+        _ = Glibc.kill(id, SIGKILL)
     }
 
     /// Waits for the child to end (retried on EINTR). Call once.

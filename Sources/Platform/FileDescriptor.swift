@@ -208,13 +208,4 @@ public struct FileDescriptor: Sendable, Hashable {
     public func sync() throws(SystemError) {
         guard fsync(rawValue) == 0 else { throw .current }
     }
-
-    /// An exclusive flock, waited for; released when the descriptor is closed (or the process
-    /// dies: a kill -9 never leaves it stuck).
-    public func lockExclusively() throws(SystemError) {
-        while flock(rawValue, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            throw .current
-        }
-    }
 }

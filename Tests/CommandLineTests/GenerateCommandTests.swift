@@ -57,6 +57,20 @@ struct GenerateCommandTests {
         #expect(impossible.exitCode == 64 && impossible.err.contains("minlength"), "\(impossible)")
     }
 
+    @Test("Rules that allow no password: generate prints nothing and add saves nothing (64)")
+    func emptyPasswordsAreNeverMade() throws {
+        let sandbox = try Sandbox.withVault()
+        for rules in ["maxlength: 0", "allowed: [é]", "required: [é]"] {
+            let generated = try sandbox.pwtui(["generate", "--rules", rules], password: .none)
+            #expect(generated.exitCode == 64 && generated.out.isEmpty, "\(generated)")
+            #expect(generated.err.contains("no password can meet these rules"), "\(generated)")
+        }
+        let add = try sandbox.pwtui(["add", "empty.example", "--username", "e", "--generate=maxlength: 0"])
+        #expect(add.exitCode == 64 && add.err.contains("maxlength 0"), "\(add)")
+        let got = try sandbox.pwtui(["get", "empty.example"])
+        #expect(got.exitCode == 1 && got.out.isEmpty, "nothing was saved: \(got)")
+    }
+
     @Test("add --generate=RULES and edit --generate (the site's rules) save passwords that meet them")
     func addAndEdit() throws {
         let sandbox = try Sandbox.withVault()

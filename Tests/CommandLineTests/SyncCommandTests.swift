@@ -226,4 +226,48 @@ struct PasswordChangeSyncTests {
         let aGet = try a.pwtui(["get", "b.example"], password: .text(newPassword))
         #expect(aGet.exitCode == 0 && aGet.out == "b-pw\n", "\(aGet)")
     }
+
+    /// A remote whose `.gitattributes` or `.gitignore` is a link to a file of the user's: setup
+    /// once read the target, replaced the link with a regular file holding its contents plus the
+    /// merge line, and the next `sync` pushed it. Both now refuse the link and leave it as it is.
+    @Test(arguments: [".gitattributes", ".gitignore"])
+    func aLinkedRepositoryFileIsRefusedNotReadOrPushed(_ name: String) throws {
+        let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
+        let secret = sandbox.root + "/id_ed25519"
+        try "PRIVATE KEY MATERIAL\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        let bare = sandbox.root + "/remote.git"
+        let seed = sandbox.root + "/seed"
+        func git(_ directory: String, _ arguments: [String]) throws -> RunResult {
+            try sandbox.run("/usr/bin/env", ["git", "-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
+        }
+        #expect(try sandbox.run("/usr/bin/env", ["git", "init", "-q", "--bare", "-b", "main", bare]).exitCode == 0)
+        try FileManager.default.createDirectory(atPath: seed, withIntermediateDirectories: true)
+        #expect(try git(seed, ["init", "-q", "-b", "main"]).exitCode == 0)
+        try FileManager.default.createSymbolicLink(atPath: seed + "/" + name, withDestinationPath: secret)
+        #expect(try git(seed, ["add", name]).exitCode == 0)
+        #expect(try git(seed, ["commit", "-q", "-m", "innocent"]).exitCode == 0)
+        #expect(try git(seed, ["push", "-q", bare, "main"]).exitCode == 0)
+        #expect(try git(sandbox.vaultDirectory, ["init", "-q", "-b", "main"]).exitCode == 0)
+        #expect(try git(sandbox.vaultDirectory, ["remote", "add", "origin", bare]).exitCode == 0)
+        #expect(try git(sandbox.vaultDirectory, ["pull", "-q", "origin", "main"]).exitCode == 0)
+        #expect(try git(sandbox.vaultDirectory, ["branch", "-q", "-u", "origin/main"]).exitCode == 0)
+        let link = sandbox.vaultDirectory + "/" + name
+        try #require(try FileManager.default.destinationOfSymbolicLink(atPath: link) == secret)
+
+        let setup = try sandbox.pwtui(["sync", "setup"], password: .none)
+        #expect(setup.exitCode == 74, "\(setup)")
+        #expect(setup.err.contains("/vault/\(name) is a symbolic link"), "\(setup)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == secret, "the link is left a link")
+        #expect(try String(contentsOfFile: secret, encoding: .utf8) == "PRIVATE KEY MATERIAL\n")
+        let other = name == ".gitignore" ? ".gitattributes" : ".gitignore"
+        #expect(!FileManager.default.fileExists(atPath: sandbox.vaultDirectory + "/" + other), "nothing half set up")
+
+        // Set up by hand (as an older pwtui would have): sync refuses the link too.
+        #expect(try git(sandbox.vaultDirectory, ["config", "merge.pwtui.driver", "true"]).exitCode == 0)
+        let sync = try sandbox.pwtui(["sync"], password: .none)
+        #expect(sync.exitCode == 74, "\(sync)")
+        #expect(sync.err.contains("symbolic link"), "\(sync)")
+        let pushed = try git(bare, ["log", "-p", "--all"])
+        #expect(!pushed.out.contains("PRIVATE KEY MATERIAL"), "\(pushed)")
+    }
 }

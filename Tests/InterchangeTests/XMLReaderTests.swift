@@ -135,6 +135,15 @@ struct XMLReaderTests {
         try expectFailure("<a></a\n", with: reader, line: 2, column: 1, "expected '>' to end the end tag </a>")
     }
 
+    /// A 5 MB element name must not make a 5 MB message: names are echoed cut to 200 characters
+    /// with their full length (PrintableText.echoed).
+    @Test func aHugeElementNameIsCutInTheMessage() throws {
+        let name = String(repeating: "n", count: 5_000_000)
+        let failed = try #require(try failure(Array("<a>\n <\(name)>x".utf8), with: reader))
+        #expect(failed.description.utf8.count < 1_000, "\(failed.description.utf8.count) bytes")
+        #expect(failed.reason.contains("<" + String(repeating: "n", count: 200) + "… (5000000 characters in all)> opened on line 2 is never closed"))
+    }
+
     @Test func malformedTags() throws {
         try expectFailure("<a b=\"1\"c=\"2\"/>", with: reader, line: 1, column: 9, "expected whitespace before an attribute")
         try expectFailure("<a b/>", with: reader, line: 1, column: 5, "expected '=' after the attribute b")

@@ -43,6 +43,18 @@ import TUI
         let theme = Theme.load(named: "high-contrast", from: [directory]) { _ in }
         #expect(theme.style(.title) == Style(foreground: .red, background: .default))
     }
+
+    /// Read through Platform's funnel: a FIFO where a theme is gives the default theme and a
+    /// warning at once (FileManager's read waited for a writer forever).
+    @Test func aFIFOForAThemeIsWarnedAboutNotWaitedOn() throws {
+        let directory = NSTemporaryDirectory() + "pwtui-fifo-theme-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(mkfifo(directory + "/mine.theme", 0o600) == 0)
+        var warnings: [String] = []
+        #expect(Theme.load(named: "mine", from: [directory]) { warnings.append($0) } == .standard)
+        #expect(warnings == ["\(directory)/mine.theme is a FIFO (named pipe), not a regular file; refusing to read it; using the default theme"])
+    }
 }
 
 /// Nothing reaches stderr while a full-screen terminal is open; it comes after, in order.

@@ -97,6 +97,14 @@ struct PasswordRulesTests {
         }
     }
 
+    @Test("Rules that allow no password at all are refused, never answered with an empty one",
+          arguments: ["maxlength: 0", "maxlength: 0; allowed: [é]", "minlength: 0; maxlength: 0; required: digit",
+                      "allowed: [é]", "required: [é]; allowed: lower", "minlength: 9; maxlength: 8"])
+    func noPasswordAtAll(_ text: String) throws {
+        let rules = try PasswordRules(parsing: text)
+        #expect(throws: RulesPasswordGenerator.Impossible.self) { _ = try RulesPasswordGenerator.generate(rules).count }
+    }
+
     @Test("Sites find their rules through their parent domains")
     func siteLookup() {
         #expect(SiteRules.rules(for: "163.com")?.rules.contains("maxlength: 16") == true)

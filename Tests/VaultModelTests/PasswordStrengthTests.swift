@@ -9,6 +9,16 @@ import VaultCrypto
     /// Read once for the suite (sorting 100,000 words is slow in a debug build).
     static let loaded = try? PasswordDictionary.load(from: PasswordDictionary.debianPath)
 
+    /// A FIFO (or /dev/zero) where the word lists should be is unreadable at once, not a hang.
+    @Test func aFIFOForTheWordListsIsUnreadable() throws {
+        let directory = NSTemporaryDirectory() + "pwtui-fifo-words-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(mkfifo(directory + "/frequency_lists.py", 0o600) == 0)
+        #expect(throws: PasswordDictionary.LoadError.self) { try PasswordDictionary.load(from: directory + "/frequency_lists.py") }
+        #expect(throws: PasswordDictionary.LoadError.self) { try PasswordDictionary.load(from: "/dev/zero") }
+    }
+
     static func dictionary() throws -> PasswordDictionary {
         try #require(loaded, "\(PasswordDictionary.debianPath) is missing: `make deps` installs python3-zxcvbn")
     }

@@ -1,3 +1,4 @@
+import UnicodeText
 import VaultCrypto
 
 /// Why an export file cannot be read, and where: the file, the line and the column, so that the
@@ -25,7 +26,8 @@ public struct ImportFailure: Error, Equatable, Sendable, CustomStringConvertible
     }
 
     public var description: String {
-        var place = file ?? ""
+        // A file name from a pass store or an archive is anyone's: shown on one line, escaped.
+        var place = file.map(PrintableText.escaped) ?? ""
         if let line { place += (place.isEmpty ? "" : ":") + "line \(line)" }
         if let column { place += ", column \(column)" }
         return place.isEmpty ? reason : "\(place): \(reason)"

@@ -11,17 +11,16 @@ enum ProtectedFile {
     static let limit = Limits.vaultPayloadBytes
 
     static func read(_ path: String, limit: Int = limit) throws -> SecureBytes {
-        // Non-blocking, so that a FIFO given by mistake is refused instead of waited on.
-        let fd: FileDescriptor
+        // Through Platform's funnel: a FIFO or a device given by mistake is refused, not waited on.
+        let fd: FileDescriptor, status: FileStatus
         do {
-            fd = try FileDescriptor.open(path, [.readOnly, .noControllingTerminal, .nonBlocking])
-        } catch {
-            throw ImportFailure(file: path, error.isNoSuchEntry ? "no such file" : "cannot be opened (\(error))")
+            guard let opened = try RegularFile.openIfPresent(path) else { throw ImportFailure(file: path, "no such file") }
+            (fd, status) = opened
+        } catch let failure as RegularFile.Failure {
+            throw ImportFailure(failure)
         }
         defer { fd.close() }
         do {
-            let status = try fd.status()
-            guard status.kind == .regular else { throw ImportFailure(file: path, "is not a regular file") }
             guard status.size <= limit else { throw tooLarge(path, size: status.size, limit: limit) }
             // The file may grow while it is read.
             return try readAll(fd, expected: status.size, limit: limit) { tooLarge(path, size: $0, limit: limit) }
@@ -34,12 +33,16 @@ enum ProtectedFile {
 
     /// Everything `fd` gives until its end, into protected memory; `overLimit` (given the size
     /// reached) is thrown past `limit` bytes. Files and gpg's pipe alike.
-    static func readAll(_ fd: FileDescriptor, expected: Int = 4096, limit: Int,
+    /// `deadline`: a reader that may never finish (gpg) is given up on then (`SystemError.timedOut`).
+    static func readAll(_ fd: FileDescriptor, expected: Int = 4096, limit: Int, deadline: Deadline? = nil,
                         overLimit: (Int) -> ImportFailure) throws -> SecureBytes {
         var bytes = try SecureBytes(capacity: max(expected, 1))
         var chunk = try SecureBytes(zeros: 64 * 1024)
         while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in try fd.readSome(into: buffer) }
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                if let deadline { return try fd.readSome(into: buffer, before: deadline) }
+                return try fd.readSome(into: buffer)
+            }
             if count == 0 { return bytes }
             guard bytes.count + count <= limit else { throw overLimit(bytes.count + count) }
             try chunk.withUnsafeBytes { try bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
@@ -48,5 +51,17 @@ enum ProtectedFile {
 
     private static func tooLarge(_ path: String, size: Int, limit: Int) -> ImportFailure {
         ImportFailure(file: path, "is \(size) bytes; pwtui reads at most \(limit) bytes (\(limit / 1_048_576) MiB, the most one vault can hold)")
+    }
+}
+
+extension ImportFailure {
+    /// The funnel's refusal of an export or an entry file, naming the file.
+    init(_ failure: RegularFile.Failure) {
+        switch failure {
+        case .notRegular(let path, let kind): self.init(file: path, "is \(kind), not a regular file; not read")
+        case .symbolicLink(let path): self.init(file: path, "is a symbolic link; not followed")
+        case .tooLarge(let path, let limit): self.init(file: path, "is larger than \(limit) bytes; not read")
+        case .system(let path, let operation, let error): self.init(file: path, "\(operation) it failed (\(error))")
+        }
     }
 }

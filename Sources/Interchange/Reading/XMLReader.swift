@@ -1,3 +1,4 @@
+import UnicodeText
 import VaultCrypto
 import VaultModel
 
@@ -201,7 +202,7 @@ private struct XMLParser: ~Copyable {
         while true {
             let spaced = skipWhitespace()
             guard index < input.count else {
-                throw failure(at: open, "the start tag of <\(name)> is never closed")
+                throw failure(at: open, "the start tag of <\(PrintableText.echoed(name))> is never closed")
             }
             let byte = input[index]
             if byte == UInt8(ascii: ">") {
@@ -210,24 +211,24 @@ private struct XMLParser: ~Copyable {
             }
             if byte == UInt8(ascii: "/") {
                 guard index + 1 < input.count, input[index + 1] == UInt8(ascii: ">") else {
-                    throw failure("expected '>' after '/' in the start tag of <\(name)>")
+                    throw failure("expected '>' after '/' in the start tag of <\(PrintableText.echoed(name))>")
                 }
                 index += 2
                 selfClosing = true
                 break
             }
-            guard spaced else { throw failure("expected whitespace before an attribute of <\(name)>") }
+            guard spaced else { throw failure("expected whitespace before an attribute of <\(PrintableText.echoed(name))>") }
             let attributeStart = index
             let attribute = try parseName("an attribute name")
             skipWhitespace()
             guard index < input.count, input[index] == UInt8(ascii: "=") else {
-                throw failure("expected '=' after the attribute \(attribute) of <\(name)>")
+                throw failure("expected '=' after the attribute \(PrintableText.echoed(attribute)) of <\(PrintableText.echoed(name))>")
             }
             index += 1
             skipWhitespace()
             let value = try parseAttributeValue()
             if attributes[attribute] != nil {
-                throw failure(at: attributeStart, "the attribute \(attribute) appears twice in <\(name)>")
+                throw failure(at: attributeStart, "the attribute \(PrintableText.echoed(attribute)) appears twice in <\(PrintableText.echoed(name))>")
             }
             attributes[attribute] = value
         }
@@ -247,7 +248,7 @@ private struct XMLParser: ~Copyable {
                                children: inout [XMLElement]) throws(ImportFailure) {
         while true {
             guard index < input.count else {
-                throw failure(at: open, "the element <\(name)> opened on line \(line) is never closed")
+                throw failure(at: open, "the element <\(PrintableText.echoed(name))> opened on line \(line) is never closed")
             }
             let byte = input[index]
             if byte == UInt8(ascii: "<") {
@@ -257,10 +258,10 @@ private struct XMLParser: ~Copyable {
                     let closing = try parseName("an element name in an end tag")
                     skipWhitespace()
                     guard index < input.count, input[index] == UInt8(ascii: ">") else {
-                        throw failure("expected '>' to end the end tag </\(closing)>")
+                        throw failure("expected '>' to end the end tag </\(PrintableText.echoed(closing))>")
                     }
                     guard closing == name else {
-                        throw failure(at: endTag, "the end tag </\(closing)> does not match <\(name)> opened on line \(line)")
+                        throw failure(at: endTag, "the end tag </\(PrintableText.echoed(closing))> does not match <\(PrintableText.echoed(name))> opened on line \(line)")
                     }
                     index += 1
                     return

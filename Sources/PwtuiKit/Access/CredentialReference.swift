@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ServiceMatching
 import TUI
+import UnicodeText
 import VaultAgent
 import VaultModel
 
@@ -108,14 +109,17 @@ public struct CredentialReference {
     /// "  0b7c7e2a  GitHub  octocat  github.com": the candidates listed without a terminal, in
     /// columns (titles and usernames padded to the widest, in terminal columns).
     static func lines(_ named: [IdentityStore.Identity]) -> [String] {
-        let titleWidth = named.map { TextWidth.columns(of: $0.displayTitle) }.max() ?? 0
-        let userWidth = named.map { TextWidth.columns(of: $0.username) }.max() ?? 0
+        // Escaped before they are measured: the message is escaped anyway, and a title's
+        // `\u{202E}` must be padded as the ten columns it is shown as.
+        let titles = named.map { PrintableText.escaped($0.displayTitle) }, users = named.map { PrintableText.escaped($0.username) }
+        let titleWidth = titles.map(TextWidth.columns(of:)).max() ?? 0
+        let userWidth = users.map(TextWidth.columns(of:)).max() ?? 0
         func padded(_ text: String, _ width: Int) -> String {
             text + String(repeating: " ", count: max(0, width - TextWidth.columns(of: text)))
         }
-        return named.map { identity in
-            "  \(identity.id.uuidString.lowercased().prefix(8))  \(padded(identity.displayTitle, titleWidth))  "
-                + "\(padded(identity.username, userWidth))  " + identity.services.joined(separator: " ")
+        return named.indices.map { index in
+            "  \(named[index].id.uuidString.lowercased().prefix(8))  \(padded(titles[index], titleWidth))  "
+                + "\(padded(users[index], userWidth))  " + named[index].services.joined(separator: " ")
         }
     }
 }

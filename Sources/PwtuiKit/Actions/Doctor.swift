@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import UnicodeText
 import VaultModel
 
 /// `pwtui doctor`: looks at the vault without unlocking it and says what needs attention, each
@@ -20,11 +21,14 @@ public struct Doctor {
         try StandardOutput.write("vault: \(choice.path) (named by \(choice.source.description))\n")
         let findings = try check(session)
         if findings.isEmpty {
-            try StandardOutput.write("ok: \(session.vaultPath) looks fine\n")
+            try StandardOutput.write("ok: \(PrintableText.escaped(session.vaultPath)) looks fine\n")
             return
         }
+        // File names come from whoever could write beside the vault (a sync service's copy named
+        // with `ESC ]2;` would retitle the window): each line is shown escaped, one line each.
         for finding in findings {
-            try StandardOutput.write("- \(finding.message)\n" + (finding.command.map { "  run: \($0)\n" } ?? ""))
+            try StandardOutput.write("- \(PrintableText.escaped(finding.message))\n"
+                + (finding.command.map { "  run: \(PrintableText.escaped($0))\n" } ?? ""))
         }
     }
 

@@ -1,4 +1,5 @@
 import Platform
+import UnicodeText
 import VaultCrypto
 import VaultModel
 
@@ -67,13 +68,23 @@ public struct GeneratePassword {
         return rules
     }()
 
+    /// The rules echoed (escaped and cut, so that a 100,000-character text does not make a
+    /// 300 KB message) with a caret under the column, when that column is in what is shown.
+    static func pointing(at column: Int, in rules: String) -> String {
+        let shown = PrintableText.echoed(rules)
+        // The column counts UTF-8 bytes; the caret goes under the escaped text before it.
+        let before = PrintableText.escaped(String(decoding: rules.utf8.prefix(max(column - 1, 0)), as: UTF8.self))
+        guard before.count <= PrintableText.echoLimit, rules.utf8.count >= column - 1 else { return "\n  " + shown }
+        return "\n  " + shown + "\n  " + String(repeating: " ", count: before.count) + "^"
+    }
+
     private func chosenRules() throws -> PasswordRules? {
         if let rules {
             do {
                 return try PasswordRules(parsing: rules)
             } catch {
-                throw CommandFailure(.usage, "the password rules: \(error.problem) (column \(error.column))\n  \(rules)\n  "
-                    + String(repeating: " ", count: max(error.column - 1, 0)) + "^")
+                throw CommandFailure(.usage, "the password rules: \(PrintableText.echoed(error.problem)) (column \(error.column))"
+                    + Self.pointing(at: error.column, in: rules))
             }
         }
         for host in hosts {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Interchange
 import Platform
 import ServiceMatching
+import UnicodeText
 import VaultModel
 
 /// `pwtui import`: brings an export from another manager into the vault with one save.
@@ -39,14 +40,14 @@ public struct ImportCredentials {
         let planning = ProgressBar(label: "Reading entries", minimumSteps: 5_000)
         let plan = ImportPlan(batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets,
                               policy: policy, now: Clock.system.now(), suffixes: session.suffixes, progress: planning.update)
-        for warning in plan.warnings { StandardError.say("warning: \(warning)") }
+        for warning in plan.warnings { StandardError.say("warning: " + PrintableText.escaped(warning)) }
         let invalid = plan.steps.filter { if case .invalid = $0.action { return true } else { return false } }
         if dryRun {
             try StandardOutput.write(report(plan, everything: true))
             return
         }
         guard invalid.isEmpty || skipInvalid else {
-            let listed = invalid.prefix(20).map { "  \($0.origin): \(Self.reason($0.action))" }.joined(separator: "\n")
+            let listed = invalid.prefix(20).map { "  " + PrintableText.escaped("\($0.origin): \(Self.reason($0.action))") }.joined(separator: "\n")
             let more = invalid.count > 20 ? "\n  … and \(invalid.count - 20) more (pwtui import --dry-run lists them all)" : ""
             throw CommandFailure(.corrupt, "\(path): \(invalid.count) of \(plan.steps.count) entries cannot be imported, so nothing was:\n"
                 + listed + more + "\nFix them in the export, or add --skip-invalid to import the rest.")
@@ -72,7 +73,10 @@ public struct ImportCredentials {
             let word = Self.verb(step.action, dryRun: dryRun)
             let verb = word + String(repeating: " ", count: max(0, 9 - word.count))
             let reason = Self.reason(step.action)
-            lines.append("\(verb) \(step.origin)\(step.summary.isEmpty ? "" : ": \(step.summary)")" + (reason.isEmpty ? "" : " (\(reason))"))
+            // Names from the export (a pass store's file names, titles, a reader's reason quoting
+            // the input) are one line each, escaped: a newline in a file name must not forge one.
+            lines.append(PrintableText.escaped("\(verb) \(step.origin)\(step.summary.isEmpty ? "" : ": \(step.summary)")"
+                + (reason.isEmpty ? "" : " (\(reason))")))
         }
         let skipped = plan.steps.count - plan.addedCount - plan.updatedCount - plan.invalidCount
         let counts = (dryRun
@@ -80,7 +84,7 @@ public struct ImportCredentials {
             : [("added", plan.addedCount), ("updated", plan.updatedCount), ("skipped", skipped), ("not importable", plan.invalidCount)])
             .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         let head = dryRun ? "Dry run, nothing changed: " : "Imported from "
-        lines.append("\(head)\(plan.batch.format.publisher) \(path): \(counts.isEmpty ? "nothing to do" : counts).")
+        lines.append(PrintableText.escaped("\(head)\(plan.batch.format.publisher) \(path): \(counts.isEmpty ? "nothing to do" : counts)."))
         return lines.joined(separator: "\n") + "\n"
     }
 

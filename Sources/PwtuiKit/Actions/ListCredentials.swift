@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ServiceMatching
 import TUI
+import UnicodeText
 import VaultModel
 
 /// `pwtui list` and `pwtui suggest`: identities only, never a secret, as a table or JSON.
@@ -95,7 +96,7 @@ public struct ListCredentials {
         let header = ["ID", "TITLE", "USERNAME", "SERVICES"]
         let cells = rows.map { credential, _ in
             [String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
-             credential.services.map(\.text).joined(separator: " ")].map(PrintableText.forTerminal)
+             credential.services.map(\.text).joined(separator: " ")].map(PrintableText.escaped)
         }
         // Padded by terminal columns, not characters: 日本語 takes six, an emoji two.
         var widths = header.map(TextWidth.columns(of:))

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Platform
 import TUI
+import UnicodeText
 import VaultCrypto
 import VaultModel
 
@@ -29,7 +30,7 @@ public struct ShowHistory {
         let output = try access.render(CredentialView(kind: .history, reveal: reveal, command: command), of: identity)
         // One line per previous password: counting newlines reads no secret out.
         let count = output.withUnsafeBytes { $0.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
-        let name = PrintableText.forTerminal("\(identity.displayTitle) (\(identity.username))")
+        let name = PrintableText.escaped("\(identity.displayTitle) (\(identity.username))")
         if count == 0 {
             StandardError.say("\(name) has no previous passwords.")
         } else {

@@ -23,7 +23,7 @@ extension ExitStatus {
             case .savedNotDurable: self = .savedButUnconfirmed
             case .corrupt, .unsupported, .keyDerivationTooExpensive: self = .corrupt
             case .wrongPassword: self = .wrongPassword
-            case .io, .conflict, .crypto: self = .ioError
+            case .io, .locked, .conflict, .crypto: self = .ioError
             case .invalidRequest, .alreadyExists: self = .usage
             case .noMatch: self = .noMatch
             }

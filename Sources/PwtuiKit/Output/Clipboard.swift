@@ -13,7 +13,9 @@ import VaultCrypto
 /// base64-encoded into protected memory for OSC 52 — never through argv.
 ///
 /// Clearing: a detached shell (it carries no secret) waits out the timeout, then clears every
-/// place the secret was put. Under tmux an OSC 52 from a program becomes an unnamed paste buffer
+/// place the secret was put. Detached, it has no controlling terminal, so `/dev/tty` means
+/// nothing to it: the OSC 52 "clear" goes to its standard output, which is the very terminal the
+/// copy was written to (pwtui's descriptor of it, held open and passed on). Under tmux an OSC 52 from a program becomes an unnamed paste buffer
 /// that outlives any "clear" sequence (tmux ignores empty and invalid OSC 52), which is why pwtui
 /// names its own buffer and deletes it; if that buffer is still the newest, the outer clipboard
 /// is first overwritten with a space (tmux cannot pass an empty one on). Without tmux, the
@@ -35,9 +37,12 @@ enum Clipboard {
         var terminalOSC52 = false
         /// Under tmux, but tmux could not be asked: its paste buffer may keep the secret.
         var tmuxUnreachable = false
+        /// The clearing process could not be started: nothing will clear the copy.
+        var clearingFailed = false
 
         func clearing(after seconds: Int) -> String {
             guard seconds > 0 else { return "not cleared (clipboard_timeout = 0)" }
+            if clearingFailed { return "NOT cleared: the process that clears it could not be started; clear the clipboard yourself" }
             var text = "cleared in \(seconds) s"
             if tmuxUnreachable {
                 text += "; tmux could not be reached, so a copy may stay in its paste buffers (tmux list-buffers, delete-buffer)"
@@ -90,27 +95,46 @@ enum Clipboard {
                               + "printf ' ' | \(t) load-buffer -b \(b) -w -; fi; \(t) delete-buffer -b \(b)")
             }
         }
+        // The terminal the copy went to, kept for the clearing process (see above).
+        var terminal: FileDescriptor?
+        defer { terminal?.close() }
         if copied.tmuxBuffer == nil {
-            try writeOSC52(secret)
+            terminal = try writeOSC52(secret)
             copied.terminalOSC52 = true
             copied.tmuxUnreachable = insideTmux
-            clears.append("printf '\\033]52;c;!\\007' > /dev/tty")
+            clears.append("printf '\\033]52;c;!\\007'")
         }
         let tools = tools(environment: environment)
         for (tool, executable) in tools { _ = run(executable, tool.copyArguments, input: secret) }
-        clears += tools.map(\.0.clearCommand)
+        // Only the OSC 52 clear may write to the terminal: the others' output goes nowhere.
+        clears += tools.map { "{ \($0.0.clearCommand); } >/dev/null 2>&1" }
         guard seconds > 0 else { return copied }
-        // Detached: the clear still happens when the terminal is closed before it is due.
-        _ = try? ChildProcess.start("/bin/sh", ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")], detached: true)
+        // Detached: the clear still happens when the shell pwtui ran in is gone before it is due.
+        let output: ChildProcess.Stream = terminal.map { .descriptor($0) } ?? .null
+        do {
+            _ = try ChildProcess.start("/bin/sh", ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")], output: output, detached: true)
+        } catch {
+            copied.clearingFailed = true
+        }
         return copied
     }
 
     /// OSC 52 to the terminal: the secret base64-encoded in protected memory, one write(2).
-    private static func writeOSC52(_ secret: UnsafeRawBufferPointer) throws {
-        guard let tty = try? FileDescriptor.open("/dev/tty", .writeOnly) else {
+    /// Returns the terminal, still open, for the clearing process; the caller closes it.
+    private static func writeOSC52(_ secret: UnsafeRawBufferPointer) throws -> FileDescriptor {
+        guard let tty = try? FileDescriptor.open("/dev/tty", [.writeOnly, .noControllingTerminal]) else {
             throw CommandFailure(.interactionRequired, "no terminal to copy to; pipe the output instead")
         }
-        defer { tty.close() }
+        do {
+            try write(secret, asOSC52To: tty)
+        } catch {
+            tty.close()
+            throw error
+        }
+        return tty
+    }
+
+    private static func write(_ secret: UnsafeRawBufferPointer, asOSC52To tty: FileDescriptor) throws {
         var sequence = try SecureBytes(capacity: 16 + secret.count * 4 / 3)
         try Array("\u{1B}]52;c;".utf8).withUnsafeBytes { try sequence.append(contentsOf: $0) }
         try appendBase64(secret, to: &sequence)

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Platform
 import ServiceMatching
 import TUI
+import UnicodeText
 import VaultCrypto
 import VaultModel
 
@@ -25,10 +26,10 @@ extension CredentialView {
             for (index, value) in values.enumerated() {
                 let name = index == 0 ? label : ""
                 try output.append(utf8: "  " + name + String(repeating: " ", count: 12 - name.count)
-                    + PrintableText.forTerminal(value) + "\n")
+                    + PrintableText.escaped(value) + "\n")
             }
         }
-        try output.append(utf8: PrintableText.forTerminal(credential.displayTitle) + "\n")
+        try output.append(utf8: PrintableText.escaped(credential.displayTitle) + "\n")
         try field("id", [credential.id.uuidString.lowercased()])
         try field("username", [credential.username])
         try output.append(utf8: "  password    ")

@@ -1,6 +1,7 @@
 import Platform
 import ServiceMatching
 import TUI
+import UnicodeText
 import VaultCrypto
 
 /// stdout, written with write(2): a secret goes from protected memory to the descriptor with no
@@ -45,6 +46,6 @@ public enum StandardError {
 
     /// The last word of a failed command, written at once: every screen is closed by then.
     public static func report(_ line: String) {
-        try? FileDescriptor.standardError.writeAll(line + "\n")
+        try? FileDescriptor.standardError.writeAll(PrintableText.message(line) + "\n")
     }
 }

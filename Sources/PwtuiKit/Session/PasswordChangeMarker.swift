@@ -55,9 +55,10 @@ struct PasswordChangeMarker {
     /// message, `short` on the password screen, where a line is one terminal row.
     static func pending(vaultPath: String) -> (marker: PasswordChangeMarker, notice: String, short: String)? {
         let marker = PasswordChangeMarker(vaultPath: vaultPath)
-        guard let data = FileManager.default.contents(atPath: marker.path) else { return nil }
+        // Through the funnel: a FIFO here must not hang the opening of the vault.
+        guard let text = try? RegularFile.textIfPresent(marker.path) else { return nil }
         var fields: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
             if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
         }

@@ -33,7 +33,14 @@ public struct SyncVault {
             ? ["-c", "user.name=pwtui", "-c", "user.email=pwtui@\(ProcessInfo.processInfo.hostName)"] : []
 
         var paths = [repository.relative(vault)]
-        for file in [".gitattributes", ".gitignore"] where FileManager.default.fileExists(atPath: repository.root + "/" + file) {
+        for file in [".gitattributes", ".gitignore"] {
+            guard let info = try? FileSystem.linkStatus(repository.root + "/" + file) else { continue }
+            // Not a link (git ignores one, and it could name any file of the user's; see SetUpSync).
+            guard info.kind == .regular else {
+                throw SetUpSync.refusal(info.kind == .symbolicLink ? .symbolicLink(path: repository.root + "/" + file)
+                    : .notRegular(path: repository.root + "/" + file, kind: RegularFile.kindName(info.kind)),
+                    file: repository.root + "/" + file)
+            }
             paths.append(file)
         }
         try repository.git(["add", "--"] + paths)

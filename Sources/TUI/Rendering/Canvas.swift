@@ -71,7 +71,7 @@ public struct Canvas: Equatable, Sendable {
     /// Writes a secret lent from protected memory (UTF-8) as `put` writes text, decoding it one
     /// scalar at a time so that no `String` of it is ever made. The cells themselves then hold
     /// its characters until the next frame replaces them: that is what showing it means. A
-    /// control character is drawn as U+FFFD, as `PrintableText` would.
+    /// control character is drawn as U+FFFD (text outside the canvas goes through `PrintableText`).
     @discardableResult
     public mutating func putSecret(_ bytes: UnsafeRawBufferPointer, row: Int, column: Int, role: StyleRole = .normal,
                                    width: Int? = nil) -> Int {

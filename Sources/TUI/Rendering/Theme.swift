@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// A colour scheme: a style for every role. Themes are text files (`Resources/themes/*.theme`,
 /// embedded in the binary, and `$XDG_CONFIG_HOME/pwtui/themes/`), one role per line:
@@ -104,8 +105,16 @@ public struct Theme: Equatable, Sendable {
         if name == "monochrome" { return .monochrome }
         for directory in directories {
             let path = directory + "/" + name + ".theme"
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            return parseOrWarn(String(decoding: data, as: UTF8.self), name: name, file: path, warn: warn)
+            let text: String?
+            do {
+                text = try RegularFile.textIfPresent(path, limit: 1 << 20)
+            } catch {
+                // A FIFO, a device or a huge file where a theme should be: said, never waited on.
+                warn("\(error); using the default theme")
+                return .standard
+            }
+            guard let text else { continue }
+            return parseOrWarn(text, name: name, file: path, warn: warn)
         }
         if let text = builtInFiles[name] {
             return parseOrWarn(text, name: name, file: "built-in theme '\(name)'", warn: warn)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import UnicodeText
 
 /// Lines for standard error, held back while a full-screen terminal is open.
 ///
@@ -24,7 +25,7 @@ public final class HeldMessages: @unchecked Sendable {
 
     /// Writes `line` (a newline is added) now, or when the terminal is given back.
     public func say(_ line: String) {
-        let line = PrintableText.forTerminal(line)
+        let line = PrintableText.message(line)
         lock.lock()
         if holders > 0 {
             held.append(line)

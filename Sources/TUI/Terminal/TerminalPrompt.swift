@@ -1,4 +1,5 @@
 import Platform
+import UnicodeText
 import VaultCrypto
 
 /// Line prompts on the controlling terminal (`/dev/tty`), never on stdin or stdout: those belong
@@ -27,7 +28,7 @@ public final class TerminalPrompt {
     /// Writes text to the terminal (prompts, confirmations); a terminal gone is not an error
     /// here: the read that follows reports it.
     public func say(_ text: String) {
-        try? fd.writeAll(PrintableText.forTerminal(text))
+        try? fd.writeAll(PrintableText.message(text))
     }
 
     /// Asks for a secret without echo. Enter ends it; Backspace and Ctrl-U edit it; Ctrl-C,

@@ -72,8 +72,9 @@ public struct GitRejections: Equatable, Sendable {
 
     /// Reads the marks at `path`; a missing or unreadable file holds none.
     public static func load(from path: String) -> GitRejections {
-        guard let data = FileManager.default.contents(atPath: path) else { return GitRejections() }
-        return GitRejections(text: String(decoding: data, as: UTF8.self))
+        // Through the funnel: a FIFO here must not hang git's helper.
+        guard let text = try? RegularFile.textIfPresent(path) else { return GitRejections() }
+        return GitRejections(text: text)
     }
 
     /// Writes the marks atomically, mode 0600.

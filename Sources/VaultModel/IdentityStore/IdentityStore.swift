@@ -128,7 +128,7 @@ public struct IdentityStore: Equatable, Sendable {
         func damage(_ reason: String) -> Damage { Damage(path: path, reason: reason) }
         let file: [UInt8]
         do {
-            guard let bytes = try RegularFile.readIfPresent(path) else { return nil }
+            guard let bytes = try StoredFile.readIfPresent(path) else { return nil }
             file = bytes
         } catch {
             throw damage("\(error)")
@@ -264,7 +264,7 @@ public struct IdentityStore: Equatable, Sendable {
     /// The MAC key; nil when there is no key file or it is not one (then a new key replaces it,
     /// and every store written under the old one stops verifying: rebuilt, as it should be).
     private static func readKey(beside path: String) throws -> SecureBytes? {
-        guard var bytes = try? RegularFile.readIfPresent(keyPath(beside: path), limit: keyByteCount + 1),
+        guard var bytes = try? StoredFile.readIfPresent(keyPath(beside: path), prefix: keyByteCount + 1),
               bytes.count == keyByteCount else { return nil }
         defer { for i in bytes.indices { bytes[i] = 0 } }
         return try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(copying: bytes) }

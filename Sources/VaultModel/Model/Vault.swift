@@ -371,7 +371,7 @@ public final class Vault {
     @discardableResult
     public func reloadIfChanged() throws -> Bool {
         // The header's checksum tells; the whole file is read only when it differs.
-        guard let start = try RegularFile.readIfPresent(path, limit: VaultHeader.byteCount) else {
+        guard let start = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else {
             throw VaultError.notFound(path: path)
         }
         guard Self.checksum(of: start) != checksumOnDisk else { return false }

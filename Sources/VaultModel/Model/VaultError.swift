@@ -26,6 +26,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Something that is not a regular file (a FIFO, a directory, a device) is at the vault path;
     /// it is never opened for reading, so nothing blocks on it.
     case notAFile(path: String, kind: String)
+    /// Another process held the lock on `path` for longer than pwtui waits (`FileLock.patience`).
+    case locked(path: String, seconds: Int)
     /// Someone else changed the vault in a way this process cannot merge into.
     case conflict(path: String, reason: String)
     /// The cryptographic layer refused (out of protected memory, usually).
@@ -68,6 +70,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAFile(let path, let kind):
             let hint = kind == Self.directoryKind ? Self.nameTheFile(path) : "point --vault / PWTUI_VAULT at the vault file"
             return "\(path) is \(kind), not a vault file; refusing to read it (\(hint))"
+        case .locked(let path, let seconds):
+            return "\(path) stayed locked by another process for \(seconds) seconds (another pwtui saving, or another user's "
+                + "process in a shared directory); nothing was written. Try again, or write somewhere only you use"
         case .conflict(let path, let reason):
             return "\(path) changed while pwtui was working: \(reason). Nothing was written"
         case .crypto(let error):

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// Ranked word lists for the strength estimate: common passwords, English words, names, surnames
 /// and film and TV words, each ranked by how often it is used (rank 1 = most common), as zxcvbn
@@ -35,7 +36,7 @@ public struct PasswordDictionary: Sendable {
 
         public var description: String {
             switch self {
-            case .unreadable(let path): return "\(path) cannot be read (install python3-zxcvbn)"
+            case .unreadable(let path): return "\(path) cannot be read as a regular file (install python3-zxcvbn)"
             case .noLists(let path): return "\(path) holds no word lists"
             }
         }
@@ -120,8 +121,9 @@ public struct PasswordDictionary: Sendable {
 
     /// Reads zxcvbn's `frequency_lists.py`.
     public static func load(from path: String) throws(LoadError) -> PasswordDictionary {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
-        let source = [UInt8](data)
+        // Through the funnel (a FIFO or /dev/zero there must not hang or fill memory); the
+        // lists are about 1 MB.
+        guard let source = try? RegularFile.readIfPresent(path, limit: 64 << 20) else { throw .unreadable(path: path) }
         var entries: [Entry] = []
         var sizes: [String: Int] = [:]
         for list in frequencyListRanges(source) {

@@ -31,6 +31,7 @@ public enum RulesPasswordGenerator {
 
     /// A password that meets `rules`, in protected memory.
     public static func generate(_ rules: PasswordRules) throws -> SecureBytes {
+        try requirePossible(rules)
         for _ in 0..<20 {
             let safari = try PasswordGenerator.generate()
             if safari.withUnsafeBytes({ satisfies($0, rules) }) { return safari }
@@ -56,6 +57,25 @@ public enum RulesPasswordGenerator {
             if password.withUnsafeBytes({ satisfies($0, rules) }) { return password }
         }
         throw Impossible(description: "no password met these rules in \(attempts) tries; they may contradict each other")
+    }
+
+    /// Refuses, before any drawing, rules that no password (and so only the empty one, which
+    /// `satisfies` would accept and `add` would save) can meet: a maximum length of 0, no
+    /// character allowed at all, a required set with no character in it, a minimum above the maximum.
+    public static func requirePossible(_ rules: PasswordRules) throws {
+        let minimum = rules.minimumLength ?? 0, maximum = rules.maximumLength ?? Int.max
+        if maximum == 0 {
+            throw Impossible(description: "maxlength 0 allows no password at all (an empty password is never made)")
+        }
+        if minimum > maximum {
+            throw Impossible(description: "minlength \(minimum) is above maxlength \(maximum)")
+        }
+        if rules.required.contains(where: \.isEmpty) {
+            throw Impossible(description: "a required set holds no character a password can have")
+        }
+        if !rules.allowsUnicode, rules.permitted.isEmpty {
+            throw Impossible(description: "the rules permit no character")
+        }
     }
 
     /// Whether `password` meets `rules`.

@@ -17,7 +17,9 @@ public enum JSONText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            // C0 as JSON requires; C1 (U+009B is CSI), bidi and zero-width too, which a terminal
+            // showing the JSON would obey (PrintableText's list); the value decodes the same.
+            case _ where PrintableText.isUnsafe(scalar):
                 result += "\\u" + Hex.lower(scalar.value, width: 4)
             default: result.unicodeScalars.append(scalar)
             }
@@ -49,7 +51,15 @@ public enum JSONText {
                     index += 1
                     continue
                 }
-                try output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index ..< index + length]))
+                let sequence = UnsafeRawBufferPointer(rebasing: bytes[index ..< index + length])
+                // The scalar is computed from the bytes, not decoded into a String: this is a secret.
+                var value = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for offset in 1 ..< length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                if let scalar = Unicode.Scalar(value), PrintableText.isUnsafe(scalar) {
+                    for escapeByte in Array(("\\u" + Hex.lower(scalar.value, width: 4)).utf8) { try output.append(escapeByte) }
+                } else {
+                    try output.append(contentsOf: sequence)
+                }
                 index += length
                 continue
             }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The user's settings, `$XDG_CONFIG_HOME/pwtui/config.toml`: a small TOML subset (comments,
 /// `key = "string"`, `key = integer`). Written atomically with mode 0600; a file that others
@@ -41,6 +42,8 @@ public struct Settings: Equatable, Sendable {
     public enum LoadError: Error, Equatable, CustomStringConvertible {
         case unsafePermissions(path: String)
         case malformed(path: String, line: Int, problem: String)
+        /// Not a regular file (a FIFO, a device), or reading it failed.
+        case unreadable(RegularFile.Failure)
 
         public var description: String {
             switch self {
@@ -48,18 +51,21 @@ public struct Settings: Equatable, Sendable {
                 return "\(path) can be written by other users; refusing to use it (chmod go-w \(path))"
             case .malformed(let path, let line, let problem):
                 return "\(path):\(line): \(problem)"
+            case .unreadable(let failure):
+                return "the settings file: \(failure)"
             }
         }
     }
 
     /// The settings at `path`; defaults when there is no file.
     public static func load(from path: String) throws(LoadError) -> Settings {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return Settings() }
-        if let mode = attributes[.posixPermissions] as? Int, mode & 0o022 != 0 {
-            throw .unsafePermissions(path: path)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else { return Settings() }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
+        guard let info = try? FileSystem.status(path) else { return Settings() }
+        if info.permissions & 0o022 != 0 { throw .unsafePermissions(path: path) }
+        // Through the funnel: a FIFO here would otherwise hang every command at start.
+        let text: String?
+        do { text = try RegularFile.textIfPresent(path) } catch { throw .unreadable(error) }
+        guard let text else { return Settings() }
+        return try parse(text, path: path)
     }
 
     public static func parse(_ text: String, path: String) throws(LoadError) -> Settings {

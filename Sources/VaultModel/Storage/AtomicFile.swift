@@ -34,9 +34,9 @@ public enum AtomicFile {
             try FileDescriptor.open(directory, [.readOnly, .directory])
         }
         defer { directoryFD.close() }
-        try VaultError.during("locking directory", of: directory) { try directoryFD.lockExclusively() }
+        try FileLock.lock(directoryFD, path: directory)
         removeStaleTemporaries(of: path)
-        if let keepExisting, let existing = try? RegularFile.readIfPresent(path), keepExisting(existing) { return }
+        if let keepExisting, let existing = try? StoredFile.readIfPresent(path), keepExisting(existing) { return }
         let temporary = try writeTemporary(bytes, beside: path, sync: durable)
         do {
             try FileSystem.rename(temporary, to: path)

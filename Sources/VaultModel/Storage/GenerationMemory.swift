@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 import UnicodeText
 
 /// The highest generation this machine has seen of each vault (by vault id): what tells a
@@ -15,8 +16,9 @@ public struct GenerationMemory: Equatable, Sendable {
 
     public static func load(from path: String) -> GenerationMemory {
         var memory = GenerationMemory()
-        guard let data = FileManager.default.contents(atPath: path) else { return memory }
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        // A FIFO or device here reads as nothing remembered, like a damaged file.
+        guard let text = try? RegularFile.textIfPresent(path) else { return memory }
+        for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let generation = UInt64(parts[1]) else { continue }
             memory.highest[String(parts[0])] = generation

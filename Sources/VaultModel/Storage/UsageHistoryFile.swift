@@ -24,8 +24,8 @@ public final class UsageHistoryFile {
             return UsageHistory()
         }
         if let cached, cached.status == status { return cached.history }
-        // RegularFile: a FIFO put there must not hang the agent; it reads as no history.
-        guard let bytes = try? RegularFile.readIfPresent(path) else { return UsageHistory() }
+        // StoredFile (Platform's RegularFile): a FIFO put there must not hang the agent; it reads as no history.
+        guard let bytes = try? StoredFile.readIfPresent(path) else { return UsageHistory() }
         let history = UsageHistory(text: String(decoding: bytes, as: UTF8.self))
         cached = (status, history)
         return history

@@ -41,14 +41,14 @@ public enum VaultStorage {
 
     /// Reads the whole vault file.
     public static func load(_ path: String) throws -> [UInt8] {
-        guard let bytes = try RegularFile.readIfPresent(path) else { throw VaultError.notFound(path: path) }
+        guard let bytes = try StoredFile.readIfPresent(path) else { throw VaultError.notFound(path: path) }
         return bytes
     }
 
     /// The vault file's header alone, checked (it is not secret): enough to know which vault and
     /// which save a file holds without reading the whole file.
     public static func loadHeader(_ path: String) throws -> VaultHeader {
-        guard let bytes = try RegularFile.readIfPresent(path, limit: VaultHeader.byteCount) else { throw VaultError.notFound(path: path) }
+        guard let bytes = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else { throw VaultError.notFound(path: path) }
         let info = try VaultError.during("reading", of: path) { try FileSystem.status(path) }
         return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: info.size) }
     }
@@ -64,7 +64,7 @@ public enum VaultStorage {
             if error.isNotFound { throw VaultError.notFound(path: path) }
             throw VaultError.io(path: path, operation: "reading", errno: error.code)
         }
-        try RegularFile.require(info, path: path)
+        try StoredFile.require(info, path: path)
     }
 
     /// Runs the save protocol. `produce` gets the file now on disk (nil if there is none) and
@@ -83,10 +83,10 @@ public enum VaultStorage {
         defer { lock.release() }
         AtomicFile.removeStaleTemporaries(of: target)
 
-        let image = try produce(try RegularFile.readIfPresent(target))
+        let image = try produce(try StoredFile.readIfPresent(target))
         let temporary = try AtomicFile.writeTemporary(image, beside: target)
         do {
-            guard let readBack = try RegularFile.readIfPresent(temporary), readBack == image else {
+            guard let readBack = try StoredFile.readIfPresent(temporary), readBack == image else {
                 throw VaultError.io(path: temporary, operation: "verifying", errno: SystemError.inputOutput.code)
             }
             try verify(readBack)
@@ -156,27 +156,5 @@ public enum VaultStorage {
         // rename() between two links of one file (`.bak` already is the vault, after a save that
         // failed at its own rename) succeeds without removing the source.
         try? FileSystem.remove(linked)
-    }
-}
-
-/// An exclusive advisory lock held for the life of the value.
-struct FileLock {
-    private let fd: FileDescriptor
-
-    init(path: String) throws {
-        let fd = try VaultError.during("opening lock file", of: path) {
-            try FileDescriptor.open(path, [.readWrite, .create], permissions: 0o600)
-        }
-        do {
-            try fd.lockExclusively()
-        } catch {
-            fd.close()
-            throw VaultError.io(path: path, operation: "locking", errno: error.code)
-        }
-        self.fd = fd
-    }
-
-    func release() {
-        fd.close()
     }
 }

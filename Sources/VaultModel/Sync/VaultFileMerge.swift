@@ -14,7 +14,7 @@ public enum VaultFileMerge {
     /// git's merge driver (`%O %A %B`): the result replaces `ours` atomically. `base` may be
     /// empty or missing (no common ancestor).
     public static func merge(base: String, ours: String, theirs: String, keyring: VaultKeyring) throws -> ReconcileSummary {
-        let baseImage = (try RegularFile.readIfPresent(base)).flatMap { $0.isEmpty ? nil : $0 }
+        let baseImage = (try StoredFile.readIfPresent(base)).flatMap { $0.isEmpty ? nil : $0 }
         let ourImage = try VaultStorage.load(ours)
         let theirImage = try VaultStorage.load(theirs)
         let (image, summary) = try reconcile(base: baseImage.map { ($0, base) }, ours: (ourImage, ours),
