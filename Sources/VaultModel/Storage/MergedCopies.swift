@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 import UnicodeText
 
 /// The conflict copies this machine has merged into a vault, each known by its vault id and the
@@ -23,8 +24,8 @@ public struct MergedCopies: Equatable, Sendable {
 
     public static func load(from path: String) -> MergedCopies {
         var merged = MergedCopies()
-        guard let bytes = try? RegularFile.readIfPresent(path) else { return merged }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.split(separator: " ").count == 2 {
+        guard let text = try? RegularFile.textIfPresent(path) else { return merged }
+        for line in text.split(separator: "\n") where line.split(separator: " ").count == 2 {
             merged.copies.insert(String(line))
         }
         return merged
