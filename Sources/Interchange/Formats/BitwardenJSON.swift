@@ -22,6 +22,9 @@ enum BitwardenJSON {
         guard case .array(let items)? = document["items"] else {
             throw ImportFailure(line: 1, "has no \"items\" array; is it a Bitwarden export?")
         }
+        if UnsupportedExport.isEnpass(items) {
+            throw ImportFailure("is an Enpass JSON export, which pwtui does not read (not supported): export CSV from Enpass, or move through Bitwarden")
+        }
         var folders: [String: String] = [:]
         if case .array(let list)? = document["folders"] {
             for folder in list { folders[text(folder["id"])] = text(folder["name"]) }
