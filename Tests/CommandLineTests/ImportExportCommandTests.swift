@@ -74,6 +74,28 @@ struct ImportExportCommandTests {
         #expect(broken.exitCode == 65 && broken.err.contains("open.csv:line 2, column 24"), "\(broken)")
     }
 
+    @Test("--dry-run exits as the import would (65 with an entry that cannot be imported), and shows no URL's password")
+    func dryRunExitCode() throws {
+        let sandbox = try Sandbox.withVault()
+        let file = try write("name,url,username,password\nA,https://bob:hunter2@a.example/,bob,pa\nC,https://c.example/,u,pc,extra\n", in: sandbox)
+        let dry = try sandbox.pwtui(["import", file, "--dry-run"])
+        #expect(dry.exitCode == 65, "\(dry)")
+        #expect(dry.out.contains("Dry run, nothing changed") && dry.err.contains("so the import would change nothing"), "\(dry)")
+        #expect(!dry.out.contains("hunter2") && !dry.err.contains("hunter2"), "\(dry)")
+        #expect(dry.out.contains("https://…@a.example/"), "\(dry)")
+        let skipping = try sandbox.pwtui(["import", file, "--dry-run", "--skip-invalid"])
+        #expect(skipping.exitCode == 0, "\(skipping)")
+    }
+
+    @Test("the reminder to delete the export is quoted for the shell")
+    func shredReminderQuoted() throws {
+        let sandbox = try Sandbox.withVault()
+        let file = try write("name,url,username,password\nA,https://a.example/,u,pa\n", in: sandbox, name: "Chrome Passwords.csv")
+        let result = try sandbox.pwtui(["import", file])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.err.contains("(shred -u '\(file)')"), "\(result)")
+    }
+
     @Test("export: 0600, refuses to replace a file without --force, to stdout when piped; imported elsewhere it is the same vault")
     func exportRoundTrip() throws {
         let sandbox = try Sandbox.withVault(Login(["https://github.com/login", "gist.github.com"], username: "alice", secret: "gh \"pw\", 1"),
