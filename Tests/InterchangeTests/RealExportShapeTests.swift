@@ -209,4 +209,36 @@ struct RealExportShapeTests {
         // What is kept in the notes has no password either.
         #expect(plan.additions.allSatisfy { !$0.credential.notes.contains("hunter") })
     }
+
+    @Test("KeePassXC's TOTP Seed and TOTP Settings become the TOTP key, not notes (bare, KeeOTP's key=…, Steam refused with a warning)")
+    func keepassxcLegacyTOTP() throws {
+        func entry(_ title: String, _ seed: String, _ settings: String?) -> String {
+            """
+            <Entry><String><Key>Title</Key><Value>\(title)</Value></String><String><Key>UserName</Key><Value>kim</Value></String>
+            <String><Key>Password</Key><Value ProtectInMemory="True">pw-\(title)</Value></String>
+            <String><Key>URL</Key><Value>https://\(title).example</Value></String>
+            <String><Key>TOTP Seed</Key><Value ProtectInMemory="True">\(seed)</Value></String>
+            \(settings.map { "<String><Key>TOTP Settings</Key><Value>\($0)</Value></String>" } ?? "")</Entry>
+            """
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <KeePassFile><Root><Group><Name>Root</Name>
+            \(entry("a", "JBSWY3DPEHPK3PXP", "30;8"))
+            \(entry("b", "key=JBSWY3DPEHPK3PXP&amp;size=7&amp;step=45", nil))
+            \(entry("c", "JBSWY3DPEHPK3PXP", "30;S"))
+            </Group></Root></KeePassFile>
+            """
+        let plan = plan(try batch(xml), try vault())
+        #expect(plan.addedCount == 3)
+        let a = try #require(plan.added("a"))
+        #expect(a.totp?.parameters == OneTimeParameters(algorithm: .sha1, digits: 8, period: 30))
+        #expect(a.notes == "")
+        let b = try #require(plan.added("b"))
+        #expect(b.totp?.parameters == OneTimeParameters(algorithm: .sha1, digits: 7, period: 45))
+        let c = try #require(plan.added("c"))
+        #expect(c.totp == nil)
+        #expect(!c.notes.contains("JBSWY3DPEHPK3PXP"))
+        #expect(plan.warnings.contains { $0.contains("one-time key is not imported") })
+    }
 }
