@@ -107,9 +107,10 @@ struct ImportPlanTests {
     func androidApp() throws {
         let vault = try vault()
         let plan = plan(try csv("com.example.app,android://dGVzdGhhc2g=@com.example.app/,u,pw,\n"), vault, .skip)
-        #expect(plan.invalidCount == 1, "no web service to file it under")
-        guard case .invalid(let reason) = plan.steps[0].action else { Issue.record("\(plan.steps[0].action)"); return }
-        #expect(reason.contains("has no URL or domain (only 'android://"))
+        #expect(plan.invalidCount == 0)
+        let app = try #require(plan.added("com.example.app"))
+        #expect(app.services.isEmpty, "no web service: an item without a site")
+        #expect(app.notes == "URL: android://dGVzdGhhc2g=@com.example.app/")
         #expect(plan.warnings.contains { $0.contains("'android://dGVzdGhhc2g=@com.example.app/' is not a web address") })
         #expect(!plan.warnings.contains { $0.contains("user name or password") })
     }

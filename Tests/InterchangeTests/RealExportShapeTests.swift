@@ -241,4 +241,26 @@ struct RealExportShapeTests {
         #expect(!c.notes.contains("JBSWY3DPEHPK3PXP"))
         #expect(plan.warnings.contains { $0.contains("one-time key is not imported") })
     }
+
+    @Test("entries without a URL (a server, a Wi-Fi password) become items without a site, named by title or username; importing twice adds them once")
+    func withoutURL() throws {
+        let csv = """
+            name,url,username,password,note
+            dpbx@klivak.example,,dpbx,s3rver,a garbage address
+            ,,router-admin,r0uter
+            Site,https://site.example,kim,pw
+
+            """
+        let vault = try vault()
+        let first = plan(try batch(csv), vault)
+        #expect(first.invalidCount == 0)
+        #expect(first.addedCount == 3)
+        let server = try #require(first.added("dpbx@klivak.example"))
+        #expect(server.services.isEmpty && server.username == "dpbx" && server.notes == "a garbage address")
+        #expect(try #require(first.added("router-admin")).services.isEmpty)
+        try first.apply(to: vault)
+        let again = plan(try batch(csv), vault)
+        #expect(again.addedCount == 0)
+        #expect(again.steps.allSatisfy { if case .duplicate = $0.action { return true } else { return false } })
+    }
 }

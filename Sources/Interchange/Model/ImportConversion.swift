@@ -23,8 +23,9 @@ public struct ConvertedEntry: Sendable {
 /// only as a URL or as `localhost`. A URL with a user name or password before '@' is filed under
 /// its site with that part left out. A location that is none of these (an `androidapp://` link,
 /// an `ssh://` address, free text) is not lost: it goes in the notes (never with a userinfo), with
-/// a warning naming the entry. An entry left with no service at all cannot be filed under a site
-/// and is refused; `--skip-invalid` imports the rest. Fields the vault has no place for (folders,
+/// a warning naming the entry. An entry left with no service at all (a Wi-Fi password, a licence
+/// key, a server's login without a URL) becomes an item without a site, named by its title (else
+/// its username). Fields the vault has no place for (folders,
 /// custom fields, tags) become `name: value` lines in the notes, whose line ends become LF (a
 /// CR shows as garbage in a terminal and makes two equal notes differ).
 ///
@@ -51,10 +52,10 @@ enum ImportConversion {
                 warnings.append("\(entry.origin): '\(LocationText.shown(location).prefix(80))' is not a web address; it is kept in the notes")
             }
         }
-        guard !services.isEmpty else {
-            let what = entry.title.isEmpty ? "the entry" : "'\(entry.title.prefix(60))'"
-            let only = kept.first.map { " (only '\(LocationText.shown($0).prefix(60))', not a web address)" } ?? ""
-            throw ImportFailure("\(what) has no URL or domain\(only); pwtui files every credential under a site (add one in the export, or --skip-invalid imports the rest)")
+        // No site: an item of its own (format 1.3), named by its title, else its username.
+        var title = oneLine(entry.title)
+        if services.isEmpty, title.isEmpty {
+            title = oneLine(entry.username).isEmpty ? "Imported from \(entry.origin)" : oneLine(entry.username)
         }
         var notes = entry.notes
         let lines = kept.map { "URL: \($0)" } + entry.extraFields.filter { !$0.value.isEmpty }.map { "\($0.name): \($0.value)" }
@@ -64,7 +65,7 @@ enum ImportConversion {
         let created = entry.created ?? entry.modified ?? now
         let secret = try entry.password ?? batch.secrets.store(UnsafeRawBufferPointer(start: nil, count: 0))
         var credential = Credential(
-            id: UUID(), title: oneLine(entry.title), services: services, username: oneLine(entry.username), secret: secret,
+            id: UUID(), title: title, services: services, username: oneLine(entry.username), secret: secret,
             notes: notes, created: created, modified: max(entry.modified ?? created, created),
             history: entry.history.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) })
         if let key = entry.oneTimeKey {

@@ -265,7 +265,7 @@ public struct ImportPlan: Sendable {
     }
 }
 
-/// Credentials by account: username, host and explicit port.
+/// Credentials by account: username, host and explicit port (or, without a site, the title).
 private struct AccountIndex {
     enum Holder {
         case vault(Credential)
@@ -276,17 +276,24 @@ private struct AccountIndex {
     private var holders: [String: [Holder]] = [:]
 
     mutating func insert(_ holder: Holder, for credential: Credential) {
-        for key in Set(credential.services.map { Self.key($0, credential.username) }) {
+        for key in Self.keys(credential) {
             holders[key, default: []].append(holder)
         }
     }
 
     func matches(_ credential: Credential) -> [Holder] {
         var found: [Holder] = []
-        for key in Set(credential.services.map { Self.key($0, credential.username) }) {
+        for key in Self.keys(credential) {
             found += holders[key] ?? []
         }
         return found
+    }
+
+    /// A credential's accounts: one per site; an item without a site is its title (without
+    /// case), so that importing it twice adds it once.
+    private static func keys(_ credential: Credential) -> Set<String> {
+        guard !credential.services.isEmpty else { return ["\u{1E}\(credential.title.lowercased())\u{1F}\(credential.username)"] }
+        return Set(credential.services.map { key($0, credential.username) })
     }
 
     private static func key(_ service: ServiceIdentifier, _ username: String) -> String {

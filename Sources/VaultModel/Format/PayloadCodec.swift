@@ -20,6 +20,7 @@ import Platform
 //                                                          group, its domains joined by "\n"
 //     totp field := u8 algorithm, u8 digits, u32 period,  tag 12 (format 1.2): the authenticator
 //                   key bytes                              key, a secret like the password
+//     (format 1.3: a credential may have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
 // a newer minor version can add fields without breaking older readers (which then refuse to

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ServiceMatching
 import Platform
+import UnicodeText
 
 /// One login: the unit the picker lists and `get` returns.
 ///
@@ -39,6 +40,13 @@ public struct Credential: Sendable {
         self.modified = modified
         self.history = history
         self.totp = totp
+    }
+
+    /// Whether something names the credential: a service, or a title for an item without a site
+    /// (a Wi-Fi password, a licence key, a safe's combination: format 1.3). One without either
+    /// could be found by its id only, so it is refused.
+    public var isNamed: Bool {
+        !services.isEmpty || !title.trimmingSpacesAndNewlines().isEmpty
     }
 
     /// The title, or the first service when no title was given.

@@ -99,7 +99,9 @@ public final class Vault {
         services: [ServiceIdentifier], username: String, secret: borrowing SecureBytes,
         title: String = "", notes: String = "", rank: Int32 = 0
     ) throws -> Credential {
-        guard !services.isEmpty else { throw VaultError.invalidRequest("a credential needs at least one service") }
+        guard !services.isEmpty || !title.trimmingSpacesAndNewlines().isEmpty else {
+            throw VaultError.invalidRequest("a credential needs a service or a title (--title \"Home Wi-Fi\" for an item without a site)")
+        }
         try Limits.checkSecret(byteCount: secret.count)
         let now = environment.clock.now()
         var credential = Credential(
@@ -120,7 +122,7 @@ public final class Vault {
     /// in, and copied into this vault's. Limits are checked as for any add.
     @discardableResult
     public func adopt(_ credential: Credential, secretsFrom source: SecretArena) throws -> Credential {
-        guard !credential.services.isEmpty else { throw VaultError.invalidRequest("a credential needs at least one service") }
+        guard credential.isNamed else { throw VaultError.invalidRequest("a credential needs a service or a title") }
         guard source !== contents.secrets else {
             throw VaultError.invalidRequest("a credential is adopted from another arena than the vault's own")
         }
@@ -148,8 +150,8 @@ public final class Vault {
         }
         var credential = contents.credentials[index]
         try change(&credential)
-        guard !credential.services.isEmpty else {
-            throw VaultError.invalidRequest("a credential needs at least one service")
+        guard credential.isNamed else {
+            throw VaultError.invalidRequest("a credential needs a service or a title: give it a title before removing its last service")
         }
         try Limits.check(credential)
         let now = stamp(after: contents.credentials[index])

@@ -73,9 +73,9 @@ enum VaultMerge {
                 let position = try index(of: id, for: "the edit")
                 var credential = result.credentials[position]
                 try body(&credential)
-                guard !credential.services.isEmpty else {
+                guard credential.isNamed else {
                     throw VaultError.conflict(path: path, reason: "with the services another process changed meanwhile, "
-                        + "the edit would leave \(credential.displayTitle) without any service; keep or add one")
+                        + "the edit would leave \(credential.displayTitle) without any service or title; keep or add one")
                 }
                 credential.modified = max(time, credential.modified)
                 result.credentials[position] = credential
