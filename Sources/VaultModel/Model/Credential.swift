@@ -23,12 +23,16 @@ public struct Credential: Sendable {
     public var history: [PreviousSecret]
     /// The authenticator key for one-time codes (TOTP), if the site uses them.
     public var totp: OneTimeKey?
+    /// Named fields, text or secret (format 1.3), in the order they were added.
+    public var fields: [NamedField] = []
 
     public init(
         id: UUID, title: String, services: [ServiceIdentifier], username: String,
         secret: SecretReference, notes: String = "", rank: Int32 = 0,
-        created: Timestamp, modified: Timestamp, history: [PreviousSecret] = [], totp: OneTimeKey? = nil
+        created: Timestamp, modified: Timestamp, history: [PreviousSecret] = [], totp: OneTimeKey? = nil,
+        fields: [NamedField] = []
     ) {
+        self.fields = fields
         self.id = id
         self.title = title
         self.services = services
@@ -47,6 +51,11 @@ public struct Credential: Sendable {
     /// could be found by its id only, so it is refused.
     public var isNamed: Bool {
         !services.isEmpty || !title.trimmingSpacesAndNewlines().isEmpty
+    }
+
+    /// The field called `name` (without case), if any.
+    public func field(named name: String) -> NamedField? {
+        fields.first { $0.isNamed(name) }
     }
 
     /// The title, or the first service when no title was given.

@@ -135,6 +135,12 @@ public final class Vault {
         copy.secret = try store(credential.secret)
         for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret) }
         if let totp = credential.totp { copy.totp = OneTimeKey(parameters: totp.parameters, key: try store(totp.key)) }
+        for index in copy.fields.indices {
+            if let secret = copy.fields[index].secret { copy.fields[index].value = .secret(try store(secret)) }
+            for old in copy.fields[index].history.indices {
+                copy.fields[index].history[old].secret = try store(copy.fields[index].history[old].secret)
+            }
+        }
         contents.credentials.append(copy)
         pending.append(.add(copy))
         return copy
@@ -157,6 +163,8 @@ public final class Vault {
         let now = stamp(after: contents.credentials[index])
         credential.secret = contents.credentials[index].secret
         credential.history = contents.credentials[index].history
+        // Fields change through setField, which keeps a secret one's history.
+        credential.fields = contents.credentials[index].fields
         credential.modified = now
         contents.credentials[index] = credential
         pending.append(.update(id, at: now, body: change))
@@ -192,6 +200,57 @@ public final class Vault {
         contents.credentials[index].totp = totp
         contents.credentials[index].modified = now
         pending.append(.setOneTimeKey(id, totp, at: now))
+    }
+
+    /// Sets the named field `name` of a credential (format 1.3): text, or a secret copied into the
+    /// arena (`secret`, when `text` is nil). A secret value that replaces another goes to the
+    /// field's history, as a replaced password does; a field changing between text and secret is
+    /// one field with the new kind. Replayed onto another process's save.
+    public func setField(of id: UUID, name: String, text: String?, secret: borrowing SecureBytes) throws {
+        guard let index = contents.index(of: id) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        let value: NamedField.Value
+        if let text {
+            value = .text(text)
+        } else {
+            try Limits.checkSecret(byteCount: secret.count)
+            value = .secret(try contents.secrets.store(secret))
+        }
+        let now = stamp(after: contents.credentials[index])
+        var credential = contents.credentials[index]
+        Self.set(NamedField(name: name, value: value), in: &credential, at: now)
+        try Limits.check(credential)
+        credential.modified = now
+        contents.credentials[index] = credential
+        pending.append(.setField(id, name: name, value, at: now))
+    }
+
+    /// Removes the named field `name` of a credential (its history with it).
+    public func removeField(of id: UUID, name: String) throws {
+        guard let index = contents.index(of: id) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        guard contents.credentials[index].field(named: name) != nil else {
+            throw VaultError.noMatch("\(contents.credentials[index].displayTitle) has no field '\(name)'")
+        }
+        let now = stamp(after: contents.credentials[index])
+        contents.credentials[index].fields.removeAll { $0.isNamed(name) }
+        contents.credentials[index].modified = now
+        pending.append(.setField(id, name: name, nil, at: now))
+    }
+
+    /// `field` set in `credential`: a secret value it replaces goes to the field's history.
+    static func set(_ field: NamedField, in credential: inout Credential, at time: Timestamp) {
+        guard let index = credential.fields.firstIndex(where: { $0.isNamed(field.name) }) else {
+            credential.fields.append(field)
+            return
+        }
+        var updated = field
+        updated.name = credential.fields[index].name
+        updated.history = credential.fields[index].history
+        if let old = credential.fields[index].secret { updated.history.append(PreviousSecret(secret: old, replaced: time)) }
+        credential.fields[index] = updated
     }
 
     /// The one-time code of `credential` now (by the vault's clock), and the seconds it stays valid.
