@@ -59,7 +59,7 @@ struct FormatImportTests {
         #expect(japanese.totp == nil)
     }
 
-    @Test("Bitwarden CSV: several URIs in one field, custom fields and folder in the notes, a note not imported")
+    @Test("Bitwarden CSV: several URIs in one field, custom fields as text fields, the folder in the notes, a note not imported")
     func bitwardenCSV() throws {
         let batch = try ImportSamples.read("bitwarden.csv")
         #expect(batch.format == .bitwardenCSV)
@@ -67,9 +67,10 @@ struct FormatImportTests {
         #expect(plan.addedCount == 2)
         let twitter = try #require(plan.added("Twitter"))
         #expect(twitter.services.map(\.text) == ["https://twitter.com", "https://x.com"])
-        #expect(twitter.notes.contains("recovery: abc-def"))
-        #expect(twitter.notes.contains("pin: 1234"))
-        #expect(twitter.notes.contains("folder: Social"))
+        #expect(twitter.fields.map(\.name) == ["recovery", "pin"])
+        #expect(twitter.field(named: "recovery")?.text == "abc-def")
+        #expect(twitter.field(named: "pin")?.text == "1234")
+        #expect(twitter.notes == "folder: Social")
         #expect(twitter.totp != nil)
         let router = try #require(plan.added("Router, home"))
         #expect(router.services.first?.hostKind == .ipv4)
@@ -78,7 +79,7 @@ struct FormatImportTests {
         #expect(plan.steps.contains { $0.action == .notLogin("note") })
     }
 
-    @Test("Bitwarden JSON: URIs, an app link kept in the notes, history, times, fields, folder; notes and cards not imported")
+    @Test("Bitwarden JSON: URIs, an app link kept in the notes, history, times, text and hidden fields, folder; notes and cards not imported")
     func bitwardenJSON() throws {
         let batch = try ImportSamples.read("bitwarden.json")
         #expect(batch.format == .bitwardenJSON)
@@ -88,7 +89,10 @@ struct FormatImportTests {
         #expect(github.services.map(\.text) == ["https://github.com/login", "https://gist.github.com"])
         #expect(github.notes.hasPrefix("Line 1\nLine 2 é"))
         #expect(github.notes.contains("URL: androidapp://com.github.android"))
-        #expect(github.notes.contains("recovery email: alice@work.example"))
+        // A text custom field is a text field; a hidden one (type 1) a secret field, never in the notes.
+        #expect(github.field(named: "recovery email")?.text == "alice@work.example")
+        #expect(github.field(named: "pin")?.secret.map { plan.secret($0) } == "4321")
+        #expect(!github.notes.contains("4321") && !github.notes.contains("recovery email"))
         #expect(github.notes.contains("folder: Work"))
         #expect(plan.secret(github.secret) == "new-pass-🔑")
         #expect(github.totp?.parameters == OneTimeParameters(algorithm: .sha256, digits: 8, period: 60))
@@ -129,7 +133,8 @@ struct FormatImportTests {
         #expect(plan.secret(mail.secret) == "p<a>ss\"w0rd")
         #expect(mail.services.map(\.text) == ["https://www.fastmail.com/login/", "https://app.fastmail.com"])
         #expect(mail.notes.hasPrefix("First & second\n<raw> & text"))
-        #expect(mail.notes.contains("Security question: first pet"))
+        #expect(mail.field(named: "Security question")?.text == "first pet")
+        #expect(!mail.notes.contains("Security question"))
         #expect(mail.notes.contains("group: Personal") == false)
         #expect(mail.totp?.parameters.digits == 8)
         // Two earlier versions with one password: one previous password, replaced when the

@@ -263,4 +263,38 @@ struct RealExportShapeTests {
         #expect(again.addedCount == 0)
         #expect(again.steps.allSatisfy { if case .duplicate = $0.action { return true } else { return false } })
     }
+
+    @Test("KeePass's protected custom strings become secret fields, the others text fields; none lands in the notes")
+    func keepassProtectedStrings() throws {
+        let xml = """
+            <KeePassFile><Root><Group><Name>Root</Name><Entry>
+            <String><Key>Title</Key><Value>1Password account</Value></String>
+            <String><Key>UserName</Key><Value>kim@example.net</Value></String>
+            <String><Key>Password</Key><Value ProtectInMemory="True">master</Value></String>
+            <String><Key>URL</Key><Value>https://my.1password.com</Value></String>
+            <String><Key>Secret Key</Key><Value ProtectInMemory="True">A3-ABCDEF-GHIJKL</Value></String>
+            <String><Key>Team</Key><Value>family</Value></String>
+            </Entry></Group></Root></KeePassFile>
+            """
+        let plan = plan(try batch(xml), try vault())
+        let item = try #require(plan.added("1Password account"))
+        #expect(item.field(named: "Secret Key")?.secret.map { plan.secret($0) } == "A3-ABCDEF-GHIJKL")
+        #expect(item.field(named: "team")?.text == "family")
+        #expect(item.notes == "")
+    }
+
+    @Test("the same account and password as the vault's: a secret field the export adds is added")
+    func duplicateBringsField() throws {
+        let vault = try vault()
+        let github = try vault.add(services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure("same"))
+        let json = """
+            {"items": [{"type": 1, "name": "GH", "fields": [{"name": "backup code", "value": "9876", "type": 1}],
+              "login": {"username": "kim", "password": "same", "uris": [{"uri": "https://github.com"}]}}]}
+            """
+        let plan = plan(try batch(json), vault)
+        #expect(plan.steps[0].action == .enrich(github.id, "a field"))
+        try plan.apply(to: vault)
+        let field = try #require(try vault.credential(id: github.id.uuidString).field(named: "backup code"))
+        #expect(field.secret.map { reference in vault.withSecret(reference) { Array($0) } } == Array("9876".utf8))
+    }
 }

@@ -27,6 +27,8 @@ struct RoundTripTests {
                                    username: "alice", secret: try secure("first, \"quoted\"\npassword"), title: "GitHub — \"work\", main",
                                    notes: "line 1\nline 2, with \"quotes\"\n日本語 🔑")
         try vault.setOneTimeKey(of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45), key: try secure(Self.totpKey))
+        try vault.setField(of: github.id, name: "recovery email", text: "alice@example.org", secret: try secure(""))
+        try vault.setField(of: github.id, name: "PIN", text: nil, secret: try secure("12,\"34"))
         now.withLock { $0 += 60_000 }
         try vault.replaceSecret(of: github.id, with: try secure("second"))
         now.withLock { $0 += 60_000 }
@@ -75,6 +77,10 @@ struct RoundTripTests {
         #expect(copy.modified == original.modified)
         #expect(copy.totp?.parameters == original.totp?.parameters)
         #expect(copy.totp.map { secret(plan, $0.key) } == original.totp.map { secret(source, $0.key) })
+        #expect(copy.fields.map(\.name) == original.fields.map(\.name))
+        #expect(copy.fields.map(\.isSecret) == original.fields.map(\.isSecret))
+        #expect(copy.fields.map(\.text) == original.fields.map(\.text))
+        #expect(copy.fields.map { $0.secret.map { secret(plan, $0) } } == original.fields.map { $0.secret.map { secret(source, $0) } })
         if history {
             #expect(copy.history.map(\.replaced) == original.history.map(\.replaced))
             #expect(copy.history.map { secret(plan, $0.secret) } == original.history.map { secret(source, $0.secret) })
@@ -115,7 +121,9 @@ struct RoundTripTests {
                 compare(original, in: source, with: copy, in: plan, history: false)
             } else {
                 #expect(copy.services == [original.services[0]])
-                #expect(copy.notes == original.notes + "\n\nURL: gist.github.com")
+                // No column for fields or a second service: the notes carry them.
+                #expect(copy.notes == original.notes + "\n\nrecovery email: alice@example.org\n\nURL: gist.github.com\n\nPIN: 12,\"34")
+                #expect(copy.fields.isEmpty)
                 #expect(secret(plan, copy.secret) == secret(source, original.secret))
             }
         }

@@ -5,7 +5,8 @@ import VaultModel
 /// it ("Condition a Bitwarden .csv or .json"): `items`, each with a `type` (1 is a login), a
 /// `name`, `notes`, `fields` (custom fields), `login` with `uris`, `username`, `password` and
 /// `totp`, a `passwordHistory`, `creationDate` and `revisionDate`; `folders` name the
-/// `folderId`s. An encrypted export is refused with what to export instead: its items are
+/// `folderId`s. A hidden custom field (`type` 1) becomes a secret field, the others text fields.
+/// An encrypted export is refused with what to export instead: its items are
 /// ciphertext only Bitwarden can open.
 enum BitwardenJSON {
     static func read(_ bytes: UnsafeRawBufferPointer, arena: SecretArena) throws -> ImportBatch {
@@ -49,7 +50,12 @@ enum BitwardenJSON {
                 for field in fields {
                     let name = text(field["name"])
                     guard !name.isEmpty else { continue }
-                    entry.extraFields.append((name, text(field["value"])))
+                    // Type 1 is a hidden field: a secret field, never a note.
+                    if case .number("1")? = field["type"], case .string(let value)? = field["value"] {
+                        if value.count > 0 { entry.secretFields.append((name, value)) }
+                        continue
+                    }
+                    entry.textFields.append((name, text(field["value"])))
                 }
             }
             let folder = folders[text(item["folderId"])] ?? ""

@@ -93,9 +93,11 @@ enum CSVImport {
             case .customFields:
                 for line in text(field).split(whereSeparator: \.isNewline) {
                     let parts = line.split(separator: ":", maxSplits: 1)
-                    entry.extraFields.append((String(parts[0]).trimmingSpaces(),
-                                              parts.count > 1 ? String(parts[1]).trimmingSpaces() : ""))
+                    entry.textFields.append((String(parts[0]).trimmingSpaces(),
+                                             parts.count > 1 ? String(parts[1]).trimmingSpaces() : ""))
                 }
+            case .secretFields:
+                entry.secretFields += secretFieldLines(field, batch: batch)
             case .extra(let name):
                 var value = text(field)
                 // KeePassXC writes every group's path from the database's root group, whose name
@@ -110,5 +112,30 @@ enum CSVImport {
         // LastPass writes secure notes as rows with the URL http://sn.
         if layout.format == .lastPassCSV, entry.locations == ["http://sn"] { entry.kind = .other("secure note") }
         return entry
+    }
+
+    /// `name: value` lines of a secret cell: each name as text, each value a part of the cell
+    /// where it lies in the arena (never a `String`, never a copy).
+    private static func secretFieldLines(_ cell: SecretReference, batch: ImportBatch) -> [(name: String, value: SecretReference)] {
+        var result: [(String, SecretReference)] = []
+        batch.secrets.withBytes(of: cell) { bytes in
+            var lines: [Range<Int>] = []
+            var start = 0
+            for index in bytes.indices where bytes[index] == 0x0A {
+                lines.append(start ..< index)
+                start = index + 1
+            }
+            lines.append(start ..< bytes.count)
+            for line in lines {
+                let slice = bytes[line]
+                guard let colon = slice.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let name = String(decoding: bytes[line.lowerBound ..< colon], as: UTF8.self).trimmingSpaces()
+                var valueStart = colon + 1
+                if valueStart < line.upperBound, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+                guard !name.isEmpty else { continue }
+                result.append((name, cell.part(valueStart ..< line.upperBound)))
+            }
+        }
+        return result
     }
 }

@@ -19,8 +19,10 @@ struct CSVLayout: Sendable {
         case title, location, username, password, notes, oneTimeKey, created, modified, lastUsed
         /// Bitwarden's `type`: `login`, or something that is not imported.
         case kind
-        /// Bitwarden's `fields`: `name: value` lines.
+        /// Bitwarden's `fields`: `name: value` lines, text fields.
         case customFields
+        /// pwtui's `secret fields`: `name: value` lines, secret fields (the values stay in the arena).
+        case secretFields
         /// Kept in the notes under this name (a folder, tags).
         case extra(String)
         /// Known and not needed (an icon, a favourite flag, a form's action URL).
@@ -84,7 +86,8 @@ struct CSVLayout: Sendable {
                                                    "icon": .ignored, "last modified": .modified, "created": .created],
                   required: ["group", "title", "username", "password", "url", "notes"], formulaGuarded: true),
         CSVLayout(format: .csv, columns: ["title": .title, "services": .location, "username": .username, "password": .password,
-                                          "notes": .notes, "otpauth": .oneTimeKey, "created": .created, "modified": .modified],
+                                          "notes": .notes, "otpauth": .oneTimeKey, "created": .created, "modified": .modified,
+                                          "fields": .customFields, "secret fields": .secretFields],
                   required: ["title", "services", "username", "password"], locationSeparator: "\n", formulaGuarded: true),
     ]
 

@@ -14,7 +14,8 @@ import VaultModel
 /// 2.6 (and its XML of entries made then) as `TOTP Seed` (base32, or KeeOTP's `key=…&size=…&step=…`)
 /// with `TOTP Settings` (`period;digits`, `S` for Steam's codes). Each becomes the TOTP key, never
 /// a note: a seed in the notes is a secret `show` prints without `--reveal`. The recycle bin
-/// (the group `Meta/RecycleBinUUID` names) is not imported. Times are ISO 8601, or in a KDBX 4
+/// (the group `Meta/RecycleBinUUID` names) is not imported. A custom string with
+/// `ProtectInMemory="True"` becomes a secret field, any other a text field. Times are ISO 8601, or in a KDBX 4
 /// document base64 seconds since the year 1.
 enum KeePassXML {
     static let standardKeys: Set<String> = ["Title", "UserName", "Password", "URL", "Notes"]
@@ -44,12 +45,12 @@ enum KeePassXML {
 
     private static func entry(_ element: XMLElement, group: [String], batch: ImportBatch) throws -> ImportedEntry {
         var entry = ImportedEntry(origin: .line(element.line))
-        let strings = element.children("String").compactMap { string -> (String, SecretReference)? in
+        let strings = element.children("String").compactMap { string -> (String, SecretReference, Bool)? in
             guard let key = string.child("Key"), let value = string.child("Value") else { return nil }
-            return (batch.text(key.text), value.text)
+            return (batch.text(key.text), value.text, value.attributes["ProtectInMemory"]?.lowercased() == "true")
         }
         var otp: [String: SecretReference] = [:]
-        for (key, value) in strings where value.count > 0 {
+        for (key, value, protected) in strings where value.count > 0 {
             switch key {
             case "Title": entry.title = batch.text(value)
             case "UserName": entry.username = batch.text(value)
@@ -60,7 +61,9 @@ enum KeePassXML {
             case _ where key.hasPrefix("TimeOtp-"): otp[key] = value
             case "TOTP Seed", "TOTP Settings": otp[key] = value
             case _ where key.hasPrefix("KP2A_URL"): entry.locations.append(batch.text(value).trimmingSpaces())
-            default: entry.extraFields.append((key, batch.text(value)))
+            // A string the user protected is a secret field, never a note.
+            default:
+                if protected { entry.secretFields.append((key, value)) } else { entry.textFields.append((key, batch.text(value))) }
             }
         }
         if entry.oneTimeKey == nil, let secret = otp["TimeOtp-Secret-Base32"] {

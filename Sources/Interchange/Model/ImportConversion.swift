@@ -26,7 +26,8 @@ public struct ConvertedEntry: Sendable {
 /// a warning naming the entry. An entry left with no service at all (a Wi-Fi password, a licence
 /// key, a server's login without a URL) becomes an item without a site, named by its title (else
 /// its username). Fields the vault has no place for (folders,
-/// custom fields, tags) become `name: value` lines in the notes, whose line ends become LF (a
+/// tags) become `name: value` lines in the notes; custom fields become named fields, secret where
+/// the export marks them hidden or protected. The notes' line ends become LF (a
 /// CR shows as garbage in a terminal and makes two equal notes differ).
 ///
 /// Some entries are not credentials at all (`notCredential`): an entry with neither a username,
@@ -67,7 +68,8 @@ enum ImportConversion {
         var credential = Credential(
             id: UUID(), title: title, services: services, username: oneLine(entry.username), secret: secret,
             notes: notes, created: created, modified: max(entry.modified ?? created, created),
-            history: entry.history.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) })
+            history: entry.history.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) },
+            fields: Self.fields(entry))
         if let key = entry.oneTimeKey {
             do {
                 let parsed = try batch.secrets.withBytes(of: key) { (text) throws(OTPAuth.Failure) in try OTPAuth.parse(text) }
@@ -87,6 +89,19 @@ enum ImportConversion {
                               exportChanged: entry.modified ?? entry.created)
     }
 
+    /// The entry's custom fields: text ones with a value, and secret ones; one per name (the
+    /// first), since the vault names a field once.
+    private static func fields(_ entry: ImportedEntry) -> [NamedField] {
+        var fields: [NamedField] = []
+        func add(_ field: NamedField) {
+            guard !field.name.isEmpty, !fields.contains(where: { $0.isNamed(field.name) }) else { return }
+            fields.append(field)
+        }
+        for (name, value) in entry.textFields where !value.isEmpty { add(NamedField(name: oneLine(name), value: .text(lfLineEnds(value)))) }
+        for (name, value) in entry.secretFields { add(NamedField(name: oneLine(name), value: .secret(value))) }
+        return fields
+    }
+
     /// Why `entry` is not a credential at all, or nil when it is one.
     static func notCredential(_ entry: ImportedEntry) -> String? {
         if let own = entry.locations.first(where: { $0.lowercased().hasPrefix("chrome://") }) {
@@ -96,7 +111,8 @@ enum ImportConversion {
         let key = entry.oneTimeKey?.count ?? 0
         // With a site, it is at least a login page to keep (a pwtui export has such credentials).
         let site = entry.locations.contains { !$0.trimmingSpacesAndNewlines().isEmpty }
-        guard entry.username.trimmingSpacesAndNewlines().isEmpty, password == 0, key == 0, !site else { return nil }
+        guard entry.username.trimmingSpacesAndNewlines().isEmpty, password == 0, key == 0, !site, entry.secretFields.isEmpty,
+              entry.textFields.allSatisfy({ $0.value.isEmpty }) else { return nil }
         if entry.notes.trimmingSpacesAndNewlines().isEmpty, entry.extraFields.allSatisfy({ $0.value.isEmpty }) {
             return "an empty entry: no username and no password"
         }

@@ -194,6 +194,8 @@ public struct ImportPlan: Sendable {
         let services = Self.otherSites(incoming.services, than: existing.services).count
         if services > 0 { parts.append(services == 1 ? "a service" : "\(services) services") }
         if existing.notes.isEmpty, !incoming.notes.isEmpty { parts.append("notes") }
+        let fields = incoming.fields.filter { existing.field(named: $0.name) == nil }.count
+        if fields > 0 { parts.append(fields == 1 ? "a field" : "\(fields) fields") }
         return parts.joined(separator: ", ")
     }
 
@@ -245,6 +247,10 @@ public struct ImportPlan: Sendable {
             : Self.combinedNotes(older.credential.notes, newer.credential.notes)
         // The newer version's key, else whichever has one: a key is never dropped.
         result.credential.totp = newer.credential.totp ?? older.credential.totp
+        // Fields by name: the newer version's value, and every field either has.
+        var fields = newer.credential.fields
+        for field in older.credential.fields where !fields.contains(where: { $0.isNamed(field.name) }) { fields.append(field) }
+        result.credential.fields = fields
         result.lastUsed = [pending.lastUsed, other.lastUsed].compactMap { $0 }.max()
         return result
     }
@@ -335,6 +341,14 @@ extension ImportPlan {
             // A new password brings its key; the same password only adds one where there is none.
             if let totp = incoming.totp, update.replacesSecret || current.totp == nil {
                 try vault.setOneTimeKey(of: id, to: totp.parameters, key: try copy(totp.key))
+            }
+            // A new password brings its fields' values (a replaced secret kept in the field's
+            // history); the same password only adds the fields the credential lacks.
+            for field in incoming.fields where update.replacesSecret || current.field(named: field.name) == nil {
+                switch field.value {
+                case .text(let text): try vault.setField(of: id, name: field.name, text: text, secret: try SecureBytes(zeros: 0))
+                case .secret(let secret): try vault.setField(of: id, name: field.name, text: nil, secret: try copy(secret))
+                }
             }
             if let lastUsed = update.entry.lastUsed { used.append((id, lastUsed)) }
         }
