@@ -79,16 +79,16 @@ struct FormatImportTests {
         #expect(plan.steps.contains { $0.action == .notLogin("note") })
     }
 
-    @Test("Bitwarden JSON: URIs, an app link kept in the notes, history, times, text and hidden fields, folder; notes and cards not imported")
+    @Test("Bitwarden JSON: URIs, an app link as a service, history, times, text and hidden fields, folder; notes and cards not imported")
     func bitwardenJSON() throws {
         let batch = try ImportSamples.read("bitwarden.json")
         #expect(batch.format == .bitwardenJSON)
         let plan = try ImportSamples.plan(batch)
         #expect(plan.addedCount == 2)
         let github = try #require(plan.added("GitHub \"work\""))
-        #expect(github.services.map(\.text) == ["https://github.com/login", "https://gist.github.com"])
+        #expect(github.services.map(\.text) == ["https://github.com/login", "https://gist.github.com", "androidapp://com.github.android"])
         #expect(github.notes.hasPrefix("Line 1\nLine 2 é"))
-        #expect(github.notes.contains("URL: androidapp://com.github.android"))
+        #expect(!github.notes.contains("androidapp://"))
         // A text custom field is a text field; a hidden one (type 1) a secret field, never in the notes.
         #expect(github.field(named: "recovery email")?.text == "alice@work.example")
         #expect(github.field(named: "pin")?.secret.map { plan.secret($0) } == "4321")
@@ -100,7 +100,7 @@ struct FormatImportTests {
         #expect(github.history.first.map { plan.secret($0.secret) } == "old-pass-1")
         #expect(github.created.description == "2022-12-24T18:00:00.000Z")
         #expect(github.modified.description == "2023-03-01T12:30:45.123Z")
-        #expect(plan.warnings.contains { $0.contains("androidapp://") })
+        #expect(!plan.warnings.contains { $0.contains("androidapp://") })
         let shop = try #require(plan.added("Shop"))
         #expect(shop.services.map(\.text) == ["shop.example.com"])
         #expect(plan.steps.contains { $0.action == .notLogin("secure note") })

@@ -103,16 +103,16 @@ struct ImportPlanTests {
         #expect(plan.warnings.contains { $0.contains("user name or password") })
     }
 
-    @Test("an Android app's login from Chrome (android://HASH@package/) is kept in the notes, not taken for a password in a URL")
+    @Test("an Android app's login from Chrome (android://HASH@package/) is an app link service, not taken for a password in a URL")
     func androidApp() throws {
         let vault = try vault()
         let plan = plan(try csv("com.example.app,android://dGVzdGhhc2g=@com.example.app/,u,pw,\n"), vault, .skip)
         #expect(plan.invalidCount == 0)
         let app = try #require(plan.added("com.example.app"))
-        #expect(app.services.isEmpty, "no web service: an item without a site")
-        #expect(app.notes == "URL: android://dGVzdGhhc2g=@com.example.app/")
-        #expect(plan.warnings.contains { $0.contains("'android://dGVzdGhhc2g=@com.example.app/' is not a web address") })
-        #expect(!plan.warnings.contains { $0.contains("user name or password") })
+        #expect(app.services.map(\.text) == ["android://dGVzdGhhc2g=@com.example.app/"])
+        #expect(app.services.first?.form == .app)
+        #expect(app.notes == "")
+        #expect(plan.warnings.isEmpty, "\(plan.warnings)")
     }
 
     @Test("progress is told for every entry, then the end")

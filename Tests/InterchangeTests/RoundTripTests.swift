@@ -23,7 +23,8 @@ struct RoundTripTests {
         let clock = Clock { Timestamp(millisecondsSince1970: now.withLock { $0 }) }
         let vault = try Vault.create(at: try directory.freshPath("source.pwtui"), password: try secure("x"),
                                      parameters: .interactive, environment: VaultEnvironment(clock: clock, derivation: MemoizingDerivation()))
-        let github = try vault.add(services: [try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com")],
+        let github = try vault.add(services: [try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com"),
+                                              try ServiceIdentifier("android://aGFzaA==@com.github.android/")],
                                    username: "alice", secret: try secure("first, \"quoted\"\npassword"), title: "GitHub — \"work\", main",
                                    notes: "line 1\nline 2, with \"quotes\"\n日本語 🔑")
         try vault.setOneTimeKey(of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45), key: try secure(Self.totpKey))
@@ -122,7 +123,7 @@ struct RoundTripTests {
             } else {
                 #expect(copy.services == [original.services[0]])
                 // No column for fields or a second service: the notes carry them.
-                #expect(copy.notes == original.notes + "\n\nrecovery email: alice@example.org\n\nURL: gist.github.com\n\nPIN: 12,\"34")
+                #expect(copy.notes == original.notes + "\n\nrecovery email: alice@example.org\n\nURL: gist.github.com\nURL: android://aGFzaA==@com.github.android/\n\nPIN: 12,\"34")
                 #expect(copy.fields.isEmpty)
                 #expect(secret(plan, copy.secret) == secret(source, original.secret))
             }

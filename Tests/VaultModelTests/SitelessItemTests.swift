@@ -43,4 +43,21 @@ struct SitelessItemTests {
         try vault.update(site.id) { $0.services = []; $0.title = "Now an item" }
         #expect(try vault.credential(id: site.id.uuidString).services.isEmpty)
     }
+
+    @Test("app links are kept through the file as they were written, beside web services, and match only their app")
+    func appLinks() throws {
+        let environment = VaultEnvironment(derivation: MemoizingDerivation())
+        let vault = try createVault(in: temporary, environment: environment)
+        let services = [try ServiceIdentifier("https://example.com/login"), try ServiceIdentifier("android://aGFzaA==@com.example.app/"),
+                        try ServiceIdentifier("iosapp://com.example.ios")]
+        let item = try vault.add(services: services, username: "kim", secret: try secure("pw"))
+        try vault.save()
+        let reopened = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment)
+        let stored = try #require(reopened.contents.credential(withID: item.id))
+        #expect(stored.services.map(\.text) == services.map(\.text))
+        let context = RankingContext(suffixes: NoPublicSuffixList())
+        let app = CredentialRanking.matches(reopened.contents.credentials, for: [try ServiceIdentifier("androidapp://com.example.app")], context: context)
+        #expect(app.map(\.credential.id) == [item.id])
+        #expect(CredentialRanking.matches(reopened.contents.credentials, for: [try ServiceIdentifier("com.example.app")], context: context).isEmpty)
+    }
 }

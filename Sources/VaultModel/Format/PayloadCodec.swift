@@ -24,6 +24,8 @@ import Platform
 //                   u32 name length, name, value           a secret one's value is in the arena
 //     field past := u32 name length, name, i64 replaced ms, tag 14 (format 1.3): an earlier value
 //                   value                                  of the secret field of that name
+//     app link   := the link's text                       tag 15 (format 1.3): a service that is
+//                                                          an app (android://…, iosapp://…)
 //     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
@@ -52,6 +54,9 @@ package enum PayloadCodec {
         case totp = 12
         /// A named field, and an earlier value of a secret one (format 1.3).
         case namedField = 13, namedFieldHistory = 14
+        /// A service that is an app link (format 1.3): its own tag, so that a 1.2 reader, which
+        /// cannot parse one, skips it instead of calling the vault damaged.
+        case appLink = 15
     }
 
     // MARK: Encoding
@@ -75,7 +80,7 @@ package enum PayloadCodec {
                 try writer.field(.rank, length: 4)
                 try writer.u32(UInt32(bitPattern: credential.rank))
             }
-            for service in credential.services { try writer.stringField(.service, service.text) }
+            for service in credential.services { try writer.stringField(service.form == .app ? .appLink : .service, service.text) }
             for previous in credential.history {
                 try contents.secrets.withBytes(of: previous.secret) { secret in
                     try writer.field(.history, length: 8 + secret.count)
@@ -340,7 +345,7 @@ package enum PayloadCodec {
             case .secret: secret = value.remainingReference()
             case .notes: notes = try value.string()
             case .rank: rank = Int32(bitPattern: try value.u32())
-            case .service:
+            case .service, .appLink:
                 let text = try value.string()
                 do {
                     services.append(try ServiceIdentifier(stored: text))

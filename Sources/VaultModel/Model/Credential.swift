@@ -53,6 +53,20 @@ public struct Credential: Sendable {
         !services.isEmpty || !title.trimmingSpacesAndNewlines().isEmpty
     }
 
+    /// `field` set: a field of that name (without case) keeps its name and history, and a secret
+    /// value it replaces joins that history, replaced at `time`; otherwise it is added.
+    mutating func set(_ field: NamedField, at time: Timestamp) {
+        guard let index = fields.firstIndex(where: { $0.isNamed(field.name) }) else {
+            fields.append(field)
+            return
+        }
+        var updated = field
+        updated.name = fields[index].name
+        updated.history = fields[index].history
+        if let old = fields[index].secret { updated.history.append(PreviousSecret(secret: old, replaced: time)) }
+        fields[index] = updated
+    }
+
     /// The field called `name` (without case), if any.
     public func field(named name: String) -> NamedField? {
         fields.first { $0.isNamed(name) }
@@ -75,17 +89,6 @@ public struct Credential: Sendable {
     /// change comes from another copy of the vault through a merge.
     public var secretSet: Timestamp {
         history.reduce(created) { Swift.max($0, $1.replaced) }
-    }
-}
-
-/// A secret that was replaced, and when.
-public struct PreviousSecret: Sendable {
-    public var secret: SecretReference
-    public var replaced: Timestamp
-
-    public init(secret: SecretReference, replaced: Timestamp) {
-        self.secret = secret
-        self.replaced = replaced
     }
 }
 

@@ -43,4 +43,17 @@ public struct NamedField: Sendable {
     public func isNamed(_ name: String) -> Bool {
         self.name.lowercased() == name.lowercased()
     }
+
+    /// `fields` with their secrets (values and histories) copied from `source` into `arena`.
+    static func copied(_ fields: [NamedField], from source: SecretArena, into arena: SecretArena) throws -> [NamedField] {
+        func store(_ secret: SecretReference) throws -> SecretReference {
+            try source.withBytes(of: secret) { try arena.store($0) }
+        }
+        return try fields.map { field in
+            var copy = field
+            if let secret = field.secret { copy.value = .secret(try store(secret)) }
+            for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret) }
+            return copy
+        }
+    }
 }

@@ -219,7 +219,7 @@ public final class Vault {
         }
         let now = stamp(after: contents.credentials[index])
         var credential = contents.credentials[index]
-        Self.set(NamedField(name: name, value: value), in: &credential, at: now)
+        credential.set(NamedField(name: name, value: value), at: now)
         try Limits.check(credential)
         credential.modified = now
         contents.credentials[index] = credential
@@ -238,19 +238,6 @@ public final class Vault {
         contents.credentials[index].fields.removeAll { $0.isNamed(name) }
         contents.credentials[index].modified = now
         pending.append(.setField(id, name: name, nil, at: now))
-    }
-
-    /// `field` set in `credential`: a secret value it replaces goes to the field's history.
-    static func set(_ field: NamedField, in credential: inout Credential, at time: Timestamp) {
-        guard let index = credential.fields.firstIndex(where: { $0.isNamed(field.name) }) else {
-            credential.fields.append(field)
-            return
-        }
-        var updated = field
-        updated.name = credential.fields[index].name
-        updated.history = credential.fields[index].history
-        if let old = credential.fields[index].secret { updated.history.append(PreviousSecret(secret: old, replaced: time)) }
-        credential.fields[index] = updated
     }
 
     /// The one-time code of `credential` now (by the vault's clock), and the seconds it stays valid.

@@ -105,9 +105,9 @@ enum VaultMerge {
                 let position = try index(of: id, for: "the field '\(name)'")
                 var credential = result.credentials[position]
                 switch value {
-                case .text(let text)?: Vault.set(NamedField(name: name, value: .text(text)), in: &credential, at: time)
+                case .text(let text)?: credential.set(NamedField(name: name, value: .text(text)), at: time)
                 case .secret(let secret)?:
-                    Vault.set(NamedField(name: name, value: .secret(try move(secret, from: ours, into: result))), in: &credential, at: time)
+                    credential.set(NamedField(name: name, value: .secret(try move(secret, from: ours, into: result))), at: time)
                 case nil: credential.fields.removeAll { $0.isNamed(name) }
                 }
                 credential.modified = max(time, credential.modified)

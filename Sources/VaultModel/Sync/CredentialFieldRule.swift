@@ -45,7 +45,7 @@ struct CredentialFieldRule: Sendable {
             equal: { namedFieldsOrder($0, $1) == 0 },
             compare: { namedFieldsOrder($0, $1) },
             take: { credential, side, arena in
-                credential.fields = try VaultReconcile.copyFields(side.credential.fields, from: side.arena, into: arena)
+                credential.fields = try NamedField.copied(side.credential.fields, from: side.arena, into: arena)
             }),
     ]
 
@@ -59,18 +59,27 @@ struct CredentialFieldRule: Sendable {
             switch (f.value, g.value) {
             case let (.text(p), .text(q)) where p != q: return p < q ? -1 : 1
             case let (.secret(p), .secret(q)):
-                let order = VaultReconcile.compareSecrets(p, a.arena, q, b.arena)
-                if order != 0 { return order < 0 ? -1 : 1 }
+                let order = bytesOrder(p, a.arena, q, b.arena)
+                if order != 0 { return order }
             default: break
             }
             if f.history.count != g.history.count { return f.history.count < g.history.count ? -1 : 1 }
             for (p, q) in zip(f.history, g.history) {
                 if p.replaced != q.replaced { return p.replaced < q.replaced ? -1 : 1 }
-                let order = VaultReconcile.compareSecrets(p.secret, a.arena, q.secret, b.arena)
-                if order != 0 { return order < 0 ? -1 : 1 }
+                let order = bytesOrder(p.secret, a.arena, q.secret, b.arena)
+                if order != 0 { return order }
             }
         }
         return 0
+    }
+
+    /// Two secrets' bytes in lexicographic order: -1, 0 or 1.
+    private static func bytesOrder(_ x: SecretReference, _ arenaX: SecretArena, _ y: SecretReference, _ arenaY: SecretArena) -> Int {
+        arenaX.withBytes(of: x) { mine in
+            arenaY.withBytes(of: y) { theirs in
+                mine.lexicographicallyPrecedes(theirs) ? -1 : theirs.lexicographicallyPrecedes(mine) ? 1 : 0
+            }
+        }
     }
 
     /// Authenticator keys: none first, then by parameters, then by the key's bytes.

@@ -281,18 +281,8 @@ public enum VaultReconcile {
             credential.history[i].secret = try store(credential.history[i].secret, from: side.arena, into: arena)
         }
         if let totp = credential.totp { credential.totp?.key = try store(totp.key, from: side.arena, into: arena) }
-        credential.fields = try copyFields(side.credential.fields, from: side.arena, into: arena)
+        credential.fields = try NamedField.copied(side.credential.fields, from: side.arena, into: arena)
         return credential
-    }
-
-    /// Named fields with their secrets (values and histories) copied into `arena`.
-    static func copyFields(_ fields: [NamedField], from source: SecretArena, into arena: SecretArena) throws -> [NamedField] {
-        try fields.map { field in
-            var copy = field
-            if let secret = field.secret { copy.value = .secret(try store(secret, from: source, into: arena)) }
-            for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret, from: source, into: arena) }
-            return copy
-        }
     }
 
     static func store(_ secret: SecretReference, from source: SecretArena, into arena: SecretArena) throws -> SecretReference {
