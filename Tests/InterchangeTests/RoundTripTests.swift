@@ -116,6 +116,7 @@ struct RoundTripTests {
         let source = try sourceVault()
         let (plan, writer) = try roundTrip(.keepassxcCSV, source)
         #expect(writer.notesServices == 1)
+        #expect(writer.notesFields == 1)
         for original in source.contents.credentials {
             let copy = try matching(original, in: plan)
             if original.services.count == 1 {

@@ -46,5 +46,9 @@ public struct ExportCredentials {
             StandardError.say("\(writer.notesServices) credential\(writer.notesServices == 1 ? " has" : "s have") more than one service; "
                 + "KeePassXC's CSV has one URL column, so the others are in the notes as 'URL: …' lines.")
         }
+        if writer.notesFields > 0 {
+            StandardError.say("\(writer.notesFields) credential\(writer.notesFields == 1 ? " has" : "s have") secret fields; "
+                + "KeePassXC's CSV has no column for them, so they are in the notes as 'name: value' lines, no longer secret there.")
+        }
     }
 }
