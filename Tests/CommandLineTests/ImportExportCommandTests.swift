@@ -88,20 +88,25 @@ struct ImportExportCommandTests {
         #expect(skipping.exitCode == 0, "\(skipping)")
     }
 
-    @Test("an item without a site: add --title, found by its title and id (show, get --id, list, rm), never for a service")
+    @Test("an item without a site: add --title, found by its title and id (show, get TITLE, get --id, list, rm), never for a service")
     func sitelessItem() throws {
         let sandbox = try Sandbox.withVault(Login(["home.example"], username: "kim", secret: "site-pw"))
         let add = try sandbox.pwtui(["add", "--title", "Home Wi-Fi"], stdin: "wifi-pass\n")
         #expect(add.exitCode == 0, "\(add)")
         let id = add.out.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try sandbox.pwtui(["get", "--id", String(id.prefix(8))]).out == "wifi-pass\n")
+        #expect(try sandbox.pwtui(["get", "home wi-fi"]).out == "wifi-pass\n", "a title is no service: get finds the item by it")
+        #expect(try sandbox.pwtui(["add", "--title", "Router"], stdin: "router-pass\n").exitCode == 0)
+        #expect(try sandbox.pwtui(["get", "router"]).out == "router-pass\n", "one word: no host matches, so the title does")
+        let nothing = try sandbox.pwtui(["get", "nowhere"])
+        #expect(nothing.exitCode == 1 && nothing.err.contains("nor has it as its title"), "\(nothing)")
         let shown = try sandbox.pwtui(["show", "Home Wi-Fi"])
         #expect(shown.exitCode == 0 && shown.out.contains("Home Wi-Fi") && !shown.out.contains("wifi-pass"), "\(shown)")
         let list = try sandbox.pwtui(["list"])
         #expect(list.out.contains("(no site)"), "\(list)")
         #expect(try sandbox.pwtui(["get", "home.example"]).out == "site-pw\n")
         #expect(try sandbox.pwtui(["rm", "Home Wi-Fi", "--yes"]).exitCode == 0)
-        #expect(try sandbox.listJSON().count == 1)
+        #expect(try sandbox.listJSON().count == 2)
         let unnamed = try sandbox.pwtui(["add"], stdin: "x\n")
         #expect(unnamed.exitCode == 64 && unnamed.err.contains("--title"), "\(unnamed)")
     }

@@ -24,7 +24,7 @@ struct NamedFieldCommandTests {
         #expect(try sandbox.pwtui(["edit", "bank.example", "--remove-field", "branch"]).exitCode == 0)
         #expect(!(try sandbox.pwtui(["show", "bank.example"]).out.contains("branch")))
         let missing = try sandbox.pwtui(["get", "bank.example", "--field", "branch"])
-        #expect(missing.exitCode == 1 && missing.err.contains("no field 'branch'") && missing.err.contains("PIN"), "\(missing)")
+        #expect(missing.exitCode == 64 && missing.err.contains("no field 'branch'") && missing.err.contains("PIN"), "\(missing)")
         #expect(try sandbox.pwtui(["get", "bank.example"]).out == "bank-pw\n", "the password is still the default field")
     }
 

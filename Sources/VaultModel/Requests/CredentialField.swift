@@ -66,7 +66,8 @@ public enum CredentialField: RawRepresentable, Hashable, CaseIterable, Sendable,
         case .named(let name):
             guard let field = credential.field(named: name) else {
                 let names = credential.fields.map(\.name)
-                throw VaultError.noMatch("\(credential.displayTitle) has no field '\(name)'; "
+                // A usage error, not "no match": the credential was found, the question names nothing.
+                throw VaultError.invalidRequest("\(credential.displayTitle) has no field '\(name)'; "
                     + (names.isEmpty ? "it has no named fields (--field takes password, username, both, json, totp or a field's name)"
                                      : "its fields: \(names.joined(separator: ", "))"))
             }

@@ -8,14 +8,15 @@ struct GetCommand: ParsableCommand {
         commandName: "get",
         abstract: "Print the best match's password (or another field) without opening a screen.",
         discussion: """
-            Example: the password for github.com into a variable, the username alone
+            Example: the password for github.com into a variable, the username alone, an item without a site
               token=$(pwtui get github.com)
               pwtui get github.com --field username
+              pwtui get "Home Wi-Fi"
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to match, most specific first.")
+    @Argument(help: "Services to match, most specific first; or an item's title (an item without a site).")
     var services: [String] = []
 
     @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
@@ -35,7 +36,9 @@ struct GetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let query = CredentialQuery(id: id, services: try services.map { try ServiceIdentifier($0) })
-        try GetCredential(query: query, field: field, noInteraction: noInteraction).run(in: global.session())
+        let (query, titleFallback) = try GetCredential.query(words: services, id: id)
+        var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
+        get.titleFallback = titleFallback
+        try get.run(in: global.session())
     }
 }
