@@ -22,7 +22,7 @@ struct GetCommand: ParsableCommand {
     @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
     var id: String?
 
-    @Option(help: "What to print: password, username, both (username, newline, password), json, or totp (the one-time code).")
+    @Option(help: "What to print: password, username, both (username, newline, password), json, totp (the one-time code), or the name of one of the credential's fields.")
     var field: CredentialField = .password
 
     @Flag(name: .customLong("no-interaction"),
