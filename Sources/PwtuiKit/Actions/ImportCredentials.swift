@@ -99,7 +99,7 @@ public struct ImportCredentials {
         switch action {
         case .add: return ""
         case .update(let id): return "a new password for credential \(id.uuidString.lowercased().prefix(8)); the old one is kept in its history"
-        case .updatePending(let origin): return "a newer password for the same account at \(origin), whose password is kept in the history"
+        case .updatePending(let origin): return "a newer password for the same account at \(origin); the older one, if any, is kept in the history"
         case .olderPending(let origin): return "an older password of the same account at \(origin): kept in its history"
         case .enrich(let id, let gains): return "same password as credential \(id.uuidString.lowercased().prefix(8)); adds \(gains)"
         case .enrichPending(let origin, let gains): return "same account and password as \(origin); adds \(gains)"
