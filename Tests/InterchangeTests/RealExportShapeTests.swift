@@ -297,4 +297,15 @@ struct RealExportShapeTests {
         let field = try #require(try vault.credential(id: github.id.uuidString).field(named: "backup code"))
         #expect(field.secret.map { reference in vault.withSecret(reference) { Array($0) } } == Array("9876".utf8))
     }
+
+    @Test("a Bitwarden organisation's export: each item's collections are kept (in the notes, like a folder)")
+    func bitwardenCollections() throws {
+        let json = """
+            {"encrypted": false, "collections": [{"id": "c1", "name": "Ops"}, {"id": "c2", "name": "Shared"}],
+             "items": [{"type": 1, "name": "Server", "collectionIds": ["c1", "c2"],
+               "login": {"username": "root", "password": "pw", "uris": [{"uri": "https://server.example"}]}}]}
+            """
+        let plan = plan(try batch(json), try vault())
+        #expect(plan.added("Server")?.notes == "collections: Ops, Shared")
+    }
 }
