@@ -143,6 +143,20 @@ struct RoundTripTests {
         #expect(!text.contains("\"=HYPERLINK"))
     }
 
+    @Test("pwtui CSV carries when each credential was last used, so that it ranks as before once imported")
+    func lastUsed() throws {
+        let source = try sourceVault()
+        let used = Timestamp(millisecondsSince1970: 1_750_000_000_000)
+        let first = try #require(source.contents.credentials.first)
+        var writer = ExportWriter(format: .csv)
+        writer.lastUsed = { $0 == first.id ? used : nil }
+        let bytes = try writer.write(source)
+        let plan = try bytes.withUnsafeBytes { try ImportSamples.plan(try ImportReader.read(bytes: $0)) }
+        let copied = try #require(plan.additions.first { $0.credential.username == first.username && $0.credential.title == first.title })
+        #expect(copied.lastUsed == used)
+        #expect(plan.additions.filter { $0.lastUsed != nil }.count == 1)
+    }
+
     @Test("an export's CRLF in notes comes in as LF")
     func crlfNotes() throws {
         let vault = try Vault.create(at: try directory.freshPath("crlf.pwtui"), password: try secure("x"), parameters: .interactive,

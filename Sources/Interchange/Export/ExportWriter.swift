@@ -19,6 +19,10 @@ public struct ExportWriter {
     /// How many credentials had secret fields that only fit in the notes (KeePassXC's CSV).
     public private(set) var notesFields = 0
 
+    /// When each credential was last used (the local use history), written where the format has
+    /// a place for it (pwtui's CSV), so that an export imported again ranks as before.
+    public var lastUsed: (UUID) -> Timestamp? = { _ in nil }
+
     public init(format: ExportFormat) {
         self.format = format
     }
@@ -29,13 +33,14 @@ public struct ExportWriter {
         switch format {
         case .csv:
             try CSVWriter.row(["title", "services", "username", "password", "notes", "otpauth", "created", "modified", "fields",
-                               "secret fields"].map(Field.text), to: &output)
+                               "secret fields", "last used"].map(Field.text), to: &output)
             for credential in credentials {
                 try CSVWriter.row([.text(credential.title), .text(credential.services.map(\.text).joined(separator: "\n")),
                                    .text(credential.username), .secret(credential.secret), .text(credential.notes),
                                    oneTimeField(credential), .text(credential.created.description),
                                    .text(credential.modified.description), .text(Self.textFieldLines(credential)),
-                                   .secretFields(credential.fields.filter(\.isSecret))], to: &output, vault: vault)
+                                   .secretFields(credential.fields.filter(\.isSecret)),
+                                   .text(lastUsed(credential.id)?.description ?? "")], to: &output, vault: vault)
             }
         case .keepassxcCSV:
             try CSVWriter.row(["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]

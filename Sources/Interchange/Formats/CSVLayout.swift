@@ -88,7 +88,7 @@ struct CSVLayout: Sendable {
                   required: ["group", "title", "username", "password", "url", "notes"], formulaGuarded: true),
         CSVLayout(format: .csv, columns: ["title": .title, "services": .location, "username": .username, "password": .password,
                                           "notes": .notes, "otpauth": .oneTimeKey, "created": .created, "modified": .modified,
-                                          "fields": .customFields, "secret fields": .secretFields],
+                                          "fields": .customFields, "secret fields": .secretFields, "last used": .lastUsed],
                   required: ["title", "services", "username", "password"], locationSeparator: "\n", formulaGuarded: true),
     ]
 

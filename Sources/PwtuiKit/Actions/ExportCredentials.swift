@@ -32,6 +32,8 @@ public struct ExportCredentials {
         }
         let vault = try session.openVault()
         var writer = ExportWriter(format: format)
+        let usage = session.usageHistory.read()
+        writer.lastUsed = { usage.lastUsed($0) }
         let bytes = try writer.write(vault)
         let count = vault.contents.credentials.count
         if let output {
