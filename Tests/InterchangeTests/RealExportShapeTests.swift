@@ -132,6 +132,16 @@ struct RealExportShapeTests {
         #expect(kept.history.isEmpty)
     }
 
+    @Test("a vault credential without a password takes the export's real one, even with the default policy (skip)")
+    func emptyInVaultTakesReal() throws {
+        let vault = try vault()
+        let github = try vault.add(services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure(""))
+        let plan = plan(try batch("name,url,username,password\nGH,https://github.com,kim,real\n"), vault, .skip)
+        #expect(plan.steps[0].action == .update(github.id))
+        try plan.apply(to: vault)
+        #expect(vault.withSecret(try vault.credential(id: github.id.uuidString).secret) { Array($0) } == Array("real".utf8))
+    }
+
     @Test("Firefox's chrome://FirefoxAccounts row is listed as skipped, the logins imported")
     func firefoxAccounts() throws {
         let batch = try ImportSamples.read("shapes/firefox-accounts-row.csv")

@@ -24,7 +24,8 @@ import VaultModel
 ///   `--on-conflict`: `skip` (the default: nothing already there changes), `keep-both`, or
 ///   `update`, which makes the imported password current and keeps the old one in the history,
 ///   as `pwtui edit --password` does, and adds the services, notes and key the credential lacks.
-///   An export's empty password never replaces a vault's real one.
+///   An export's empty password never replaces a vault's real one, and a vault credential without
+///   a password takes the export's whatever the policy.
 /// - Not a credential (`ImportConversion.notCredential`): listed, skipped, never refusing the file.
 public struct ImportPlan: Sendable {
     public enum ConflictPolicy: String, CaseIterable, Sendable {
@@ -167,6 +168,9 @@ public struct ImportPlan: Sendable {
             guard case .vault(let credential) = first, !gains.isEmpty else { return .duplicate(describe(first)) }
             return .enrich(credential.id, gains)
         }
+        // And a real password in the export is news about a vault credential that has none:
+        // taking it loses nothing, whatever the policy.
+        if case .vault(let credential) = first, credential.secret.count == 0 { return .update(credential.id) }
         switch policy {
         case .skip: return .conflict(describe(first))
         case .keepBoth: return .addBesides(describe(first))
