@@ -100,6 +100,9 @@ struct ImportExportCommandTests {
         #expect(try sandbox.pwtui(["get", "router"]).out == "router-pass\n", "one word: no host matches, so the title does")
         let nothing = try sandbox.pwtui(["get", "nowhere"])
         #expect(nothing.exitCode == 1 && nothing.err.contains("nor has it as its title"), "\(nothing)")
+        // Read as a title, a pasted user:password@host is still never repeated.
+        let pasted = try sandbox.pwtui(["get", "bob:hunter9@host.example"])
+        #expect(pasted.exitCode == 1 && !pasted.err.contains("hunter9"), "\(pasted)")
         let shown = try sandbox.pwtui(["show", "Home Wi-Fi"])
         #expect(shown.exitCode == 0 && shown.out.contains("Home Wi-Fi") && !shown.out.contains("wifi-pass"), "\(shown)")
         let list = try sandbox.pwtui(["list"])

@@ -19,8 +19,10 @@ public struct GetCredential {
 
     /// What `get WORDS` asks: the services they name; one argument that is no service (`get
     /// "Home Wi-Fi"`) is a title, and a one-word service that matches nothing is tried as one.
+    /// A URL (`://`) is always a service, so its parse error stands (it may carry a password,
+    /// which the error does not repeat and a title lookup would).
     public static func query(words: [String], id: String?) throws -> (CredentialQuery, titleFallback: String?) {
-        if id == nil, words.count == 1, (try? ServiceIdentifier(words[0])) == nil {
+        if id == nil, words.count == 1, !words[0].contains("://"), (try? ServiceIdentifier(words[0])) == nil {
             return (CredentialQuery(title: words[0]), nil)
         }
         return (CredentialQuery(id: id, services: try words.map { try ServiceIdentifier($0) }), id == nil && words.count == 1 ? words[0] : nil)
@@ -63,6 +65,7 @@ public struct GetCredential {
                 return try ask(CredentialQuery(title: title))
             } catch {
                 guard Self.isNoMatch(error) else { throw error }
+                // A one-word service parsed: no '@' in it, nothing to hide.
                 throw VaultError.noMatch("no credential matches \(title) as a service, nor has it as its title")
             }
         }

@@ -55,7 +55,10 @@ public struct CredentialQuery: Sendable, Equatable {
         let found = vault.contents.credentials.filter { $0.title.lowercased() == wanted && accepting($0) }
         switch found.count {
         case 1: return found[0]
-        case 0: throw VaultError.noMatch("no credential matches '\(title)' as a service or a title")
+        case 0:
+            // Text with an '@' may be a pasted `user:password@host`: not repeated.
+            let shown = title.contains("@") ? "that text" : "'\(title)'"
+            throw VaultError.noMatch("no credential matches \(shown) as a service or a title")
         default:
             let ids = found.prefix(5).map { String($0.id.uuidString.lowercased().prefix(8)) }.joined(separator: ", ")
             throw VaultError.invalidRequest("\(found.count) credentials are titled '\(title)' (\(ids)); give one's id with --id")
