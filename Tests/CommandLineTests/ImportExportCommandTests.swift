@@ -103,6 +103,8 @@ struct ImportExportCommandTests {
         // Read as a title, a pasted user:password@host is still never repeated.
         let pasted = try sandbox.pwtui(["get", "bob:hunter9@host.example"])
         #expect(pasted.exitCode == 1 && !pasted.err.contains("hunter9"), "\(pasted)")
+        let shownPasted = try sandbox.pwtui(["show", "bob:hunter9@host.example"])
+        #expect(shownPasted.exitCode == 1 && !shownPasted.err.contains("hunter9"), "\(shownPasted)")
         let shown = try sandbox.pwtui(["show", "Home Wi-Fi"])
         #expect(shown.exitCode == 0 && shown.out.contains("Home Wi-Fi") && !shown.out.contains("wifi-pass"), "\(shown)")
         let list = try sandbox.pwtui(["list"])
