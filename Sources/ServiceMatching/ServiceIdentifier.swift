@@ -16,7 +16,10 @@ import UnicodeText
 /// Parsing is byte-wise and copies nothing for ASCII text: a vault of 100,000 credentials parses
 /// every stored service when it opens.
 public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
-    public enum Form: Sendable { case domain, url, associatedDomain }
+    /// `app`: a mobile app's link (format 1.3): `android://CERT-HASH@package/` as Chrome writes it,
+    /// `androidapp://package` as Bitwarden does, `iosapp://bundle-id`. Its host is the package or
+    /// bundle id; it matches only a request for the same app (`ServiceMatch`), never a web host.
+    public enum Form: Sendable { case domain, url, associatedDomain, app }
     public enum HostKind: Sendable { case name, ipv4, ipv6 }
 
     public enum Scheme: String, Sendable {
@@ -35,6 +38,12 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     public let path: String?
     /// `*.example.com`: any strict subdomain of `host`, not `host` itself.
     public let isWildcard: Bool
+
+    /// For an app link, the platform it is for ("android" or "ios"); nil for anything else.
+    public var appPlatform: String? {
+        guard form == .app else { return nil }
+        return text.lowercased().hasPrefix("iosapp:") ? "ios" : "android"
+    }
 
     /// The port a connection would use: the explicit one, else the scheme's default.
     public var effectivePort: UInt16? { port ?? scheme?.defaultPort }
@@ -102,7 +111,7 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// Two identifiers are equal when they name the same thing, however they were written.
     public static func == (a: ServiceIdentifier, b: ServiceIdentifier) -> Bool {
         a.form == b.form && a.scheme == b.scheme && a.host == b.host && a.port == b.port
-            && a.path == b.path && a.isWildcard == b.isWildcard
+            && a.path == b.path && a.isWildcard == b.isWildcard && a.appPlatform == b.appPlatform
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -192,6 +201,9 @@ private struct Parser {
         var end = bytes.count
         var form = ServiceIdentifier.Form.domain
         var scheme: ServiceIdentifier.Scheme?
+        for prefix: StaticString in ["android://", "androidapp://", "iosapp://"] where hasPrefix(prefix, at: 0, end: end, caseInsensitive: true) {
+            return parseApp(after: prefix.utf8CodeUnitCount)
+        }
         if hasPrefix("webcredentials:", at: 0, end: end, caseInsensitive: true) {
             form = .associatedDomain
             start = 15
@@ -284,6 +296,25 @@ private struct Parser {
         }
         return .success(Parts(form: form, scheme: scheme, host: host, hostKind: hostKind, port: port,
                               path: path, isWildcard: isWildcard, userinfo: userinfo))
+    }
+
+    /// An app link after its scheme: Chrome's `CERT-HASH@` (kept in the text, not a user name:
+    /// the app's public signing-certificate hash), the package or bundle id, an optional '/'.
+    func parseApp(after schemeEnd: Int) -> Outcome<Parts> {
+        var start = schemeEnd
+        var end = bytes.count
+        if end > start, bytes[end - 1] == 0x2F { end -= 1 }
+        if let at = lastIndex(in: start ..< end, of: 0x40) { start = at + 1 }
+        guard start < end else { return .failure(Problem(message: "an app link names no app")) }
+        let isPackageByte = { (byte: UInt8) in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D
+        }
+        guard firstIndex(in: start ..< end, where: { !isPackageByte($0) }) == nil else {
+            return .failure(Problem(message: "'\(slice(start ..< end))' is not an app's package or bundle id"))
+        }
+        return .success(Parts(form: .app, scheme: nil, host: slice(start ..< end).lowercased(), hostKind: .name, port: nil,
+                              path: nil, isWildcard: false, userinfo: nil))
     }
 
     /// The normalised host and its kind, in one pass over the bytes for the usual ASCII name.

@@ -14,6 +14,9 @@
 //     equivalent     domains the user declared equivalent (amazon.com, amazon.co.uk)
 //     none           shown only with "show all"
 //
+// An app link (`android://…@package`, `androidapp://package`, `iosapp://id`) matches only a request
+// for the same app, as an exact match; it is no host, so it never reaches or is reached by a site.
+//
 // Across every tier two rules hold: an https credential is never offered to an http request, and
 // a stored port must match (a port named on either side must be the one the other side uses).
 // Hosts compare whole labels, so `box.com` never matches `dropbox.com`; addresses and single-label
@@ -90,6 +93,12 @@ public enum ServiceMatch {
         -> (kind: MatchKind, labels: Int)?
     {
         let request = prepared.identifier
+        // An app link is the app it names and nothing else: a request for the same app (its
+        // package, whatever the link's spelling), never a web host with the same name.
+        if stored.form == .app || request.form == .app {
+            return stored.form == request.form && stored.host == request.host && stored.appPlatform == request.appPlatform
+                ? (.exactURL, 0) : nil
+        }
         if stored.scheme == .https, request.scheme == .http { return nil }
         if stored.port != nil || request.port != nil {
             guard let storedPort = stored.effectivePort, storedPort == request.effectivePort else { return nil }

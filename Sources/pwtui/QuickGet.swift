@@ -67,8 +67,9 @@ struct QuickGet: Equatable {
     }
 
     func run() throws {
-        let query = CredentialQuery(id: id, services: try services.map { try ServiceIdentifier($0) })
-        try GetCredential(query: query, field: field, noInteraction: noInteraction)
-            .run(in: GlobalOptions.session(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
+        let (query, titleFallback) = try GetCredential.query(words: services, id: id)
+        var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
+        get.titleFallback = titleFallback
+        try get.run(in: GlobalOptions.session(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
     }
 }

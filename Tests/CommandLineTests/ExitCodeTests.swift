@@ -28,7 +28,7 @@ struct ExitCodeTests {
         ["get"],
         ["get", "github.com", "--id"],
         ["list", "--vault"],
-        ["get", "github.com", "--field", "secret"],
+        ["get", "github.com", "--field", ""],
         ["frobnicate"],
     ])
     func usageErrors(arguments: [String]) throws {

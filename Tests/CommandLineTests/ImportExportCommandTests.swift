@@ -53,25 +53,76 @@ struct ImportExportCommandTests {
         #expect(history.out.contains("older"), "the replaced password is in the history: \(history)")
     }
 
-    @Test("an entry that cannot be imported: exit 65 naming its line, nothing changed; --skip-invalid imports the rest")
+    @Test("an entry that cannot be imported: exit 65 naming its line, nothing changed; --skip-invalid imports the rest; no site is an item without one")
     func invalidEntries() throws {
         let sandbox = try Sandbox.withVault()
         let file = try write("name,url,username,password\nA,https://a.example/,u,pa\nNo site,,u,secret-b\nC,https://c.example/,u,pc,extra\n", in: sandbox)
         let before = try sandbox.vaultDirectoryFiles()
         let refused = try sandbox.pwtui(["import", file])
         #expect(refused.exitCode == 65, "\(refused)")
-        #expect(refused.err.contains("2 of 3 entries cannot be imported, so nothing was"), "\(refused)")
-        #expect(refused.err.contains("line 3: 'No site' has no URL or domain") && refused.err.contains("line 4: 5 fields where the header has 4"), "\(refused)")
+        #expect(refused.err.contains("1 of 3 entries cannot be imported, so nothing was"), "\(refused)")
+        #expect(refused.err.contains("line 4: 5 fields where the header has 4"), "\(refused)")
         #expect(!refused.err.contains("secret-b"), "\(refused)")
         #expect(try sandbox.vaultDirectoryFiles() == before)
 
         let skipping = try sandbox.pwtui(["import", file, "--skip-invalid"])
-        #expect(skipping.exitCode == 0 && skipping.out.contains("1 added, 2 not importable"), "\(skipping)")
-        #expect(try sandbox.listJSON().count == 1)
+        #expect(skipping.exitCode == 0 && skipping.out.contains("2 added, 1 not importable"), "\(skipping)")
+        #expect(try sandbox.listJSON().count == 2)
+        #expect(try sandbox.pwtui(["show", "No site", "--reveal"]).out.contains("secret-b"))
 
         let unbalanced = try write("name,url,username,password\nA,https://a.example/,u,\"pa\n", in: sandbox, name: "open.csv")
         let broken = try sandbox.pwtui(["import", unbalanced])
         #expect(broken.exitCode == 65 && broken.err.contains("open.csv:line 2, column 24"), "\(broken)")
+    }
+
+    @Test("--dry-run exits as the import would (65 with an entry that cannot be imported), and shows no URL's password")
+    func dryRunExitCode() throws {
+        let sandbox = try Sandbox.withVault()
+        let file = try write("name,url,username,password\nA,https://bob:hunter2@a.example/,bob,pa\nC,https://c.example/,u,pc,extra\n", in: sandbox)
+        let dry = try sandbox.pwtui(["import", file, "--dry-run"])
+        #expect(dry.exitCode == 65, "\(dry)")
+        #expect(dry.out.contains("Dry run, nothing changed") && dry.err.contains("so the import would change nothing"), "\(dry)")
+        #expect(!dry.out.contains("hunter2") && !dry.err.contains("hunter2"), "\(dry)")
+        #expect(dry.out.contains("https://…@a.example/"), "\(dry)")
+        let skipping = try sandbox.pwtui(["import", file, "--dry-run", "--skip-invalid"])
+        #expect(skipping.exitCode == 0, "\(skipping)")
+    }
+
+    @Test("an item without a site: add --title, found by its title and id (show, get TITLE, get --id, list, rm), never for a service")
+    func sitelessItem() throws {
+        let sandbox = try Sandbox.withVault(Login(["home.example"], username: "kim", secret: "site-pw"))
+        let add = try sandbox.pwtui(["add", "--title", "Home Wi-Fi"], stdin: "wifi-pass\n")
+        #expect(add.exitCode == 0, "\(add)")
+        let id = add.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try sandbox.pwtui(["get", "--id", String(id.prefix(8))]).out == "wifi-pass\n")
+        #expect(try sandbox.pwtui(["get", "home wi-fi"]).out == "wifi-pass\n", "a title is no service: get finds the item by it")
+        #expect(try sandbox.pwtui(["add", "--title", "Router"], stdin: "router-pass\n").exitCode == 0)
+        #expect(try sandbox.pwtui(["get", "router"]).out == "router-pass\n", "one word: no host matches, so the title does")
+        let nothing = try sandbox.pwtui(["get", "nowhere"])
+        #expect(nothing.exitCode == 1 && nothing.err.contains("nor has it as its title"), "\(nothing)")
+        // Read as a title, a pasted user:password@host is still never repeated.
+        let pasted = try sandbox.pwtui(["get", "bob:hunter9@host.example"])
+        #expect(pasted.exitCode == 1 && !pasted.err.contains("hunter9"), "\(pasted)")
+        let shownPasted = try sandbox.pwtui(["show", "bob:hunter9@host.example"])
+        #expect(shownPasted.exitCode == 1 && !shownPasted.err.contains("hunter9"), "\(shownPasted)")
+        let shown = try sandbox.pwtui(["show", "Home Wi-Fi"])
+        #expect(shown.exitCode == 0 && shown.out.contains("Home Wi-Fi") && !shown.out.contains("wifi-pass"), "\(shown)")
+        let list = try sandbox.pwtui(["list"])
+        #expect(list.out.contains("(no site)"), "\(list)")
+        #expect(try sandbox.pwtui(["get", "home.example"]).out == "site-pw\n")
+        #expect(try sandbox.pwtui(["rm", "Home Wi-Fi", "--yes"]).exitCode == 0)
+        #expect(try sandbox.listJSON().count == 2)
+        let unnamed = try sandbox.pwtui(["add"], stdin: "x\n")
+        #expect(unnamed.exitCode == 64 && unnamed.err.contains("--title"), "\(unnamed)")
+    }
+
+    @Test("the reminder to delete the export is quoted for the shell")
+    func shredReminderQuoted() throws {
+        let sandbox = try Sandbox.withVault()
+        let file = try write("name,url,username,password\nA,https://a.example/,u,pa\n", in: sandbox, name: "Chrome Passwords.csv")
+        let result = try sandbox.pwtui(["import", file])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.err.contains("(shred -u '\(file)')"), "\(result)")
     }
 
     @Test("export: 0600, refuses to replace a file without --force, to stdout when piped; imported elsewhere it is the same vault")

@@ -56,7 +56,7 @@ struct QuickGetTests {
 
     @Test("What only ArgumentParser can answer is declined", arguments: [
         ["get"], ["get", "--help"], ["get", "-h"], ["get", "--id", "a", "--id", "b"],
-        ["get", "--field", "password2", "x.com"], ["get", "--vault=", "x.com"], ["get", "--", "-weird"], ["list", "x.com"],
+        ["get", "--field=", "x.com"], ["get", "--vault=", "x.com"], ["get", "--", "-weird"], ["list", "x.com"],
         ["get", "x.com", "--master-password-fd", "three"],
     ])
     func declined(arguments: [String]) {

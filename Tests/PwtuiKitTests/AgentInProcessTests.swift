@@ -66,6 +66,37 @@ struct AgentInProcessTests {
         payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
+    @Test("through the agent: an item without a site by its title, a named field by its name, a missing one refused as a usage error")
+    func titlesAndFields() throws {
+        let fixture = try Fixture()
+        let vault = try Vault.open(at: fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let wifi = try vault.add(services: [], username: "", secret: try SecureBytes(copying: Array("wifi-pass".utf8)), title: "Home Wi-Fi")
+        try vault.setField(of: wifi.id, name: "SSID", text: "home-net", secret: try SecureBytes(zeros: 0))
+        try vault.setField(of: wifi.id, name: "admin PIN", text: nil, secret: try SecureBytes(copying: Array("2468".utf8)))
+        try vault.save()
+        #expect(try fixture.unlock() == .done)
+        let path = fixture.session.vaultPath
+        guard let byTitle = try fixture.client.get(CredentialQuery(title: "home wi-fi"), field: .password, vault: path) else {
+            Issue.record("declined")
+            return
+        }
+        #expect(Self.text(byTitle.payload) == "wifi-pass\n")
+        guard let pin = try fixture.client.get(CredentialQuery(title: "Home Wi-Fi"), field: .named("admin pin"), vault: path) else {
+            Issue.record("declined")
+            return
+        }
+        #expect(Self.text(pin.payload) == "2468\n")
+        #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(CredentialQuery(title: "Home Wi-Fi"), field: .named("nope"), vault: path) }
+        // A service request never reaches it.
+        #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(CredentialQuery(services: [try ServiceIdentifier("home")]), field: .password, vault: path) }
+
+        // `get` as the command runs it: a one-word service that matches nothing is tried as a title.
+        let (query, fallback) = try GetCredential.query(words: ["Home Wi-Fi"], id: nil)
+        #expect(query.title == "Home Wi-Fi" && fallback == nil)
+        let (hostQuery, hostFallback) = try GetCredential.query(words: ["router"], id: nil)
+        #expect(hostQuery.services.map(\.host) == ["router"] && hostFallback == "router")
+    }
+
     @Test("locked, a get is declined (the caller unlocks on its own); unlocked, it answers the field")
     func getBeforeAndAfterUnlock() throws {
         let fixture = try Fixture()

@@ -123,6 +123,25 @@ import VaultModel
         #expect(screen.handle(.tick, context: ScreenContext(size: Self.size)) == .stay)
     }
 
+    @Test func namedFieldsAreShownASecretOneMaskedUntilRevealed() throws {
+        let sample = try SampleVault()
+        let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })
+        try sample.vault.setField(of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("8642".utf8)))
+        try sample.vault.setField(of: github.id, name: "team", text: "platform", secret: try SecureBytes(zeros: 0))
+        try sample.vault.save()
+        let terminal = GridTerminal(size: Self.size)
+        unlocking(terminal)
+        terminal.enqueue(.key(.right), .key(.text("r")), .key(.text("r")), .key(.escape), .key(.escape))
+        _ = try flow(sample, terminal).run()
+        let details = detailFrames(terminal)
+        let hidden = try #require(details.first)
+        let pinLine = try #require(hidden.text.split(separator: "\n").first { $0.contains("PIN: ") })
+        #expect(pinLine.contains("Fields") && pinLine.contains(CredentialDetailScreen.mask) && !pinLine.contains("8642"), "\(pinLine)")
+        #expect(hidden.text.contains("team: platform"))
+        #expect(details.contains { $0.text.contains("PIN: 8642") }, "revealed with r")
+        #expect(!(details.last?.text.contains("8642") ?? true), "dots again after r")
+    }
+
     @Test func withoutDetailsTheListDoesNotOfferThem() throws {
         let sample = try SampleVault()
         let terminal = GridTerminal(size: Self.size)

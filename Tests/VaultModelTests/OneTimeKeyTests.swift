@@ -61,7 +61,7 @@ struct OneTimeKeyTests {
         let vault = try createVault(in: temporary, environment: environment)
         let credential = try vault.add(services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("pw"))
         try vault.save()
-        #expect(vault.header.minorVersion == 2)
+        #expect(vault.header.minorVersion == VaultHeader.currentMinorVersion)
         try vault.setOneTimeKey(of: credential.id, to: OneTimeParameters(algorithm: .sha1, digits: 8, period: 30),
                                 key: try SecureBytes(copying: Self.rfcSeed))
         try vault.save()

@@ -3,7 +3,8 @@ import VaultCrypto
 import VaultModel
 
 /// Bitwarden's unencrypted JSON export, as Bitwarden writes it and `BitwardenJSON` reads it: one
-/// login item per credential, every service a `uri`, the history as `passwordHistory`.
+/// login item per credential, every service a `uri`, the history as `passwordHistory`, named
+/// fields as custom fields (a secret one hidden, type 1; its own history has no place there).
 enum BitwardenJSONWriter {
     static func write(_ credentials: [Credential], of vault: Vault, to output: inout SecureBytes) throws {
         try output.append(utf8: "{\n  \"encrypted\": false,\n  \"folders\": [],\n  \"items\": [")
@@ -16,7 +17,9 @@ enum BitwardenJSONWriter {
             } else {
                 try member("notes", credential.notes, to: &output)
             }
-            try output.append(utf8: "\"favorite\": false, \"login\": {\"uris\": [")
+            try output.append(utf8: "\"favorite\": false, \"fields\": ")
+            try fields(credential.fields, of: vault, to: &output)
+            try output.append(utf8: ", \"login\": {\"uris\": [")
             for (number, service) in credential.services.enumerated() {
                 try output.append(utf8: number == 0 ? "{\"match\": null, " : ", {\"match\": null, ")
                 try member("uri", service.text, last: true, to: &output)
@@ -55,6 +58,23 @@ enum BitwardenJSONWriter {
             try output.append(utf8: "\"collectionIds\": null}")
         }
         try output.append(utf8: "\n  ]\n}\n")
+    }
+
+    /// Named fields as Bitwarden's custom fields: type 0 text, type 1 hidden (a secret field).
+    private static func fields(_ fields: [NamedField], of vault: Vault, to output: inout SecureBytes) throws {
+        guard !fields.isEmpty else { return try output.append(utf8: "null") }
+        try output.append(utf8: "[")
+        for (number, field) in fields.enumerated() {
+            try output.append(utf8: number == 0 ? "{" : ", {")
+            try member("name", field.name, to: &output)
+            try output.append(utf8: "\"value\": ")
+            switch field.value {
+            case .text(let text): try output.append(utf8: JSONText.quote(text))
+            case .secret(let secret): try vault.withSecret(secret) { try JSONText.appendQuoted($0, to: &output) }
+            }
+            try output.append(utf8: ", \"type\": \(field.isSecret ? 1 : 0), \"linkedId\": null}")
+        }
+        try output.append(utf8: "]")
     }
 
     private static func member(_ name: String, _ value: String, last: Bool = false, to output: inout SecureBytes) throws {

@@ -16,6 +16,12 @@ public struct ExportWriter {
     public let format: ExportFormat
     /// How many credentials had services that only fit in the notes (KeePassXC's CSV).
     public private(set) var notesServices = 0
+    /// How many credentials had secret fields that only fit in the notes (KeePassXC's CSV).
+    public private(set) var notesFields = 0
+
+    /// When each credential was last used (the local use history), written where the format has
+    /// a place for it (pwtui's CSV), so that an export imported again ranks as before.
+    public var lastUsed: (UUID) -> Timestamp? = { _ in nil }
 
     public init(format: ExportFormat) {
         self.format = format
@@ -26,25 +32,35 @@ public struct ExportWriter {
         let credentials = vault.contents.credentials.sorted { ($0.created, $0.id.uuidString) < ($1.created, $1.id.uuidString) }
         switch format {
         case .csv:
-            try CSVWriter.row(["title", "services", "username", "password", "notes", "otpauth", "created", "modified"].map(Field.text), to: &output)
+            try CSVWriter.row(["title", "services", "username", "password", "notes", "otpauth", "created", "modified", "fields",
+                               "secret fields", "last used"].map(Field.text), to: &output)
             for credential in credentials {
                 try CSVWriter.row([.text(credential.title), .text(credential.services.map(\.text).joined(separator: "\n")),
                                    .text(credential.username), .secret(credential.secret), .text(credential.notes),
                                    oneTimeField(credential), .text(credential.created.description),
-                                   .text(credential.modified.description)], to: &output, vault: vault)
+                                   .text(credential.modified.description), .text(Self.textFieldLines(credential)),
+                                   .secretFields(credential.fields.filter(\.isSecret)),
+                                   .text(lastUsed(credential.id)?.description ?? "")], to: &output, vault: vault)
             }
         case .keepassxcCSV:
             try CSVWriter.row(["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
                 .map(Field.text), to: &output)
             for credential in credentials {
                 var notes = credential.notes
+                // KeePassXC's CSV has no column for fields: text ones go in the notes as
+                // `name: value` lines (secret ones too, below: the export is plaintext whole).
+                let fieldLines = Self.textFieldLines(credential)
+                if !fieldLines.isEmpty { notes += (notes.isEmpty ? "" : "\n\n") + fieldLines }
                 let others = credential.services.dropFirst().map { "URL: \($0.text)" }
                 if !others.isEmpty {
                     notesServices += 1
                     notes += (notes.isEmpty ? "" : "\n\n") + others.joined(separator: "\n")
                 }
+                let secretFields = credential.fields.filter(\.isSecret)
+                if !secretFields.isEmpty { notesFields += 1 }
                 try CSVWriter.row([.text("Root"), .text(credential.title), .text(credential.username), .secret(credential.secret),
-                                   .text(credential.services.first?.text ?? ""), .text(notes), oneTimeField(credential),
+                                   .text(credential.services.first?.text ?? ""),
+                                   secretFields.isEmpty ? .text(notes) : .notesWithSecretFields(notes, secretFields), oneTimeField(credential),
                                    .text("0"), .text(credential.modified.description), .text(credential.created.description)],
                                   to: &output, vault: vault)
             }
@@ -52,6 +68,16 @@ public struct ExportWriter {
             try BitwardenJSONWriter.write(credentials, of: vault, to: &output)
         }
         return output
+    }
+
+    /// A credential's text fields as `name: value` lines (a value's line breaks become spaces:
+    /// one line per field is what reads back).
+    static func textFieldLines(_ credential: Credential) -> String {
+        credential.fields.compactMap { field in field.text.map { "\(field.name): \(oneLine($0))" } }.joined(separator: "\n")
+    }
+
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
     }
 
     private func oneTimeField(_ credential: Credential) -> Field {
@@ -63,6 +89,18 @@ public struct ExportWriter {
         case text(String)
         case secret(SecretReference)
         case oneTimeKey(OneTimeKey, label: String)
+        /// Secret fields as `name: value` lines, the values from the vault's arena.
+        case secretFields([NamedField])
+        /// Notes, then a blank line and the secret fields' lines.
+        case notesWithSecretFields(String, [NamedField])
+
+        /// Whether the cell is text a spreadsheet might run (not a password, key or secret value).
+        var isGuarded: Bool {
+            switch self {
+            case .text, .notesWithSecretFields: return true
+            case .secret, .oneTimeKey, .secretFields: return false
+            }
+        }
 
         /// Lends the field's bytes.
         func withBytes<Result>(_ vault: Vault?, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
@@ -78,18 +116,43 @@ public struct ExportWriter {
                     let uri = try OTPAuth.uri(key: bytes, parameters: key.parameters, label: label)
                     return try uri.withUnsafeBytes(body)
                 }
+            case .secretFields(let fields):
+                guard let vault else { throw VaultError.invalidRequest("a secret field needs its vault") }
+                var lines = try SecureBytes(capacity: 256)
+                try Self.appendLines(fields, from: vault, to: &lines)
+                return try lines.withUnsafeBytes(body)
+            case .notesWithSecretFields(let notes, let fields):
+                guard let vault else { throw VaultError.invalidRequest("a secret field needs its vault") }
+                var text = try SecureBytes(capacity: 256 + notes.utf8.count)
+                if !notes.isEmpty { try text.append(utf8: notes + "\n\n") }
+                try Self.appendLines(fields, from: vault, to: &text)
+                return try text.withUnsafeBytes(body)
+            }
+        }
+
+        /// `name: value` lines, built in protected memory (line breaks in a value become spaces).
+        private static func appendLines(_ fields: [NamedField], from vault: Vault, to output: inout SecureBytes) throws {
+            for (index, field) in fields.enumerated() {
+                guard let secret = field.secret else { continue }
+                if index > 0 { try output.append(utf8: "\n") }
+                try output.append(utf8: "\(field.name): ")
+                try vault.withSecret(secret) { bytes in
+                    for byte in bytes { try output.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte) }
+                }
             }
         }
     }
 }
 
-/// RFC 4180 rows, every field quoted (quotes doubled), LF between rows as KeePassXC writes them.
+/// RFC 4180 rows, every field quoted (quotes doubled), LF between rows as KeePassXC writes them;
+/// text cells guarded against spreadsheet formulas (`CSVFormulaGuard`).
 enum CSVWriter {
     static func row(_ fields: [ExportWriter.Field], to output: inout SecureBytes, vault: Vault? = nil) throws {
         for (index, field) in fields.enumerated() {
             if index > 0 { try output.append(UInt8(ascii: ",")) }
             try output.append(UInt8(ascii: "\""))
             try field.withBytes(vault) { bytes in
+                if field.isGuarded, CSVFormulaGuard.needsGuard(bytes) { try output.append(UInt8(ascii: "'")) }
                 for byte in bytes {
                     if byte == UInt8(ascii: "\"") { try output.append(byte) }
                     try output.append(byte)

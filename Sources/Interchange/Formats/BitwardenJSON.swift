@@ -5,7 +5,9 @@ import VaultModel
 /// it ("Condition a Bitwarden .csv or .json"): `items`, each with a `type` (1 is a login), a
 /// `name`, `notes`, `fields` (custom fields), `login` with `uris`, `username`, `password` and
 /// `totp`, a `passwordHistory`, `creationDate` and `revisionDate`; `folders` name the
-/// `folderId`s. An encrypted export is refused with what to export instead: its items are
+/// `folderId`s (and an organisation's `collections` its items' `collectionIds`: kept in the notes,
+/// like the folder). A hidden custom field (`type` 1) becomes a secret field, the others text fields.
+/// An encrypted export is refused with what to export instead: its items are
 /// ciphertext only Bitwarden can open.
 enum BitwardenJSON {
     static func read(_ bytes: UnsafeRawBufferPointer, arena: SecretArena) throws -> ImportBatch {
@@ -22,9 +24,17 @@ enum BitwardenJSON {
         guard case .array(let items)? = document["items"] else {
             throw ImportFailure(line: 1, "has no \"items\" array; is it a Bitwarden export?")
         }
+        if UnsupportedExport.isEnpass(items) {
+            throw ImportFailure("is an Enpass JSON export, which pwtui does not read (not supported): export CSV from Enpass, or move through Bitwarden")
+        }
         var folders: [String: String] = [:]
         if case .array(let list)? = document["folders"] {
             for folder in list { folders[text(folder["id"])] = text(folder["name"]) }
+        }
+        // An organisation's export names its collections, and each item the ones it is in.
+        var collections: [String: String] = [:]
+        if case .array(let list)? = document["collections"] {
+            for collection in list { collections[text(collection["id"])] = text(collection["name"]) }
         }
         for (number, item) in items.enumerated() {
             // JSON values carry no line; the item's place in the list names it.
@@ -46,11 +56,20 @@ enum BitwardenJSON {
                 for field in fields {
                     let name = text(field["name"])
                     guard !name.isEmpty else { continue }
-                    entry.extraFields.append((name, text(field["value"])))
+                    // Type 1 is a hidden field: a secret field, never a note.
+                    if case .number("1")? = field["type"], case .string(let value)? = field["value"] {
+                        if value.count > 0 { entry.secretFields.append((name, value)) }
+                        continue
+                    }
+                    entry.textFields.append((name, text(field["value"])))
                 }
             }
             let folder = folders[text(item["folderId"])] ?? ""
             if !folder.isEmpty { entry.extraFields.append(("folder", folder)) }
+            if case .array(let ids)? = item["collectionIds"] {
+                let names = ids.map { collections[text($0)] ?? "" }.filter { !$0.isEmpty }
+                if !names.isEmpty { entry.extraFields.append(("collections", names.joined(separator: ", "))) }
+            }
             entry.created = ImportedTime.iso8601(text(item["creationDate"]))
             entry.modified = ImportedTime.iso8601(text(item["revisionDate"]))
             if case .array(let history)? = item["passwordHistory"] {

@@ -1,9 +1,14 @@
 import VaultModel
 
 /// Reads a CSV export with its layout's table: the header says where each column is, every row
-/// becomes an entry. A row with another number of fields than the header is refused by line
-/// (it is a damaged file or a wrong guess of the format, and importing it shifted would put a
-/// password in a title).
+/// becomes an entry.
+///
+/// Rows are read as leniently as Python's `csv` (what pass-import, Bitwarden and KeePassXC read
+/// with): a row shorter than the header is padded with empty fields, since exporters leave out
+/// trailing empty cells (pass-import's chrome.csv has four fields under a five-column header where
+/// there is no note). A row longer than the header is read when its extra fields are empty (a
+/// trailing comma); with text in them it is refused by line, because the file is damaged or the
+/// format guessed wrong, and reading on could put a password in a title.
 enum CSVImport {
     static func read(_ bytes: UnsafeRawBufferPointer, format: ImportFormat?, arena: SecretArena) throws -> ImportBatch {
         let records = try CSVReader.records(bytes, into: arena)
@@ -18,10 +23,10 @@ enum CSVImport {
         let roles = header.map { layout.columns[$0] }
         let result = ImportBatch(format: layout.format, secrets: arena)
         for record in records.dropFirst() {
-            guard record.fields.count == header.count else {
-                // A lone empty field is a blank line some writers add at the end.
-                if record.fields.count == 1, record.fields[0].count == 0 { continue }
-                result.rejected.append(ImportFailure(line: record.line, "\(record.fields.count) fields where the header has \(header.count)"))
+            // A lone empty field is a blank line some writers add at the end.
+            if record.fields.count == 1, record.fields[0].count == 0, header.count > 1 { continue }
+            guard record.fields.count <= header.count || record.fields[header.count...].allSatisfy({ $0.count == 0 }) else {
+                result.rejected.append(ImportFailure(line: record.line, "\(record.fields.count) fields where the header has \(header.count), with text past the last column"))
                 continue
             }
             result.entries.append(entry(record, roles: roles, header: header, layout: layout, batch: result))
@@ -43,49 +48,58 @@ enum CSVImport {
             }
             return layout
         }
+        if CSVLayout.detect(header) == nil, let manager = UnsupportedExport.csv(header) {
+            throw ImportFailure(line: line, "the header is a \(manager) CSV's, which pwtui does not read (not supported); its columns would be misread as another manager's")
+        }
         guard let layout = CSVLayout.detect(header) else {
             // The cells are not quoted: without a header, the first line is an entry, password included.
             let known = CSVLayout.all.map { "\($0.format.rawValue) (\($0.requiredText))" }.joined(separator: "; ")
-            throw ImportFailure(line: line, "the first line (\(header.count) columns) is not a header pwtui knows; the CSV formats it reads have these columns: \(known); or give --format")
+            throw ImportFailure(line: line, "the first line (\(header.count) columns) is not a header pwtui knows; the CSV formats it reads have these columns (and no others): \(known); or give --format to read the columns a format knows and keep the others in the notes")
         }
         return layout
     }
 
     private static func entry(_ record: CSVRecord, roles: [CSVLayout.Role?], header: [String], layout: CSVLayout, batch: ImportBatch) -> ImportedEntry {
         var entry = ImportedEntry(origin: .line(record.line))
-        for (index, field) in record.fields.enumerated() where field.count > 0 {
+        let text = { (field: SecretReference) -> String in
+            layout.formulaGuarded ? CSVFormulaGuard.unguarded(batch.text(field)) : batch.text(field)
+        }
+        // Past the header's width only empty fields remain (checked by the caller); short rows stop early.
+        for (index, field) in record.fields.prefix(header.count).enumerated() where field.count > 0 {
             guard let role = roles[index] else {
                 // A column no table knows: kept, under its own name.
-                if !header[index].isEmpty { entry.extraFields.append((header[index], batch.text(field))) }
+                if !header[index].isEmpty { entry.extraFields.append((header[index], text(field))) }
                 continue
             }
             switch role {
             case .password: entry.password = field
             case .oneTimeKey: entry.oneTimeKey = field
-            case .title: entry.title = batch.text(field)
-            case .username: entry.username = batch.text(field)
-            case .notes: entry.notes = batch.text(field)
+            case .title: entry.title = text(field)
+            case .username: entry.username = text(field)
+            case .notes: entry.notes = text(field)
             case .location:
-                let text = batch.text(field)
+                let written = text(field)
                 if let separator = layout.locationSeparator {
-                    entry.locations += text.split(separator: separator).map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+                    entry.locations += written.split(separator: separator).map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
                 } else {
-                    entry.locations.append(text.trimmingSpaces())
+                    entry.locations.append(written.trimmingSpaces())
                 }
-            case .created: entry.created = layout.time(batch.text(field))
-            case .modified: entry.modified = layout.time(batch.text(field))
-            case .lastUsed: entry.lastUsed = layout.time(batch.text(field))
+            case .created: entry.created = layout.time(text(field))
+            case .modified: entry.modified = layout.time(text(field))
+            case .lastUsed: entry.lastUsed = layout.time(text(field))
             case .kind:
-                let kind = batch.text(field).lowercased()
+                let kind = text(field).lowercased()
                 if kind != "login" { entry.kind = .other(kind.isEmpty ? "item" : kind) }
             case .customFields:
-                for line in batch.text(field).split(whereSeparator: \.isNewline) {
+                for line in text(field).split(whereSeparator: \.isNewline) {
                     let parts = line.split(separator: ":", maxSplits: 1)
-                    entry.extraFields.append((String(parts[0]).trimmingSpaces(),
-                                              parts.count > 1 ? String(parts[1]).trimmingSpaces() : ""))
+                    entry.textFields.append((String(parts[0]).trimmingSpaces(),
+                                             parts.count > 1 ? String(parts[1]).trimmingSpaces() : ""))
                 }
+            case .secretFields:
+                entry.secretFields += secretFieldLines(field, batch: batch)
             case .extra(let name):
-                var value = batch.text(field)
+                var value = text(field)
                 // KeePassXC writes every group's path from the database's root group, whose name
                 // varies ("Root" from the application, "Passwords" from keepassxc-cli db-create).
                 if layout.format == .keepassxcCSV, name == "group" {
@@ -98,5 +112,30 @@ enum CSVImport {
         // LastPass writes secure notes as rows with the URL http://sn.
         if layout.format == .lastPassCSV, entry.locations == ["http://sn"] { entry.kind = .other("secure note") }
         return entry
+    }
+
+    /// `name: value` lines of a secret cell: each name as text, each value a part of the cell
+    /// where it lies in the arena (never a `String`, never a copy).
+    private static func secretFieldLines(_ cell: SecretReference, batch: ImportBatch) -> [(name: String, value: SecretReference)] {
+        var result: [(String, SecretReference)] = []
+        batch.secrets.withBytes(of: cell) { bytes in
+            var lines: [Range<Int>] = []
+            var start = 0
+            for index in bytes.indices where bytes[index] == 0x0A {
+                lines.append(start ..< index)
+                start = index + 1
+            }
+            lines.append(start ..< bytes.count)
+            for line in lines {
+                let slice = bytes[line]
+                guard let colon = slice.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let name = String(decoding: bytes[line.lowerBound ..< colon], as: UTF8.self).trimmingSpaces()
+                var valueStart = colon + 1
+                if valueStart < line.upperBound, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+                guard !name.isEmpty else { continue }
+                result.append((name, cell.part(valueStart ..< line.upperBound)))
+            }
+        }
+        return result
     }
 }

@@ -30,6 +30,8 @@ public enum ImportReader {
 
     /// An export file's bytes (not a store directory); what the fuzzer feeds.
     public static func read(bytes: UnsafeRawBufferPointer, format: ImportFormat? = nil) throws -> ImportBatch {
+        // Before any format, --format's included: a binary file is no format's.
+        if let what = UnsupportedExport.binary(bytes) { throw ImportFailure(what) }
         let arena = try SecretArena()
         switch format ?? sniff(bytes) {
         case .bitwardenJSON: return try BitwardenJSON.read(bytes, arena: arena)

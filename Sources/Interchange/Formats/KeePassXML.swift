@@ -10,8 +10,12 @@ import VaultModel
 /// `Key` and a `Value` (`Title`, `UserName`, `Password`, `URL`, `Notes`, then anything the user
 /// added), with `Times` and a `History` of earlier versions of the entry. KeePassXC keeps extra
 /// URLs as `KP2A_URL`, `KP2A_URL_1`… and the one-time key as an `otp` URI; KeePass 2.47+ keeps it
-/// as `TimeOtp-Secret-Base32` with `TimeOtp-Length`, `-Period` and `-Algorithm`. The recycle bin
-/// (the group `Meta/RecycleBinUUID` names) is not imported. Times are ISO 8601, or in a KDBX 4
+/// as `TimeOtp-Secret-Base32` with `TimeOtp-Length`, `-Period` and `-Algorithm`; KeePassXC before
+/// 2.6 (and its XML of entries made then) as `TOTP Seed` (base32, or KeeOTP's `key=…&size=…&step=…`)
+/// with `TOTP Settings` (`period;digits`, `S` for Steam's codes). Each becomes the TOTP key, never
+/// a note: a seed in the notes is a secret `show` prints without `--reveal`. The recycle bin
+/// (the group `Meta/RecycleBinUUID` names) is not imported. A custom string with
+/// `ProtectInMemory="True"` becomes a secret field, any other a text field. Times are ISO 8601, or in a KDBX 4
 /// document base64 seconds since the year 1.
 enum KeePassXML {
     static let standardKeys: Set<String> = ["Title", "UserName", "Password", "URL", "Notes"]
@@ -41,12 +45,12 @@ enum KeePassXML {
 
     private static func entry(_ element: XMLElement, group: [String], batch: ImportBatch) throws -> ImportedEntry {
         var entry = ImportedEntry(origin: .line(element.line))
-        let strings = element.children("String").compactMap { string -> (String, SecretReference)? in
+        let strings = element.children("String").compactMap { string -> (String, SecretReference, Bool)? in
             guard let key = string.child("Key"), let value = string.child("Value") else { return nil }
-            return (batch.text(key.text), value.text)
+            return (batch.text(key.text), value.text, value.attributes["ProtectInMemory"]?.lowercased() == "true")
         }
         var otp: [String: SecretReference] = [:]
-        for (key, value) in strings where value.count > 0 {
+        for (key, value, protected) in strings where value.count > 0 {
             switch key {
             case "Title": entry.title = batch.text(value)
             case "UserName": entry.username = batch.text(value)
@@ -55,12 +59,18 @@ enum KeePassXML {
             case "Notes": entry.notes = batch.text(value)
             case "otp": entry.oneTimeKey = value
             case _ where key.hasPrefix("TimeOtp-"): otp[key] = value
+            case "TOTP Seed", "TOTP Settings": otp[key] = value
             case _ where key.hasPrefix("KP2A_URL"): entry.locations.append(batch.text(value).trimmingSpaces())
-            default: entry.extraFields.append((key, batch.text(value)))
+            // A string the user protected is a secret field, never a note.
+            default:
+                if protected { entry.secretFields.append((key, value)) } else { entry.textFields.append((key, batch.text(value))) }
             }
         }
         if entry.oneTimeKey == nil, let secret = otp["TimeOtp-Secret-Base32"] {
             entry.oneTimeKey = try timeOtpURI(secret, otp, batch: batch)
+        }
+        if entry.oneTimeKey == nil, let seed = otp["TOTP Seed"] {
+            entry.oneTimeKey = try legacyTOTPURI(seed, settings: otp["TOTP Settings"].map { batch.text($0) }, batch: batch)
         }
         if let tags = element.child("Tags").map({ batch.text($0.text) }), !tags.isEmpty { entry.extraFields.append(("tags", tags)) }
         let groupPath = group.dropFirst().joined(separator: "/")
@@ -93,6 +103,44 @@ enum KeePassXML {
         return ImportedTime.iso8601(text) ?? ImportedTime.keePassBinary(text)
     }
 
+
+    /// KeePassXC's legacy `TOTP Seed` and `TOTP Settings` as an `otpauth://` URI, built in
+    /// protected memory. A seed that is already a URI is taken as it is; KeeOTP's
+    /// `key=…&size=…&step=…` has its names changed to otpauth's; a bare seed is the secret.
+    /// `TOTP Settings` (`30;6`; `30;S` for Steam, which is refused at conversion with a warning)
+    /// gives the period and digits where the seed does not.
+    private static func legacyTOTPURI(_ seed: SecretReference, settings: String?, batch: ImportBatch) throws -> SecretReference {
+        let isURI = batch.secrets.withBytes(of: seed) { $0.starts(with: Array("otpauth://".utf8)) }
+        if isURI { return seed }
+        var uri = try SecureBytes(capacity: 256)
+        try uri.append(utf8: "otpauth://totp/KeePassXC?")
+        var named: Set<String> = []
+        try batch.secrets.withBytes(of: seed) { bytes in
+            guard bytes.contains(UInt8(ascii: "=")) else {
+                try uri.append(utf8: "secret=")
+                try uri.append(contentsOf: bytes)
+                named.insert("secret")
+                return
+            }
+            // KeeOTP's pairs: the names are not secret, the key's value is.
+            let renamed = ["key": "secret", "size": "digits", "step": "period", "otphashmode": "algorithm"]
+            for (index, pair) in bytes.split(separator: UInt8(ascii: "&")).enumerated() {
+                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+                let name = String(decoding: pair[..<equals], as: UTF8.self).lowercased()
+                guard let otpName = renamed[name] else { continue }
+                if index > 0 { try uri.append(utf8: "&") }
+                try uri.append(utf8: otpName)
+                try uri.append(contentsOf: UnsafeRawBufferPointer(rebasing: pair[equals...]))
+                named.insert(otpName)
+            }
+        }
+        if let settings {
+            let parts = settings.split(separator: ";").map { $0.trimmingSpaces() }
+            if parts.count >= 1, !named.contains("period"), !parts[0].isEmpty { try uri.append(utf8: "&period=\(parts[0])") }
+            if parts.count >= 2, !named.contains("digits"), !parts[1].isEmpty { try uri.append(utf8: "&digits=\(parts[1])") }
+        }
+        return try uri.withUnsafeBytes { try batch.secrets.store($0) }
+    }
 
     /// KeePass's TimeOtp settings as the `otpauth://` URI every other reader takes, built in
     /// protected memory.

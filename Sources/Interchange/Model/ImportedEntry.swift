@@ -22,9 +22,14 @@ public struct ImportedEntry: Sendable {
     public var username = ""
     public var password: SecretReference?
     public var notes = ""
-    /// Named fields the format carries beside the standard ones (Bitwarden's custom fields,
-    /// KeePass's extra strings, pass's `key: value` lines); kept in the notes.
+    /// What the format carries beside the standard ones and the vault has no field for (a
+    /// folder, a group, tags, pass's `key: value` lines); kept in the notes.
     public var extraFields: [(name: String, value: String)] = []
+    /// Custom fields the user named (Bitwarden's, KeePass's extra strings): text fields.
+    public var textFields: [(name: String, value: String)] = []
+    /// Named fields the export marks hidden or protected (Bitwarden's hidden custom fields,
+    /// KeePass's ProtectInMemory strings): secret fields of the credential, never notes.
+    public var secretFields: [(name: String, value: SecretReference)] = []
     /// An `otpauth://` URI or a bare base32 key, as written; parsed at conversion.
     public var oneTimeKey: SecretReference?
     public var created: Timestamp?

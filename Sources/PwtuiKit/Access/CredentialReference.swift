@@ -30,6 +30,8 @@ public struct CredentialReference {
         let named = candidates(in: try access.identities().identities)
         switch named.count {
         case 0:
+            // Text with an '@' may be a pasted `user:password@host`: not repeated.
+            guard !text.contains("@") else { throw VaultError.noMatch("no credential has that text as its id, a service or its title") }
             throw VaultError.noMatch("no credential has an id starting with '\(text)', a service '\(text)' or the title '\(text)'")
         case 1:
             return named[0]

@@ -50,9 +50,9 @@ public struct AddCredential {
         }
         let secret = generate
             ? try GeneratePassword(rules: generationRules, hosts: identifiers.map(\.host)).make()
-            : try SecretReader.newSecret(label: "password for \(identifiers[0].text)")
+            : try SecretReader.newSecret(label: "password for \(identifiers.first?.text ?? title)")
         // Read and checked before anything is saved: a mistyped key adds nothing.
-        let key = oneTimeKey ? try SecretReader.oneTimeKey(for: title.isEmpty ? identifiers[0].text : title) : nil
+        let key = oneTimeKey ? try SecretReader.oneTimeKey(for: title.isEmpty ? identifiers.first?.text ?? "" : title) : nil
         var touched: IdentityStore.Identity
         if let updating {
             touched = try access.apply(.edit(id: updating.id.uuidString, edits(updating, identifiers)), secret: secret)
@@ -93,6 +93,10 @@ public struct AddCredential {
     /// (`CredentialQuery.sameHost`), if any.
     func existing(_ identities: [IdentityStore.Identity], for identifiers: [ServiceIdentifier]) -> IdentityStore.Identity? {
         let sameAccount = identities.filter { $0.username == username }
+        // An item without a site is the same one when it has the same title.
+        if identifiers.isEmpty {
+            return sameAccount.first { $0.services.isEmpty && $0.title.lowercased() == title.lowercased() }
+        }
         for service in identifiers {
             if let found = CredentialReference.sameHost(service, in: sameAccount).first { return found }
         }

@@ -12,6 +12,10 @@ public struct EditCredential {
     public var generationRules: String?
     /// A new authenticator key, read from stdin or the terminal after any new password.
     public var setsOneTimeKey: Bool
+    /// A named field to set, its value read from stdin or the terminal (no echo for a secret one).
+    public var fieldName: String?
+    /// With `fieldName`: a text field rather than a secret one.
+    public var fieldIsText = false
 
     public init(id: String, edits: CredentialChange.Edits, generate: Bool, setsOneTimeKey: Bool = false) {
         self.id = id
@@ -26,11 +30,22 @@ public struct EditCredential {
         _ = try edits.removeServices.map { try ServiceIdentifier($0) }
         let access = try VaultAccess.open(session)
         let credential = try CredentialReference(id).resolve(in: access, session: session)
-        let secret = !edits.replacesSecret ? try SecureBytes(zeros: 0)
+        var secret = !edits.replacesSecret ? try SecureBytes(zeros: 0)
             : generate ? try GeneratePassword(rules: generationRules, hosts: credential.hosts).make()
             : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
         // The full id: the change is about the credential shown, whatever is added meanwhile.
         var edits = edits
+        if let fieldName {
+            let value = try SecretReader.fieldValue(label: "value of the field '\(fieldName)' of \(credential.displayTitle)", secret: !fieldIsText)
+            if fieldIsText {
+                // A text field is no secret: its text travels in the change.
+                let text = value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+                edits.setField = CredentialChange.FieldEdit(name: fieldName, text: text)
+            } else {
+                edits.setField = CredentialChange.FieldEdit(name: fieldName)
+                secret = value
+            }
+        }
         if setsOneTimeKey {
             // A password and a key are two secrets: the password's change goes first, then the key's.
             if edits.replacesSecret || edits != CredentialChange.Edits() {

@@ -32,6 +32,8 @@ public struct ExportCredentials {
         }
         let vault = try session.openVault()
         var writer = ExportWriter(format: format)
+        let usage = session.usageHistory.read()
+        writer.lastUsed = { usage.lastUsed($0) }
         let bytes = try writer.write(vault)
         let count = vault.contents.credentials.count
         if let output {
@@ -45,6 +47,10 @@ public struct ExportCredentials {
         if writer.notesServices > 0 {
             StandardError.say("\(writer.notesServices) credential\(writer.notesServices == 1 ? " has" : "s have") more than one service; "
                 + "KeePassXC's CSV has one URL column, so the others are in the notes as 'URL: …' lines.")
+        }
+        if writer.notesFields > 0 {
+            StandardError.say("\(writer.notesFields) credential\(writer.notesFields == 1 ? " has" : "s have") secret fields; "
+                + "KeePassXC's CSV has no column for them, so they are in the notes as 'name: value' lines, no longer secret there.")
         }
     }
 }

@@ -13,6 +13,20 @@ public struct GetCredential {
     public var noInteraction: Bool
     /// For a one-time code on a terminal: how many seconds it stays valid, on stderr.
     public var saysTimeLeft = false
+    /// A title to ask for when the services match nothing (`get Work`: a one-word argument is a
+    /// host first, then an item's title).
+    public var titleFallback: String?
+
+    /// What `get WORDS` asks: the services they name; one argument that is no service (`get
+    /// "Home Wi-Fi"`) is a title, and a one-word service that matches nothing is tried as one.
+    /// A URL (`://`) is always a service, so its parse error stands (it may carry a password,
+    /// which the error does not repeat and a title lookup would).
+    public static func query(words: [String], id: String?) throws -> (CredentialQuery, titleFallback: String?) {
+        if id == nil, words.count == 1, !words[0].contains("://"), (try? ServiceIdentifier(words[0])) == nil {
+            return (CredentialQuery(title: words[0]), nil)
+        }
+        return (CredentialQuery(id: id, services: try words.map { try ServiceIdentifier($0) }), id == nil && words.count == 1 ? words[0] : nil)
+    }
 
     public init(query: CredentialQuery, field: CredentialField, noInteraction: Bool) {
         self.query = query
@@ -21,7 +35,7 @@ public struct GetCredential {
     }
 
     public func run(in session: Session) throws {
-        if let answer = try session.agent?.get(query, field: field, vault: session.vaultPath) {
+        if let answer = try withTitleFallback({ query in try session.agent?.get(query, field: field, vault: session.vaultPath) }) {
             try StandardOutput.write(answer.payload)
             if case .credential(let identity, _, let tied) = answer.body {
                 TieNotice.say(tied: tied, chosen: identity, query: query)
@@ -33,8 +47,9 @@ public struct GetCredential {
         if noInteraction, session.masterPasswordFD == nil {
             throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
         }
+        // Opened once: the master password is read once, whichever question answers.
         let vault = try session.openVault()
-        let (credential, tied) = try session.rankedAnswer(query, in: vault)
+        let (credential, tied) = try withTitleFallback { query in try session.rankedAnswer(query, in: vault) }
         try StandardOutput.write(try field.render(credential, from: vault))
         TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query)
         sayIfNotSaved(IdentityStore.Identity(credential), session)
@@ -53,6 +68,32 @@ public struct GetCredential {
         guard !matches else { return }
         StandardError.say("pwtui: \(identity.displayTitle) (\(identity.username)) is not saved for "
             + "\(query.services.map(\.text).joined(separator: " ")); given because --id names it.")
+    }
+
+    /// `ask(query)`; when nothing matches and there is a title to try, `ask` of the title.
+    /// (Full catches with a guard: a `catch … where` here crashes Swift 6.3.1, PITFALLS.md.)
+    private func withTitleFallback<Answer: ~Copyable>(_ ask: (CredentialQuery) throws -> Answer) throws -> Answer {
+        do {
+            return try ask(query)
+        } catch {
+            guard let title = titleFallback, Self.isNoMatch(error) else { throw error }
+            do {
+                return try ask(CredentialQuery(title: title))
+            } catch {
+                guard Self.isNoMatch(error) else { throw error }
+                // A one-word service parsed: no '@' in it, nothing to hide.
+                throw VaultError.noMatch("no credential matches \(title) as a service, nor has it as its title")
+            }
+        }
+    }
+
+    /// Whether `error` says nothing matched, here or in the agent.
+    private static func isNoMatch(_ error: any Error) -> Bool {
+        switch error {
+        case VaultError.noMatch: return true
+        case let refusal as AgentRefusal: return refusal.status == .noMatch
+        default: return false
+        }
     }
 
     private func sayTimeLeft(_ identity: IdentityStore.Identity) {

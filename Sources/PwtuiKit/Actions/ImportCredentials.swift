@@ -44,14 +44,16 @@ public struct ImportCredentials {
         let invalid = plan.steps.filter { if case .invalid = $0.action { return true } else { return false } }
         if dryRun {
             try StandardOutput.write(report(plan, everything: true))
-            return
         }
+        // A dry run ends as the import would: a script checking it learns the same.
         guard invalid.isEmpty || skipInvalid else {
             let listed = invalid.prefix(20).map { "  " + PrintableText.escaped("\($0.origin): \(Self.reason($0.action))") }.joined(separator: "\n")
             let more = invalid.count > 20 ? "\n  … and \(invalid.count - 20) more (pwtui import --dry-run lists them all)" : ""
-            throw CommandFailure(.corrupt, "\(path): \(invalid.count) of \(plan.steps.count) entries cannot be imported, so nothing was:\n"
+            let outcome = dryRun ? "so the import would change nothing" : "so nothing was"
+            throw CommandFailure(.corrupt, "\(path): \(invalid.count) of \(plan.steps.count) entries cannot be imported, \(outcome):\n"
                 + listed + more + "\nFix them in the export, or add --skip-invalid to import the rest.")
         }
+        if dryRun { return }
         guard plan.addedCount + plan.updatedCount > 0 else {
             try StandardOutput.write(report(plan, everything: false))
             remindOfPlaintext(batch.format)
@@ -91,8 +93,8 @@ public struct ImportCredentials {
     private static func verb(_ action: ImportPlan.Action, dryRun: Bool) -> String {
         switch action {
         case .add, .addBesides: return dryRun ? "add" : "added"
-        case .update, .updatePending: return dryRun ? "update" : "updated"
-        case .duplicate, .conflict, .notLogin: return dryRun ? "skip" : "skipped"
+        case .update, .updatePending, .olderPending, .enrich, .enrichPending: return dryRun ? "update" : "updated"
+        case .duplicate, .conflict, .notLogin, .notCredential: return dryRun ? "skip" : "skipped"
         case .invalid: return "invalid"
         }
     }
@@ -101,7 +103,11 @@ public struct ImportCredentials {
         switch action {
         case .add: return ""
         case .update(let id): return "a new password for credential \(id.uuidString.lowercased().prefix(8)); the old one is kept in its history"
-        case .updatePending(let origin): return "a new password for the same account at \(origin)"
+        case .updatePending(let origin): return "a newer password for the same account at \(origin); the older one, if any, is kept in the history"
+        case .olderPending(let origin): return "an older password of the same account at \(origin): kept in its history"
+        case .enrich(let id, let gains): return "same password as credential \(id.uuidString.lowercased().prefix(8)); adds \(gains)"
+        case .enrichPending(let origin, let gains): return "same account and password as \(origin); adds \(gains)"
+        case .notCredential(let reason): return reason
         case .duplicate(let other): return "a duplicate of \(other): same service, username and password"
         case .conflict(let other): return "same service and username as \(other), another password; --on-conflict update or keep-both"
         case .addBesides(let other): return "beside \(other), which has another password"
@@ -124,6 +130,6 @@ public struct ImportCredentials {
 
     private func remindOfPlaintext(_ format: ImportFormat) {
         guard format != .pass else { return }
-        StandardError.say("\(path) holds every password in plaintext: delete it when you are done (shred -u \(path)).")
+        StandardError.say("\(path) holds every password in plaintext: delete it when you are done (shred -u \(ShellWord.quoted(path))).")
     }
 }

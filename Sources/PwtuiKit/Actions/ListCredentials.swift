@@ -27,8 +27,10 @@ public struct ListCredentials {
         let listed = try ListedIdentities.load(session)
         let rows: [(Credential, MatchKind?)]
         if requests.isEmpty {
-            // The picker's order of the same credentials (natural, by title).
-            rows = CredentialRanking.byTitle(listed.credentials).map { ($0, nil) }
+            // The picker's order of the same credentials (natural, by title); items without a site
+            // after them, a section of their own.
+            let sorted = CredentialRanking.byTitle(listed.credentials)
+            rows = (sorted.filter { !$0.services.isEmpty } + sorted.filter(\.services.isEmpty)).map { ($0, nil) }
         } else {
             let context = listed.rankingContext(session)
             let ranked = all ? CredentialRanking.rank(listed.credentials, for: requests, context: context)
@@ -96,7 +98,7 @@ public struct ListCredentials {
         let header = ["ID", "TITLE", "USERNAME", "SERVICES"]
         let cells = rows.map { credential, _ in
             [String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
-             credential.services.map(\.text).joined(separator: " ")].map(PrintableText.escaped)
+             credential.services.isEmpty ? "(no site)" : credential.services.map(\.text).joined(separator: " ")].map(PrintableText.escaped)
         }
         // Padded by terminal columns, not characters: 日本語 takes six, an emoji two.
         var widths = header.map(TextWidth.columns(of:))

@@ -9,7 +9,8 @@ import VaultModel
 /// `show` and `history` as text or JSON, rendered where the vault is open (here, or in the
 /// agent) into protected memory: a revealed password goes from the vault's arena into it and
 /// out with write(2), never through a `String` (JSON escapes it there, `JSONText.appendQuoted`).
-/// Unrevealed, every password is `CredentialDetailScreen.mask`, eight dots whatever its length.
+/// Unrevealed, every password (and every secret field) is `CredentialDetailScreen.mask`, eight
+/// dots whatever its length.
 extension CredentialView {
     func render(_ credential: Credential, from vault: Vault, lastUsed: Timestamp?) throws -> SecureBytes {
         var output = try SecureBytes(capacity: 512)
@@ -39,7 +40,22 @@ extension CredentialView {
         } else {
             try output.append(utf8: CredentialDetailScreen.mask + "  (--reveal shows it)\n")
         }
-        try field("services", credential.services.map(\.text))
+        try field("services", credential.services.isEmpty ? ["none: an item without a site"] : credential.services.map(\.text))
+        // Named fields, one a line; a secret one masked like the password unless revealed.
+        for (index, named) in credential.fields.enumerated() {
+            let label = index == 0 ? "fields" : ""
+            try output.append(utf8: "  " + label + String(repeating: " ", count: 12 - label.count)
+                + PrintableText.escaped(named.name) + ": ")
+            switch named.value {
+            case .text(let text):
+                try output.append(utf8: PrintableText.escaped(text))
+            case .secret(let secret) where reveal:
+                try vault.withSecret(secret) { try output.append(contentsOf: $0) }
+            case .secret:
+                try output.append(utf8: CredentialDetailScreen.mask)
+            }
+            try output.append(utf8: "\n")
+        }
         try field("created", [credential.created.minuteText])
         try field("modified", [credential.modified.minuteText])
         try field("last used", [lastUsed?.minuteText ?? "never here"])
@@ -65,7 +81,17 @@ extension CredentialView {
             + "\"modified\":\(JSONText.quote(credential.modified.description)),"
             + "\"lastUsed\":\(lastUsed.map { JSONText.quote($0.description) } ?? "null"),"
             + "\"history\":[\(history.joined(separator: ","))],"
-            + "\"password\":")
+            + "\"fields\":[")
+        for (index, named) in credential.fields.enumerated() {
+            try output.append(utf8: (index == 0 ? "" : ",") + "{\"name\":\(JSONText.quote(named.name)),\"secret\":\(named.isSecret),\"value\":")
+            switch named.value {
+            case .text(let text): try output.append(utf8: JSONText.quote(text))
+            case .secret(let secret) where reveal: try vault.withSecret(secret) { try JSONText.appendQuoted($0, to: &output) }
+            case .secret: try output.append(utf8: "null")
+            }
+            try output.append(utf8: "}")
+        }
+        try output.append(utf8: "],\"password\":")
         if reveal {
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
         } else {

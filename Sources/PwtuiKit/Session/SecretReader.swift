@@ -51,6 +51,22 @@ enum SecretReader {
         return try typedTwice(label: label, otherwise: "pipe it to stdin")
     }
 
+    /// A named field's value: the first line of stdin when it is not a terminal, else asked once
+    /// on the terminal (without echo for a secret one: pasted or typed, like a key).
+    static func fieldValue(label: String, secret: Bool) throws -> SecureBytes {
+        let value: SecureBytes
+        if !FileDescriptor.standardInput.isTerminal {
+            value = try firstLine(of: 0, what: "stdin")
+        } else {
+            guard let terminal = TerminalPrompt() else {
+                throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); pipe it to stdin")
+            }
+            value = try terminal.readSecret(prompt: "The \(label)\(secret ? "" : " (shown nowhere but here)"): ")
+        }
+        guard !value.isEmpty else { throw CommandFailure(.usage, "the \(label) is empty; --remove-field removes a field") }
+        return value
+    }
+
     /// An authenticator key (an `otpauth://totp/` URI or the base32 secret): the next line of stdin
     /// when it is not a terminal, else asked once without echo (it is pasted, and checked by
     /// parsing). Never from argv.

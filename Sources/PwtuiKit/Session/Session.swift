@@ -155,6 +155,8 @@ public final class Session {
             return (credential, 1)
         }
         let context = rankingContext(for: vault)
+        // A title names its credential: no service to record a use for.
+        if query.title != nil { return try query.rankedAnswer(in: vault, context: context) }
         let answer = try query.rankedAnswer(in: vault, context: context)
         var usage = context.usage
         usage.recordUse(of: answer.credential.id, for: query.services[0].host, at: Clock.system.now())

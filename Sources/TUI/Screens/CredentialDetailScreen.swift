@@ -177,6 +177,15 @@ public struct CredentialDetailScreen: Screen {
             let how = details.match(of: service).map { "  \($0.rawValue)" } ?? ""
             lines.append(Line(label: index == 0 ? "Services" : "", content: .text(service.text + how, how.isEmpty ? .normal : .match)))
         }
+        if credential.services.isEmpty { field("Services", "(none: an item without a site)", .dim) }
+        // Named fields: a secret one masked like the password, revealed with it (`r`).
+        for (index, named) in credential.fields.enumerated() {
+            let label = index == 0 ? "Fields" : ""
+            switch named.value {
+            case .text(let text): field(label, "\(named.name): \(text)")
+            case .secret(let reference): lines.append(Line(label: label, content: .secret(reference, before: "\(named.name): ")))
+            }
+        }
         field("Created", credential.created.minuteText)
         field("Modified", credential.modified.minuteText)
         field("Last used", details.lastUsed?.minuteText ?? "never here", details.lastUsed == nil ? .dim : .normal)

@@ -3,7 +3,8 @@ import VaultModel
 
 /// The credential list (AutoFill's credential list for service identifiers): matches for the
 /// requested services in ranked order; Tab adds every other credential in a second section
-/// ("show all"); typing filters and re-scores within the sections; Enter chooses, Esc cancels.
+/// ("show all"), items without a site in a last one of their own (they never match a request);
+/// typing filters and re-scores within the sections; Enter chooses, Esc cancels.
 /// → asks for the selected credential's details (`CredentialDetailScreen`).
 /// A value: a key in, a `Transition` out (the chosen credential's id), and a frame drawn from the
 /// state alone.
@@ -80,6 +81,8 @@ public struct CredentialListScreen: Screen, Sendable {
     private var visible: [Int]
     /// How many of `visible` are matches (they come first).
     private var visibleMatches = 0
+    /// How many of `visible` are items without a site (they come last).
+    private var visibleSiteless = 0
 
     /// `ranked` is every credential, matching ones first (`CredentialRanking.rank`); with no
     /// requested services (`requestLabel` nil) everything is one section.
@@ -174,12 +177,17 @@ public struct CredentialListScreen: Screen, Sendable {
         // A typed filter searches every credential (sections kept); show-all governs the list
         // before anything is typed.
         let filtered = list.filteredPositions(by: query, matchesOnly: !showAll && query.isEmpty)
-        visible = filtered.positions
+        // Items without a site last, each section in the filter's order.
+        let ranked = list.ranked
+        let isSiteless = { (position: Int) in ranked[position].credential.services.isEmpty }
+        visible = filtered.positions.filter { !isSiteless($0) } + filtered.positions.filter(isSiteless)
         visibleMatches = visible.prefix { list.ranked[$0].match != nil }.count
+        visibleSiteless = visible.count - (visible.firstIndex(where: isSiteless) ?? visible.count)
         // The cursor goes to the entry kept across a toggle, else to the best match for what was
         // typed, whichever section it is in (typing "goo" lands on Google even below GitHub).
+        let best = filtered.best.flatMap { index in visible.firstIndex(of: filtered.positions[index]) }
         selection = id.flatMap { wanted in visible.firstIndex { list.ranked[$0].credential.id == wanted } }
-            ?? filtered.best ?? 0
+            ?? best ?? 0
         scroll = 0
     }
 
@@ -237,16 +245,24 @@ public struct CredentialListScreen: Screen, Sendable {
 
         let lines: [Line]  // the lines before the first entry of each section, and hints
         let matches: Int
+        /// The other entries with a site (after the matches).
         let others: Int
+        /// Items without a site: the last section, with its own header.
+        let siteless: Int
         let grouped: Bool
         /// Empty-state hints: a line each, so a long command (pwtui's full path when it is not on
         /// PATH) is shown whole on a line of its own rather than cut.
         let hints: [Line]
         let othersHeader: Line?
+        let sitelessHeader: Line?
 
         init(_ screen: CredentialListScreen) {
             matches = screen.visibleMatches
-            others = screen.visible.count - screen.visibleMatches
+            siteless = screen.visibleSiteless
+            others = screen.visible.count - screen.visibleMatches - siteless
+            // Shown where the other credentials are: always without a request, with show-all with one.
+            sitelessHeader = siteless > 0 && (screen.requestLabel == nil || screen.showAll)
+                ? .text("Items without a site (\(siteless))", .section) : nil
             let otherTotal = screen.list.ranked.count - screen.matchCount
             grouped = screen.requestLabel != nil
             if let label = screen.requestLabel {
@@ -270,7 +286,7 @@ public struct CredentialListScreen: Screen, Sendable {
                         + (command.contains("/")
                             ? [.text("    \(command) \\", .dim), .text("      add SERVICE --username NAME", .dim)]
                             : [.text("    \(command) add SERVICE --username NAME", .dim)])
-                } else if others == 0 {
+                } else if others == 0, siteless == 0 {
                     hints = [.text("  Nothing matches '\(screen.query)'", .dim)]
                 } else {
                     hints = []
@@ -282,14 +298,23 @@ public struct CredentialListScreen: Screen, Sendable {
         /// Lines before the first match: the header, and the hints if any.
         private var lead: Int { 1 + hints.count }
 
+        /// Entries (and the header above them) before the items without a site.
+        private var sited: Int {
+            grouped ? matches + (othersHeader == nil ? 0 : 1 + others) : others
+        }
+
         var count: Int {
-            grouped ? lead + matches + (othersHeader == nil ? 0 : 1 + others) : lead + others
+            lead + sited + (sitelessHeader == nil ? 0 : 1 + siteless)
         }
 
         func line(_ index: Int) -> Line {
             if index == 0 { return lines[0] }
             if index >= 1, index <= hints.count { return hints[index - 1] }
             let afterLead = index - lead
+            if afterLead >= sited, let sitelessHeader {
+                // The last section: its header, then its entries, numbered after every other.
+                return afterLead == sited ? sitelessHeader : .entry(matches + others + afterLead - sited - 1)
+            }
             guard grouped else { return .entry(afterLead) }
             if afterLead < matches { return .entry(afterLead) }
             if afterLead == matches, let othersHeader { return othersHeader }
@@ -297,12 +322,14 @@ public struct CredentialListScreen: Screen, Sendable {
         }
 
         func line(ofEntry entry: Int) -> Int {
+            if entry >= matches + others, sitelessHeader != nil { return lead + sited + 1 + (entry - matches - others) }
             guard grouped else { return lead + entry }
             return entry < matches ? lead + entry : lead + entry + 1
         }
 
         func sectionHeader(above line: Int) -> Int {
-            grouped && othersHeader != nil && line > lead + matches ? lead + matches : 0
+            if sitelessHeader != nil, line > lead + sited { return lead + sited }
+            return grouped && othersHeader != nil && line > lead + matches ? lead + matches : 0
         }
 
         /// The first line in view: `previous`, moved only as far as needed to show the selected

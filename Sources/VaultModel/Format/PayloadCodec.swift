@@ -20,6 +20,13 @@ import Platform
 //                                                          group, its domains joined by "\n"
 //     totp field := u8 algorithm, u8 digits, u32 period,  tag 12 (format 1.2): the authenticator
 //                   key bytes                              key, a secret like the password
+//     named field:= u8 kind (0 text, 1 secret),            tag 13 (format 1.3): a named field;
+//                   u32 name length, name, value           a secret one's value is in the arena
+//     field past := u32 name length, name, i64 replaced ms, tag 14 (format 1.3): an earlier value
+//                   value                                  of the secret field of that name
+//     app link   := the link's text                       tag 15 (format 1.3): a service that is
+//                                                          an app (android://…, iosapp://…)
+//     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
 // a newer minor version can add fields without breaking older readers (which then refuse to
@@ -45,6 +52,11 @@ package enum PayloadCodec {
         case group = 11
         /// A credential's authenticator key (format 1.2).
         case totp = 12
+        /// A named field, and an earlier value of a secret one (format 1.3).
+        case namedField = 13, namedFieldHistory = 14
+        /// A service that is an app link (format 1.3): its own tag, so that a 1.2 reader, which
+        /// cannot parse one, skips it instead of calling the vault damaged.
+        case appLink = 15
     }
 
     // MARK: Encoding
@@ -68,7 +80,7 @@ package enum PayloadCodec {
                 try writer.field(.rank, length: 4)
                 try writer.u32(UInt32(bitPattern: credential.rank))
             }
-            for service in credential.services { try writer.stringField(.service, service.text) }
+            for service in credential.services { try writer.stringField(service.form == .app ? .appLink : .service, service.text) }
             for previous in credential.history {
                 try contents.secrets.withBytes(of: previous.secret) { secret in
                     try writer.field(.history, length: 8 + secret.count)
@@ -83,6 +95,38 @@ package enum PayloadCodec {
                     try writer.u8(UInt8(totp.parameters.digits))
                     try writer.u32(UInt32(totp.parameters.period))
                     try writer.raw(key)
+                }
+            }
+            for field in credential.fields {
+                var name = field.name
+                try name.withUTF8 { name in
+                    switch field.value {
+                    case .text(var text):
+                        try text.withUTF8 { value in
+                            try writer.field(.namedField, length: 1 + 4 + name.count + value.count)
+                            try writer.u8(0)
+                            try writer.u32(UInt32(name.count))
+                            try writer.raw(UnsafeRawBufferPointer(name))
+                            try writer.raw(UnsafeRawBufferPointer(value))
+                        }
+                    case .secret(let reference):
+                        try contents.secrets.withBytes(of: reference) { value in
+                            try writer.field(.namedField, length: 1 + 4 + name.count + value.count)
+                            try writer.u8(1)
+                            try writer.u32(UInt32(name.count))
+                            try writer.raw(UnsafeRawBufferPointer(name))
+                            try writer.raw(value)
+                        }
+                    }
+                    for previous in field.history {
+                        try contents.secrets.withBytes(of: previous.secret) { value in
+                            try writer.field(.namedFieldHistory, length: 4 + name.count + 8 + value.count)
+                            try writer.u32(UInt32(name.count))
+                            try writer.raw(UnsafeRawBufferPointer(name))
+                            try writer.u64(UInt64(bitPattern: previous.replaced.millisecondsSince1970))
+                            try writer.raw(value)
+                        }
+                    }
                 }
             }
             writer.endRecord(start)
@@ -126,6 +170,10 @@ package enum PayloadCodec {
             for service in credential.services { size += 5 + service.text.utf8.count }
             for previous in credential.history { size += 5 + 8 + previous.secret.count }
             if let totp = credential.totp { size += 5 + 6 + totp.key.count }
+            for field in credential.fields {
+                size += 5 + 5 + field.name.utf8.count + (field.text?.utf8.count ?? field.secret?.count ?? 0)
+                for previous in field.history { size += 5 + 4 + field.name.utf8.count + 8 + previous.secret.count }
+            }
         }
         size += contents.tombstones.count * (5 + 24)
         return paddedSize(contentLength: size)
@@ -282,6 +330,8 @@ package enum PayloadCodec {
         var services: [ServiceIdentifier] = []
         var history: [PreviousSecret] = []
         var totp: OneTimeKey?
+        var fields: [NamedField] = []
+        var fieldHistory: [(name: String, previous: PreviousSecret)] = []
         while !body.isAtEnd {
             let tag = try body.u8()
             let length = Int(try body.u32())
@@ -295,7 +345,7 @@ package enum PayloadCodec {
             case .secret: secret = value.remainingReference()
             case .notes: notes = try value.string()
             case .rank: rank = Int32(bitPattern: try value.u32())
-            case .service:
+            case .service, .appLink:
                 let text = try value.string()
                 do {
                     services.append(try ServiceIdentifier(stored: text))
@@ -310,15 +360,34 @@ package enum PayloadCodec {
                 let parameters = OneTimeParameters(algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
                 guard parameters.isValid else { throw body.malformed("one-time code parameters out of range") }
                 totp = OneTimeKey(parameters: parameters, key: value.remainingReference())
+            case .namedField:
+                let kind = try value.u8()
+                let name = try value.string(Int(try value.u32()))
+                switch kind {
+                case 0: fields.append(NamedField(name: name, value: .text(try value.string())))
+                case 1: fields.append(NamedField(name: name, value: .secret(value.remainingReference())))
+                default: throw body.malformed("a named field of an unknown kind")
+                }
+            case .namedFieldHistory:
+                let name = try value.string(Int(try value.u32()))
+                let replaced = Timestamp(millisecondsSince1970: try value.i64())
+                fieldHistory.append((name, PreviousSecret(secret: value.remainingReference(), replaced: replaced)))
             case .group, nil:
                 continue  // not a credential field, or one from a newer minor version
             }
+        }
+        for (name, previous) in fieldHistory {
+            guard let index = fields.firstIndex(where: { $0.name == name && $0.isSecret }) else {
+                throw body.malformed("an earlier value of a secret field that is not there")
+            }
+            fields[index].history.append(previous)
         }
         guard let id, let created, let modified, let secret else {
             throw body.malformed("a credential lacks its id, times or secret")
         }
         return Credential(id: id, title: title, services: services, username: username, secret: secret,
-                          notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp)
+                          notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
+                          fields: fields)
     }
 }
 

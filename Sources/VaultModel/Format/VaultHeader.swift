@@ -27,8 +27,11 @@ public struct VaultHeader: Sendable, Equatable {
     public static let magic: [UInt8] = [0x89, 0x50, 0x57, 0x56, 0x0D, 0x0A, 0x1A, 0x0A]
     public static let byteCount = 234
     public static let currentMajorVersion: UInt16 = 1
-    /// 1.1 added the equivalent-domains record to the payload; 1.2 the authenticator key field.
-    public static let currentMinorVersion: UInt16 = 2
+    /// 1.1 added the equivalent-domains record to the payload; 1.2 the authenticator key field;
+    /// 1.3 items without a site (a credential with a title and no service). A 1.2 reader reads
+    /// such an item but its edits refuse it, so it must not save the vault: the minor version
+    /// tells it so.
+    public static let currentMinorVersion: UInt16 = 3
     static let criticalFlagsMask: UInt32 = 0x0000_FFFF
     static let knownCriticalFlags: UInt32 = 0
     static let argon2idKDF: UInt8 = 1

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ServiceMatching
 import Platform
+import UnicodeText
 
 /// One login: the unit the picker lists and `get` returns.
 ///
@@ -22,12 +23,16 @@ public struct Credential: Sendable {
     public var history: [PreviousSecret]
     /// The authenticator key for one-time codes (TOTP), if the site uses them.
     public var totp: OneTimeKey?
+    /// Named fields, text or secret (format 1.3), in the order they were added.
+    public var fields: [NamedField] = []
 
     public init(
         id: UUID, title: String, services: [ServiceIdentifier], username: String,
         secret: SecretReference, notes: String = "", rank: Int32 = 0,
-        created: Timestamp, modified: Timestamp, history: [PreviousSecret] = [], totp: OneTimeKey? = nil
+        created: Timestamp, modified: Timestamp, history: [PreviousSecret] = [], totp: OneTimeKey? = nil,
+        fields: [NamedField] = []
     ) {
+        self.fields = fields
         self.id = id
         self.title = title
         self.services = services
@@ -39,6 +44,32 @@ public struct Credential: Sendable {
         self.modified = modified
         self.history = history
         self.totp = totp
+    }
+
+    /// Whether something names the credential: a service, or a title for an item without a site
+    /// (a Wi-Fi password, a licence key, a safe's combination: format 1.3). One without either
+    /// could be found by its id only, so it is refused.
+    public var isNamed: Bool {
+        !services.isEmpty || !title.trimmingSpacesAndNewlines().isEmpty
+    }
+
+    /// `field` set: a field of that name (without case) keeps its name and history, and a secret
+    /// value it replaces joins that history, replaced at `time`; otherwise it is added.
+    mutating func set(_ field: NamedField, at time: Timestamp) {
+        guard let index = fields.firstIndex(where: { $0.isNamed(field.name) }) else {
+            fields.append(field)
+            return
+        }
+        var updated = field
+        updated.name = fields[index].name
+        updated.history = fields[index].history
+        if let old = fields[index].secret { updated.history.append(PreviousSecret(secret: old, replaced: time)) }
+        fields[index] = updated
+    }
+
+    /// The field called `name` (without case), if any.
+    public func field(named name: String) -> NamedField? {
+        fields.first { $0.isNamed(name) }
     }
 
     /// The title, or the first service when no title was given.
@@ -58,17 +89,6 @@ public struct Credential: Sendable {
     /// change comes from another copy of the vault through a merge.
     public var secretSet: Timestamp {
         history.reduce(created) { Swift.max($0, $1.replaced) }
-    }
-}
-
-/// A secret that was replaced, and when.
-public struct PreviousSecret: Sendable {
-    public var secret: SecretReference
-    public var replaced: Timestamp
-
-    public init(secret: SecretReference, replaced: Timestamp) {
-        self.secret = secret
-        self.replaced = replaced
     }
 }
 

@@ -1,3 +1,5 @@
+import UnicodeText
+
 /// Every size pwtui accepts, declared once.
 ///
 /// Limits used to live where each reader happened to need one (a 64 KiB agent header, a 64 KiB
@@ -15,6 +17,8 @@ public enum Limits {
     /// One service identifier as typed (a long URL fits; a pasted document does not).
     public static let serviceBytes = 4 * 1024
     public static let servicesPerCredential = 256
+    /// Named fields of one credential (format 1.3): a bound like the services', far above any real item.
+    public static let fieldsPerCredential = 256
     public static let notesBytes = 256 * 1024
     /// The encrypted payload of a vault file: some 100,000 ordinary credentials with history.
     public static let vaultPayloadBytes = 128 * 1024 * 1024
@@ -37,6 +41,16 @@ public enum Limits {
         }
         for service in credential.services {
             try check("service '\(service.text.prefix(60))…'", service.text.utf8.count, serviceBytes)
+        }
+        guard credential.fields.count <= fieldsPerCredential else {
+            throw VaultError.invalidRequest("a credential may have at most \(fieldsPerCredential) fields (this one would have \(credential.fields.count))")
+        }
+        for field in credential.fields {
+            guard !field.name.trimmingSpacesAndNewlines().isEmpty else { throw VaultError.invalidRequest("a field needs a name") }
+            try refuseControlCharacters("field name", field.name)
+            try check("field name", field.name.utf8.count, titleBytes)
+            if let text = field.text { try check("field '\(field.name.prefix(40))'", text.utf8.count, notesBytes) }
+            if let secret = field.secret { try check("field '\(field.name.prefix(40))'", secret.count, secretBytes) }
         }
     }
 

@@ -72,4 +72,12 @@ public final class SecretArena {
 public struct SecretReference: Hashable, Sendable {
     let offset: Int
     public let count: Int
+
+    /// The bytes `range` (offsets within this secret) as a secret of their own, in the same
+    /// arena and without a copy: a value inside a field an importer read whole.
+    public func part(_ range: Range<Int>) -> SecretReference {
+        let lower = min(max(range.lowerBound, 0), count)
+        let upper = min(max(range.upperBound, lower), count)
+        return SecretReference(offset: offset + lower, count: upper - lower)
+    }
 }

@@ -99,7 +99,9 @@ public final class Vault {
         services: [ServiceIdentifier], username: String, secret: borrowing SecureBytes,
         title: String = "", notes: String = "", rank: Int32 = 0
     ) throws -> Credential {
-        guard !services.isEmpty else { throw VaultError.invalidRequest("a credential needs at least one service") }
+        guard !services.isEmpty || !title.trimmingSpacesAndNewlines().isEmpty else {
+            throw VaultError.invalidRequest("a credential needs a service or a title (--title \"Home Wi-Fi\" for an item without a site)")
+        }
         try Limits.checkSecret(byteCount: secret.count)
         let now = environment.clock.now()
         var credential = Credential(
@@ -120,7 +122,7 @@ public final class Vault {
     /// in, and copied into this vault's. Limits are checked as for any add.
     @discardableResult
     public func adopt(_ credential: Credential, secretsFrom source: SecretArena) throws -> Credential {
-        guard !credential.services.isEmpty else { throw VaultError.invalidRequest("a credential needs at least one service") }
+        guard credential.isNamed else { throw VaultError.invalidRequest("a credential needs a service or a title") }
         guard source !== contents.secrets else {
             throw VaultError.invalidRequest("a credential is adopted from another arena than the vault's own")
         }
@@ -133,6 +135,12 @@ public final class Vault {
         copy.secret = try store(credential.secret)
         for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret) }
         if let totp = credential.totp { copy.totp = OneTimeKey(parameters: totp.parameters, key: try store(totp.key)) }
+        for index in copy.fields.indices {
+            if let secret = copy.fields[index].secret { copy.fields[index].value = .secret(try store(secret)) }
+            for old in copy.fields[index].history.indices {
+                copy.fields[index].history[old].secret = try store(copy.fields[index].history[old].secret)
+            }
+        }
         contents.credentials.append(copy)
         pending.append(.add(copy))
         return copy
@@ -148,13 +156,15 @@ public final class Vault {
         }
         var credential = contents.credentials[index]
         try change(&credential)
-        guard !credential.services.isEmpty else {
-            throw VaultError.invalidRequest("a credential needs at least one service")
+        guard credential.isNamed else {
+            throw VaultError.invalidRequest("a credential needs a service or a title: give it a title before removing its last service")
         }
         try Limits.check(credential)
         let now = stamp(after: contents.credentials[index])
         credential.secret = contents.credentials[index].secret
         credential.history = contents.credentials[index].history
+        // Fields change through setField, which keeps a secret one's history.
+        credential.fields = contents.credentials[index].fields
         credential.modified = now
         contents.credentials[index] = credential
         pending.append(.update(id, at: now, body: change))
@@ -190,6 +200,44 @@ public final class Vault {
         contents.credentials[index].totp = totp
         contents.credentials[index].modified = now
         pending.append(.setOneTimeKey(id, totp, at: now))
+    }
+
+    /// Sets the named field `name` of a credential (format 1.3): text, or a secret copied into the
+    /// arena (`secret`, when `text` is nil). A secret value that replaces another goes to the
+    /// field's history, as a replaced password does; a field changing between text and secret is
+    /// one field with the new kind. Replayed onto another process's save.
+    public func setField(of id: UUID, name: String, text: String?, secret: borrowing SecureBytes) throws {
+        guard let index = contents.index(of: id) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        let value: NamedField.Value
+        if let text {
+            value = .text(text)
+        } else {
+            try Limits.checkSecret(byteCount: secret.count)
+            value = .secret(try contents.secrets.store(secret))
+        }
+        let now = stamp(after: contents.credentials[index])
+        var credential = contents.credentials[index]
+        credential.set(NamedField(name: name, value: value), at: now)
+        try Limits.check(credential)
+        credential.modified = now
+        contents.credentials[index] = credential
+        pending.append(.setField(id, name: name, value, at: now))
+    }
+
+    /// Removes the named field `name` of a credential (its history with it).
+    public func removeField(of id: UUID, name: String) throws {
+        guard let index = contents.index(of: id) else {
+            throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
+        }
+        guard contents.credentials[index].field(named: name) != nil else {
+            throw VaultError.noMatch("\(contents.credentials[index].displayTitle) has no field '\(name)'")
+        }
+        let now = stamp(after: contents.credentials[index])
+        contents.credentials[index].fields.removeAll { $0.isNamed(name) }
+        contents.credentials[index].modified = now
+        pending.append(.setField(id, name: name, nil, at: now))
     }
 
     /// The one-time code of `credential` now (by the vault's clock), and the seconds it stays valid.

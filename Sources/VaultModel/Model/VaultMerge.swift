@@ -45,6 +45,8 @@ enum VaultChange {
     case remove(UUID, at: Timestamp)
     /// A new authenticator key (in the arena of the contents it was made in), or nil: removed.
     case setOneTimeKey(UUID, OneTimeKey?, at: Timestamp)
+    /// A named field set (a secret value in the arena of the contents it was made in), or nil: removed.
+    case setField(UUID, name: String, NamedField.Value?, at: Timestamp)
     case equivalents(at: Timestamp, body: (inout EquivalentDomains, Timestamp) -> Void)
 }
 
@@ -67,15 +69,22 @@ enum VaultMerge {
                 var copy = credential
                 copy.secret = try move(credential.secret, from: ours, into: result)
                 for i in copy.history.indices { copy.history[i].secret = try move(copy.history[i].secret, from: ours, into: result) }
+                if let totp = copy.totp { copy.totp?.key = try move(totp.key, from: ours, into: result) }
+                for i in copy.fields.indices {
+                    if let secret = copy.fields[i].secret { copy.fields[i].value = .secret(try move(secret, from: ours, into: result)) }
+                    for j in copy.fields[i].history.indices {
+                        copy.fields[i].history[j].secret = try move(copy.fields[i].history[j].secret, from: ours, into: result)
+                    }
+                }
                 result.tombstones.removeAll { $0.id == credential.id }
                 result.credentials.append(copy)
             case .update(let id, let time, let body):
                 let position = try index(of: id, for: "the edit")
                 var credential = result.credentials[position]
                 try body(&credential)
-                guard !credential.services.isEmpty else {
+                guard credential.isNamed else {
                     throw VaultError.conflict(path: path, reason: "with the services another process changed meanwhile, "
-                        + "the edit would leave \(credential.displayTitle) without any service; keep or add one")
+                        + "the edit would leave \(credential.displayTitle) without any service or title; keep or add one")
                 }
                 credential.modified = max(time, credential.modified)
                 result.credentials[position] = credential
@@ -92,6 +101,17 @@ enum VaultMerge {
                 if let totp { moved?.key = try move(totp.key, from: ours, into: result) }
                 result.credentials[position].totp = moved
                 result.credentials[position].modified = max(time, result.credentials[position].modified)
+            case .setField(let id, let name, let value, let time):
+                let position = try index(of: id, for: "the field '\(name)'")
+                var credential = result.credentials[position]
+                switch value {
+                case .text(let text)?: credential.set(NamedField(name: name, value: .text(text)), at: time)
+                case .secret(let secret)?:
+                    credential.set(NamedField(name: name, value: .secret(try move(secret, from: ours, into: result))), at: time)
+                case nil: credential.fields.removeAll { $0.isNamed(name) }
+                }
+                credential.modified = max(time, credential.modified)
+                result.credentials[position] = credential
             case .remove(let id, let time):
                 result.credentials.removeAll { $0.id == id }
                 if !result.tombstones.contains(where: { $0.id == id }) {

@@ -21,11 +21,18 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         /// A previous password to make current again, numbered as `Credential.previousSecrets`
         /// lists them (1: the one replaced last); the current one goes to the history.
         public var restore: Int?
+        /// A named field to set (format 1.3): a secret one's value is the change's secret, a text
+        /// one's travels here.
+        public var setField: FieldEdit?
+        /// Named fields to remove.
+        public var removeFields: [String] = []
 
         public init(title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
                     addServices: [String] = [], removeServices: [String] = [], replacesSecret: Bool = false,
-                    totp: OneTimeEdit? = nil, restore: Int? = nil) {
+                    totp: OneTimeEdit? = nil, restore: Int? = nil, setField: FieldEdit? = nil, removeFields: [String] = []) {
             self.restore = restore
+            self.setField = setField
+            self.removeFields = removeFields
             self.title = title
             self.username = username
             self.rank = rank
@@ -34,6 +41,18 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             self.removeServices = removeServices
             self.replacesSecret = replacesSecret
             self.totp = totp
+        }
+    }
+
+    /// A named field as `edit --field` sets it: its name, and its text unless it is secret.
+    public struct FieldEdit: Equatable, Sendable, Codable {
+        public var name: String
+        /// nil: a secret field, whose value is the change's secret.
+        public var text: String?
+
+        public init(name: String, text: String? = nil) {
+            self.name = name
+            self.text = text
         }
     }
 
@@ -50,7 +69,8 @@ public enum CredentialChange: Equatable, Sendable, Codable {
     public var needsSecret: Bool {
         switch self {
         case .add: return true
-        case .edit(_, let edits): return edits.replacesSecret || edits.totp != nil && edits.totp != .remove
+        case .edit(_, let edits):
+            return edits.replacesSecret || edits.totp != nil && edits.totp != .remove || edits.setField.map { $0.text == nil } == true
         case .remove: return false
         }
     }
@@ -72,6 +92,14 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             if edits.replacesSecret, case .set = edits.totp {
                 throw VaultError.invalidRequest("a new password and a new authenticator key are two changes; make them one after the other")
             }
+            let secretUses = [edits.replacesSecret, { if case .set = edits.totp { return true } else { return false } }(),
+                              edits.setField.map { $0.text == nil } == true].filter { $0 }.count
+            guard secretUses <= 1 else {
+                throw VaultError.invalidRequest("a new password, authenticator key or secret field are separate changes; make them one after the other")
+            }
+            for name in edits.removeFields where credential.field(named: name) == nil {
+                throw VaultError.noMatch("\(credential.displayTitle) has no field '\(name)'")
+            }
             for service in removed where !credential.services.contains(service) {
                 throw VaultError.invalidRequest("\(credential.displayTitle) has no service '\(service.text)'")
             }
@@ -91,6 +119,10 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             case .remove: try vault.setOneTimeKey(of: credential.id, to: nil, key: try SecureBytes(zeros: 0))
             case nil: break
             }
+            if let field = edits.setField {
+                try vault.setField(of: credential.id, name: field.name, text: field.text, secret: secret)
+            }
+            for name in edits.removeFields { try vault.removeField(of: credential.id, name: name) }
             return try IdentityStore.Identity(vault.credential(id: credential.id.uuidString))
         case .remove(let id):
             let credential = try vault.credential(id: id)

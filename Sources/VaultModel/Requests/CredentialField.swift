@@ -5,10 +5,33 @@ import VaultCrypto
 /// What of a chosen credential goes to stdout (`get --field`, `pick --output`). The password is
 /// written from protected memory with write(2); JSON escapes it from protected memory into
 /// protected memory, and has the one-time code when the credential has an authenticator key.
-public enum CredentialField: String, CaseIterable, Sendable, Codable {
+/// Any other name is one of the credential's named fields (format 1.3), a secret one written
+/// from protected memory like the password.
+public enum CredentialField: RawRepresentable, Hashable, CaseIterable, Sendable, Codable {
     case password, username, both, json
     /// The one-time code of the credential's authenticator key, now.
     case totp
+    /// The named field of that name (without case).
+    case named(String)
+
+    /// The standard ones (`--help` lists them); a named field is any other name.
+    public static let allCases: [CredentialField] = [.password, .username, .both, .json, .totp]
+
+    public init?(rawValue: String) {
+        guard !rawValue.isEmpty else { return nil }
+        self = Self.allCases.first { $0.rawValue == rawValue } ?? .named(rawValue)
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .password: return "password"
+        case .username: return "username"
+        case .both: return "both"
+        case .json: return "json"
+        case .totp: return "totp"
+        case .named(let name): return name
+        }
+    }
 
     /// What `write` prints, in protected memory (the agent sends it over its socket).
     public func render(_ credential: Credential, from vault: Vault) throws -> SecureBytes {
@@ -39,6 +62,19 @@ public enum CredentialField: String, CaseIterable, Sendable, Codable {
         case .totp:
             let timed = try vault.oneTimeCode(of: credential)
             try timed.code.withUnsafeBytes { try output.append(contentsOf: $0) }
+            try output.append(utf8: "\n")
+        case .named(let name):
+            guard let field = credential.field(named: name) else {
+                let names = credential.fields.map(\.name)
+                // A usage error, not "no match": the credential was found, the question names nothing.
+                throw VaultError.invalidRequest("\(credential.displayTitle) has no field '\(name)'; "
+                    + (names.isEmpty ? "it has no named fields (--field takes password, username, both, json, totp or a field's name)"
+                                     : "its fields: \(names.joined(separator: ", "))"))
+            }
+            switch field.value {
+            case .text(let text): try output.append(utf8: text)
+            case .secret(let secret): try vault.withSecret(secret) { try output.append(contentsOf: $0) }
+            }
             try output.append(utf8: "\n")
         }
         return output

@@ -15,6 +15,8 @@ public struct CredentialQuery: Sendable, Equatable {
     public static let sameHost: Set<MatchKind> = [.exactURL, .pathPrefix, .sameHost]
 
     public var id: String?
+    /// A credential's title (without case): how an item without a site is asked for (format 1.3).
+    public var title: String?
     public var services: [ServiceIdentifier]
     public var username: String?
     public var tiers: Set<MatchKind>?
@@ -25,9 +27,10 @@ public struct CredentialQuery: Sendable, Equatable {
     /// a code, not the best match that cannot).
     public var withOneTimeKey: Bool
 
-    public init(id: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil, tiers: Set<MatchKind>? = nil,
-                rejected: [UUID: Timestamp] = [:], withOneTimeKey: Bool = false) {
+    public init(id: String? = nil, title: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil,
+                tiers: Set<MatchKind>? = nil, rejected: [UUID: Timestamp] = [:], withOneTimeKey: Bool = false) {
         self.id = id
+        self.title = title
         self.services = services
         self.username = username
         self.tiers = tiers
@@ -41,6 +44,7 @@ public struct CredentialQuery: Sendable, Equatable {
     /// chose. An id names one credential: 1. Recording the use is the caller's (`Session`).
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let id { return (try vault.credential(id: id), 1) }
+        if let title { return (try Self.titled(title, in: vault, accepting: accepts), 1) }
         // Prepared once, for the filter the index answers and for ranking.
         let prepared = services.map { ServiceMatch.PreparedRequest($0, context) }
         let candidates = vault.hostIndex.positions(passing: HostFilter(prepared: prepared))
@@ -59,6 +63,23 @@ public struct CredentialQuery: Sendable, Equatable {
             throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))")
         }
         return (best.credential, tied)
+    }
+
+    /// The one credential titled `title` (without case) that `accepting` takes: none is no match,
+    /// several are listed (a title is no id: a guess among them is no answer).
+    private static func titled(_ title: String, in vault: Vault, accepting: (Credential) -> Bool) throws -> Credential {
+        let wanted = title.lowercased()
+        let found = vault.contents.credentials.filter { $0.title.lowercased() == wanted && accepting($0) }
+        switch found.count {
+        case 1: return found[0]
+        case 0:
+            // Text with an '@' may be a pasted `user:password@host`: not repeated.
+            let shown = title.contains("@") ? "that text" : "'\(title)'"
+            throw VaultError.noMatch("no credential matches \(shown) as a service or a title")
+        default:
+            let ids = found.prefix(5).map { String($0.id.uuidString.lowercased().prefix(8)) }.joined(separator: ", ")
+            throw VaultError.invalidRequest("\(found.count) credentials are titled '\(title)' (\(ids)); give one's id with --id")
+        }
     }
 
     public func accepts(_ ranked: RankedCredential) -> Bool {
@@ -82,12 +103,13 @@ public struct CredentialQuery: Sendable, Equatable {
 /// client's parsing); rejections keyed by id.
 extension CredentialQuery: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, services, username, tiers, rejected, withOneTimeKey
+        case id, title, services, username, tiers, rejected, withOneTimeKey
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(String.self, forKey: .id)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
         services = try container.decode([String].self, forKey: .services).map { try ServiceIdentifier($0) }
         username = try container.decodeIfPresent(String.self, forKey: .username)
         tiers = try container.decodeIfPresent([MatchKind].self, forKey: .tiers).map(Set.init)
@@ -97,14 +119,15 @@ extension CredentialQuery: Codable {
             guard let id = UUID(uuidString: id) else { continue }
             rejected[id] = Timestamp(millisecondsSince1970: time)
         }
-        guard id != nil || !services.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .services, in: container, debugDescription: "a query names neither an id nor services")
+        guard id != nil || title != nil || !services.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .services, in: container, debugDescription: "a query names neither an id, a title nor services")
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(id, forKey: .id)
+        try container.encodeIfPresent(title, forKey: .title)
         try container.encode(services.map(\.text), forKey: .services)
         try container.encodeIfPresent(username, forKey: .username)
         try container.encodeIfPresent(tiers.map { $0.sorted { $0.rawValue < $1.rawValue } }, forKey: .tiers)

@@ -38,7 +38,49 @@ struct CredentialFieldRule: Sendable {
                     OneTimeKey(parameters: key.parameters, key: try side.arena.withBytes(of: key.key) { try arena.store($0) })
                 }
             }),
+        // Named fields as one value: the later side's list, its secrets and their histories
+        // copied. (Per name would be finer; one list keeps the merge a function of the states.)
+        CredentialFieldRule(
+            name: "fields",
+            equal: { namedFieldsOrder($0, $1) == 0 },
+            compare: { namedFieldsOrder($0, $1) },
+            take: { credential, side, arena in
+                credential.fields = try NamedField.copied(side.credential.fields, from: side.arena, into: arena)
+            }),
     ]
+
+    /// Named fields: by count, then field by field (name, kind, value bytes, history).
+    private static func namedFieldsOrder(_ a: Side, _ b: Side) -> Int {
+        let (x, y) = (a.credential.fields, b.credential.fields)
+        if x.count != y.count { return x.count < y.count ? -1 : 1 }
+        for (f, g) in zip(x, y) {
+            if f.name != g.name { return f.name < g.name ? -1 : 1 }
+            if f.isSecret != g.isSecret { return f.isSecret ? 1 : -1 }
+            switch (f.value, g.value) {
+            case let (.text(p), .text(q)) where p != q: return p < q ? -1 : 1
+            case let (.secret(p), .secret(q)):
+                let order = bytesOrder(p, a.arena, q, b.arena)
+                if order != 0 { return order }
+            default: break
+            }
+            if f.history.count != g.history.count { return f.history.count < g.history.count ? -1 : 1 }
+            for (p, q) in zip(f.history, g.history) {
+                if p.replaced != q.replaced { return p.replaced < q.replaced ? -1 : 1 }
+                let order = bytesOrder(p.secret, a.arena, q.secret, b.arena)
+                if order != 0 { return order }
+            }
+        }
+        return 0
+    }
+
+    /// Two secrets' bytes in lexicographic order: -1, 0 or 1.
+    private static func bytesOrder(_ x: SecretReference, _ arenaX: SecretArena, _ y: SecretReference, _ arenaY: SecretArena) -> Int {
+        arenaX.withBytes(of: x) { mine in
+            arenaY.withBytes(of: y) { theirs in
+                mine.lexicographicallyPrecedes(theirs) ? -1 : theirs.lexicographicallyPrecedes(mine) ? 1 : 0
+            }
+        }
+    }
 
     /// Authenticator keys: none first, then by parameters, then by the key's bytes.
     private static func oneTimeOrder(_ a: Side, _ b: Side) -> Int {

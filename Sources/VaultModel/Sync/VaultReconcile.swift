@@ -26,7 +26,8 @@ import Platform
 //   removal. An edit the remover never saw is kept (removing it again is one command; a password
 //   typed on another machine cannot be recovered), and the tombstone goes. Removed on both:
 //   one tombstone, the later time.
-// - Present on both and different: each field (title, username, notes, rank, services — the list
+// - Present on both and different: each field (title, username, notes, rank, services, the TOTP
+//   key, the named fields taken as one list with their histories — the list
 //   `CredentialFieldRule.all`) is merged on its own against the ancestor: changed on one side only,
 //   that side's value; changed on both (or no ancestor), the value of the side changed later.
 //   So edits of different fields on two machines both stay.
@@ -288,6 +289,7 @@ public enum VaultReconcile {
             credential.history[i].secret = try store(credential.history[i].secret, from: side.arena, into: arena)
         }
         if let totp = credential.totp { credential.totp?.key = try store(totp.key, from: side.arena, into: arena) }
+        credential.fields = try NamedField.copied(side.credential.fields, from: side.arena, into: arena)
         return credential
     }
 

@@ -11,19 +11,22 @@ struct AddCommand: ParsableCommand {
             already there: on a terminal, an offer to update its password instead; without one, exit 64 \
             (--force adds a second one).
 
-            Example: a generated password for two services of one account
+            Without a service, a title is enough: an item without a site (a Wi-Fi password, a licence             key), found by its title or id and never offered for a site.
+
+            Examples: a generated password for two services of one account; a Wi-Fi password
               pwtui add github.com api.github.com --username alice --generate
+              pwtui add --title "Home Wi-Fi"
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services it is for: domains, URLs or webcredentials: entries.")
-    var services: [String]
+    @Argument(help: "Services it is for: domains, URLs or webcredentials: entries (none for an item without a site: give --title).")
+    var services: [String] = []
 
-    @Option(help: "The account name.")
-    var username: String
+    @Option(help: "The account name (needed with a service).")
+    var username: String?
 
-    @Option(help: "A title (default: the first service).")
+    @Option(help: "A title (default: the first service; without a service, what names the item).")
     var title: String = ""
 
     // Unconditional: `--rank -10` is a value, not an unknown option.
@@ -50,13 +53,16 @@ struct AddCommand: ParsableCommand {
     var totp = false
 
     func validate() throws {
-        guard !services.isEmpty else { throw ValidationError("name at least one service") }
+        guard !services.isEmpty || !title.isEmpty else {
+            throw ValidationError("name at least one service, or give --title for an item without a site")
+        }
+        guard services.isEmpty || username != nil else { throw ValidationError("give the account name: --username NAME") }
         guard !printPassword || generate else { throw ValidationError("--print prints a generated password: it needs --generate") }
         guard rules == nil || generate else { throw ValidationError("--rules are for a generated password: they need --generate") }
     }
 
     func run() throws {
-        var add = AddCredential(services: services, username: username, title: title, notes: notes, rank: rank, generate: generate,
+        var add = AddCredential(services: services, username: username ?? "", title: title, notes: notes, rank: rank, generate: generate,
                                 force: force, printPassword: printPassword)
         add.oneTimeKey = totp
         add.generationRules = rules

@@ -12,6 +12,10 @@ struct EditCommand: ParsableCommand {
               pwtui edit 3f2a --username alice@example.org --generate
             Example: the password before the last change made current again (numbers as `pwtui history` lists them)
               pwtui edit 3f2a --restore 1
+            Example: a secret field (a PIN: from stdin or asked without echo), a text field, a field removed
+              pwtui edit "Home bank" --field PIN
+              echo North | pwtui edit "Home bank" --field branch --text
+              pwtui edit "Home bank" --remove-field branch
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -56,9 +60,20 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Make previous password N current again, N as `pwtui history` lists them; the current one joins the history.")
     var restore: Int?
 
+    @Option(help: ArgumentHelp("Set the named field NAME: a secret field (masked in show, its old value kept in its history), its value from stdin or asked without echo.",
+                               valueName: "name"))
+    var field: String?
+
+    @Flag(help: "With --field: a text field instead of a secret one (its value from stdin or the terminal).")
+    var text = false
+
+    @Option(name: .customLong("remove-field"), help: ArgumentHelp("Remove the named field NAME (repeatable).", valueName: "name"))
+    var removeFields: [String] = []
+
     func validate() throws {
         let changes = [title != nil, username != nil, rank != nil, notes != nil,
-                       !addServices.isEmpty, !removeServices.isEmpty, password, generate, restore != nil, totp, removeTotp]
+                       !addServices.isEmpty, !removeServices.isEmpty, password, generate, restore != nil, totp, removeTotp,
+                       field != nil, !removeFields.isEmpty]
         guard changes.contains(true) else { throw ValidationError("nothing to change: give at least one option") }
         guard [password, generate, restore != nil].filter({ $0 }).count <= 1 else {
             throw ValidationError("--password, --generate and --restore exclude each other")
@@ -66,13 +81,21 @@ struct EditCommand: ParsableCommand {
         if let restore, restore < 1 { throw ValidationError("--restore takes a number from 1, as `pwtui history` lists them") }
         guard !(totp && removeTotp) else { throw ValidationError("--totp and --remove-totp exclude each other") }
         guard rules == nil || generate else { throw ValidationError("--rules are for a generated password: they need --generate") }
+        guard !text || field != nil else { throw ValidationError("--text is for --field: it makes the field a text one") }
+        guard field == nil || !(password || generate || totp) else {
+            throw ValidationError("--field reads its value as --password and --totp read theirs: set one at a time")
+        }
+        if let field, field.allSatisfy(\.isWhitespace) { throw ValidationError("--field needs a name") }
     }
 
     func run() throws {
         let edits = CredentialChange.Edits(
             title: title, username: username, rank: rank, notes: notes, addServices: addServices,
-            removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil, restore: restore)
+            removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil, restore: restore,
+            removeFields: removeFields)
         var edit = EditCredential(id: id, edits: edits, generate: generate, setsOneTimeKey: totp)
+        edit.fieldName = field
+        edit.fieldIsText = text
         edit.generationRules = rules
         try edit.run(in: global.session())
     }

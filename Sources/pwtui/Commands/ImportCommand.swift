@@ -12,9 +12,11 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             The format is recognised from the file (its header or structure) unless --format names it:
               \(ImportFormat.allCases.map { "\($0.rawValue): \($0.publisher)" }.joined(separator: "\n  "))
-            An entry with the same service, username and password as a credential already there is skipped; \
-            the same service and username with another password is a conflict (--on-conflict). Nothing changes \
-            when an entry cannot be imported, unless --skip-invalid. See docs/import.md.
+            An entry with the same service, username and password as a credential already there is skipped (or \
+            adds the TOTP key, sites and fields it brings); the same service and username with another password is \
+            a conflict (--on-conflict); one account twice in the file keeps both passwords, the newer current. An \
+            entry without a URL becomes an item without a site; empty entries are listed as skipped. Nothing \
+            changes when an entry cannot be imported, unless --skip-invalid. See docs/import.md.
             Examples:
               pwtui import ~/Downloads/Chrome\\ Passwords.csv --dry-run
               pwtui import bitwarden_export.json --on-conflict update
