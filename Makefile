@@ -8,7 +8,7 @@ SWIFT ?= swift
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path clean themes fuzz fuzz-seeds
+.PHONY: git-tests run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds
 
 # Esc or Ctrl-C in the picker is pwtui's exit 130 (cancelled): a person's choice, not make's error.
 run: deps build
@@ -99,6 +99,10 @@ bench-peers: release
 # 10,000 entries imported in one go from each big format, KDF subtracted (issue 15).
 bench-import: release
 	python3 Benchmarks/import/import.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
+
+# A two-way tie against a single match through the agent (Benchmarks/tie.py; ARGS="10000 100").
+bench-tie: release
+	python3 Benchmarks/tie.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
 
 bench-fast-path: release
 	cd Benchmarks && $(SWIFT) build -c release --product pwtui-bench
