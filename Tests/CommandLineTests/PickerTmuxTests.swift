@@ -134,11 +134,11 @@ struct PickerTmuxTests {
         let (sandbox, tmux, pwtui) = try shellWithoutVault()
         let rc = sandbox.scratch + "/wizard.rc"
         try tmux.enter("'\(pwtui)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.requirePane { $0.contains("first-run setup (step 1 of 7)") && $0.contains(sandbox.vault) }
+        try tmux.requirePane { $0.contains("first-run setup (step 1 of 8)") && $0.contains(sandbox.vault) }
         try tmux.press("Enter")
         for _ in 0 ..< 2 { try tmux.enter("wizard passphrase orbit velvet") }
         try tmux.requirePane { $0.contains("How long should unlocking take?") && $0.contains("▸ about") }
-        for _ in 0 ..< 3 { try tmux.press("Enter") }
+        for _ in 0 ..< 4 { try tmux.press("Enter") }  // unlock cost, theme, clipboard, agent
         let summary = try tmux.requirePane { $0.contains("Enter creates the vault.") }
         #expect(summary.contains("named by PWTUI_VAULT: not written to the settings"), "\(summary)")
         try tmux.press("Enter")
@@ -159,7 +159,7 @@ struct PickerTmuxTests {
         let (sandbox, tmux, pwtui) = try shellWithoutVault()
         let rc = sandbox.scratch + "/wizard.rc"
         try tmux.enter("'\(pwtui)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.requirePane { $0.contains("first-run setup (step 1 of 7)") && $0.contains(sandbox.vault) }
+        try tmux.requirePane { $0.contains("first-run setup (step 1 of 8)") && $0.contains(sandbox.vault) }
         try tmux.press("Enter")
         let password = "wizard passphrase orbit velvet"
         for _ in 0 ..< 2 { try tmux.enter(password) }  // the password, then again to confirm it
@@ -167,6 +167,8 @@ struct PickerTmuxTests {
         try tmux.press("Enter")   // about 0.5 s
         try tmux.press("Enter")   // theme
         try tmux.press("Enter")   // clipboard
+        try tmux.requirePane { $0.contains("keep the vault unlocked?") }
+        try tmux.press("Enter")   // agent: as it is
         try tmux.requirePane { $0.contains("Enter creates the vault.") }
         try tmux.press("Enter")
         try tmux.requirePane("the list opens after setup", timeout: .seconds(20)) { $0.contains("The vault is empty") }
@@ -256,7 +258,7 @@ struct PickerTmuxTests {
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/configure.rc"
         try tmux.enter("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
-        try tmux.requirePane { $0.contains("pwtui — configure (step 1 of 4)") && $0.contains("▸ about") }
+        try tmux.requirePane { $0.contains("pwtui — configure (step 1 of 5)") && $0.contains("▸ about") }
         try #require(tmux.captures.last?.contains("▸ about") == true && tmux.captures.last?.contains("64 MiB (current)") == true,
                      "the current cost is shown and preselected: \(tmux.captures.last ?? "")")
         try tmux.press("Down", "Enter")  // about 0.5 s or more: more than the 64 MiB it has
@@ -264,6 +266,7 @@ struct PickerTmuxTests {
         try tmux.press("C-u")
         try tmux.type("20")
         try tmux.press("Enter")       // clipboard
+        try tmux.press("Enter")       // agent
         try tmux.requirePane { $0.contains("Enter applies the changes and re-encrypts the vault.") }
         try tmux.press("Enter")
         #expect(commandResult(rc) == "RC=0\n")
@@ -284,7 +287,7 @@ struct PickerTmuxTests {
         let rc = sandbox.scratch + "/configure-same.rc"
         try tmux.enter("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
         try tmux.requirePane { $0.contains("▸ about") && $0.contains("64 MiB (current)") }
-        for _ in 0 ..< 3 { try tmux.press("Enter") }  // unlock cost, theme, clipboard: as they are
+        for _ in 0 ..< 4 { try tmux.press("Enter") }  // unlock cost, theme, clipboard, agent: as they are
         let summary = try tmux.requirePane { $0.contains("(the vault is not re-encrypted)") }
         #expect(summary.contains("3 passes, 64 MiB (unchanged)"), "\(summary)")
         try tmux.press("Enter")

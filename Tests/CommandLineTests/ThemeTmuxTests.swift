@@ -35,7 +35,7 @@ struct ThemeTmuxTests {
         for screen in tmux.captures {
             #expect(!screen.contains("broken.theme") && !screen.contains("no theme named"), "nothing written over the screen: \(screen)")
         }
-        try tmux.press("Up", "Up", "Enter", "Enter", "Enter")  // back to high-contrast; clipboard; summary
+        try tmux.press("Up", "Up", "Enter", "Enter", "Enter", "Enter")  // back to high-contrast; clipboard; agent; summary
         #expect(commandResult(rc) == "RC=0\n")
         let after = try tmux.waitForPane { $0.contains("broken.theme:1: expected two colours") }
         #expect(after != nil, "the warning comes after the screen: \(tmux.captures.last ?? "")")

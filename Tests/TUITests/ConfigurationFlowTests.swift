@@ -44,10 +44,12 @@ import VaultModel
         terminal.press(.control("u"))
         terminal.type("30")
         terminal.press(.enter)                                   // clipboard
+        terminal.press(.down, .enter)                            // agent: no, only pwtui unlock
         terminal.press(.enter)                                   // summary
         var (screen, flow) = try wizard(terminal, defaultPath: path)
         let choices = try #require(try flow.run())
         #expect(choices.vaultPath == path)
+        #expect(choices.keepsAgentUnlocked == false, "the wizard asks whether unlocking keeps the agent unlocked (issue 26, 9)")
         #expect(choices.parameters == options[1].parameters)
         #expect(choices.theme == "monochrome")
         #expect(choices.clipboardTimeout == 30)
@@ -71,7 +73,7 @@ import VaultModel
         terminal.press(.enter, .escape, .escape)
         var (_, flow) = try wizard(terminal, defaultPath: NSTemporaryDirectory() + "pwtui-none/v.pwtui")
         #expect(try flow.run() == nil)
-        #expect(terminal.frames.filter { $0.text.contains("(step 1 of 7)") }.count == 2)
+        #expect(terminal.frames.filter { $0.text.contains("(step 1 of 8)") }.count == 2)
     }
 
     @Test func anExistingFileOrARelativePathIsRefused() throws {
@@ -90,12 +92,12 @@ import VaultModel
 
     @Test func reconfigureStartsAtTheUnlockCostWithTheCurrentOnePreselected() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
-        terminal.press(.enter, .enter, .enter, .enter)
+        terminal.press(.enter, .enter, .enter, .enter, .enter)
         var (screen, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         let choices = try #require(try flow.run())
         #expect(choices.parameters == .moderate, "stepping through keeps the current cost")
-        #expect(choices.clipboardTimeout == 45)
-        #expect(terminal.frames.first?.text.contains("pwtui — configure (step 1 of 4)") == true)
+        #expect(choices.clipboardTimeout == 45 && choices.keepsAgentUnlocked, "stepping through keeps the agent's setting")
+        #expect(terminal.frames.first?.text.contains("pwtui — configure (step 1 of 5)") == true)
         let costs = try #require(terminal.frames.last { $0.text.contains("How long should unlocking take?") }).text
         #expect(costs.contains("▸ about") && costs.contains("\(KDFParameters.moderate) (current)"), "\(costs)")
         #expect(screen.costOptions.count == options.count + 1, "the measured costs are offered too")
@@ -105,7 +107,7 @@ import VaultModel
 
     @Test func reconfigureToAnotherCostSaysItReEncrypts() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
-        terminal.press(.down, .enter, .enter, .enter, .enter)
+        terminal.press(.down, .enter, .enter, .enter, .enter, .enter)
         var (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         let choices = try #require(try flow.run())
         #expect(choices.parameters != .moderate)
@@ -116,7 +118,7 @@ import VaultModel
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.enter, .enter, .control("u"))
         terminal.type("0")
-        terminal.press(.enter, .enter)
+        terminal.press(.enter, .enter, .enter)
         var (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         #expect(try flow.run()?.clipboardTimeout == 0)
         let summary = try #require(terminal.frames.last).text

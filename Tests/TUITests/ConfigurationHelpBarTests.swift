@@ -23,23 +23,23 @@ import VaultModel
         terminal.type("tiger lamp orbit velvet seven")
         terminal.press(.enter)
         terminal.type("tiger lamp orbit velvet seven")
-        terminal.press(.enter, .down, .enter, .down, .enter, .enter, .enter)
+        terminal.press(.enter, .down, .enter, .down, .enter, .enter, .enter, .enter)
         let options = KDFCalibration.options(floorSeconds: 0.065)
         var screen = try ConfigurationScreen(
             firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-help/v.pwtui", parameters: .moderate, theme: "default", clipboardTimeout: 45),
             themes: ["default", "monochrome"], home: "/home/user", calibrate: { options }, loadTheme: { _ in .monochrome })
         #expect(try terminal.run(&screen) != nil)
-        let steps: [ConfigurationScreen.Step] = [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .summary]
+        let steps: [ConfigurationScreen.Step] = [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .agent, .summary]
         var seen = Set<Int>()
         for frame in terminal.frames {
             let text = frame.text
-            let match = try #require(text.firstMatch(of: /step (\d) of 7/))
+            let match = try #require(text.firstMatch(of: /step (\d) of 8/))
             let number = try #require(Int(match.1))
             seen.insert(number)
             let help = text.components(separatedBy: "\n").last ?? ""
             #expect(help == ConfigurationScreen.helpBar(for: steps[number - 1]), "step \(number): \(help)")
         }
-        #expect(seen == Set(1 ... 7))
+        #expect(seen == Set(1 ... 8))
     }
 
     /// Each key the table binds acts as the help bar says, on the step where it is offered.

@@ -33,7 +33,7 @@ import VaultModel
         terminal.press(.enter)                       // the same text again: kept
         terminal.type("hunter2")
         terminal.press(.enter)                       // confirmation
-        terminal.press(.enter, .enter, .enter, .enter)  // unlock cost, theme, clipboard, summary
+        terminal.press(.enter, .enter, .enter, .enter, .enter)  // unlock cost, theme, clipboard, agent, summary
         let (choices, password) = try run(terminal)
         #expect(choices != nil, "the wizard finishes with the weak password kept")
         #expect(password == "hunter2")
@@ -55,7 +55,7 @@ import VaultModel
         terminal.type("tiger lamp orbit velvet seven")
         terminal.press(.enter)                       // strong: no warning, straight on
         terminal.type("tiger lamp orbit velvet seven")
-        terminal.press(.enter, .enter, .enter, .enter, .enter)
+        terminal.press(.enter, .enter, .enter, .enter, .enter, .enter)
         let (choices, password) = try run(terminal)
         #expect(choices != nil)
         #expect(password == "tiger lamp orbit velvet seven")

@@ -72,8 +72,11 @@ public enum Configuration {
             defer { terminal.close() }
             var screen = try Self.screen(
                 firstRun: false,
-                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout),
+                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout,
+                                keepsAgentUnlocked: settings.agent == .auto),
                 environment: session.environment)
+            let named = session.vaultChoice.source
+            screen.settingsVaultNote = { _ in "(named by \(named.description))" }
             choices = try terminal.run(&screen)
         }
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
@@ -84,6 +87,7 @@ public enum Configuration {
         }
         settings.theme = choices.theme
         settings.clipboardTimeout = choices.clipboardTimeout
+        settings.agent = choices.keepsAgentUnlocked ? .auto : .off
         try settings.save(to: session.configPath)
         StandardError.say("Settings saved to \(session.configPath).")
     }
@@ -110,7 +114,7 @@ public enum Configuration {
         var screen = try Self.screen(
             firstRun: true,
             defaults: .init(vaultPath: session.vaultPath, parameters: .moderate, theme: settings.theme,
-                            clipboardTimeout: settings.clipboardTimeout),
+                            clipboardTimeout: settings.clipboardTimeout, keepsAgentUnlocked: settings.agent == .auto),
             environment: session.environment)
         let named = session.vaultChoice
         let defaultFile = session.paths.defaultVaultFile
@@ -128,6 +132,7 @@ public enum Configuration {
         saved.vault = settingsVault(for: choices.vaultPath, named: named, settings: settings, defaultFile: defaultFile)
         saved.theme = choices.theme
         saved.clipboardTimeout = choices.clipboardTimeout
+        saved.agent = choices.keepsAgentUnlocked ? .auto : .off
         try saved.save(to: session.configPath)
         return vault
     }

@@ -7,11 +7,14 @@ public struct ConfigurationChoices: Equatable, Sendable {
     public var parameters: KDFParameters
     public var theme: String
     public var clipboardTimeout: Int
+    /// A master password typed on a terminal also unlocks the agent (settings: `agent = "auto"`).
+    public var keepsAgentUnlocked: Bool
 
-    public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int) {
+    public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int, keepsAgentUnlocked: Bool = true) {
         self.vaultPath = vaultPath
         self.parameters = parameters
         self.theme = theme
         self.clipboardTimeout = clipboardTimeout
+        self.keepsAgentUnlocked = keepsAgentUnlocked
     }
 }

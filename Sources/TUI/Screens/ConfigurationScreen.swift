@@ -6,7 +6,8 @@ import VaultModel
 /// The configuration screen (AutoFill's "prepare interface for extension configuration"): the
 /// first-run wizard, and `pwtui configure` for an existing vault. One step at a time — vault
 /// location, master password (twice, with a strength estimate), unlock cost measured on this
-/// machine, theme (previewed live), clipboard timeout, summary — Enter goes on, Esc goes back
+/// machine, theme (previewed live), clipboard timeout, whether unlocking keeps the agent unlocked,
+/// summary — Enter goes on, Esc goes back
 /// (and cancels on the first step), Ctrl-C quits the wizard (asking first when something typed
 /// would be lost: a password, a changed path or choice).
 ///
@@ -38,6 +39,8 @@ public final class ConfigurationScreen: Screen {
     }
 
     public let steps: [Step]
+    /// The first-run wizard (a vault is created), not `configure`.
+    public let firstRun: Bool
     public private(set) var step: Step
     public private(set) var choices: Choices
     public let themes: [String]
@@ -52,12 +55,15 @@ public final class ConfigurationScreen: Screen {
     let calibrate: () throws -> [KDFCalibration.Option]
     let loadTheme: (String) -> Theme
     /// The summary's word on which vault the settings will name, for the path chosen (the first
-    /// run): a vault named by PWTUI_VAULT or --vault is not written into them.
+    /// run: a vault named by PWTUI_VAULT or --vault is not written into them), or on what named
+    /// the vault being configured.
     public var settingsVaultNote: ((String) -> String)?
     /// Shown while the calibration runs.
     private var busy: String?
     private var costIndex = 0
     private var themeIndex = 0
+    /// The agent step's option in view: keep the agent unlocked after an unlock (true) or not.
+    private var agentChoice = true
     private var field: String
     private var password: SecureBytes
     private var confirmation: SecureBytes
@@ -75,8 +81,9 @@ public final class ConfigurationScreen: Screen {
     /// `home`: what a typed "~/" stands for.
     public init(firstRun: Bool, defaults: Choices, themes: [String], home: String,
                 calibrate: @escaping () throws -> [KDFCalibration.Option], loadTheme: @escaping (String) -> Theme) throws(VaultCryptoError) {
-        steps = firstRun ? [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .summary]
-            : [.unlockCost, .theme, .clipboard, .summary]
+        self.firstRun = firstRun
+        steps = firstRun ? [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .agent, .summary]
+            : [.unlockCost, .theme, .clipboard, .agent, .summary]
         step = steps[0]
         choices = defaults
         self.defaults = defaults
@@ -167,6 +174,7 @@ public final class ConfigurationScreen: Screen {
         case .unlockCost: return !calibration.isEmpty && costOptions.indices.contains(costIndex)
             && costOptions[costIndex].parameters != choices.parameters
         case .theme: return themes[themeIndex] != choices.theme
+        case .agent: return agentChoice != choices.keepsAgentUnlocked
         default: return false
         }
     }
@@ -192,6 +200,8 @@ public final class ConfigurationScreen: Screen {
         case .theme:
             themeIndex = (themeIndex + delta + themes.count) % themes.count
             return .useTheme(loadTheme(themes[themeIndex]))
+        case .agent:
+            agentChoice.toggle()
         default: break
         }
         return .stay
@@ -243,6 +253,8 @@ public final class ConfigurationScreen: Screen {
                 return .stay
             }
             choices.clipboardTimeout = seconds
+        case .agent:
+            choices.keepsAgentUnlocked = agentChoice
         case .summary:
             return .finish(choices)
         }
@@ -274,6 +286,7 @@ public final class ConfigurationScreen: Screen {
         switch next {
         case .location: field = choices.vaultPath
         case .clipboard: field = String(choices.clipboardTimeout)
+        case .agent: agentChoice = choices.keepsAgentUnlocked
         case .confirmation: confirmation.removeAll()
         default: break
         }
@@ -284,7 +297,7 @@ public final class ConfigurationScreen: Screen {
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
         let number = (steps.firstIndex(of: step) ?? 0) + 1
-        let title = steps.count == 7 ? "pwtui — first-run setup" : "pwtui — configure"
+        let title = firstRun ? "pwtui — first-run setup" : "pwtui — configure"
         canvas.put("\(title) (step \(number) of \(steps.count))", row: 0, column: 0, role: .title)
         var row = 2
         func line(_ text: String, _ role: StyleRole = .normal, column: Int = 0) {
@@ -350,18 +363,28 @@ public final class ConfigurationScreen: Screen {
             line("A copied password is removed again after this time (0: never).", .dim)
             row += 1
             input("Seconds: ", field)
+        case .agent:
+            line("After you type the master password, keep the vault unlocked?", .header)
+            line("The agent then answers get, the picker and git without asking, until it has been", .dim)
+            line("unused for a while (agent_idle_timeout, 15 minutes unless changed).", .dim)
+            row += 1
+            for (keeps, label) in [(true, "yes: the agent keeps it unlocked (agent = \"auto\")"),
+                                   (false, "no: only pwtui unlock does (agent = \"off\")")] {
+                let chosen = keeps == agentChoice
+                if chosen { canvas.fill(row: row, role: .selected) }
+                line((chosen ? "▸ " : "  ") + label, chosen ? .selected : .normal)
+            }
         case .summary:
             line("Summary", .header)
             row += 1
-            if steps.count == 7 {
-                line("Vault:             \(choices.vaultPath)")
-                if let note = settingsVaultNote?(choices.vaultPath) { line("                   " + note, .dim) }
-            }
+            line("Vault:             \(choices.vaultPath)")
+            if let note = settingsVaultNote?(choices.vaultPath) { line("                   " + note, .dim) }
             line("Unlock cost:       \(choices.parameters)" + (choices.parameters == current ? " (unchanged)" : ""))
             line("Theme:             \(choices.theme)")
             line("Clipboard cleared: " + (choices.clipboardTimeout == 0 ? "never" : "after \(choices.clipboardTimeout) s"))
+            line("After an unlock:   " + (choices.keepsAgentUnlocked ? "the agent keeps the vault unlocked" : "only pwtui unlock unlocks the agent"))
             row += 1
-            let verb = steps.count == 7 ? "Enter creates the vault."
+            let verb = firstRun ? "Enter creates the vault."
                 : choices.parameters == current ? "Enter applies the changes (the vault is not re-encrypted)."
                 : "Enter applies the changes and re-encrypts the vault."
             line(verb, .dim)
@@ -369,7 +392,7 @@ public final class ConfigurationScreen: Screen {
         if let busy {
             canvas.put(busy, row: size.rows - 3, column: 0, role: .warning)
         } else if confirmingQuit {
-            let question = steps.count == 7 ? "Quit the setup? No vault is created." : "Quit? Nothing is changed."
+            let question = firstRun ? "Quit the setup? No vault is created." : "Quit? Nothing is changed."
             canvas.put(question + " What you entered is lost.", row: size.rows - 3, column: 0, role: .warning)
             canvas.put("y quits, any other key goes on", row: size.rows - 2, column: 0, role: .warning)
         } else if let message {

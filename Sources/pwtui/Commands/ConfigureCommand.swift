@@ -20,7 +20,7 @@ struct StartCommand: ParsableCommand {
 /// clipboard timeout.
 struct ConfigureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "configure", abstract: "Change the unlock cost, theme and clipboard timeout (or set up a first vault).",
+        commandName: "configure", abstract: "Change the unlock cost, theme, clipboard timeout and agent use (or set up a first vault).",
         discussion: """
             Example: the settings of the vault in another place
               pwtui configure --vault ~/sync/work.pwtui
