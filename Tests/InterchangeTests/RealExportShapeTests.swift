@@ -220,7 +220,7 @@ struct RealExportShapeTests {
         #expect(plan.additions.allSatisfy { !$0.credential.notes.contains("hunter") })
     }
 
-    @Test("KeePassXC's TOTP Seed and TOTP Settings become the TOTP key, not notes (bare, KeeOTP's key=…, Steam refused with a warning)")
+    @Test("KeePassXC's TOTP Seed and TOTP Settings, and KeeOTP's otp string, become the TOTP key, not notes (Steam refused with a warning)")
     func keepassxcLegacyTOTP() throws {
         func entry(_ title: String, _ seed: String, _ settings: String?) -> String {
             """
@@ -237,10 +237,15 @@ struct RealExportShapeTests {
             \(entry("a", "JBSWY3DPEHPK3PXP", "30;8"))
             \(entry("b", "key=JBSWY3DPEHPK3PXP&amp;size=7&amp;step=45", nil))
             \(entry("c", "JBSWY3DPEHPK3PXP", "30;S"))
+            <Entry><String><Key>Title</Key><Value>d</Value></String><String><Key>UserName</Key><Value>kim</Value></String>
+            <String><Key>Password</Key><Value>pw-d</Value></String><String><Key>URL</Key><Value>https://d.example</Value></String>
+            <String><Key>otp</Key><Value ProtectInMemory="True">key=JBSWY3DPEHPK3PXP&amp;size=8&amp;step=60&amp;otpHashMode=SHA256</Value></String></Entry>
             </Group></Root></KeePassFile>
             """
         let plan = plan(try batch(xml), try vault())
-        #expect(plan.addedCount == 3)
+        #expect(plan.addedCount == 4)
+        // The KeeOTP plugin's otp string, as KeePassXC reads it.
+        #expect(try #require(plan.added("d")).totp?.parameters == OneTimeParameters(algorithm: .sha256, digits: 8, period: 60))
         let a = try #require(plan.added("a"))
         #expect(a.totp?.parameters == OneTimeParameters(algorithm: .sha1, digits: 8, period: 30))
         #expect(a.notes == "")
