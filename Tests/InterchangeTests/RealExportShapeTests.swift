@@ -172,8 +172,10 @@ struct RealExportShapeTests {
             ("username,username2,username3,title,password,note,url,category,otpSecret\nu,,,X,p,,https://x.example,,\n", "Dashlane"),
           ])
     func unsupportedCSV(_ file: String, _ manager: String) throws {
-        let reason = try #require(failure(Array(file.utf8)))
-        #expect(reason.contains("a \(manager) CSV") && reason.contains("not supported"), "\(reason)")
+        for format in [nil, ImportFormat.chrome, .safari] {
+            let reason = try #require(failure(Array(file.utf8), format: format))
+            #expect(reason.contains("a \(manager) CSV") && reason.contains("not supported"), "\(reason)")
+        }
     }
 
     @Test("1Password 4's CSV (Safari's columns but OTPAuth, in its own order) is read as 1Password's")
@@ -183,8 +185,12 @@ struct RealExportShapeTests {
         let plan = try ImportSamples.plan(batch)
         #expect(plan.addedCount == 2)
         #expect(try #require(plan.added("Mail")).notes == "two\nlines")
-        // Safari's own header still reads as Safari's.
+        // Safari's own header still reads as Safari's; --format finds the version of a format that fits.
         #expect(try self.batch("Title,URL,Username,Password,Notes,OTPAuth\nX,https://x.example,u,p,,\n").format == .safari)
+        let forced = try self.batch("title,notes,username,password,url\nX,,u,p,https://x.example\n", format: .onePasswordCSV)
+        #expect(forced.entries.first?.locations == ["https://x.example"])
+        let legacyFirefox = try self.batch("hostname,username,password\nhttps://x.example,u,p\n", format: .firefox)
+        #expect(legacyFirefox.entries.first?.locations == ["https://x.example"])
     }
 
     @Test("a KeePass database, a zip (.1pux) or gzip is named from its first bytes, --format or not",
