@@ -16,7 +16,7 @@ public enum SeedCorpus {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
 
         var seeds: [FuzzEntry: [String: [UInt8]]] = [:]
-        for (name, credentials) in [("empty", 0), ("one", 1), ("three", 3)] {
+        for (name, credentials) in [("empty", 0), ("one", 1), ("three", 3), ("items", -1)] {
             let vault = try sampleVault(at: scratch + "/\(name).pwv", credentials: credentials)
             let file = Array(try Data(contentsOf: URL(fileURLWithPath: vault.path)))
             seeds[.vaultHeader, default: [:]][name] = Array(file.prefix(VaultHeader.byteCount))
@@ -46,9 +46,21 @@ public enum SeedCorpus {
         }
     }
 
+    /// `credentials` -1: what format 1.3 adds (an item without a site, app links, named fields).
     private static func sampleVault(at path: String, credentials: Int) throws -> Vault {
         let password = try SecureBytes(copying: Array("correct horse".utf8))
         let vault = try Vault.create(at: path, password: password, parameters: .minimumForWriting)
+        if credentials < 0 {
+            let wifi = try vault.add(services: [], username: "", secret: try SecureBytes(copying: Array("wifi".utf8)), title: "Home Wi-Fi")
+            try vault.setField(of: wifi.id, name: "SSID", text: "home", secret: try SecureBytes(zeros: 0))
+            let app = try vault.add(services: [try ServiceIdentifier("android://aGFzaA==@com.example.app/"),
+                                               try ServiceIdentifier("iosapp://com.example.ios"), try ServiceIdentifier("example.com")],
+                                    username: "kim", secret: try SecureBytes(copying: Array("app".utf8)), title: "App")
+            try vault.setField(of: app.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("1234".utf8)))
+            try vault.setField(of: app.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("5678".utf8)))
+            try vault.save()
+            return vault
+        }
         let samples: [(services: [String], username: String, title: String)] = [
             (["github.com", "https://gist.github.com/login"], "octocat", "GitHub"),
             (["*.example.co.uk:8443", "webcredentials:bücher.example"], "anna@example.org", ""),
@@ -74,6 +86,7 @@ public enum SeedCorpus {
         "github.com", "https://github.com:8443/login?x=1#y", "webcredentials:*.example.com:8443",
         "http://[2001:db8::1]:8080/", "192.168.0.1", "bücher.example", "xn--bcher-kva.example",
         "*.co.uk", "localhost", "https://пример.рф/путь", "EXAMPLE.COM.", "http://a.b.c.d.e.f.g.h/",
+        "android://aGFzaA==@com.example.app/", "androidapp://com.example.app", "iosapp://com.example.ios",
     ]
 
     /// Header lines as `AgentConnection` writes them (sorted keys), with their payloads.

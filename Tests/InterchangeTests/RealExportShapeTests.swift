@@ -172,8 +172,10 @@ struct RealExportShapeTests {
             ("username,username2,username3,title,password,note,url,category,otpSecret\nu,,,X,p,,https://x.example,,\n", "Dashlane"),
           ])
     func unsupportedCSV(_ file: String, _ manager: String) throws {
-        let reason = try #require(failure(Array(file.utf8)))
-        #expect(reason.contains("a \(manager) CSV") && reason.contains("not supported"), "\(reason)")
+        for format in [nil, ImportFormat.chrome, .safari] {
+            let reason = try #require(failure(Array(file.utf8), format: format))
+            #expect(reason.contains("a \(manager) CSV") && reason.contains("not supported"), "\(reason)")
+        }
     }
 
     @Test("1Password 4's CSV (Safari's columns but OTPAuth, in its own order) is read as 1Password's")
@@ -183,8 +185,12 @@ struct RealExportShapeTests {
         let plan = try ImportSamples.plan(batch)
         #expect(plan.addedCount == 2)
         #expect(try #require(plan.added("Mail")).notes == "two\nlines")
-        // Safari's own header still reads as Safari's.
+        // Safari's own header still reads as Safari's; --format finds the version of a format that fits.
         #expect(try self.batch("Title,URL,Username,Password,Notes,OTPAuth\nX,https://x.example,u,p,,\n").format == .safari)
+        let forced = try self.batch("title,notes,username,password,url\nX,,u,p,https://x.example\n", format: .onePasswordCSV)
+        #expect(forced.entries.first?.locations == ["https://x.example"])
+        let legacyFirefox = try self.batch("hostname,username,password\nhttps://x.example,u,p\n", format: .firefox)
+        #expect(legacyFirefox.entries.first?.locations == ["https://x.example"])
     }
 
     @Test("a KeePass database, a zip (.1pux) or gzip is named from its first bytes, --format or not",
@@ -220,7 +226,7 @@ struct RealExportShapeTests {
         #expect(plan.additions.allSatisfy { !$0.credential.notes.contains("hunter") })
     }
 
-    @Test("KeePassXC's TOTP Seed and TOTP Settings become the TOTP key, not notes (bare, KeeOTP's key=…, Steam refused with a warning)")
+    @Test("KeePassXC's TOTP Seed and TOTP Settings, and KeeOTP's otp string, become the TOTP key, not notes (Steam refused with a warning)")
     func keepassxcLegacyTOTP() throws {
         func entry(_ title: String, _ seed: String, _ settings: String?) -> String {
             """
@@ -237,10 +243,15 @@ struct RealExportShapeTests {
             \(entry("a", "JBSWY3DPEHPK3PXP", "30;8"))
             \(entry("b", "key=JBSWY3DPEHPK3PXP&amp;size=7&amp;step=45", nil))
             \(entry("c", "JBSWY3DPEHPK3PXP", "30;S"))
+            <Entry><String><Key>Title</Key><Value>d</Value></String><String><Key>UserName</Key><Value>kim</Value></String>
+            <String><Key>Password</Key><Value>pw-d</Value></String><String><Key>URL</Key><Value>https://d.example</Value></String>
+            <String><Key>otp</Key><Value ProtectInMemory="True">key=JBSWY3DPEHPK3PXP&amp;size=8&amp;step=60&amp;otpHashMode=SHA256</Value></String></Entry>
             </Group></Root></KeePassFile>
             """
         let plan = plan(try batch(xml), try vault())
-        #expect(plan.addedCount == 3)
+        #expect(plan.addedCount == 4)
+        // The KeeOTP plugin's otp string, as KeePassXC reads it.
+        #expect(try #require(plan.added("d")).totp?.parameters == OneTimeParameters(algorithm: .sha256, digits: 8, period: 60))
         let a = try #require(plan.added("a"))
         #expect(a.totp?.parameters == OneTimeParameters(algorithm: .sha1, digits: 8, period: 30))
         #expect(a.notes == "")

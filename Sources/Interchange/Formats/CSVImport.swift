@@ -38,20 +38,26 @@ enum CSVImport {
     }
 
     private static func choose(_ format: ImportFormat?, header: [String], line: Int) throws -> CSVLayout {
+        let exact = CSVLayout.detect(header)
+        // Another manager's file is never read as one of these, --format or not: its extra
+        // columns (a card's number and code) would land in the notes.
+        if exact == nil, let manager = UnsupportedExport.csv(header) {
+            throw ImportFailure(line: line, "the header is a \(manager) CSV's, which pwtui does not read (not supported); its columns would be misread as another manager's")
+        }
         if let format {
-            guard let layout = CSVLayout.layout(of: format) else {
+            let layouts = CSVLayout.all.filter { $0.format == format }
+            guard let first = layouts.first else {
                 throw ImportFailure("--format \(format.rawValue) is not a CSV format, but the file reads as CSV")
             }
-            let missing = layout.required.subtracting(header)
-            guard missing.isEmpty else {
-                throw ImportFailure(line: line, "a \(format.publisher) header has the columns \(layout.requiredText); this one lacks \(missing.sorted().joined(separator: ", "))")
+            if let exact, exact.format == format { return exact }
+            // The format's layout (of its versions) whose columns the header has.
+            guard let layout = layouts.first(where: { $0.required.isSubset(of: header) }) else {
+                let missing = first.required.subtracting(header)
+                throw ImportFailure(line: line, "a \(format.publisher) header has the columns \(first.requiredText); this one lacks \(missing.sorted().joined(separator: ", "))")
             }
             return layout
         }
-        if CSVLayout.detect(header) == nil, let manager = UnsupportedExport.csv(header) {
-            throw ImportFailure(line: line, "the header is a \(manager) CSV's, which pwtui does not read (not supported); its columns would be misread as another manager's")
-        }
-        guard let layout = CSVLayout.detect(header) else {
+        guard let layout = exact else {
             // The cells are not quoted: without a header, the first line is an entry, password included.
             let known = CSVLayout.all.map { "\($0.format.rawValue) (\($0.requiredText))" }.joined(separator: "; ")
             throw ImportFailure(line: line, "the first line (\(header.count) columns) is not a header pwtui knows; the CSV formats it reads have these columns (and no others): \(known); or give --format to read the columns a format knows and keep the others in the notes")

@@ -11,8 +11,9 @@ import VaultModel
 /// added), with `Times` and a `History` of earlier versions of the entry. KeePassXC keeps extra
 /// URLs as `KP2A_URL`, `KP2A_URL_1`… and the one-time key as an `otp` URI; KeePass 2.47+ keeps it
 /// as `TimeOtp-Secret-Base32` with `TimeOtp-Length`, `-Period` and `-Algorithm`; KeePassXC before
-/// 2.6 (and its XML of entries made then) as `TOTP Seed` (base32, or KeeOTP's `key=…&size=…&step=…`)
-/// with `TOTP Settings` (`period;digits`, `S` for Steam's codes). Each becomes the TOTP key, never
+/// 2.6 (and its XML of entries made then) as `TOTP Seed` (base32) with `TOTP Settings`
+/// (`period;digits`, `S` for Steam's codes), and the KeeOTP plugin's `otp` as
+/// `key=…&size=…&step=…[&otpHashMode=…]` (the shapes KeePassXC's src/totp/totp.cpp reads). Each becomes the TOTP key, never
 /// a note: a seed in the notes is a secret `show` prints without `--reveal`. The recycle bin
 /// (the group `Meta/RecycleBinUUID` names) is not imported. A custom string with
 /// `ProtectInMemory="True"` becomes a secret field, any other a text field. Times are ISO 8601, or in a KDBX 4
@@ -57,7 +58,7 @@ enum KeePassXML {
             case "Password": entry.password = value
             case "URL": entry.locations.insert(batch.text(value).trimmingSpaces(), at: 0)
             case "Notes": entry.notes = batch.text(value)
-            case "otp": entry.oneTimeKey = value
+            case "otp": otp[key] = value
             case _ where key.hasPrefix("TimeOtp-"): otp[key] = value
             case "TOTP Seed", "TOTP Settings": otp[key] = value
             case _ where key.hasPrefix("KP2A_URL"): entry.locations.append(batch.text(value).trimmingSpaces())
@@ -66,6 +67,8 @@ enum KeePassXML {
                 if protected { entry.secretFields.append((key, value)) } else { entry.textFields.append((key, batch.text(value))) }
             }
         }
+        // KeePassXC's `otp` is an otpauth URI, or the KeeOTP plugin's `key=…&size=…&step=…`.
+        if let value = otp["otp"] { entry.oneTimeKey = try legacyTOTPURI(value, settings: nil, batch: batch) }
         if entry.oneTimeKey == nil, let secret = otp["TimeOtp-Secret-Base32"] {
             entry.oneTimeKey = try timeOtpURI(secret, otp, batch: batch)
         }
