@@ -154,6 +154,27 @@ struct PickerTmuxTests {
         #expect(configured.out.hasPrefix("vault: \(sandbox.vault) (named by --vault)"), "\(configured)")
     }
 
+    @Test("configure --use-vault names a vault in the settings (and default names none); what is no vault is refused (issue 26, 1)")
+    func configureNamesAVault() throws {
+        let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
+        let environment = ["PWTUI_VAULT": ""]  // only the settings choose
+        let named = try sandbox.pwtui(["configure", "--use-vault", sandbox.vault], password: .none, environment: environment)
+        #expect(named.exitCode == 0 && named.err.contains("later commands open \(sandbox.vault)"), "\(named)")
+        let doctor = try sandbox.pwtui(["doctor"], password: .none, environment: environment)
+        #expect(doctor.out.hasPrefix("vault: \(sandbox.vault) (named by vault = in "), "\(doctor)")
+        #expect(try sandbox.pwtui(["get", "a.example"], environment: environment).out == "a-pw\n")
+
+        let notAVault = sandbox.scratch + "/notes.txt"
+        try "just text".write(toFile: notAVault, atomically: true, encoding: .utf8)
+        let refused = try sandbox.pwtui(["configure", "--use-vault", notAVault], password: .none, environment: environment)
+        #expect(refused.exitCode != 0, "\(refused)")
+        #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(sandbox.vault), "unchanged")
+
+        let reset = try sandbox.pwtui(["configure", "--use-vault", "default"], password: .none, environment: environment)
+        #expect(reset.exitCode == 0, "\(reset)")
+        #expect(!(try String(contentsOfFile: sandbox.configFile, encoding: .utf8)).contains("vault ="), "the settings name no vault")
+    }
+
     @Test("pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get")
     func firstRunWizard() throws {
         let (sandbox, tmux, pwtui) = try shellWithoutVault()

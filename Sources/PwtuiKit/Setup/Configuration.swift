@@ -92,6 +92,29 @@ public enum Configuration {
         StandardError.say("Settings saved to \(session.configPath).")
     }
 
+    /// `configure --use-vault PATH`: the settings name `path` (an existing vault; "default" for
+    /// the XDG place), so every later command without --vault or PWTUI_VAULT opens it. Says what
+    /// still overrides it.
+    public static func nameVault(_ text: String, in session: Session) throws {
+        var settings = try session.settings()
+        let path: String?
+        if text == "default" {
+            path = nil
+        } else {
+            let expanded = Paths.expandingTilde(in: text, home: session.environment["HOME"] ?? "")
+            let absolute = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+            try VaultStorage.requireVaultFile(absolute)
+            _ = try VaultStorage.loadHeader(absolute)  // a vault, not any file
+            path = absolute == session.paths.defaultVaultFile ? nil : absolute
+        }
+        settings.vault = path
+        try settings.save(to: session.configPath)
+        let named = path ?? session.paths.defaultVaultFile
+        StandardError.say("Settings saved to \(session.configPath): later commands open \(named)"
+            + (session.environment["PWTUI_VAULT"].map { $0.isEmpty ? "" : " (but PWTUI_VAULT, set to \($0), comes first while it is set)" } ?? "")
+            + ".")
+    }
+
     static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices, environment: Environment) throws -> ConfigurationScreen {
         try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(environment: environment),
                                 home: environment["HOME"] ?? "",

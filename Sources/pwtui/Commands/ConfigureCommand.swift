@@ -22,13 +22,25 @@ struct ConfigureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "configure", abstract: "Change the unlock cost, theme, clipboard timeout and agent use (or set up a first vault).",
         discussion: """
-            Example: the settings of the vault in another place
+            Example: the settings of the vault in another place; then make it the one every \
+            command opens (written to the settings), and back to the default place
               pwtui configure --vault ~/sync/work.pwtui
+              pwtui configure --use-vault ~/sync/work.pwtui
+              pwtui configure --use-vault default
             """)
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .customLong("use-vault"),
+            help: ArgumentHelp("Name this vault file in the settings, so later commands open it ('default': the XDG place); no screen.",
+                               valueName: "path"))
+    var useVault: String?
+
     func run() throws {
-        try Configuration.configure(in: global.session())
+        if let useVault {
+            try Configuration.nameVault(useVault, in: global.session())
+        } else {
+            try Configuration.configure(in: global.session())
+        }
     }
 }
