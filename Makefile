@@ -8,11 +8,15 @@ SWIFT ?= swift
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds
+.PHONY: git-tests run run-built test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds
+
+run: deps build
+	@$(MAKE) --no-print-directory run-built
 
 # Esc or Ctrl-C in the picker is pwtui's exit 130 (cancelled): a person's choice, not make's error.
-run: deps build
-	@$(BIN_DIR)/pwtui $(ARGS) || [ $$? -eq 130 ]
+# Any other failure stays one. (ManualPageTests runs this with a stand-in binary.)
+run-built:
+	@$(PWTUI_BUILT) $(ARGS) || [ $$? -eq 130 ]
 
 # Zero warnings: a build that prints one fails. Only what changed is recompiled, so
 # `make clean build` checks every file.

@@ -85,6 +85,19 @@ struct ManualPageTests {
         #expect(!page.out.contains("OTHER COMMANDS"), "no command outside a group")
     }
 
+    @Test("make run takes the picker's cancel (130) as no error, and any other failure as one (issue 26, 11)")
+    func makeRunTakesACancel() throws {
+        let sandbox = try Sandbox()
+        for (code, makeSucceeds) in [(130, true), (0, true), (1, false), (77, false)] {
+            let standIn = sandbox.scratch + "/exits-\(code)"
+            try "#!/bin/sh\nexit \(code)\n".write(toFile: standIn, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
+            let run = try sandbox.run("/usr/bin/make", ["-C", Self.repository, "--no-print-directory", "run-built", "PWTUI_BUILT=\(standIn)"])
+            #expect((run.exitCode == 0) == makeSucceeds, "pwtui exiting \(code): \(run)")
+            #expect(run.err.contains("Error") != makeSucceeds, "\(run)")
+        }
+    }
+
     @Test("make install-files PREFIX=… puts the binary, git's link, three completions and the man page in place")
     func installPutsEverythingInPlace() throws {
         let sandbox = try Sandbox()
