@@ -37,8 +37,8 @@ def main():
             rows.writerow(["name", "url", "username", "password", "note"])
             for site in range(count // 2 - 1):
                 for who in ("work", "personal"):
-                    rows.writerow([f"Site {site} ({who})", f"https://site{site}.example.com/", f"{who}{site}", f"pw-{who}-{site}", ""])
-            rows.writerow(["Solo", "https://solo.example.com/", "solo", "pw-solo", ""])
+                    rows.writerow([f"Site {site} ({who})", f"https://site{site}.com/", f"{who}{site}", f"pw-{who}-{site}", ""])
+            rows.writerow(["Solo", "https://solo.com/", "solo", "pw-solo", ""])
 
         def run(*args, password=False, check=True):
             return subprocess.run([pwtui, *args] + (["--master-password-fd", "0"] if password else []),
@@ -51,7 +51,7 @@ def main():
             run("unlock", password=True)
             times = {"tie": [], "single": [], "--version": []}
             for _ in range(runs):
-                for label, args in (("tie", ["get", "site77.example.com"]), ("single", ["get", "solo.example.com"]),
+                for label, args in (("tie", ["get", "site77.com"]), ("single", ["get", "solo.com"]),
                                     ("--version", ["--version"])):
                     start = time.perf_counter()
                     result = subprocess.run([pwtui, *args], env=env, stdin=subprocess.DEVNULL, capture_output=True)
