@@ -20,10 +20,7 @@ public final class VaultKeyring {
             self.dataKey = dataKey
         }
 
-        func opens(_ other: VaultHeader) -> Bool {
-            other.vaultID == header.vaultID && other.salt == header.salt && other.wrappedKey == header.wrappedKey
-                && other.wrappedKeyNonce == header.wrappedKeyNonce
-        }
+        func opens(_ other: VaultHeader) -> Bool { VaultKeyring.sameKey(header, other) }
     }
 
     private var held: [HeldKey] = []
@@ -112,7 +109,8 @@ public enum ReconcileRefusal: Error, Equatable, Sendable, CustomStringConvertibl
             return "\(a) and \(b) are two different vaults (their vault ids differ); pwtui merges only copies of one vault"
         case .differentPasswords(let path):
             return "\(path) is under a different master password than the other copy (it was changed on one of them), "
-                + "and no password given opens it"
+                + "and no password given opens it; change one copy's master password to the other's (pwtui passwd --vault ...), "
+                + "then merge again"
         case .keyNotHeld(let path):
             return "\(path) is not under the key the agent holds"
         case .newerFormat(let path):
