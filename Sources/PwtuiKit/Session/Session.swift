@@ -158,14 +158,12 @@ public final class Session {
         // A title names its credential: no service to record a use for.
         if query.title != nil { return try query.rankedAnswer(in: vault, context: context) }
         let answer = try query.rankedAnswer(in: vault, context: context)
-        var usage = context.usage
-        usage.recordUse(of: answer.credential.id, for: query.services[0].host, at: Clock.system.now())
-        try? usageHistory.write(usage)
+        recordChoice(of: answer.credential.id, for: query.services)
         return answer
     }
 
-    /// A credential chosen for `requests` (none: nothing to remember) is used for the first of
-    /// them: later rankings prefer it there. Failing to record it must not fail the choice.
+    /// A credential chosen or answered for `requests` (none: nothing to remember) is used for the
+    /// first of them: later rankings prefer it there. Failing to record it must not fail the answer.
     public func recordChoice(of id: UUID, for requests: [ServiceIdentifier]) {
         guard let request = requests.first else { return }
         var usage = usageHistory.read()
