@@ -63,6 +63,18 @@ struct EverydayCommandTests {
         #expect(try sandbox.pwtui(["get", "github.com", "--id"], password: .none).exitCode == 64)
     }
 
+    @Test("add \"Home Wi-Fi\" (no service) says how to add an item without a site, and nothing is added (issue 23)")
+    func addWithATitleWhereAServiceGoes() throws {
+        let sandbox = try Sandbox.withVault()
+        for extra in [[], ["--username", "me"]] {
+            let add = try sandbox.pwtui(["add", "Home Wi-Fi"] + extra, stdin: "wifi-secret")
+            #expect(add.exitCode == 64 && add.err.contains("pwtui add --title 'Home Wi-Fi'"), "\(add)")
+        }
+        #expect(try sandbox.listJSON().isEmpty)
+        let missing = try sandbox.pwtui(["add", "github.com"], stdin: "pw")
+        #expect(missing.exitCode == 64 && missing.err.contains("--username"), "a service still needs its account: \(missing)")
+    }
+
     @Test("rm and edit by title or service: one named acts on it; several named are listed on stderr with exit 64, nothing changed")
     func byServiceOrTitle() throws {
         let sandbox = try Sandbox.withVault(Login(["site.example"], username: "alice", secret: "a"),

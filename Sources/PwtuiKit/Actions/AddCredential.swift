@@ -41,7 +41,15 @@ public struct AddCredential {
     }
 
     public func run(in session: Session) throws {
-        let identifiers = try session.credentialServices(services)
+        let identifiers: [ServiceIdentifier]
+        do {
+            identifiers = try session.credentialServices(services)
+        } catch {
+            // "Home Wi-Fi" given where a service goes: what was meant is an item without a site.
+            guard let invalid = error as? InvalidServiceIdentifier, services.count == 1, title.isEmpty else { throw error }
+            throw CommandFailure(.usage, "\(invalid); for an item without a site, give its name as the title: "
+                + "pwtui add --title \(ShellWord.quoted(services[0]))")
+        }
         session.notePublicSuffixes(identifiers)
         let access = try VaultAccess.open(session)
         var updating: IdentityStore.Identity?
