@@ -19,8 +19,9 @@ run-built:
 	@$(PWTUI_BUILT) $(ARGS) || [ $$? -eq 130 ]
 
 # Zero warnings: a build that prints one fails. Only what changed is recompiled, so
-# `make clean build` checks every file.
-CHECKED_BUILD = mkdir -p .build && $(SWIFT) build 2>&1 | tee .build/build.log; status=$${PIPESTATUS[0]}; \
+# `make clean build` checks every file. `make test` builds the tests the same way (BUILD_FLAGS),
+# so a warning in Tests/ fails it too.
+CHECKED_BUILD = mkdir -p .build && $(SWIFT) build $(BUILD_FLAGS) 2>&1 | tee .build/build.log; status=$${PIPESTATUS[0]}; \
 	if [ $$status -eq 0 ] && grep -q 'warning:' .build/build.log; then \
 		echo "make: the build printed warnings (above); none are allowed"; status=1; fi; \
 	[ $$status -eq 0 ]
@@ -70,7 +71,7 @@ themes:
 # of a signal with no failed test recorded, the suite runs once more, and says so. Any recorded
 # failure fails at once.
 test: deps git-tests
-	@$(CHECKED_BUILD)
+	@$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests
 	@for attempt in 1 2; do \
 		PWTUI_BIN_DIR="$(BIN_DIR)" $(SWIFT) test --no-parallel 2>&1 | tee .build/test.log; status=$${PIPESTATUS[0]}; \
 		if [ $$status -ne 0 ] && [ $$attempt = 1 ] && grep -q 'exited with unexpected signal code' .build/test.log \
