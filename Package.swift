@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "pwtui",
-    platforms: [.macOS(.v14)],
+    // Linux only (Debian: glibc, /proc, ncursesw, libpsl): no Apple platform is promised.
     products: [
         .executable(name: "pwtui", targets: ["pwtui"]),
         .library(name: "VaultModel", targets: ["VaultModel"]),

@@ -9,7 +9,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 
 let package = Package(
     name: "pwtui-benchmarks",
-    platforms: [.macOS(.v14)],
+    // Linux only (Debian: glibc, /proc, ncursesw, libpsl): no Apple platform is promised.
     dependencies: [.package(path: root.path)],
     targets: [
         .executableTarget(
