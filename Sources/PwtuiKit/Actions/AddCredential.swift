@@ -45,8 +45,10 @@ public struct AddCredential {
         do {
             identifiers = try session.credentialServices(services)
         } catch {
-            // "Home Wi-Fi" given where a service goes: what was meant is an item without a site.
-            guard let invalid = error as? InvalidServiceIdentifier, services.count == 1, title.isEmpty else { throw error }
+            // "Home Wi-Fi" given where a service goes: what was meant is an item without a site. Never
+            // for a URL or anything with an '@': that may be `user:password@host`, not to be repeated.
+            guard let invalid = error as? InvalidServiceIdentifier, services.count == 1, title.isEmpty,
+                  Self.mayBeTitle(services[0]) else { throw error }
             throw CommandFailure(.usage, "\(invalid); for an item without a site, give its name as the title: "
                 + "pwtui add --title \(ShellWord.quoted(services[0]))")
         }
@@ -75,6 +77,12 @@ public struct AddCredential {
         let id = touched.id.uuidString.lowercased()
         try StandardOutput.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
         if generate { try handOver(secret, of: touched, session) }
+    }
+
+    /// Whether text given where a service goes could be meant as a title: not a URL, and nothing
+    /// with an '@' (a pasted `user:password@host` must not be echoed back).
+    public static func mayBeTitle(_ text: String) -> Bool {
+        !text.contains("://") && !text.contains("@")
     }
 
     /// The title given, else for a URL its host (`https://www.americanexpress.com/login` is

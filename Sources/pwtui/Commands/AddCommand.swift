@@ -57,7 +57,8 @@ struct AddCommand: ParsableCommand {
             throw ValidationError("name at least one service, or give --title for an item without a site")
         }
         // One argument that is no service ("Home Wi-Fi") is for `run` to answer: it says --title.
-        let titleLike = services.count == 1 && title.isEmpty && (try? ServiceIdentifier(services[0])) == nil
+        let titleLike = services.count == 1 && title.isEmpty && AddCredential.mayBeTitle(services[0])
+            && (try? ServiceIdentifier(services[0])) == nil
         guard services.isEmpty || username != nil || titleLike else { throw ValidationError("give the account name: --username NAME") }
         guard !printPassword || generate else { throw ValidationError("--print prints a generated password: it needs --generate") }
         guard rules == nil || generate else { throw ValidationError("--rules are for a generated password: they need --generate") }
