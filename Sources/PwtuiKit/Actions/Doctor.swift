@@ -58,7 +58,9 @@ public struct Doctor {
                                         command: "rm \(ShellWord.quoted(copy))"))
                 continue
             }
-            findings.append(Finding(message: "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left",
+            let older = memory.highest[Hex.string(other.vaultID)].map { $0 > other.generation } == true
+                ? "; it is older than generation \(memory.highest[Hex.string(other.vaultID)] ?? 0), seen here: merging it takes only what it adds" : ""
+            findings.append(Finding(message: "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left" + older,
                                     command: "pwtui merge \(ShellWord.quoted(copy))"
                                         + (session.vaultPath == session.paths.defaultVaultFile ? "" : " --vault \(ShellWord.quoted(vault))")))
         }

@@ -132,7 +132,11 @@ public final class AgentService: AgentHandler {
         }
         guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
         do {
-            if try vault.reloadIfChanged() { session.syncIdentities(with: vault, saved: false) }
+            if try vault.reloadIfChanged() {
+                // An older file is not remembered as the newest seen (the client warns of it).
+                session.checkRollback(of: vault)
+                session.syncIdentities(with: vault, saved: false)
+            }
         } catch VaultError.conflict(_, let reason) {
             self.vault = nil
             throw CommandFailure(.interactionRequired, "locked: \(reason)")

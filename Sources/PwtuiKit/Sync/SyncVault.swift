@@ -51,6 +51,10 @@ public struct SyncVault {
         // before is committed first and merged by git. The network is reached outside the lock.
         //
         // The change is committed before anything goes over the network.
+        // A file put back here (a backup) goes out as it is, with its older values: say so.
+        if let header = try? VaultStorage.loadHeader(vault) {
+            session.checkRollback(header, of: vault, consequence: "this sync commits it as it is; on the other machines the merge keeps what changed since")
+        }
         let committed = try VaultStorage.whileLocked(vault) { try commit(repository, paths: paths, identity: identity) }
         let before = try repository.git(["rev-parse", "HEAD"], quiet: true).output
         // Commits made here by later rounds (saves that came while a push was under way): sent,
@@ -82,6 +86,10 @@ public struct SyncVault {
         }
         // git writes what it checks out with the umask's mode; the vault stays the user's alone.
         try? FileSystem.setPermissions(vault, to: 0o600)
+        // A fast-forward to an older file (a backup restored and pushed elsewhere) is a rollback.
+        if let header = try? VaultStorage.loadHeader(vault) {
+            session.checkRollback(header, of: "\(vault) (as synced from the remote)")
+        }
         let after = try repository.git(["rev-parse", "HEAD"], quiet: true).output
         let received = max(0, (Int(try repository.git(["rev-list", "--count", "--no-merges", "\(before)..\(after)"], quiet: true).output) ?? 0) - laterCommits)
         let summary = sent == 0 ? "nothing to send" : committed && sent == 1 ? "sent this machine's change"

@@ -152,17 +152,33 @@ public enum VaultReconcile {
     static func mergeCredential(base: Side?, _ o: Side, _ t: Side, into arena: SecretArena) throws -> (Credential, Outcome) {
         var outcome = Outcome()
         if identical(o, t) { return (try copy(o, into: arena), outcome) }
-        let ourChange = base.map { !identical($0, o) } ?? true
-        let theirChange = base.map { !identical($0, t) } ?? true
+        // A side stamped before the ancestor is an older copy replayed (a backup restored and
+        // committed, a sync server serving an old file): where it differs from the ancestor it
+        // has the values the ancestor replaced, not edits, and it reverts nothing.
+        let ourReplay = base.map { replays(o, $0) } ?? false
+        let theirReplay = base.map { replays(t, $0) } ?? false
+        let ourChange = base.map { !identical($0, o) && !ourReplay } ?? true
+        let theirChange = base.map { !identical($0, t) && !theirReplay } ?? true
         outcome.conflict = ourChange && theirChange && base != nil
         // The side whose last change is later; equal stamps: the one whose values compare greater.
         let theirsLater = !isLater(o, t)
         var credential = try copy(o, into: arena)
         for rule in CredentialFieldRule.all {
             let takeTheirs: Bool
-            if let base, rule.equal(base, o) { takeTheirs = true }
-            else if let base, rule.equal(base, t) { takeTheirs = false }
-            else { takeTheirs = theirsLater }
+            if let base {
+                let ourFieldChange = !ourReplay && !rule.equal(base, o)
+                let theirFieldChange = !theirReplay && !rule.equal(base, t)
+                switch (ourFieldChange, theirFieldChange) {
+                case (true, false): takeTheirs = false
+                case (false, true): takeTheirs = true
+                case (true, true): takeTheirs = theirsLater
+                // Neither side edited it: the one that is not a replay holds the ancestor's value
+                // (or a later one); both replays: the later stamp.
+                case (false, false): takeTheirs = ourReplay == theirReplay ? theirsLater : ourReplay
+                }
+            } else {
+                takeTheirs = theirsLater
+            }
             guard takeTheirs, !rule.equal(o, t) else { continue }
             try rule.take(&credential, t, arena)
             outcome.theirsTaken = true
@@ -200,6 +216,13 @@ public enum VaultReconcile {
         if union.count != o.credential.history.count { outcome.theirsTaken = true }
         credential.history = try union.map { PreviousSecret(secret: try store($0.0.secret, from: $0.1, into: arena), replaced: $0.0.replaced) }
         return (credential, outcome)
+    }
+
+    /// Whether `side` is older than the ancestor: its last change is stamped before the
+    /// ancestor's, which no copy descending from the ancestor can be (every change is stamped
+    /// after the credential's previous one), so it is a replay of a state from before it.
+    static func replays(_ side: Side, _ base: Side) -> Bool {
+        side.credential.modified < base.credential.modified
     }
 
     /// Whether a credential present on one side outlives the other side's removal: it was changed
