@@ -184,6 +184,35 @@ import VaultCrypto
         #expect(both == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
     }
 
+    @Test("a backup restored and committed reverts nothing: notes, services and the key set since stay (issue 24, 3)")
+    func aReplayedOlderCopyRevertsNothing() throws {
+        var id = UUID()
+        let backup = try base { id = try $0.add("p0", title: "old") }
+        // Changes made after the backup, then seen by both machines (the ancestor).
+        var current = backup
+        let key = try current.contents.secrets.store(try secure("key-set-since"))
+        let since = try ServiceIdentifier("since.example")
+        try current.edit(id) {
+            $0.notes = "notes since"
+            $0.services.append(since)
+            $0.totp = OneTimeKey(parameters: .standard, key: key)
+        }
+        let ancestor = current
+        // One machine goes on editing; the other puts the backup back and commits it.
+        try current.edit(id) { $0.title = "edited since" }
+        var restored = backup
+        restored.time = current.time + 60_000  // the restore happens later, on any clock
+        for merged in [try merge(ancestor.contents, current.contents, restored.contents),
+                       try merge(ancestor.contents, restored.contents, current.contents)] {
+            let fields = try #require(Snapshot(merged).credentials[id]?.fields)
+            #expect(fields[0] == "edited since" && fields[2] == "notes since", "\(fields)")
+            #expect(fields[4].contains("since.example"), "\(fields)")
+            #expect(fields[5] == "sha1/6/30/key-set-since", "\(fields)")
+        }
+        let (_, summary) = try VaultReconcile.merge(base: ancestor.contents, ours: current.contents, theirs: restored.contents)
+        #expect(summary.changed == 0, "the replay brings nothing in: \(summary)")
+    }
+
     @Test func aRemovalLosesToALaterEdit() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }
