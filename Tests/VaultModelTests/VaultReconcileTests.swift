@@ -60,8 +60,9 @@ import VaultCrypto
         mutating func remove(_ id: UUID) throws {
             let index = try #require(contents.credentials.firstIndex { $0.id == id })
             let now = stamp(after: contents.credentials[index])
+            let seen = contents.credentials[index].modified
             contents.credentials.remove(at: index)
-            contents.tombstones.append(Tombstone(id: id, deleted: now))
+            contents.tombstones.append(Tombstone(id: id, deleted: now, seen: seen))
         }
     }
 
@@ -242,6 +243,38 @@ import VaultCrypto
         // The survivor is stamped after the removal, so a merge without ancestor agrees later.
         let again = Snapshot(try merge(nil, ours.contents, try merge(b.contents, theirs.contents, ours.contents)))
         #expect(again.credentials[id]?.fields[2] == "kept")
+    }
+
+    @Test("without an ancestor, a removal made later that never saw the copy's new password does not cost it (issue 24, 4)")
+    func aLaterRemovalWithoutAncestorKeepsAPasswordItNeverSaw() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0") }
+        var vault = b, copy = b
+        try copy.setPassword(id, "set on the copy")
+        vault.time = copy.time + 60_000  // the vault removes it later, never having seen the change
+        try vault.remove(id)
+        for merged in [try merge(nil, vault.contents, copy.contents), try merge(nil, copy.contents, vault.contents)] {
+            let snapshot = Snapshot(merged)
+            #expect(snapshot.credentials[id]?.secret == "set on the copy", "\(snapshot)")
+            #expect(snapshot.tombstones[id] == nil)
+        }
+    }
+
+    @Test("without an ancestor, a removal first and then the copy's password change on a machine 2 hours slow: the password stays (issue 24, 4)")
+    func aRemovalFirstThenASlowCopysPasswordChangeKeepsIt() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0") }
+        var vault = b
+        var copy = b
+        copy.skew = -7_200_000
+        try vault.remove(id)
+        copy.time = vault.time + 60_000  // a minute after the removal in real time, 2 hours behind on its clock
+        try copy.setPassword(id, "set on the slow copy")
+        for merged in [try merge(nil, vault.contents, copy.contents), try merge(nil, copy.contents, vault.contents)] {
+            #expect(Snapshot(merged).credentials[id]?.secret == "set on the slow copy", "\(Snapshot(merged))")
+        }
+        // A copy that changed nothing since: the removal wins.
+        #expect(Snapshot(try merge(nil, vault.contents, b.contents)).credentials[id] == nil)
     }
 
     @Test func aRemovalOfAnUnchangedCredentialWins() throws {

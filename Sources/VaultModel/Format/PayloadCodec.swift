@@ -15,7 +15,11 @@ import Platform
 //     record     := u8 kind, u32 length, body            (all integers little-endian)
 //     credential := field*                                 kind 1
 //     field      := u8 tag, u32 length, value
-//     tombstone  := uuid (16), i64 deleted ms              kind 2
+//     tombstone  := uuid (16), i64 deleted ms,             kind 2; `seen` (format 1.3, optional:
+//                   [i64 seen ms]                          the stamp of the version removed). A
+//                                                          reader that stops after `deleted` and
+//                                                          drops it only returns the merge to the
+//                                                          removal's time (VaultReconcile.survives)
 //     equivalents:= i64 modified ms, field*                kind 3 (format 1.1): one field per
 //                                                          group, its domains joined by "\n"
 //     totp field := u8 algorithm, u8 digits, u32 period,  tag 12 (format 1.2): the authenticator
@@ -135,6 +139,7 @@ package enum PayloadCodec {
             let start = try writer.beginRecord(.tombstone)
             try writer.uuid(tombstone.id)
             try writer.u64(UInt64(bitPattern: tombstone.deleted.millisecondsSince1970))
+            if let seen = tombstone.seen { try writer.u64(UInt64(bitPattern: seen.millisecondsSince1970)) }
             writer.endRecord(start)
         }
         if !contents.equivalents.groups.isEmpty || contents.equivalents.modified.millisecondsSince1970 != 0 {
@@ -175,7 +180,7 @@ package enum PayloadCodec {
                 for previous in field.history { size += 5 + 4 + field.name.utf8.count + 8 + previous.secret.count }
             }
         }
-        size += contents.tombstones.count * (5 + 24)
+        size += contents.tombstones.count * (5 + 32)
         return paddedSize(contentLength: size)
     }
 
@@ -295,7 +300,10 @@ package enum PayloadCodec {
                     id = credential.id
                     credentials.append(credential)
                 case .tombstone:
-                    let tombstone = Tombstone(id: try body.uuid(), deleted: Timestamp(millisecondsSince1970: try body.i64()))
+                    let removed = try body.uuid()
+                    let deleted = Timestamp(millisecondsSince1970: try body.i64())
+                    let seen = body.isAtEnd ? nil : Timestamp(millisecondsSince1970: try body.i64())
+                    let tombstone = Tombstone(id: removed, deleted: deleted, seen: seen)
                     id = tombstone.id
                     tombstones.append(tombstone)
                 case .equivalents:

@@ -97,9 +97,16 @@ public struct Credential: Sendable {
 public struct Tombstone: Hashable, Sendable {
     public let id: UUID
     public let deleted: Timestamp
+    /// The stamp (`modified`) of the version the removal removed: what the remover saw. A copy
+    /// whose credential is stamped later was changed after that version — every change is
+    /// stamped after the credential's previous one, whatever the clock says — so the remover never
+    /// saw that change, and a merge keeps it (`VaultReconcile.survives`). Nil in tombstones
+    /// written before it was recorded: the merge then falls back to the removal's own time.
+    public let seen: Timestamp?
 
-    public init(id: UUID, deleted: Timestamp) {
+    public init(id: UUID, deleted: Timestamp, seen: Timestamp? = nil) {
         self.id = id
         self.deleted = deleted
+        self.seen = seen
     }
 }

@@ -289,8 +289,9 @@ public final class Vault {
             throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
         }
         let now = stamp(after: contents.credentials[index])
+        let seen = contents.credentials[index].modified
         contents.credentials.remove(at: index)
-        contents.tombstones.append(Tombstone(id: id, deleted: now))
+        contents.tombstones.append(Tombstone(id: id, deleted: now, seen: seen))
         pending.append(.remove(id, at: now))
     }
 

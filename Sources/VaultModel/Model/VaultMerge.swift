@@ -113,9 +113,12 @@ enum VaultMerge {
                 credential.modified = max(time, credential.modified)
                 result.credentials[position] = credential
             case .remove(let id, let time):
+                // Replayed on this machine's newer file: the removal was saved last, so it removes
+                // the version it finds (the same-field rule: the later save wins).
+                let seen = result.credentials.first { $0.id == id }?.modified
                 result.credentials.removeAll { $0.id == id }
                 if !result.tombstones.contains(where: { $0.id == id }) {
-                    result.tombstones.append(Tombstone(id: id, deleted: time))
+                    result.tombstones.append(Tombstone(id: id, deleted: time, seen: seen))
                 }
             case .equivalents(let time, let body):
                 body(&result.equivalents, time)

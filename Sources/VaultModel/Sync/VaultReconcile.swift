@@ -22,10 +22,13 @@ import Platform
 //
 // - On one side only (added there, or the other side never had it): kept.
 // - Removed on one side (a tombstone), present on the other: the removal wins, unless the other
-//   side changed the credential after the common ancestor, or its last change is later than the
-//   removal. An edit the remover never saw is kept (removing it again is one command; a password
-//   typed on another machine cannot be recovered), and the tombstone goes. Removed on both:
-//   one tombstone, the later time.
+//   side changed the credential after the common ancestor, or after the version the removal
+//   removed (the tombstone records that version's stamp, `Tombstone.seen`), or its last change is
+//   later than the removal. An edit the remover never saw is kept (removing it again is one
+//   command; a password typed on another machine cannot be recovered), and the tombstone goes.
+//   The version stamp is what makes this hold without an ancestor and whatever the clocks say:
+//   a change made after that version is stamped after it even on a machine hours slow. Removed
+//   on both: one tombstone, the later time (then the one that saw more).
 // - Present on both and different: each field (title, username, notes, rank, services, the TOTP
 //   key, the named fields taken as one list with their histories — the list
 //   `CredentialFieldRule.all`) is merged on its own against the ancestor: changed on one side only,
@@ -106,7 +109,8 @@ public enum VaultReconcile {
             let o = ourCredentials[id].map { Side(credential: $0, arena: ours.secrets) }
             let t = theirCredentials[id].map { Side(credential: $0, arena: theirs.secrets) }
             let b = baseCredentials[id].map { Side(credential: $0, arena: base?.secrets ?? ours.secrets) }
-            let tombstone = [ourTombstones[id], theirTombstones[id]].compactMap { $0 }.max { $0.deleted < $1.deleted }
+            let tombstone = [ourTombstones[id], theirTombstones[id]].compactMap { $0 }
+                .reduce(nil as Tombstone?) { found, next in found.map { later($0, next) } ?? next }
             switch (o, t) {
             case let (o?, t?):
                 let (credential, outcome) = try mergeCredential(base: b, o, t, into: merged.secrets)
@@ -226,9 +230,14 @@ public enum VaultReconcile {
     }
 
     /// Whether a credential present on one side outlives the other side's removal: it was changed
-    /// since the ancestor (the remover never saw that change), or its last change is later.
+    /// since the ancestor or since the version the removal removed (the remover never saw that
+    /// change), or its last change is later than the removal.
     static func survives(_ side: Side, removal: Tombstone, base: Side?) -> Bool {
         if side.credential.modified > removal.deleted { return true }
+        // Changed after the version the remover removed: the stamps follow causality whatever
+        // the clocks say, so this copy holds an edit (a password, perhaps) the remover never saw
+        // — also without an ancestor, and when its machine ran hours slow.
+        if let seen = removal.seen, side.credential.modified > seen { return true }
         guard let base else { return false }
         return !identical(base, side)
     }
@@ -324,7 +333,12 @@ public enum VaultReconcile {
         Dictionary(contents.credentials.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    private static func later(_ a: Tombstone, _ b: Tombstone) -> Tombstone { a.deleted >= b.deleted ? a : b }
+    /// The later removal; the same time: the one that saw more, so the choice is symmetric.
+    private static func later(_ a: Tombstone, _ b: Tombstone) -> Tombstone {
+        if a.deleted != b.deleted { return a.deleted > b.deleted ? a : b }
+        let (x, y) = (a.seen?.millisecondsSince1970 ?? .min, b.seen?.millisecondsSince1970 ?? .min)
+        return x >= y ? a : b
+    }
 }
 
 extension Timestamp {
