@@ -133,6 +133,9 @@ import Testing
         let replayed = try sandbox.pwtui(["get", "a.example"])
         #expect(replayed.exitCode == 0, "\(replayed)")
         #expect(replayed.err.contains("older copy"), "\(replayed)")
+        // git's helper opens the vault the one way too (issue 24, 5).
+        let helper = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=a.example\n\n")
+        #expect(helper.exitCode == 0 && helper.err.contains("older copy"), "\(helper)")
         let doctor = try sandbox.pwtui(["doctor"], password: .none)
         #expect(doctor.out.contains("older copy"), "\(doctor)")
         // Another machine's state directory has seen nothing: no warning there.
