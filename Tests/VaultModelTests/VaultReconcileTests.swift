@@ -214,6 +214,30 @@ import VaultCrypto
         #expect(summary.changed == 0, "the replay brings nothing in: \(summary)")
     }
 
+    @Test("a secret named field changed on both sides keeps the losing value in its history, like the password (issue 24, 4)")
+    func aSecretFieldThatLosesAMergeKeepsItsValueInHistory() throws {
+        var id = UUID()
+        var b = try base { id = try $0.add("p0") }
+        let first = try b.contents.secrets.store(try secure("1111"))
+        try b.edit(id) { $0.fields = [NamedField(name: "pin", value: .secret(first))] }
+        var ours = b, theirs = b
+        theirs.time += 5000  // theirs changed it later
+        for (replica, value) in [(0, "2222"), (1, "3333")] {
+            var copy = replica == 0 ? ours : theirs
+            let reference = try copy.contents.secrets.store(try secure(value))
+            let at = copy.stamp(after: nil)
+            try copy.edit(id) { $0.set(NamedField(name: "pin", value: .secret(reference)), at: at) }
+            if replica == 0 { ours = copy } else { theirs = copy }
+        }
+        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+            let credential = try #require(merged.credentials.first { $0.id == id })
+            let field = try #require(credential.fields.first { $0.name == "pin" })
+            func text(_ reference: SecretReference) -> String { merged.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) } }
+            #expect(field.secret.map(text) == "3333")
+            #expect(Set(field.history.map { text($0.secret) }) == ["1111", "2222"], "\(field.history.map { text($0.secret) })")
+        }
+    }
+
     @Test func aRemovalLosesToALaterEdit() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }

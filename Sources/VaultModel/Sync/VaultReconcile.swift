@@ -188,6 +188,7 @@ public enum VaultReconcile {
             outcome.theirsTaken = true
         }
         credential.modified = max(o.credential.modified, t.credential.modified)
+        if try keepSecretFields(of: [o, t], in: &credential, arena: arena) { outcome.theirsTaken = true }
 
         // The password: the later one is current, everything else is history.
         let ourSecretWins = isSecretLater(o, t)
@@ -227,6 +228,41 @@ public enum VaultReconcile {
     /// after the credential's previous one), so it is a replay of a state from before it.
     static func replays(_ side: Side, _ base: Side) -> Bool {
         side.credential.modified < base.credential.modified
+    }
+
+    /// Secret named fields keep history like the password: the value of a field of the same name
+    /// on either side that is not the result's current one (the side that lost the merge, or
+    /// changed it concurrently) joins that field's history, stamped with the side's last change,
+    /// together with both sides' histories — a set union of values, each at its latest time, in a
+    /// canonical order, so the result is the same whichever side merges first. Returns whether
+    /// anything was added to `credential` (what the summary counts as taken).
+    static func keepSecretFields(of sides: [Side], in credential: inout Credential, arena: SecretArena) throws -> Bool {
+        var added = false
+        for index in credential.fields.indices {
+            guard case .secret(let current) = credential.fields[index].value else { continue }
+            let name = credential.fields[index].name
+            var candidates: [(PreviousSecret, SecretArena)] = []
+            for side in sides {
+                guard let field = side.credential.fields.first(where: { $0.isNamed(name) }), case .secret(let value) = field.value else { continue }
+                candidates += field.history.map { ($0, side.arena) }
+                candidates.append((PreviousSecret(secret: value, replaced: side.credential.modified), side.arena))
+            }
+            var union: [(PreviousSecret, SecretArena)] = []
+            for entry in candidates.sorted(by: { $0.0.replaced > $1.0.replaced })
+            where !secretsEqual(entry.0.secret, entry.1, current, arena)
+                && !union.contains(where: { secretsEqual($0.0.secret, $0.1, entry.0.secret, entry.1) }) {
+                union.append(entry)
+            }
+            union.sort { a, b in
+                if a.0.replaced != b.0.replaced { return a.0.replaced < b.0.replaced }
+                return compareSecrets(a.0.secret, a.1, b.0.secret, b.1) < 0
+            }
+            if union.count != credential.fields[index].history.count { added = true }
+            credential.fields[index].history = try union.map {
+                PreviousSecret(secret: try store($0.0.secret, from: $0.1, into: arena), replaced: $0.0.replaced)
+            }
+        }
+        return added
     }
 
     /// Whether a credential present on one side outlives the other side's removal: it was changed
