@@ -143,6 +143,22 @@ import Testing
         #expect(!elsewhere.err.contains("older copy"), "\(elsewhere)")
     }
 
+    @Test("an older conflict copy is named by doctor and merge, and its older values do not win (issue 24, 3)")
+    func anOlderConflictCopyIsNamedAndDoesNotWin() throws {
+        let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
+        let copy = sandbox.vaultDirectory + "/vault.sync-conflict-20261123-101500-ABCDEFG.pwtui"
+        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: copy)
+        let edit = try sandbox.pwtui(["edit", "a.example", "--notes", "set since", "--password"], stdin: "new-pw")
+        try #require(edit.exitCode == 0, "\(edit)")
+        let doctor = try sandbox.pwtui(["doctor"], password: .none)
+        #expect(doctor.out.contains("it is below generation") && doctor.out.contains("an older copy"), "\(doctor)")
+        let merged = try sandbox.pwtui(["merge", copy])
+        #expect(merged.exitCode == 0 && merged.err.contains("an older copy"), "\(merged)")
+        #expect(merged.err.contains(copy) && merged.err.contains("0 changed"), "\(merged)")
+        let shown = try sandbox.pwtui(["show", "a.example", "--reveal", "--format", "json"])
+        #expect(shown.out.contains("set since") && shown.out.contains("\"password\":\"new-pw\""), "\(shown)")
+    }
+
     @Test func syncWithAnUnreachableRemoteKeepsTheChangeCommitted() throws {
         let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
         let bare = sandbox.root + "/remote.git"
