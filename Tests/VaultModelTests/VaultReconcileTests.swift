@@ -238,6 +238,28 @@ import VaultCrypto
         }
     }
 
+    @Test("authenticator keys set on both sides: the later is current, the other is kept in the key history, through the file too (issue 24, 4)")
+    func aKeyThatLosesAMergeIsKept() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0") }
+        var ours = b, theirs = b
+        theirs.time += 5000
+        for (isOurs, value) in [(true, "our key"), (false, "their key")] {
+            var copy = isOurs ? ours : theirs
+            let reference = try copy.contents.secrets.store(try secure(value))
+            let at = copy.stamp(after: nil)
+            try copy.edit(id) { $0.replaceOneTimeKey(with: OneTimeKey(parameters: .standard, key: reference), at: at) }
+            if isOurs { ours = copy } else { theirs = copy }
+        }
+        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+            let decoded = try PayloadCodec.decode(try PayloadCodec.encode(merged), path: "merged")
+            let credential = try #require(decoded.credentials.first { $0.id == id })
+            func text(_ reference: SecretReference) -> String { decoded.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) } }
+            #expect(credential.totp.map { text($0.key) } == "their key")
+            #expect(credential.totpHistory.map { text($0.key.key) } == ["our key"])
+        }
+    }
+
     @Test func aRemovalLosesToALaterEdit() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }

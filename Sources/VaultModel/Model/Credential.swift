@@ -23,6 +23,8 @@ public struct Credential: Sendable {
     public var history: [PreviousSecret]
     /// The authenticator key for one-time codes (TOTP), if the site uses them.
     public var totp: OneTimeKey?
+    /// The authenticator keys it replaced, oldest first: kept like the password's history.
+    public var totpHistory: [PreviousOneTimeKey] = []
     /// Named fields, text or secret (format 1.3), in the order they were added.
     public var fields: [NamedField] = []
 
@@ -65,6 +67,13 @@ public struct Credential: Sendable {
         updated.history = fields[index].history
         if let old = fields[index].secret { updated.history.append(PreviousSecret(secret: old, replaced: time)) }
         fields[index] = updated
+    }
+
+    /// The authenticator key set to `key` (nil: removed) at `time`; the key it replaces joins
+    /// `totpHistory`, like a replaced password. Both keys' bytes are in the same arena.
+    mutating func replaceOneTimeKey(with key: OneTimeKey?, at time: Timestamp) {
+        if let old = totp { totpHistory.append(PreviousOneTimeKey(key: old, replaced: time)) }
+        totp = key
     }
 
     /// The field called `name` (without case), if any.

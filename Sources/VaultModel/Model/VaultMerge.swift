@@ -70,6 +70,7 @@ enum VaultMerge {
                 copy.secret = try move(credential.secret, from: ours, into: result)
                 for i in copy.history.indices { copy.history[i].secret = try move(copy.history[i].secret, from: ours, into: result) }
                 if let totp = copy.totp { copy.totp?.key = try move(totp.key, from: ours, into: result) }
+                for i in copy.totpHistory.indices { copy.totpHistory[i].key.key = try move(copy.totpHistory[i].key.key, from: ours, into: result) }
                 for i in copy.fields.indices {
                     if let secret = copy.fields[i].secret { copy.fields[i].value = .secret(try move(secret, from: ours, into: result)) }
                     for j in copy.fields[i].history.indices {
@@ -99,7 +100,7 @@ enum VaultMerge {
                 let position = try index(of: id, for: "the authenticator key")
                 var moved = totp
                 if let totp { moved?.key = try move(totp.key, from: ours, into: result) }
-                result.credentials[position].totp = moved
+                result.credentials[position].replaceOneTimeKey(with: moved, at: time)
                 result.credentials[position].modified = max(time, result.credentials[position].modified)
             case .setField(let id, let name, let value, let time):
                 let position = try index(of: id, for: "the field '\(name)'")

@@ -189,6 +189,7 @@ public enum VaultReconcile {
         }
         credential.modified = max(o.credential.modified, t.credential.modified)
         if try keepSecretFields(of: [o, t], in: &credential, arena: arena) { outcome.theirsTaken = true }
+        if try keepOneTimeKeys(of: [o, t], in: &credential, arena: arena) { outcome.theirsTaken = true }
 
         // The password: the later one is current, everything else is history.
         let ourSecretWins = isSecretLater(o, t)
@@ -265,6 +266,38 @@ public enum VaultReconcile {
         return added
     }
 
+    /// Authenticator keys keep history like the password: both sides' previous keys, and each
+    /// side's current key that is not the result's, join `totpHistory` (the latter stamped with
+    /// the side's last change) — a set union of keys, each at its latest time, in a canonical
+    /// order. Returns whether anything was added to `credential`.
+    static func keepOneTimeKeys(of sides: [Side], in credential: inout Credential, arena: SecretArena) throws -> Bool {
+        var candidates: [(PreviousOneTimeKey, SecretArena)] = []
+        for side in sides {
+            candidates += side.credential.totpHistory.map { ($0, side.arena) }
+            if let key = side.credential.totp { candidates.append((PreviousOneTimeKey(key: key, replaced: side.credential.modified), side.arena)) }
+        }
+        func same(_ a: OneTimeKey, _ arenaA: SecretArena, _ b: OneTimeKey, _ arenaB: SecretArena) -> Bool {
+            a.parameters == b.parameters && secretsEqual(a.key, arenaA, b.key, arenaB)
+        }
+        let current = credential.totp
+        var union: [(PreviousOneTimeKey, SecretArena)] = []
+        for entry in candidates.sorted(by: { $0.0.replaced > $1.0.replaced }) {
+            if let current, same(current, arena, entry.0.key, entry.1) { continue }
+            if union.contains(where: { same($0.0.key, $0.1, entry.0.key, entry.1) }) { continue }
+            union.append(entry)
+        }
+        union.sort { a, b in
+            if a.0.replaced != b.0.replaced { return a.0.replaced < b.0.replaced }
+            return compareSecrets(a.0.key.key, a.1, b.0.key.key, b.1) < 0
+        }
+        let added = union.count != credential.totpHistory.count
+        credential.totpHistory = try union.map {
+            PreviousOneTimeKey(key: OneTimeKey(parameters: $0.0.key.parameters, key: try store($0.0.key.key, from: $0.1, into: arena)),
+                               replaced: $0.0.replaced)
+        }
+        return added
+    }
+
     /// Whether a credential present on one side outlives the other side's removal: it was changed
     /// since the ancestor or since the version the removal removed (the remover never saw that
     /// change), or its last change is later than the removal.
@@ -302,6 +335,7 @@ public enum VaultReconcile {
             && a.credential.modified == b.credential.modified
             && secretsEqual(a.credential.secret, a.arena, b.credential.secret, b.arena)
             && a.credential.history.count == b.credential.history.count
+            && a.credential.totpHistory.count == b.credential.totpHistory.count
             && zip(a.credential.history, b.credential.history).allSatisfy {
                 $0.replaced == $1.replaced && secretsEqual($0.secret, a.arena, $1.secret, b.arena)
             }
@@ -357,6 +391,9 @@ public enum VaultReconcile {
             credential.history[i].secret = try store(credential.history[i].secret, from: side.arena, into: arena)
         }
         if let totp = credential.totp { credential.totp?.key = try store(totp.key, from: side.arena, into: arena) }
+        for i in credential.totpHistory.indices {
+            credential.totpHistory[i].key.key = try store(credential.totpHistory[i].key.key, from: side.arena, into: arena)
+        }
         credential.fields = try NamedField.copied(side.credential.fields, from: side.arena, into: arena)
         return credential
     }
