@@ -43,18 +43,17 @@ public struct SyncVault {
             }
             paths.append(file)
         }
+        // A file put back here (a backup) goes out as it is, with its older values: say so.
+        if let header = try? VaultStorage.loadHeader(vault) {
+            session.checkRollback(header, of: vault, consequence: "this sync commits it as it is; on the other machines the merge keeps what changed since")
+        }
         // Every git step that reads or writes the vault file runs under the vault's save lock: a
         // save landing between git's reading of the file (add, the merge's check that the work
         // tree is clean) and its writing (the merge's or fast-forward's checkout) would be
         // overwritten, though its command said it was saved. Under the lock a save waits, then
         // replays its change onto the merged file (the save protocol's merge); a save that came
-        // before is committed first and merged by git. The network is reached outside the lock.
-        //
-        // The change is committed before anything goes over the network.
-        // A file put back here (a backup) goes out as it is, with its older values: say so.
-        if let header = try? VaultStorage.loadHeader(vault) {
-            session.checkRollback(header, of: vault, consequence: "this sync commits it as it is; on the other machines the merge keeps what changed since")
-        }
+        // before is committed first and merged by git. The network is reached outside the lock,
+        // and the change is committed before anything goes over it.
         let committed = try VaultStorage.whileLocked(vault) { try commit(repository, paths: paths, identity: identity) }
         let before = try repository.git(["rev-parse", "HEAD"], quiet: true).output
         // Commits made here by later rounds (saves that came while a push was under way): sent,
