@@ -133,11 +133,30 @@ import Testing
         let replayed = try sandbox.pwtui(["get", "a.example"])
         #expect(replayed.exitCode == 0, "\(replayed)")
         #expect(replayed.err.contains("older copy"), "\(replayed)")
+        // git's helper opens the vault the one way too (issue 24, 5).
+        let helper = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=a.example\n\n")
+        #expect(helper.exitCode == 0 && helper.err.contains("older copy"), "\(helper)")
         let doctor = try sandbox.pwtui(["doctor"], password: .none)
         #expect(doctor.out.contains("older copy"), "\(doctor)")
         // Another machine's state directory has seen nothing: no warning there.
         let elsewhere = try sandbox.pwtui(["get", "a.example"], environment: ["XDG_STATE_HOME": sandbox.root + "/other-state"])
         #expect(!elsewhere.err.contains("older copy"), "\(elsewhere)")
+    }
+
+    @Test("an older conflict copy is named by doctor and merge, and its older values do not win (issue 24, 3)")
+    func anOlderConflictCopyIsNamedAndDoesNotWin() throws {
+        let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
+        let copy = sandbox.vaultDirectory + "/vault.sync-conflict-20261123-101500-ABCDEFG.pwtui"
+        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: copy)
+        let edit = try sandbox.pwtui(["edit", "a.example", "--notes", "set since", "--password"], stdin: "new-pw")
+        try #require(edit.exitCode == 0, "\(edit)")
+        let doctor = try sandbox.pwtui(["doctor"], password: .none)
+        #expect(doctor.out.contains("it is below generation") && doctor.out.contains("an older copy"), "\(doctor)")
+        let merged = try sandbox.pwtui(["merge", copy])
+        #expect(merged.exitCode == 0 && merged.err.contains("an older copy"), "\(merged)")
+        #expect(merged.err.contains(copy) && merged.err.contains("0 changed"), "\(merged)")
+        let shown = try sandbox.pwtui(["show", "a.example", "--reveal", "--format", "json"])
+        #expect(shown.out.contains("set since") && shown.out.contains("\"password\":\"new-pw\""), "\(shown)")
     }
 
     @Test func syncWithAnUnreachableRemoteKeepsTheChangeCommitted() throws {

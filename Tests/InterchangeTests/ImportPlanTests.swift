@@ -84,6 +84,22 @@ struct ImportPlanTests {
         #expect(merged.services.map(\.text) == ["https://a.example/", "https://a.example/login"])
     }
 
+    @Test("the same account twice in one file with two authenticator keys: the later current, the other kept in the key history (issue 24, 4)")
+    func twoKeysInOneFile() throws {
+        let vault = try vault()
+        let path = try directory.freshPath("in.csv")
+        let rows = "folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n"
+            + ",0,login,A,,,0,https://a.example/,u,one,JBSWY3DPEHPK3PXP\n"
+            + ",0,login,A again,,,0,https://a.example/,u,two,GEZDGNBVGY3TQOJQ\n"
+        try Data(rows.utf8).write(to: URL(fileURLWithPath: path))
+        let update = plan(try ImportReader.read(path), vault, .update)
+        let merged = try #require(update.added("A"))
+        let current = try #require(merged.totp)
+        #expect(merged.totpHistory.count == 1)
+        let previous = try #require(merged.totpHistory.first)
+        #expect(update.secret(current.key) != update.secret(previous.key.key))
+    }
+
     @Test("other usernames, hosts or ports are other accounts")
     func otherAccounts() throws {
         let vault = try vault()

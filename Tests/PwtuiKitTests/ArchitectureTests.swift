@@ -132,6 +132,22 @@ struct ArchitectureTests {
         }
     }
 
+    /// DESIGN §8, "One path each": a vault is opened with a master password in one place,
+    /// `Session.open` (PwtuiKit/Session/VaultOpening.swift), so every command, the picker, git's
+    /// helper, `configure` and the agent get its checks (an interrupted passwd, the generation).
+    /// Six places called `Vault.open` themselves, and two of them checked the generation.
+    @Test("PwtuiKit opens a vault file in one place (issue 24, 5)")
+    func oneOpeningPath() throws {
+        let kit = Self.sources.appendingPathComponent("PwtuiKit")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: kit.path).filter { $0.hasSuffix(".swift") }
+        var openers: [String] = []
+        for file in files {
+            let text = try String(contentsOf: kit.appendingPathComponent(file), encoding: .utf8)
+            if text.contains("Vault.open(at:") { openers.append(file) }
+        }
+        #expect(openers == ["Session/VaultOpening.swift"], "opened elsewhere: \(openers.sorted())")
+    }
+
     @Test("the loop finder finds a loop of three and none in a chain")
     func loopFinderWorks() {
         #expect(Self.loops(in: ["a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]]) == [["a", "b", "c"]])

@@ -102,6 +102,28 @@ struct OneTimeKeyTests {
         #expect(secretText(merged, stored.secret) == "pw")
     }
 
+    @Test("A replaced or removed key is kept in the key history, through the file and another process's save (issue 24, 4)")
+    func aReplacedKeyIsKept() throws {
+        let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
+        let a = try createVault(in: temporary, environment: environment)
+        let credential = try a.add(services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("pw"))
+        try a.setOneTimeKey(of: credential.id, to: .standard, key: try secure("first key"))
+        try a.save()
+        let b = try Vault.open(at: a.path, password: try secure(testPassword), environment: environment)
+        try a.setOneTimeKey(of: credential.id, to: .standard, key: try secure("second key"))
+        try b.update(credential.id) { $0.title = "GitHub" }
+        try b.save()
+        try a.save()  // replayed onto b's save
+        let reopened = try Vault.open(at: a.path, password: try secure(testPassword), environment: environment)
+        try reopened.setOneTimeKey(of: credential.id, to: nil, key: try SecureBytes(zeros: 0))
+        try reopened.save()
+        let stored = try #require(try Vault.open(at: a.path, password: try secure(testPassword), environment: environment)
+            .contents.credential(withID: credential.id))
+        let again = try Vault.open(at: a.path, password: try secure(testPassword), environment: environment)
+        #expect(stored.title == "GitHub" && stored.totp == nil)
+        #expect(stored.totpHistory.map { secretText(again, $0.key.key) } == ["first key", "second key"])
+    }
+
     @Test("The identity store keeps which credentials have codes, and a secretless credential says so too")
     func identityStoreKeepsIt() throws {
         let vault = try createVault(in: temporary, environment: VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation()))

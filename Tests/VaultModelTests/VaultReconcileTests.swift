@@ -60,8 +60,9 @@ import VaultCrypto
         mutating func remove(_ id: UUID) throws {
             let index = try #require(contents.credentials.firstIndex { $0.id == id })
             let now = stamp(after: contents.credentials[index])
+            let seen = contents.credentials[index].modified
             contents.credentials.remove(at: index)
-            contents.tombstones.append(Tombstone(id: id, deleted: now))
+            contents.tombstones.append(Tombstone(id: id, deleted: now, seen: seen))
         }
     }
 
@@ -184,6 +185,81 @@ import VaultCrypto
         #expect(both == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
     }
 
+    @Test("a backup restored and committed reverts nothing: notes, services and the key set since stay (issue 24, 3)")
+    func aReplayedOlderCopyRevertsNothing() throws {
+        var id = UUID()
+        let backup = try base { id = try $0.add("p0", title: "old") }
+        // Changes made after the backup, then seen by both machines (the ancestor).
+        var current = backup
+        let key = try current.contents.secrets.store(try secure("key-set-since"))
+        let since = try ServiceIdentifier("since.example")
+        try current.edit(id) {
+            $0.notes = "notes since"
+            $0.services.append(since)
+            $0.totp = OneTimeKey(parameters: .standard, key: key)
+        }
+        let ancestor = current
+        // One machine goes on editing; the other puts the backup back and commits it.
+        try current.edit(id) { $0.title = "edited since" }
+        var restored = backup
+        restored.time = current.time + 60_000  // the restore happens later, on any clock
+        for merged in [try merge(ancestor.contents, current.contents, restored.contents),
+                       try merge(ancestor.contents, restored.contents, current.contents)] {
+            let fields = try #require(Snapshot(merged).credentials[id]?.fields)
+            #expect(fields[0] == "edited since" && fields[2] == "notes since", "\(fields)")
+            #expect(fields[4].contains("since.example"), "\(fields)")
+            #expect(fields[5] == "sha1/6/30/key-set-since", "\(fields)")
+        }
+        let (_, summary) = try VaultReconcile.merge(base: ancestor.contents, ours: current.contents, theirs: restored.contents)
+        #expect(summary.changed == 0, "the replay brings nothing in: \(summary)")
+    }
+
+    @Test("a secret named field changed on both sides keeps the losing value in its history, like the password (issue 24, 4)")
+    func aSecretFieldThatLosesAMergeKeepsItsValueInHistory() throws {
+        var id = UUID()
+        var b = try base { id = try $0.add("p0") }
+        let first = try b.contents.secrets.store(try secure("1111"))
+        try b.edit(id) { $0.fields = [NamedField(name: "pin", value: .secret(first))] }
+        var ours = b, theirs = b
+        theirs.time += 5000  // theirs changed it later
+        for (replica, value) in [(0, "2222"), (1, "3333")] {
+            var copy = replica == 0 ? ours : theirs
+            let reference = try copy.contents.secrets.store(try secure(value))
+            let at = copy.stamp(after: nil)
+            try copy.edit(id) { $0.set(NamedField(name: "pin", value: .secret(reference)), at: at) }
+            if replica == 0 { ours = copy } else { theirs = copy }
+        }
+        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+            let credential = try #require(merged.credentials.first { $0.id == id })
+            let field = try #require(credential.fields.first { $0.name == "pin" })
+            func text(_ reference: SecretReference) -> String { merged.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) } }
+            #expect(field.secret.map(text) == "3333")
+            #expect(Set(field.history.map { text($0.secret) }) == ["1111", "2222"], "\(field.history.map { text($0.secret) })")
+        }
+    }
+
+    @Test("authenticator keys set on both sides: the later is current, the other is kept in the key history, through the file too (issue 24, 4)")
+    func aKeyThatLosesAMergeIsKept() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0") }
+        var ours = b, theirs = b
+        theirs.time += 5000
+        for (isOurs, value) in [(true, "our key"), (false, "their key")] {
+            var copy = isOurs ? ours : theirs
+            let reference = try copy.contents.secrets.store(try secure(value))
+            let at = copy.stamp(after: nil)
+            try copy.edit(id) { $0.replaceOneTimeKey(with: OneTimeKey(parameters: .standard, key: reference), at: at) }
+            if isOurs { ours = copy } else { theirs = copy }
+        }
+        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+            let decoded = try PayloadCodec.decode(try PayloadCodec.encode(merged), path: "merged")
+            let credential = try #require(decoded.credentials.first { $0.id == id })
+            func text(_ reference: SecretReference) -> String { decoded.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) } }
+            #expect(credential.totp.map { text($0.key) } == "their key")
+            #expect(credential.totpHistory.map { text($0.key.key) } == ["our key"])
+        }
+    }
+
     @Test func aRemovalLosesToALaterEdit() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }
@@ -213,6 +289,38 @@ import VaultCrypto
         // The survivor is stamped after the removal, so a merge without ancestor agrees later.
         let again = Snapshot(try merge(nil, ours.contents, try merge(b.contents, theirs.contents, ours.contents)))
         #expect(again.credentials[id]?.fields[2] == "kept")
+    }
+
+    @Test("without an ancestor, a removal made later that never saw the copy's new password does not cost it (issue 24, 4)")
+    func aLaterRemovalWithoutAncestorKeepsAPasswordItNeverSaw() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0") }
+        var vault = b, copy = b
+        try copy.setPassword(id, "set on the copy")
+        vault.time = copy.time + 60_000  // the vault removes it later, never having seen the change
+        try vault.remove(id)
+        for merged in [try merge(nil, vault.contents, copy.contents), try merge(nil, copy.contents, vault.contents)] {
+            let snapshot = Snapshot(merged)
+            #expect(snapshot.credentials[id]?.secret == "set on the copy", "\(snapshot)")
+            #expect(snapshot.tombstones[id] == nil)
+        }
+    }
+
+    @Test("without an ancestor, a removal first and then the copy's password change on a machine 2 hours slow: the password stays (issue 24, 4)")
+    func aRemovalFirstThenASlowCopysPasswordChangeKeepsIt() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0") }
+        var vault = b
+        var copy = b
+        copy.skew = -7_200_000
+        try vault.remove(id)
+        copy.time = vault.time + 60_000  // a minute after the removal in real time, 2 hours behind on its clock
+        try copy.setPassword(id, "set on the slow copy")
+        for merged in [try merge(nil, vault.contents, copy.contents), try merge(nil, copy.contents, vault.contents)] {
+            #expect(Snapshot(merged).credentials[id]?.secret == "set on the slow copy", "\(Snapshot(merged))")
+        }
+        // A copy that changed nothing since: the removal wins.
+        #expect(Snapshot(try merge(nil, vault.contents, b.contents)).credentials[id] == nil)
     }
 
     @Test func aRemovalOfAnUnchangedCredentialWins() throws {

@@ -249,8 +249,15 @@ public struct ImportPlan: Sendable {
         result.credential.notes = enrichOnly
             ? (result.credential.notes.isEmpty ? other.credential.notes : result.credential.notes)
             : Self.combinedNotes(older.credential.notes, newer.credential.notes)
-        // The newer version's key, else whichever has one: a key is never dropped.
+        // The newer version's key, else whichever has one: a key is never dropped. An older
+        // version's other key goes to the key history, like its password (both are this file's,
+        // in the batch's arena).
         result.credential.totp = newer.credential.totp ?? older.credential.totp
+        result.credential.totpHistory = (older.credential.totpHistory + newer.credential.totpHistory).sorted { $0.replaced < $1.replaced }
+        if let kept = newer.credential.totp, let replaced = older.credential.totp, kept.key != replaced.key {
+            let time = max(newer.credential.modified, older.credential.modified)
+            result.credential.totpHistory.append(PreviousOneTimeKey(key: replaced, replaced: time))
+        }
         // Fields by name: the newer version's value, and every field either has.
         var fields = newer.credential.fields
         for field in older.credential.fields where !fields.contains(where: { $0.isNamed(field.name) }) { fields.append(field) }

@@ -16,6 +16,8 @@ public enum VaultAccess {
     public static func open(_ session: Session) throws -> VaultAccess {
         if let agent = session.agent, let status = try? agent.request(.status),
            case .status(let state) = status.body, !state.locked, state.vault == session.vaultPath {
+            // The agent's stderr is nobody's: an older file it reloaded is warned of here.
+            session.checkRollbackOfFile()
             return .agent(agent, session)
         }
         return .local(try session.openVault(), session)

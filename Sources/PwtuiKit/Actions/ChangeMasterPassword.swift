@@ -22,6 +22,14 @@ public struct ChangeMasterPassword {
         let vault = try session.openVault()
         let newPassword = try NewMasterPassword.read(from: newPasswordFD, option: "--new-master-password-fd",
                                                      heading: "New master password", allowWeak: allowWeak)
+        try Self.rekey(vault, to: newPassword, parameters: parameters, in: session)
+        StandardError.say("Master password changed for \(vault.path).")
+    }
+
+    /// The one re-key, for `passwd` and `configure`'s new unlock cost alike: new salt and keys,
+    /// everything re-encrypted, with the note on disk meanwhile (so a kill midway is reported at
+    /// the next unlock), the new generation remembered, and an agent holding the old keys locked.
+    static func rekey(_ vault: Vault, to newPassword: borrowing SecureBytes, parameters: KDFParameters?, in session: Session) throws {
         let oldSalt = vault.header.salt
         let marker = try PasswordChangeMarker.begin(vaultPath: vault.path, salt: oldSalt)
         do {
@@ -34,7 +42,6 @@ public struct ChangeMasterPassword {
         }
         session.rememberSaved(vault.header)
         session.syncIdentities(with: vault, saved: true)
-        StandardError.say("Master password changed for \(vault.path).")
         marker.remove()
         lockAgent(holding: vault.path, session)
     }
@@ -42,10 +49,10 @@ public struct ChangeMasterPassword {
     /// An agent unlocked with the old keys would notice only at its next request, and until then
     /// `agent status` would call it unlocked: it is locked now, so that status tells the truth.
     /// Asked even with `--master-password-fd`: the agent's keys are stale either way.
-    private func lockAgent(holding path: String, _ session: Session) {
+    private static func lockAgent(holding path: String, _ session: Session) {
         guard let agent = session.agentClient, let answer = try? agent.request(.status),
               case .status(let status) = answer.body, status.vault == path, !status.locked,
               (try? agent.request(.lock)) != nil else { return }
-        StandardError.say("The agent held the old keys and is now locked; `pwtui unlock` with the new master password.")
+        StandardError.say("The agent held the old keys and is now locked; `pwtui unlock` with the master password now in force.")
     }
 }

@@ -58,7 +58,10 @@ public struct Doctor {
                                         command: "rm \(ShellWord.quoted(copy))"))
                 continue
             }
-            findings.append(Finding(message: "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left",
+            let older = memory.seen(above: other).map {
+                "; it is below generation \($0), seen here: an older copy, or one changed apart with fewer saves (merging it never undoes what changed since)"
+            } ?? ""
+            findings.append(Finding(message: "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left" + older,
                                     command: "pwtui merge \(ShellWord.quoted(copy))"
                                         + (session.vaultPath == session.paths.defaultVaultFile ? "" : " --vault \(ShellWord.quoted(vault))")))
         }

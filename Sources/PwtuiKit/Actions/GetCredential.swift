@@ -36,6 +36,9 @@ public struct GetCredential {
 
     public func run(in session: Session) throws {
         if let answer = try withTitleFallback({ query in try session.agent?.get(query, field: field, vault: session.vaultPath) }) {
+            // The agent reloads a file another process wrote (a sync's fast-forward, a backup put
+            // back) without anyone to tell: an older one is warned of here, like an opened one.
+            session.checkRollbackOfFile()
             try StandardOutput.write(answer.payload)
             if case .credential(let identity, _, let tied) = answer.body {
                 TieNotice.say(tied: tied, chosen: identity, query: query)

@@ -49,10 +49,12 @@ public final class AgentService: AgentHandler {
             let idle = vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
             return AgentAnswer(.status(state: AgentStatus(locked: vault == nil, vault: session.vaultPath, locksInSeconds: idle, pid: CurrentProcess.id)))
         case .unlock:
-            let opened = try Vault.open(at: session.vaultPath, password: payload)
+            // The vault's one opening: the generation check, the identity store rebuilt if missing
+            // or stale, and an interrupted passwd's note removed (nobody reads the agent's stderr,
+            // so the notice is the unlocking client's to say).
+            let interrupted = PasswordChangeMarker.pending(vaultPath: session.vaultPath)?.marker
+            let opened = try session.open(session.vaultPath, password: payload, interrupted: interrupted)
             payload.removeAll()
-            session.checkRollback(of: opened)
-            session.syncIdentities(with: opened, saved: false)  // rebuilt if missing or stale
             vault = opened
             lastUse = .now
             return AgentAnswer(.done)
@@ -132,7 +134,11 @@ public final class AgentService: AgentHandler {
         }
         guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
         do {
-            if try vault.reloadIfChanged() { session.syncIdentities(with: vault, saved: false) }
+            if try vault.reloadIfChanged() {
+                // An older file is not remembered as the newest seen (the client warns of it).
+                session.checkRollback(of: vault)
+                session.syncIdentities(with: vault, saved: false)
+            }
         } catch VaultError.conflict(_, let reason) {
             self.vault = nil
             throw CommandFailure(.interactionRequired, "locked: \(reason)")

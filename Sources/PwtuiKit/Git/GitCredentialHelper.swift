@@ -133,8 +133,9 @@ public struct GitCredentialHelper {
     private func get(_ request: borrowing GitCredentialRequest, _ scope: Scope, path: String) throws {
         let rejected = GitRejections.load(from: rejectionsPath).rejected(at: scope.origin)
         let automatic = CredentialQuery(services: [scope.service], username: request.username, tiers: scope.tiers, rejected: rejected)
-        if let fd = session.masterPasswordFD {
-            let vault = try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
+        if session.masterPasswordFD != nil {
+            // The vault's one opening (its checks), the password read from the descriptor.
+            let vault = try session.openVault()
             guard let credential = try? session.answer(automatic, in: vault) else { return }
             try answer(credential, from: vault)
             return
@@ -143,6 +144,8 @@ public struct GitCredentialHelper {
         do {
             if let message = try session.agent?.get(automatic, field: .password, vault: path),
                case .credential(let identity, _, _) = message.body {
+                // git shows the helper's stderr: an older file the agent reloaded is said there.
+                session.checkRollbackOfFile()
                 try message.payload.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
                 return
             }

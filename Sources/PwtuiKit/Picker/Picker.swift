@@ -15,9 +15,8 @@ public enum Picker {
         let requests = try services.map { try ServiceIdentifier($0) }
         let path = session.vaultPath
         try VaultStorage.requireVaultFile(path)
-        let unlocked = try session.masterPasswordFD.map { fd in
-            try Vault.open(at: path, password: try SecretReader.firstLine(of: fd, what: "--master-password-fd"))
-        }
+        // The vault's one opening (its checks), the password read from the descriptor.
+        let unlocked = try session.masterPasswordFD.map { _ in try session.openVault() }
         try run(vaultPath: path, requests: requests, session: session, output: output, unlocked: unlocked)
     }
 
@@ -120,10 +119,8 @@ public enum Picker {
             commandName: Invocation.current(session.environment).command,
             details: { vault, id in VaultCredentialDetails(id, in: vault, requests: requests, session: session) },
             unlock: { password in
-                let vault = try Vault.open(at: path, password: password)
+                let vault = try session.open(path, password: password, interrupted: interrupted?.marker)
                 if path == session.vaultPath { AgentControl.keepUnlocked(with: password, in: session) }
-                interrupted?.marker.remove()
-                session.syncIdentities(with: vault, saved: false)
                 return vault
             },
             rank: { vault in order(vault.contents.credentials, session.rankingContext(for: vault)) },

@@ -4,6 +4,14 @@ import VaultCrypto
 import VaultModel
 
 /// Opening and saving the session's vault, with the identity store kept in step.
+///
+/// One path opens a vault with a master password (DESIGN §8, "One path each"): every command,
+/// the picker's unlock screen, git's credential helper, `configure` and the agent's unlock go
+/// through `open(_:password:interrupted:)`, so each does the same checks — a `passwd` killed
+/// midway said before the password is asked and its note removed once the vault opened, and the
+/// generation (rollback) check. A file read without a password (an agent's reload of what another
+/// process saved, the header behind an agent's answer, git's copies) gets the generation check
+/// in `RollbackCheck`.
 extension Session {
     /// Opens the vault with the master password, and rebuilds the identity store if it is
     /// missing or stale.
@@ -11,17 +19,32 @@ extension Session {
         let path = vaultPath
         // A missing vault is reported before asking for a password nobody can use.
         try VaultStorage.requireVaultFile(path)
-        // Before the prompt: which master password to type is what it is about.
-        let interrupted = PasswordChangeMarker.pending(vaultPath: path)
-        if let interrupted { StandardError.say(interrupted.notice) }
-        let vault = try withMasterPassword { password in
-            let vault = try Vault.open(at: path, password: password)
+        let interrupted = interruptedPasswd(of: path)
+        return try withMasterPassword { password in
+            let vault = try open(path, password: password, interrupted: interrupted)
             AgentControl.keepUnlocked(with: password, in: self)
             return vault
         }
-        interrupted?.marker.remove()
-        checkRollback(of: vault)
-        syncIdentities(with: vault, saved: false)
+    }
+
+    /// A `passwd` killed midway on `path`, said on stderr: before the prompt, since which master
+    /// password to type is what it is about.
+    func interruptedPasswd(of path: String) -> PasswordChangeMarker? {
+        guard let interrupted = PasswordChangeMarker.pending(vaultPath: path) else { return nil }
+        StandardError.say(interrupted.notice)
+        return interrupted.marker
+    }
+
+    /// The one opening: `path` with `password`; then the interrupted `passwd`'s note goes (the
+    /// vault opened, so the person knows the password in force), and for the session's vault
+    /// the generation check and the identity store. A throwaway vault (`demo`) gets neither.
+    func open(_ path: String, password: borrowing SecureBytes, interrupted: PasswordChangeMarker?) throws -> Vault {
+        let vault = try Vault.open(at: path, password: password)
+        interrupted?.remove()
+        if path == vaultPath {
+            checkRollback(of: vault)
+            syncIdentities(with: vault, saved: false)
+        }
         return vault
     }
 

@@ -63,8 +63,10 @@ public enum Configuration {
             }
             return
         }
+        // The vault's one opening (an interrupted passwd said first, the generation check).
+        let interrupted = session.interruptedPasswd(of: path)
         let password = try session.masterPassword()
-        let vault = try Vault.open(at: path, password: password)
+        let vault = try session.open(path, password: password, interrupted: interrupted)
         var settings = try session.settings()
         let terminal = try session.openTerminal(theme: settings.theme)
         let choices: ConfigurationScreen.Choices?
@@ -82,8 +84,8 @@ public enum Configuration {
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
         if choices.parameters != vault.header.kdf {
             StandardError.say("Re-encrypting \(path) with \(choices.parameters)…")
-            try vault.changePassword(to: password, parameters: choices.parameters)
-            session.syncIdentities(with: vault, saved: true)
+            // The same re-key as passwd's: its note while it runs, the generation remembered.
+            try ChangeMasterPassword.rekey(vault, to: password, parameters: choices.parameters, in: session)
         }
         settings.theme = choices.theme
         settings.clipboardTimeout = choices.clipboardTimeout

@@ -38,6 +38,12 @@ public struct MergeVaults {
             try VaultStorage.requireVaultFile(vault)
             try VaultStorage.requireVaultFile(other)
             let copyHeader = try VaultStorage.loadHeader(other)
+            // Without an ancestor the stamps decide, so an older copy's values lose to later ones.
+            if let seen = GenerationMemory.load(from: session.paths.generationsFile).seen(above: copyHeader) {
+                StandardError.say("pwtui: warning: \(other) is generation \(copyHeader.generation) of this vault, below generation \(seen) "
+                    + "seen on this machine: an older copy (a stale backup, an old file a sync service kept), or one changed apart "
+                    + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay.")
+            }
             if let answer = try session.agent?.ask(.mergeCopy(vault: vault, copy: Self.absolute(other))) {
                 summary = try Self.summary(of: answer.body)
             } else {
@@ -64,6 +70,7 @@ public struct MergeVaults {
     static func driver(base: String, ours: String, theirs: String, _ session: Session) throws -> ReconcileSummary {
         let ourHeader = try VaultStorage.loadHeader(ours)
         let theirHeader = try VaultStorage.loadHeader(theirs)
+        warnOfReplays(base: try? VaultStorage.loadHeader(base), ours: ourHeader, theirs: theirHeader, session)
         guard !VaultKeyring.sameKey(ourHeader, theirHeader), ourHeader.vaultID == theirHeader.vaultID else {
             if let answer = try session.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs)) {
                 return try summary(of: answer.body)
@@ -92,6 +99,21 @@ public struct MergeVaults {
         } catch VaultError.wrongPassword {
             throw CommandFailure(.wrongPassword, "wrong master password for this machine's copy of the vault; nothing was merged")
         }
+    }
+
+    /// A side older than the copy both started from was replayed (a backup restored and
+    /// committed): the merge takes none of its older values (`VaultReconcile.replays`), and the
+    /// person hears of it.
+    static func warnOfReplays(base: VaultHeader?, ours: VaultHeader, theirs: VaultHeader, _ session: Session) {
+        for (header, name) in [(ours, "this machine's copy of the vault"), (theirs, "the other machine's copy of the vault (the commit merged in)")] {
+            guard let base, base.vaultID == header.vaultID, header.generation < base.generation else { continue }
+            StandardError.say("pwtui: warning: \(name) is generation \(header.generation), older than the copy both sides started from "
+                + "(generation \(base.generation)): a restored backup or a replayed file, committed as a change. Its older values "
+                + "are not taken; what changed since stays. If it was meant to undo changes, make them again after the merge.")
+        }
+        // Not held against what was seen here: a commit that changed apart from this machine's
+        // copy has its own count of saves, often lower, and is no older for it. The ancestor is
+        // what tells an older copy here.
     }
 
     /// `doctor` stops asking for a copy once it is merged; never fatal: it is only a reminder.

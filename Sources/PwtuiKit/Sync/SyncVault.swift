@@ -43,23 +43,35 @@ public struct SyncVault {
             }
             paths.append(file)
         }
-        try repository.git(["add", "--"] + paths)
-        let committed = try repository.git(["diff", "--cached", "--quiet"], quiet: true).status != 0
-        if committed {
-            let message = "pwtui: vault saved on \(ProcessInfo.processInfo.hostName)"
-            guard try repository.git(identity + ["commit", "-q", "-m", message, "--"] + paths).status == 0 else {
-                throw CommandFailure(.ioError, "git could not commit the vault in \(repository.root) (see above); nothing was sent")
-            }
+        // A file put back here (a backup) goes out as it is, with its older values: say so.
+        if let header = try? VaultStorage.loadHeader(vault) {
+            session.checkRollback(header, of: vault, consequence: "this sync commits it as it is; on the other machines the merge keeps what changed since")
         }
-
+        // Every git step that reads or writes the vault file runs under the vault's save lock: a
+        // save landing between git's reading of the file (add, the merge's check that the work
+        // tree is clean) and its writing (the merge's or fast-forward's checkout) would be
+        // overwritten, though its command said it was saved. Under the lock a save waits, then
+        // replays its change onto the merged file (the save protocol's merge); a save that came
+        // before is committed first and merged by git. The network is reached outside the lock,
+        // and the change is committed before anything goes over it.
+        let committed = try VaultStorage.whileLocked(vault) { try commit(repository, paths: paths, identity: identity) }
         let before = try repository.git(["rev-parse", "HEAD"], quiet: true).output
+        // Commits made here by later rounds (saves that came while a push was under way): sent,
+        // not received.
+        var laterCommits = 0
         var attempt = 0
         // What went out: this sync's commit, or commits an earlier sync could not push, or the
         // person's own (a "nothing to send" after a push would be wrong).
         var sent = 0
         while true {
             attempt += 1
-            try pull(repository, identity: identity)
+            try fetch(repository)
+            let madeCommit = try VaultStorage.whileLocked(vault) {
+                let made = try commit(repository, paths: paths, identity: identity)
+                try merge(repository, identity: identity)
+                return made
+            }
+            if madeCommit { laterCommits += 1 }
             let ahead = Int(try repository.git(["rev-list", "--count", "--no-merges", "@{upstream}..HEAD"], quiet: true).output) ?? 1
             let unpushed = Int(try repository.git(["rev-list", "--count", "@{upstream}..HEAD"], quiet: true).output) ?? 1
             if unpushed == 0 { break }
@@ -73,21 +85,40 @@ public struct SyncVault {
         }
         // git writes what it checks out with the umask's mode; the vault stays the user's alone.
         try? FileSystem.setPermissions(vault, to: 0o600)
+        // A fast-forward to an older file (a backup restored and pushed elsewhere) is a rollback.
+        if let header = try? VaultStorage.loadHeader(vault) {
+            session.checkRollback(header, of: "\(vault) (as synced from the remote)")
+        }
         let after = try repository.git(["rev-parse", "HEAD"], quiet: true).output
-        let received = Int(try repository.git(["rev-list", "--count", "--no-merges", "\(before)..\(after)"], quiet: true).output) ?? 0
+        let received = max(0, (Int(try repository.git(["rev-list", "--count", "--no-merges", "\(before)..\(after)"], quiet: true).output) ?? 0) - laterCommits)
         let summary = sent == 0 ? "nothing to send" : committed && sent == 1 ? "sent this machine's change"
             : "sent \(sent) change\(sent == 1 ? "" : "s")"
         StandardError.say("pwtui: synced \(repository.relative(vault)): \(summary), "
             + (received == 0 ? "nothing new from elsewhere" : "\(received) change\(received == 1 ? "" : "s") from elsewhere merged in"))
     }
 
-    /// Fetches and merges the upstream branch; on failure, undoes a half-done merge so the
-    /// vault file is as it was, and says why.
-    private func pull(_ repository: GitRepository, identity: [String]) throws {
+    /// Commits the vault (and git's files beside it) when it changed; whether it did.
+    private func commit(_ repository: GitRepository, paths: [String], identity: [String]) throws -> Bool {
+        try repository.git(["add", "--"] + paths)
+        guard try repository.git(["diff", "--cached", "--quiet"], quiet: true).status != 0 else { return false }
+        let message = "pwtui: vault saved on \(ProcessInfo.processInfo.hostName)"
+        guard try repository.git(identity + ["commit", "-q", "-m", message, "--"] + paths).status == 0 else {
+            throw CommandFailure(.ioError, "git could not commit the vault in \(repository.root) (see above); nothing was sent")
+        }
+        return true
+    }
+
+    /// Fetches the upstream branch: outside the vault's lock, since the network may be slow.
+    private func fetch(_ repository: GitRepository) throws {
         guard try repository.git(["fetch", "-q"]).status == 0 else {
             throw CommandFailure(.ioError, "the remote could not be reached (see above); this machine's change is committed here "
                 + "and goes out with the next 'pwtui sync'; the vault is unchanged")
         }
+    }
+
+    /// Merges the fetched upstream branch; on failure, undoes a half-done merge so the vault file
+    /// is as it was, and says why.
+    private func merge(_ repository: GitRepository, identity: [String]) throws {
         guard try repository.git(identity + ["merge", "-q", "--no-edit", "@{upstream}"]).status == 0 else {
             try repository.git(["merge", "--abort"], quiet: true)
             throw CommandFailure(.ioError, "the other machines' changes could not be merged (see pwtui merge's reason above); "

@@ -15,7 +15,11 @@ import Platform
 //     record     := u8 kind, u32 length, body            (all integers little-endian)
 //     credential := field*                                 kind 1
 //     field      := u8 tag, u32 length, value
-//     tombstone  := uuid (16), i64 deleted ms              kind 2
+//     tombstone  := uuid (16), i64 deleted ms,             kind 2; `seen` (format 1.3, optional:
+//                   [i64 seen ms]                          the stamp of the version removed). A
+//                                                          reader that stops after `deleted` and
+//                                                          drops it only returns the merge to the
+//                                                          removal's time (VaultReconcile.survives)
 //     equivalents:= i64 modified ms, field*                kind 3 (format 1.1): one field per
 //                                                          group, its domains joined by "\n"
 //     totp field := u8 algorithm, u8 digits, u32 period,  tag 12 (format 1.2): the authenticator
@@ -26,6 +30,9 @@ import Platform
 //                   value                                  of the secret field of that name
 //     app link   := the link's text                       tag 15 (format 1.3): a service that is
 //                                                          an app (android://…, iosapp://…)
+//     totp past  := u8 algorithm, u8 digits, u32 period,  tag 16 (format 1.3, optional): a key
+//                   i64 replaced ms, the key bytes         the credential had before; a reader
+//                                                          that skips it only loses that history
 //     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
@@ -57,6 +64,8 @@ package enum PayloadCodec {
         /// A service that is an app link (format 1.3): its own tag, so that a 1.2 reader, which
         /// cannot parse one, skips it instead of calling the vault damaged.
         case appLink = 15
+        /// An authenticator key replaced (or that lost a merge), with its time.
+        case totpHistory = 16
     }
 
     // MARK: Encoding
@@ -94,6 +103,16 @@ package enum PayloadCodec {
                     try writer.u8(totp.parameters.algorithm.rawValue)
                     try writer.u8(UInt8(totp.parameters.digits))
                     try writer.u32(UInt32(totp.parameters.period))
+                    try writer.raw(key)
+                }
+            }
+            for previous in credential.totpHistory {
+                try contents.secrets.withBytes(of: previous.key.key) { key in
+                    try writer.field(.totpHistory, length: 14 + key.count)
+                    try writer.u8(previous.key.parameters.algorithm.rawValue)
+                    try writer.u8(UInt8(previous.key.parameters.digits))
+                    try writer.u32(UInt32(previous.key.parameters.period))
+                    try writer.u64(UInt64(bitPattern: previous.replaced.millisecondsSince1970))
                     try writer.raw(key)
                 }
             }
@@ -135,6 +154,7 @@ package enum PayloadCodec {
             let start = try writer.beginRecord(.tombstone)
             try writer.uuid(tombstone.id)
             try writer.u64(UInt64(bitPattern: tombstone.deleted.millisecondsSince1970))
+            if let seen = tombstone.seen { try writer.u64(UInt64(bitPattern: seen.millisecondsSince1970)) }
             writer.endRecord(start)
         }
         if !contents.equivalents.groups.isEmpty || contents.equivalents.modified.millisecondsSince1970 != 0 {
@@ -170,12 +190,13 @@ package enum PayloadCodec {
             for service in credential.services { size += 5 + service.text.utf8.count }
             for previous in credential.history { size += 5 + 8 + previous.secret.count }
             if let totp = credential.totp { size += 5 + 6 + totp.key.count }
+            for previous in credential.totpHistory { size += 5 + 14 + previous.key.key.count }
             for field in credential.fields {
                 size += 5 + 5 + field.name.utf8.count + (field.text?.utf8.count ?? field.secret?.count ?? 0)
                 for previous in field.history { size += 5 + 4 + field.name.utf8.count + 8 + previous.secret.count }
             }
         }
-        size += contents.tombstones.count * (5 + 24)
+        size += contents.tombstones.count * (5 + 32)
         return paddedSize(contentLength: size)
     }
 
@@ -295,7 +316,10 @@ package enum PayloadCodec {
                     id = credential.id
                     credentials.append(credential)
                 case .tombstone:
-                    let tombstone = Tombstone(id: try body.uuid(), deleted: Timestamp(millisecondsSince1970: try body.i64()))
+                    let removed = try body.uuid()
+                    let deleted = Timestamp(millisecondsSince1970: try body.i64())
+                    let seen = body.isAtEnd ? nil : Timestamp(millisecondsSince1970: try body.i64())
+                    let tombstone = Tombstone(id: removed, deleted: deleted, seen: seen)
                     id = tombstone.id
                     tombstones.append(tombstone)
                 case .equivalents:
@@ -330,6 +354,7 @@ package enum PayloadCodec {
         var services: [ServiceIdentifier] = []
         var history: [PreviousSecret] = []
         var totp: OneTimeKey?
+        var totpHistory: [PreviousOneTimeKey] = []
         var fields: [NamedField] = []
         var fieldHistory: [(name: String, previous: PreviousSecret)] = []
         while !body.isAtEnd {
@@ -360,6 +385,12 @@ package enum PayloadCodec {
                 let parameters = OneTimeParameters(algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
                 guard parameters.isValid else { throw body.malformed("one-time code parameters out of range") }
                 totp = OneTimeKey(parameters: parameters, key: value.remainingReference())
+            case .totpHistory:
+                guard let algorithm = HMAC.Algorithm(rawValue: try value.u8()) else { throw body.malformed("an unknown one-time code algorithm") }
+                let parameters = OneTimeParameters(algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
+                guard parameters.isValid else { throw body.malformed("one-time code parameters out of range") }
+                let replaced = Timestamp(millisecondsSince1970: try value.i64())
+                totpHistory.append(PreviousOneTimeKey(key: OneTimeKey(parameters: parameters, key: value.remainingReference()), replaced: replaced))
             case .namedField:
                 let kind = try value.u8()
                 let name = try value.string(Int(try value.u32()))
@@ -385,9 +416,11 @@ package enum PayloadCodec {
         guard let id, let created, let modified, let secret else {
             throw body.malformed("a credential lacks its id, times or secret")
         }
-        return Credential(id: id, title: title, services: services, username: username, secret: secret,
-                          notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
-                          fields: fields)
+        var credential = Credential(id: id, title: title, services: services, username: username, secret: secret,
+                                    notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
+                                    fields: fields)
+        credential.totpHistory = totpHistory
+        return credential
     }
 }
 

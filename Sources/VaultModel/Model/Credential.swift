@@ -23,6 +23,8 @@ public struct Credential: Sendable {
     public var history: [PreviousSecret]
     /// The authenticator key for one-time codes (TOTP), if the site uses them.
     public var totp: OneTimeKey?
+    /// The authenticator keys it replaced, oldest first: kept like the password's history.
+    public var totpHistory: [PreviousOneTimeKey] = []
     /// Named fields, text or secret (format 1.3), in the order they were added.
     public var fields: [NamedField] = []
 
@@ -67,6 +69,13 @@ public struct Credential: Sendable {
         fields[index] = updated
     }
 
+    /// The authenticator key set to `key` (nil: removed) at `time`; the key it replaces joins
+    /// `totpHistory`, like a replaced password. Both keys' bytes are in the same arena.
+    mutating func replaceOneTimeKey(with key: OneTimeKey?, at time: Timestamp) {
+        if let old = totp { totpHistory.append(PreviousOneTimeKey(key: old, replaced: time)) }
+        totp = key
+    }
+
     /// The field called `name` (without case), if any.
     public func field(named name: String) -> NamedField? {
         fields.first { $0.isNamed(name) }
@@ -97,9 +106,16 @@ public struct Credential: Sendable {
 public struct Tombstone: Hashable, Sendable {
     public let id: UUID
     public let deleted: Timestamp
+    /// The stamp (`modified`) of the version the removal removed: what the remover saw. A copy
+    /// whose credential is stamped later was changed after that version — every change is
+    /// stamped after the credential's previous one, whatever the clock says — so the remover never
+    /// saw that change, and a merge keeps it (`VaultReconcile.survives`). Nil in tombstones
+    /// written before it was recorded: the merge then falls back to the removal's own time.
+    public let seen: Timestamp?
 
-    public init(id: UUID, deleted: Timestamp) {
+    public init(id: UUID, deleted: Timestamp, seen: Timestamp? = nil) {
         self.id = id
         self.deleted = deleted
+        self.seen = seen
     }
 }

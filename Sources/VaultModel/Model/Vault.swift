@@ -135,6 +135,7 @@ public final class Vault {
         copy.secret = try store(credential.secret)
         for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret) }
         if let totp = credential.totp { copy.totp = OneTimeKey(parameters: totp.parameters, key: try store(totp.key)) }
+        for index in copy.totpHistory.indices { copy.totpHistory[index].key.key = try store(copy.totpHistory[index].key.key) }
         for index in copy.fields.indices {
             if let secret = copy.fields[index].secret { copy.fields[index].value = .secret(try store(secret)) }
             for old in copy.fields[index].history.indices {
@@ -196,8 +197,9 @@ public final class Vault {
             try Limits.checkSecret(byteCount: key.count)
             totp = OneTimeKey(parameters: parameters, key: try contents.secrets.store(key))
         }
-        let now = environment.clock.now()
-        contents.credentials[index].totp = totp
+        // Stamped after the credential's last change, like every change (what merges rely on).
+        let now = stamp(after: contents.credentials[index])
+        contents.credentials[index].replaceOneTimeKey(with: totp, at: now)
         contents.credentials[index].modified = now
         pending.append(.setOneTimeKey(id, totp, at: now))
     }
@@ -289,8 +291,9 @@ public final class Vault {
             throw VaultError.noMatch("no credential with id \(id.uuidString.lowercased())")
         }
         let now = stamp(after: contents.credentials[index])
+        let seen = contents.credentials[index].modified
         contents.credentials.remove(at: index)
-        contents.tombstones.append(Tombstone(id: id, deleted: now))
+        contents.tombstones.append(Tombstone(id: id, deleted: now, seen: seen))
         pending.append(.remove(id, at: now))
     }
 

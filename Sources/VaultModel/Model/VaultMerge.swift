@@ -70,6 +70,7 @@ enum VaultMerge {
                 copy.secret = try move(credential.secret, from: ours, into: result)
                 for i in copy.history.indices { copy.history[i].secret = try move(copy.history[i].secret, from: ours, into: result) }
                 if let totp = copy.totp { copy.totp?.key = try move(totp.key, from: ours, into: result) }
+                for i in copy.totpHistory.indices { copy.totpHistory[i].key.key = try move(copy.totpHistory[i].key.key, from: ours, into: result) }
                 for i in copy.fields.indices {
                     if let secret = copy.fields[i].secret { copy.fields[i].value = .secret(try move(secret, from: ours, into: result)) }
                     for j in copy.fields[i].history.indices {
@@ -99,7 +100,7 @@ enum VaultMerge {
                 let position = try index(of: id, for: "the authenticator key")
                 var moved = totp
                 if let totp { moved?.key = try move(totp.key, from: ours, into: result) }
-                result.credentials[position].totp = moved
+                result.credentials[position].replaceOneTimeKey(with: moved, at: time)
                 result.credentials[position].modified = max(time, result.credentials[position].modified)
             case .setField(let id, let name, let value, let time):
                 let position = try index(of: id, for: "the field '\(name)'")
@@ -113,9 +114,12 @@ enum VaultMerge {
                 credential.modified = max(time, credential.modified)
                 result.credentials[position] = credential
             case .remove(let id, let time):
+                // Replayed on this machine's newer file: the removal was saved last, so it removes
+                // the version it finds (the same-field rule: the later save wins).
+                let seen = result.credentials.first { $0.id == id }?.modified
                 result.credentials.removeAll { $0.id == id }
                 if !result.tombstones.contains(where: { $0.id == id }) {
-                    result.tombstones.append(Tombstone(id: id, deleted: time))
+                    result.tombstones.append(Tombstone(id: id, deleted: time, seen: seen))
                 }
             case .equivalents(let time, let body):
                 body(&result.equivalents, time)

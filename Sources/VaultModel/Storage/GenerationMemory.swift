@@ -40,6 +40,13 @@ public struct GenerationMemory: Equatable, Sendable {
         return nil
     }
 
+    /// The higher generation seen of `header`'s vault, when `header` is below it; the memory
+    /// unchanged. For a copy that is not the vault (a conflict copy): one below what was seen is
+    /// older, or changed apart with fewer saves — generations alone cannot tell which.
+    public func seen(above header: VaultHeader) -> UInt64? {
+        highest[Hex.string(header.vaultID)].flatMap { $0 > header.generation ? $0 : nil }
+    }
+
     /// A save of this vault: what it wrote is the vault now, even below what was seen (the user
     /// was warned when the older copy was opened, and chose to carry on with it).
     public mutating func saved(_ header: VaultHeader) {

@@ -99,6 +99,18 @@ public enum VaultStorage {
         try AtomicFile.syncDirectory(of: target)
     }
 
+    /// Runs `body` holding the vault's save lock (the flock that step 1 takes), so that no save
+    /// lands while it runs: for writers of the vault file other than the save protocol — git's
+    /// commit, merge and checkout in `pwtui sync` — which would otherwise read the file, let a
+    /// save replace it, and write their own copy over the saved change. Waited for like a save's
+    /// (`FileLock.patience`); a save that comes meanwhile waits for `body` in turn.
+    public static func whileLocked<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let target = try resolveLinks(path)
+        let lock = try FileLock(path: target + ".lock")
+        defer { lock.release() }
+        return try body()
+    }
+
     /// The file `path` names after following symbolic links (at most 40, as the kernel does);
     /// `path` itself when it is not a link. A dangling link resolves to where its target would be.
     static func resolveLinks(_ path: String) throws -> String {

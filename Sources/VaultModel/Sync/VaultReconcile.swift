@@ -22,10 +22,13 @@ import Platform
 //
 // - On one side only (added there, or the other side never had it): kept.
 // - Removed on one side (a tombstone), present on the other: the removal wins, unless the other
-//   side changed the credential after the common ancestor, or its last change is later than the
-//   removal. An edit the remover never saw is kept (removing it again is one command; a password
-//   typed on another machine cannot be recovered), and the tombstone goes. Removed on both:
-//   one tombstone, the later time.
+//   side changed the credential after the common ancestor, or after the version the removal
+//   removed (the tombstone records that version's stamp, `Tombstone.seen`), or its last change is
+//   later than the removal. An edit the remover never saw is kept (removing it again is one
+//   command; a password typed on another machine cannot be recovered), and the tombstone goes.
+//   The version stamp is what makes this hold without an ancestor and whatever the clocks say:
+//   a change made after that version is stamped after it even on a machine hours slow. Removed
+//   on both: one tombstone, the later time (then the one that saw more).
 // - Present on both and different: each field (title, username, notes, rank, services, the TOTP
 //   key, the named fields taken as one list with their histories — the list
 //   `CredentialFieldRule.all`) is merged on its own against the ancestor: changed on one side only,
@@ -106,7 +109,8 @@ public enum VaultReconcile {
             let o = ourCredentials[id].map { Side(credential: $0, arena: ours.secrets) }
             let t = theirCredentials[id].map { Side(credential: $0, arena: theirs.secrets) }
             let b = baseCredentials[id].map { Side(credential: $0, arena: base?.secrets ?? ours.secrets) }
-            let tombstone = [ourTombstones[id], theirTombstones[id]].compactMap { $0 }.max { $0.deleted < $1.deleted }
+            let tombstone = [ourTombstones[id], theirTombstones[id]].compactMap { $0 }
+                .reduce(nil as Tombstone?) { found, next in found.map { later($0, next) } ?? next }
             switch (o, t) {
             case let (o?, t?):
                 let (credential, outcome) = try mergeCredential(base: b, o, t, into: merged.secrets)
@@ -152,22 +156,40 @@ public enum VaultReconcile {
     static func mergeCredential(base: Side?, _ o: Side, _ t: Side, into arena: SecretArena) throws -> (Credential, Outcome) {
         var outcome = Outcome()
         if identical(o, t) { return (try copy(o, into: arena), outcome) }
-        let ourChange = base.map { !identical($0, o) } ?? true
-        let theirChange = base.map { !identical($0, t) } ?? true
+        // A side stamped before the ancestor is an older copy replayed (a backup restored and
+        // committed, a sync server serving an old file): where it differs from the ancestor it
+        // has the values the ancestor replaced, not edits, and it reverts nothing.
+        let ourReplay = base.map { replays(o, $0) } ?? false
+        let theirReplay = base.map { replays(t, $0) } ?? false
+        let ourChange = base.map { !identical($0, o) && !ourReplay } ?? true
+        let theirChange = base.map { !identical($0, t) && !theirReplay } ?? true
         outcome.conflict = ourChange && theirChange && base != nil
         // The side whose last change is later; equal stamps: the one whose values compare greater.
         let theirsLater = !isLater(o, t)
         var credential = try copy(o, into: arena)
         for rule in CredentialFieldRule.all {
             let takeTheirs: Bool
-            if let base, rule.equal(base, o) { takeTheirs = true }
-            else if let base, rule.equal(base, t) { takeTheirs = false }
-            else { takeTheirs = theirsLater }
+            if let base {
+                let ourFieldChange = !ourReplay && !rule.equal(base, o)
+                let theirFieldChange = !theirReplay && !rule.equal(base, t)
+                switch (ourFieldChange, theirFieldChange) {
+                case (true, false): takeTheirs = false
+                case (false, true): takeTheirs = true
+                case (true, true): takeTheirs = theirsLater
+                // Neither side edited it: the one that is not a replay holds the ancestor's value
+                // (or a later one); both replays: the later stamp.
+                case (false, false): takeTheirs = ourReplay == theirReplay ? theirsLater : ourReplay
+                }
+            } else {
+                takeTheirs = theirsLater
+            }
             guard takeTheirs, !rule.equal(o, t) else { continue }
             try rule.take(&credential, t, arena)
             outcome.theirsTaken = true
         }
         credential.modified = max(o.credential.modified, t.credential.modified)
+        if try keepSecretFields(of: [o, t], in: &credential, arena: arena) { outcome.theirsTaken = true }
+        if try keepOneTimeKeys(of: [o, t], in: &credential, arena: arena) { outcome.theirsTaken = true }
 
         // The password: the later one is current, everything else is history.
         let ourSecretWins = isSecretLater(o, t)
@@ -202,10 +224,89 @@ public enum VaultReconcile {
         return (credential, outcome)
     }
 
+    /// Whether `side` is older than the ancestor: its last change is stamped before the
+    /// ancestor's, which no copy descending from the ancestor can be (every change is stamped
+    /// after the credential's previous one), so it is a replay of a state from before it.
+    static func replays(_ side: Side, _ base: Side) -> Bool {
+        side.credential.modified < base.credential.modified
+    }
+
+    /// Secret named fields keep history like the password: the value of a field of the same name
+    /// on either side that is not the result's current one (the side that lost the merge, or
+    /// changed it concurrently) joins that field's history, stamped with the side's last change,
+    /// together with both sides' histories — a set union of values, each at its latest time, in a
+    /// canonical order, so the result is the same whichever side merges first. Returns whether
+    /// anything was added to `credential` (what the summary counts as taken).
+    static func keepSecretFields(of sides: [Side], in credential: inout Credential, arena: SecretArena) throws -> Bool {
+        var added = false
+        for index in credential.fields.indices {
+            guard case .secret(let current) = credential.fields[index].value else { continue }
+            let name = credential.fields[index].name
+            var candidates: [(PreviousSecret, SecretArena)] = []
+            for side in sides {
+                guard let field = side.credential.fields.first(where: { $0.isNamed(name) }), case .secret(let value) = field.value else { continue }
+                candidates += field.history.map { ($0, side.arena) }
+                candidates.append((PreviousSecret(secret: value, replaced: side.credential.modified), side.arena))
+            }
+            var union: [(PreviousSecret, SecretArena)] = []
+            for entry in candidates.sorted(by: { $0.0.replaced > $1.0.replaced })
+            where !secretsEqual(entry.0.secret, entry.1, current, arena)
+                && !union.contains(where: { secretsEqual($0.0.secret, $0.1, entry.0.secret, entry.1) }) {
+                union.append(entry)
+            }
+            union.sort { a, b in
+                if a.0.replaced != b.0.replaced { return a.0.replaced < b.0.replaced }
+                return compareSecrets(a.0.secret, a.1, b.0.secret, b.1) < 0
+            }
+            if union.count != credential.fields[index].history.count { added = true }
+            credential.fields[index].history = try union.map {
+                PreviousSecret(secret: try store($0.0.secret, from: $0.1, into: arena), replaced: $0.0.replaced)
+            }
+        }
+        return added
+    }
+
+    /// Authenticator keys keep history like the password: both sides' previous keys, and each
+    /// side's current key that is not the result's, join `totpHistory` (the latter stamped with
+    /// the side's last change) — a set union of keys, each at its latest time, in a canonical
+    /// order. Returns whether anything was added to `credential`.
+    static func keepOneTimeKeys(of sides: [Side], in credential: inout Credential, arena: SecretArena) throws -> Bool {
+        var candidates: [(PreviousOneTimeKey, SecretArena)] = []
+        for side in sides {
+            candidates += side.credential.totpHistory.map { ($0, side.arena) }
+            if let key = side.credential.totp { candidates.append((PreviousOneTimeKey(key: key, replaced: side.credential.modified), side.arena)) }
+        }
+        func same(_ a: OneTimeKey, _ arenaA: SecretArena, _ b: OneTimeKey, _ arenaB: SecretArena) -> Bool {
+            a.parameters == b.parameters && secretsEqual(a.key, arenaA, b.key, arenaB)
+        }
+        let current = credential.totp
+        var union: [(PreviousOneTimeKey, SecretArena)] = []
+        for entry in candidates.sorted(by: { $0.0.replaced > $1.0.replaced }) {
+            if let current, same(current, arena, entry.0.key, entry.1) { continue }
+            if union.contains(where: { same($0.0.key, $0.1, entry.0.key, entry.1) }) { continue }
+            union.append(entry)
+        }
+        union.sort { a, b in
+            if a.0.replaced != b.0.replaced { return a.0.replaced < b.0.replaced }
+            return compareSecrets(a.0.key.key, a.1, b.0.key.key, b.1) < 0
+        }
+        let added = union.count != credential.totpHistory.count
+        credential.totpHistory = try union.map {
+            PreviousOneTimeKey(key: OneTimeKey(parameters: $0.0.key.parameters, key: try store($0.0.key.key, from: $0.1, into: arena)),
+                               replaced: $0.0.replaced)
+        }
+        return added
+    }
+
     /// Whether a credential present on one side outlives the other side's removal: it was changed
-    /// since the ancestor (the remover never saw that change), or its last change is later.
+    /// since the ancestor or since the version the removal removed (the remover never saw that
+    /// change), or its last change is later than the removal.
     static func survives(_ side: Side, removal: Tombstone, base: Side?) -> Bool {
         if side.credential.modified > removal.deleted { return true }
+        // Changed after the version the remover removed: the stamps follow causality whatever
+        // the clocks say, so this copy holds an edit (a password, perhaps) the remover never saw
+        // — also without an ancestor, and when its machine ran hours slow.
+        if let seen = removal.seen, side.credential.modified > seen { return true }
         guard let base else { return false }
         return !identical(base, side)
     }
@@ -234,6 +335,7 @@ public enum VaultReconcile {
             && a.credential.modified == b.credential.modified
             && secretsEqual(a.credential.secret, a.arena, b.credential.secret, b.arena)
             && a.credential.history.count == b.credential.history.count
+            && a.credential.totpHistory.count == b.credential.totpHistory.count
             && zip(a.credential.history, b.credential.history).allSatisfy {
                 $0.replaced == $1.replaced && secretsEqual($0.secret, a.arena, $1.secret, b.arena)
             }
@@ -289,6 +391,9 @@ public enum VaultReconcile {
             credential.history[i].secret = try store(credential.history[i].secret, from: side.arena, into: arena)
         }
         if let totp = credential.totp { credential.totp?.key = try store(totp.key, from: side.arena, into: arena) }
+        for i in credential.totpHistory.indices {
+            credential.totpHistory[i].key.key = try store(credential.totpHistory[i].key.key, from: side.arena, into: arena)
+        }
         credential.fields = try NamedField.copied(side.credential.fields, from: side.arena, into: arena)
         return credential
     }
@@ -301,7 +406,12 @@ public enum VaultReconcile {
         Dictionary(contents.credentials.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    private static func later(_ a: Tombstone, _ b: Tombstone) -> Tombstone { a.deleted >= b.deleted ? a : b }
+    /// The later removal; the same time: the one that saw more, so the choice is symmetric.
+    private static func later(_ a: Tombstone, _ b: Tombstone) -> Tombstone {
+        if a.deleted != b.deleted { return a.deleted > b.deleted ? a : b }
+        let (x, y) = (a.seen?.millisecondsSince1970 ?? .min, b.seen?.millisecondsSince1970 ?? .min)
+        return x >= y ? a : b
+    }
 }
 
 extension Timestamp {
