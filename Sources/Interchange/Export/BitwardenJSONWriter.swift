@@ -4,7 +4,8 @@ import VaultModel
 
 /// Bitwarden's unencrypted JSON export, as Bitwarden writes it and `BitwardenJSON` reads it: one
 /// login item per credential, every service a `uri`, the history as `passwordHistory`, named
-/// fields as custom fields (a secret one hidden, type 1; its own history has no place there).
+/// fields as custom fields (a secret one hidden, type 1; its earlier values in the password
+/// history as `NAME: value`, as Bitwarden records a hidden field's).
 enum BitwardenJSONWriter {
     static func write(_ credentials: [Credential], of vault: Vault, to output: inout SecureBytes) throws {
         try output.append(utf8: "{\n  \"encrypted\": false,\n  \"folders\": [],\n  \"items\": [")
@@ -39,15 +40,25 @@ enum BitwardenJSONWriter {
                 try output.append(utf8: "null")
             }
             try output.append(utf8: "}, \"passwordHistory\": ")
-            if credential.history.isEmpty {
+            // A secret field's earlier values go where Bitwarden puts a hidden field's: in the
+            // password history, as `NAME: value`.
+            let fieldHistory = credential.fields.flatMap { field in field.history.map { (field.name, $0) } }
+            if credential.history.isEmpty, fieldHistory.isEmpty {
                 try output.append(utf8: "null")
             } else {
                 try output.append(utf8: "[")
-                for (number, previous) in credential.history.enumerated() {
+                let entries: [(String?, PreviousSecret)] = credential.history.map { (nil, $0) } + fieldHistory.map { ($0.0, $0.1) }
+                for (number, (name, previous)) in entries.enumerated() {
                     try output.append(utf8: number == 0 ? "{" : ", {")
                     try member("lastUsedDate", previous.replaced.description, to: &output)
                     try output.append(utf8: "\"password\": ")
-                    try vault.withSecret(previous.secret) { try JSONText.appendQuoted($0, to: &output) }
+                    try vault.withSecret(previous.secret) { bytes in
+                        guard let name else { return try JSONText.appendQuoted(bytes, to: &output) }
+                        var labelled = try SecureBytes(capacity: name.utf8.count + 2 + bytes.count)
+                        try labelled.append(utf8: name + ": ")
+                        try labelled.append(contentsOf: bytes)
+                        try labelled.withUnsafeBytes { try JSONText.appendQuoted($0, to: &output) }
+                    }
                     try output.append(utf8: "}")
                 }
                 try output.append(utf8: "]")

@@ -76,7 +76,12 @@ enum BitwardenJSON {
                 for old in history {
                     guard case .string(let password)? = old["password"],
                           let replaced = ImportedTime.iso8601(text(old["lastUsedDate"])) else { continue }
-                    entry.history.append((password, replaced))
+                    // Bitwarden records a hidden field's old value here as `NAME: value`.
+                    if let (name, value) = fieldValue(password, names: entry.secretFields.map(\.name), arena: arena) {
+                        entry.fieldHistory.append((name, value, replaced))
+                    } else {
+                        entry.history.append((password, replaced))
+                    }
                 }
             }
             if item["deletedDate"].map({ if case .null = $0 { return false } else { return true } }) == true {
@@ -86,5 +91,19 @@ enum BitwardenJSON {
         }
         guard !batch.entries.isEmpty else { throw ImportFailure("has no items") }
         return batch
+    }
+
+    /// A history entry that is a hidden field's earlier value, as Bitwarden writes it (and
+    /// `BitwardenJSONWriter` too): `NAME: value` for a hidden field NAME of the same item. The
+    /// value stays where it lies in the arena.
+    static func fieldValue(_ entry: SecretReference, names: [String], arena: SecretArena) -> (String, SecretReference)? {
+        arena.withBytes(of: entry) { bytes in
+            for name in names {
+                let prefix = Array((name + ": ").utf8)
+                guard bytes.count >= prefix.count, zip(bytes, prefix).allSatisfy({ $0 == $1 }) else { continue }
+                return (name, entry.part(prefix.count ..< bytes.count))
+            }
+            return nil
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Platform
 import VaultModel
 
 /// Reads a CSV export with its layout's table: the header says where each column is, every row
@@ -104,6 +105,8 @@ enum CSVImport {
                 }
             case .secretFields:
                 entry.secretFields += secretFieldLines(field, batch: batch)
+            case .secretFieldHistory:
+                entry.fieldHistory += secretFieldHistoryLines(field, batch: batch)
             case .extra(let name):
                 var value = text(field)
                 // KeePassXC writes every group's path from the database's root group, whose name
@@ -118,6 +121,28 @@ enum CSVImport {
         // LastPass writes secure notes as rows with the URL http://sn.
         if layout.format == .lastPassCSV, entry.locations == ["http://sn"] { entry.kind = .other("secure note") }
         return entry
+    }
+
+    /// `TIME NAME: value` lines of pwtui's `secret field history` cell (the time has colons, so it
+    /// is cut off at its space first), each value a part of the cell where it lies.
+    private static func secretFieldHistoryLines(_ cell: SecretReference, batch: ImportBatch) -> [(name: String, secret: SecretReference, replaced: Timestamp)] {
+        var result: [(String, SecretReference, Timestamp)] = []
+        batch.secrets.withBytes(of: cell) { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+                defer { start = end + 1 }
+                guard let space = bytes[start ..< end].firstIndex(of: UInt8(ascii: " ")),
+                      let replaced = ImportedTime.iso8601(String(decoding: bytes[start ..< space], as: UTF8.self)),
+                      let colon = bytes[space ..< end].firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let name = String(decoding: bytes[(space + 1) ..< colon], as: UTF8.self).trimmingSpaces()
+                var valueStart = colon + 1
+                if valueStart < end, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+                guard !name.isEmpty else { continue }
+                result.append((name, cell.part(valueStart ..< end), replaced))
+            }
+        }
+        return result
     }
 
     /// `name: value` lines of a secret cell: each name as text, each value a part of the cell

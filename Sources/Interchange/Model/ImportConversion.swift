@@ -98,7 +98,12 @@ enum ImportConversion {
             fields.append(field)
         }
         for (name, value) in entry.textFields where !value.isEmpty { add(NamedField(name: oneLine(name), value: .text(lfLineEnds(value)))) }
-        for (name, value) in entry.secretFields { add(NamedField(name: oneLine(name), value: .secret(value))) }
+        for (name, value) in entry.secretFields {
+            // A secret field brings its earlier values along, oldest first as the vault keeps them.
+            let history = entry.fieldHistory.filter { $0.name.lowercased() == oneLine(name).lowercased() }
+                .sorted { $0.replaced < $1.replaced }.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) }
+            add(NamedField(name: oneLine(name), value: .secret(value), history: history))
+        }
         return fields
     }
 

@@ -37,6 +37,9 @@ public struct ImportedEntry: Sendable {
     public var lastUsed: Timestamp?
     /// Earlier passwords with when each stopped being current (Bitwarden, KeePass).
     public var history: [(secret: SecretReference, replaced: Timestamp)] = []
+    /// Earlier values of secret fields, by the field's name (Bitwarden's `NAME: value` history
+    /// entries, pwtui's `secret field history` column): the history of that field, never notes.
+    public var fieldHistory: [(name: String, secret: SecretReference, replaced: Timestamp)] = []
 
     public init(origin: ImportOrigin) {
         self.origin = origin
