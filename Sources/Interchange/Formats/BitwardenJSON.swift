@@ -40,9 +40,15 @@ enum BitwardenJSON {
             // JSON values carry no line; the item's place in the list names it.
             var entry = ImportedEntry(origin: .path("item \(number + 1)"))
             entry.title = text(item["name"])
-            entry.notes = text(item["notes"])
+            // A secure note's text is read as a secret below, never made a String.
+            if case .number("2")? = item["type"] {} else { entry.notes = text(item["notes"]) }
             if case .number(let type)? = item["type"], type != "1" {
-                entry.kind = .other(["2": "secure note", "3": "card", "4": "identity", "5": "SSH key"][type] ?? "item of type \(type)")
+                switch type {
+                case "2": BitwardenItems.secureNote(item, into: &entry)
+                case "3": BitwardenItems.card(item, into: &entry, batch: batch)
+                case "4": BitwardenItems.identity(item, into: &entry, batch: batch)
+                default: entry.kind = .other(type == "5" ? "SSH key" : "item of type \(type)")
+                }
             }
             if case .object? = item["login"], let login = item["login"] {
                 entry.username = text(login["username"])

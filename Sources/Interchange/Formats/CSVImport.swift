@@ -71,6 +71,8 @@ enum CSVImport {
         let text = { (field: SecretReference) -> String in
             layout.formulaGuarded ? CSVFormulaGuard.unguarded(batch.text(field)) : batch.text(field)
         }
+        // Where the notes lie: a secure note's text is read from there as a secret, not as text.
+        var notesCell: SecretReference?
         // Past the header's width only empty fields remain (checked by the caller); short rows stop early.
         for (index, field) in record.fields.prefix(header.count).enumerated() where field.count > 0 {
             guard let role = roles[index] else {
@@ -83,7 +85,9 @@ enum CSVImport {
             case .oneTimeKey: entry.oneTimeKey = field
             case .title: entry.title = text(field)
             case .username: entry.username = text(field)
-            case .notes: entry.notes = text(field)
+            case .notes:
+                notesCell = field
+                entry.notes = text(field)
             case .location:
                 let written = text(field)
                 if let separator = layout.locationSeparator {
@@ -96,7 +100,11 @@ enum CSVImport {
             case .lastUsed: entry.lastUsed = layout.time(text(field))
             case .kind:
                 let kind = text(field).lowercased()
-                if kind != "login" { entry.kind = .other(kind.isEmpty ? "item" : kind) }
+                if kind == "note" {
+                    entry.kind = .item(.note)
+                } else if kind != "login" {
+                    entry.kind = .other(kind.isEmpty ? "item" : kind)
+                }
             case .customFields:
                 for line in text(field).split(whereSeparator: \.isNewline) {
                     let parts = line.split(separator: ":", maxSplits: 1)
@@ -118,8 +126,15 @@ enum CSVImport {
             case .ignored: break
             }
         }
-        // LastPass writes secure notes as rows with the URL http://sn.
-        if layout.format == .lastPassCSV, entry.locations == ["http://sn"] { entry.kind = .other("secure note") }
+        // LastPass writes secure notes (cards, addresses, …) as rows with the URL http://sn.
+        if layout.format == .lastPassCSV, entry.locations == ["http://sn"] {
+            entry.locations = []
+            if let notesCell { LastPassNotes.read(notesCell, into: &entry, batch: batch) } else { entry.kind = .item(.note) }
+        } else if entry.kind == .item(.note) {
+            // Bitwarden's CSV: a secure note's text, secret.
+            entry.notes = ""
+            if let notesCell { entry.secretFields.append(("note", notesCell)) }
+        }
         return entry
     }
 

@@ -70,6 +70,7 @@ enum ImportConversion {
             notes: notes, created: created, modified: max(entry.modified ?? created, created),
             history: entry.history.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) },
             fields: Self.fields(entry))
+        if case .item(let kind) = entry.kind { credential.kind = kind }
         if let key = entry.oneTimeKey {
             do {
                 let parsed = try batch.secrets.withBytes(of: key) { (text) throws(OTPAuth.Failure) in try OTPAuth.parse(text) }
@@ -109,6 +110,12 @@ enum ImportConversion {
 
     /// Why `entry` is not a credential at all, or nil when it is one.
     static func notCredential(_ entry: ImportedEntry) -> String? {
+        // A note, card or identity is what its fields say; only an empty one is nothing.
+        if case .item(let kind) = entry.kind {
+            let empty = entry.secretFields.allSatisfy { $0.value.count == 0 } && entry.textFields.allSatisfy { $0.value.isEmpty }
+                && entry.notes.trimmingSpacesAndNewlines().isEmpty && (entry.password?.count ?? 0) == 0
+            return empty ? "an empty \(kind.name)" : nil
+        }
         if let own = entry.locations.first(where: { $0.lowercased().hasPrefix("chrome://") }) {
             return "the browser's own data (\(LocationText.shown(own).prefix(40))), not a site's login"
         }

@@ -10,7 +10,11 @@ import VaultModel
 public struct ImportedEntry: Sendable {
     public enum Kind: Sendable, Equatable {
         case login
-        /// Not a login (a secure note, a card, an identity): listed in the report, not imported.
+        /// A secure note, a card or an identity: imported as an item of that kind, its contents
+        /// in named fields (a card's number and code secret), never in the notes.
+        case item(ItemKind)
+        /// Not imported (an SSH key, an item in the trash, a type pwtui does not know): listed
+        /// in the report.
         case other(String)
     }
 

@@ -26,6 +26,7 @@ import Platform
 //                   value                                  of the secret field of that name
 //     app link   := the link's text                       tag 15 (format 1.3): a service that is
 //                                                          an app (android://…, iosapp://…)
+//     item kind  := u8 (1 note, 2 card, 3 identity)        tag 16 (format 1.3): absent for a login
 //     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
@@ -57,6 +58,8 @@ package enum PayloadCodec {
         /// A service that is an app link (format 1.3): its own tag, so that a 1.2 reader, which
         /// cannot parse one, skips it instead of calling the vault damaged.
         case appLink = 15
+        /// What the item is when it is not a login: u8, `ItemKind` (format 1.3).
+        case itemKind = 16
     }
 
     // MARK: Encoding
@@ -81,6 +84,10 @@ package enum PayloadCodec {
                 try writer.u32(UInt32(bitPattern: credential.rank))
             }
             for service in credential.services { try writer.stringField(service.form == .app ? .appLink : .service, service.text) }
+            if credential.kind != .login {
+                try writer.field(.itemKind, length: 1)
+                try writer.u8(credential.kind.rawValue)
+            }
             for previous in credential.history {
                 try contents.secrets.withBytes(of: previous.secret) { secret in
                     try writer.field(.history, length: 8 + secret.count)
@@ -170,6 +177,7 @@ package enum PayloadCodec {
             for service in credential.services { size += 5 + service.text.utf8.count }
             for previous in credential.history { size += 5 + 8 + previous.secret.count }
             if let totp = credential.totp { size += 5 + 6 + totp.key.count }
+            size += 6  // the item kind
             for field in credential.fields {
                 size += 5 + 5 + field.name.utf8.count + (field.text?.utf8.count ?? field.secret?.count ?? 0)
                 for previous in field.history { size += 5 + 4 + field.name.utf8.count + 8 + previous.secret.count }
@@ -332,6 +340,7 @@ package enum PayloadCodec {
         var totp: OneTimeKey?
         var fields: [NamedField] = []
         var fieldHistory: [(name: String, previous: PreviousSecret)] = []
+        var kind = ItemKind.login
         while !body.isAtEnd {
             let tag = try body.u8()
             let length = Int(try body.u32())
@@ -372,6 +381,9 @@ package enum PayloadCodec {
                 let name = try value.string(Int(try value.u32()))
                 let replaced = Timestamp(millisecondsSince1970: try value.i64())
                 fieldHistory.append((name, PreviousSecret(secret: value.remainingReference(), replaced: replaced)))
+            case .itemKind:
+                // A kind from a newer version is listed as a login rather than refused.
+                kind = ItemKind(rawValue: try value.u8()) ?? .login
             case .group, nil:
                 continue  // not a credential field, or one from a newer minor version
             }
@@ -387,7 +399,7 @@ package enum PayloadCodec {
         }
         return Credential(id: id, title: title, services: services, username: username, secret: secret,
                           notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
-                          fields: fields)
+                          fields: fields, kind: kind)
     }
 }
 
