@@ -118,6 +118,39 @@ struct RoundTripTests {
         }
     }
 
+    @Test("notes, cards and identities keep their kind and fields through Bitwarden JSON and pwtui's CSV", arguments: [ExportFormat.bitwardenJSON, .csv])
+    func items(_ format: ExportFormat) throws {
+        let vault = try Vault.create(at: try directory.freshPath("items.pwtui"), password: try secure("x"), parameters: .interactive,
+                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        let card = try vault.add(services: [], username: "", secret: try secure(""), title: "Visa", notes: "lost? call")
+        try vault.update(card.id) { $0.kind = .card }
+        for (name, value) in [("number", "4111111111111111"), ("security code", "123"), ("PIN", "9876")] {
+            try vault.setField(of: card.id, name: name, text: nil, secret: try secure(value))
+        }
+        for (name, value) in [("cardholder", "Alice"), ("brand", "Visa"), ("expiry", "7/2029")] {
+            try vault.setField(of: card.id, name: name, text: value, secret: try secure(""))
+        }
+        let note = try vault.add(services: [], username: "", secret: try secure(""), title: "Safe")
+        try vault.update(note.id) { $0.kind = .note }
+        try vault.setField(of: note.id, name: "note", text: nil, secret: try secure("left 12, right 34"))
+        let me = try vault.add(services: [], username: "", secret: try secure(""), title: "Me")
+        try vault.update(me.id) { $0.kind = .identity }
+        try vault.setField(of: me.id, name: "first name", text: "Alice", secret: try secure(""))
+        try vault.setField(of: me.id, name: "passport number", text: nil, secret: try secure("P123"))
+        let (plan, _) = try roundTrip(format, vault)
+        for original in vault.contents.credentials {
+            let copy = try #require(plan.added(original.title))
+            #expect(copy.kind == original.kind)
+            #expect(copy.notes == original.notes)
+            func described(_ fields: [NamedField], _ value: (SecretReference) -> [UInt8]) -> [String: String] {
+                Dictionary(uniqueKeysWithValues: fields.map { field in
+                    (field.name, field.text ?? "secret " + String(decoding: field.secret.map(value) ?? [], as: UTF8.self))
+                })
+            }
+            #expect(described(copy.fields) { secret(plan, $0) } == described(original.fields) { secret(vault, $0) })
+        }
+    }
+
     @Test("KeePassXC CSV: every field of one-service credentials; other services in the notes")
     func keepassxcCSV() throws {
         let source = try sourceVault()

@@ -33,7 +33,7 @@ public struct ExportWriter {
         switch format {
         case .csv:
             try CSVWriter.row(["title", "services", "username", "password", "notes", "otpauth", "created", "modified", "fields",
-                               "secret fields", "last used", "secret field history"].map(Field.text), to: &output)
+                               "secret fields", "last used", "secret field history", "kind"].map(Field.text), to: &output)
             for credential in credentials {
                 try CSVWriter.row([.text(credential.title), .text(credential.services.map(\.text).joined(separator: "\n")),
                                    .text(credential.username), .secret(credential.secret), .text(credential.notes),
@@ -41,7 +41,8 @@ public struct ExportWriter {
                                    .text(credential.modified.description), .text(Self.textFieldLines(credential)),
                                    .secretFields(credential.fields.filter(\.isSecret)),
                                    .text(lastUsed(credential.id)?.description ?? ""),
-                                   .secretFieldHistory(credential.fields.filter { !$0.history.isEmpty })], to: &output, vault: vault)
+                                   .secretFieldHistory(credential.fields.filter { !$0.history.isEmpty }),
+                                   .text(credential.kind.token)], to: &output, vault: vault)
             }
         case .keepassxcCSV:
             try CSVWriter.row(["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]

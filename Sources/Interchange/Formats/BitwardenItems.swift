@@ -9,12 +9,12 @@ import VaultModel
 /// too: the user chose to keep it in a password manager, and `show` prints notes as they are.
 enum BitwardenItems {
     /// The names Bitwarden's export gives a card's members, and the field each becomes.
-    private static let cardFields: [(member: String, name: String, secret: Bool)] = [
+    static let cardFields: [(member: String, name: String, secret: Bool)] = [
         ("cardholderName", "cardholder", false), ("brand", "brand", false), ("number", "number", true),
         ("code", "security code", true),
     ]
 
-    private static let identityFields: [(member: String, name: String, secret: Bool)] = [
+    static let identityFields: [(member: String, name: String, secret: Bool)] = [
         ("title", "title", false), ("firstName", "first name", false), ("middleName", "middle name", false),
         ("lastName", "last name", false), ("username", "username", false), ("company", "company", false),
         ("email", "email", false), ("phone", "phone", false), ("address1", "address 1", false),

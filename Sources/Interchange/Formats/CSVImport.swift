@@ -113,6 +113,9 @@ enum CSVImport {
                 }
             case .secretFields:
                 entry.secretFields += secretFieldLines(field, batch: batch)
+            case .itemKind:
+                let token = text(field).lowercased()
+                if let kind = ItemKind.allCases.first(where: { $0.token == token }), kind != .login { entry.kind = .item(kind) }
             case .secretFieldHistory:
                 entry.fieldHistory += secretFieldHistoryLines(field, batch: batch)
             case .extra(let name):
@@ -130,7 +133,7 @@ enum CSVImport {
         if layout.format == .lastPassCSV, entry.locations == ["http://sn"] {
             entry.locations = []
             if let notesCell { LastPassNotes.read(notesCell, into: &entry, batch: batch) } else { entry.kind = .item(.note) }
-        } else if entry.kind == .item(.note) {
+        } else if layout.format == .bitwardenCSV, entry.kind == .item(.note) {
             // Bitwarden's CSV: a secure note's text, secret.
             entry.notes = ""
             if let notesCell { entry.secretFields.append(("note", notesCell)) }

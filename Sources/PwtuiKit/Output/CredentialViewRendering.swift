@@ -32,6 +32,7 @@ extension CredentialView {
         }
         try output.append(utf8: PrintableText.escaped(credential.displayTitle) + "\n")
         try field("id", [credential.id.uuidString.lowercased()])
+        if credential.kind != .login { try field("kind", [credential.kind.name]) }
         try field("username", [credential.username])
         try output.append(utf8: "  password    ")
         if reveal {
@@ -78,6 +79,7 @@ extension CredentialView {
         }
         try output.append(utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
             + "\"title\":\(JSONText.quote(credential.displayTitle)),"
+            + "\"kind\":\(JSONText.quote(credential.kind == .login ? "login" : credential.kind.token)),"
             + "\"username\":\(JSONText.quote(credential.username)),"
             + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
             + "\"notes\":\(JSONText.quote(credential.notes)),"

@@ -19,6 +19,11 @@ public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// In pwtui's CSV export's `kind` column: "", "note", "card", "identity".
+    public var token: String {
+        self == .login ? "" : String(describing: self)
+    }
+
     /// For people: "secure note", "card", "identity".
     public var name: String {
         switch self {
