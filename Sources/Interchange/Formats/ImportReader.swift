@@ -30,6 +30,9 @@ public enum ImportReader {
 
     /// An export file's bytes (not a store directory); what the fuzzer feeds.
     public static func read(bytes: UnsafeRawBufferPointer, format: ImportFormat? = nil) throws -> ImportBatch {
+        // A zip archive is read as 1Password's .1pux (the only one pwtui reads), whose export.data it must hold.
+        if ZipArchive.isZip(bytes), format == nil || format == .onePasswordPux { return try OnePasswordPux.read(bytes) }
+        if format == .onePasswordPux { throw ImportFailure("--format 1password-1pux reads a .1pux (zip) archive; this file is not one") }
         // Before any format, --format's included: a binary file is no format's.
         if let what = UnsupportedExport.binary(bytes) { throw ImportFailure(what) }
         let arena = try SecretArena()
