@@ -12,7 +12,13 @@ import VaultModel
 /// format guessed wrong, and reading on could put a password in a title.
 enum CSVImport {
     static func read(_ bytes: UnsafeRawBufferPointer, format: ImportFormat?, arena: SecretArena) throws -> ImportBatch {
-        let records = try CSVReader.records(bytes, into: arena)
+        try entries(try CSVReader.records(bytes, into: arena), format: format, arena: arena)
+    }
+
+    /// The entries of records already read into `arena`: the file itself is no longer needed
+    /// here, so a caller holding it can let it go first (`ImportReader`: a 100 MB export is then
+    /// never held three times, as file, fields and entries' text).
+    static func entries(_ records: [CSVRecord], format: ImportFormat?, arena: SecretArena) throws -> ImportBatch {
         guard let headerRecord = records.first else { throw ImportFailure("the file is empty") }
         let header = headerRecord.fields.map { field in
             arena.withBytes(of: field) { String(decoding: $0, as: UTF8.self) }.trimmingSpaces().lowercased()

@@ -275,6 +275,31 @@ package enum PayloadCodec {
 
     /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,
     /// so secrets are referenced in place. `path` only names the file in error messages.
+    /// The credentials `plaintext` holds, counted as `decode` would read them (the marker, the
+    /// version, every record's and every field's length within bounds) without building any.
+    package static func credentialCount(_ plaintext: borrowing SecureBytes, path: String) throws -> Int {
+        try plaintext.withUnsafeBytes { all in
+            var reader = ByteCursor(payload: all, path: path)
+            let contentLength = Int(try reader.u32())
+            guard contentLength <= all.count - 4 else { throw reader.malformed("payload length exceeds the payload") }
+            reader.end = 4 + contentLength
+            guard try reader.take(3).elementsEqual(magic) else { throw reader.malformed("payload marker missing") }
+            guard try reader.u8() == version else { throw reader.malformed("payload encoding version changed") }
+            var count = 0
+            while !reader.isAtEnd {
+                let kind = try reader.u8()
+                var body = try reader.subcursor(Int(try reader.u32()))
+                guard Kind(rawValue: kind) == .credential else { continue }
+                while !body.isAtEnd {
+                    _ = try body.u8()
+                    _ = try body.subcursor(Int(try body.u32()))
+                }
+                count += 1
+            }
+            return count
+        }
+    }
+
     package static func decode(_ plaintext: consuming SecureBytes, path: String) throws -> VaultContents {
         let arena = SecretArena(adopting: plaintext)
         var credentials: [Credential] = []
