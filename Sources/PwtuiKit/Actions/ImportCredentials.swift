@@ -37,6 +37,7 @@ public struct ImportCredentials {
         // let go before the save, which holds the vault's payload twice more (plaintext and file
         // image): with them, a 100 MB CSV's import peaked at over 4x the file.
         guard let applied = try planAndApply(in: session) else { return }
+        MemoryTuning.returnFreedMemory()
         try session.save(applied.vault)
         recordUse(applied.used, in: applied.vault, session)
         try StandardOutput.write(applied.report, afterSaving: "the import")
