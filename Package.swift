@@ -23,6 +23,8 @@ let package = Package(
 
         .systemLibrary(name: "CPSL", pkgConfig: "libpsl",
                        providers: [.apt(["libpsl-dev"])]),
+        // zlib's inflate and crc32, for 1Password's .1pux (a zip archive).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // No pkgConfig: ncursesw's cflags are only -D flags, which SwiftPM refuses with a warning
         // on every build; the shim defines what is needed and the module map links ncursesw.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
         // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
         // memory, each format's mapping to credentials, and the writers of exports.
-        .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "UnicodeText"]),
+        .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "UnicodeText", "CZlib"]),
         .target(name: "TUI", dependencies: ["Platform", "VaultModel", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
         .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),

@@ -106,13 +106,66 @@ class Bench:
         return time.perf_counter() - start, done
 
 
+def write_large_chrome(path, megabytes):
+    """A Chrome CSV of about `megabytes` MB that one vault can hold (128 MiB of payload): 100,000
+    logins per 100 MB, 1 kB each (a long note), so that the file, not the count, is what is large."""
+    rng = random.Random(23)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    count = max(1, megabytes * 1000)
+    filler = " ".join(f"word{n}" for n in range(200))
+    with private_file(path) as file:
+        writer = csv.writer(file)
+        writer.writerow(["name", "url", "username", "password", "note"])
+        for number in range(count):
+            domain = f"site{number}.example"
+            password = "".join(rng.choice(alphabet + "!\"#,;") for _ in range(20))
+            note = f"note {number}, \"quoted\"\n" + filler[: 880 + number % 50]
+            writer.writerow([domain, f"https://{domain}/login", f"user{number}@mail.example", password, note])
+    return count
+
+
+def memory(binary, megabytes):
+    """Peak memory of one import of a large Chrome CSV (issue 23: at most 4x the file), measured
+    with GNU time's maximum resident set size, with the unlock's alone (an export of the empty
+    vault) beside it."""
+    with tempfile.TemporaryDirectory(prefix="pwtui-bench-import-memory-") as root:
+        bench = Bench(binary, root)
+        export = f"{root}/large.csv"
+        count = write_large_chrome(export, megabytes)
+        size = os.path.getsize(export)
+        vault = f"{root}/vault.pwtui"
+
+        def peak(arguments):
+            shutil.copyfile(bench.empty, vault)
+            with open(bench.master, "rb") as master:
+                done = subprocess.run(["/usr/bin/time", "-f", "%M %e", binary, *arguments, "--vault", vault,
+                                       "--master-password-fd", "0"], stdin=master, env=bench.env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if done.returncode != 0:
+                sys.exit(f"pwtui {' '.join(arguments)} failed ({done.returncode}): {done.stderr.decode()[-2000:]}")
+            kib, seconds = done.stderr.decode().strip().splitlines()[-1].split()
+            return int(kib) * 1024, float(seconds)
+
+        unlock, _ = peak(["export", "--format", "csv"])
+        imported, seconds = peak(["import", export])
+        listed = json.loads(bench.pwtui(["list", "--format", "json", "--vault", vault]).stdout)
+        assert len(listed) == count, f"{len(listed)} credentials, not {count}"
+        print(f"| file | entries | peak RSS (import) | × file | unlock alone | time |")
+        print("|---|---|---|---|---|---|")
+        print(f"| {size / 1e6:.1f} MB | {count:,} | {imported / 1e6:.0f} MB | {imported / size:.2f} | {unlock / 1e6:.0f} MB | {seconds:.1f} s |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--memory", type=int, metavar="MB",
+                        help="instead: the peak memory of importing a Chrome CSV of about MB megabytes (100 for issue 23)")
     options = parser.parse_args()
     binary = os.path.abspath(options.binary)
+    if options.memory:
+        return memory(binary, options.memory)
     rows = entries(options.count)
     with tempfile.TemporaryDirectory(prefix="pwtui-bench-import-") as root:
         bench = Bench(binary, root)

@@ -9,4 +9,12 @@ public enum MemoryTuning {
     public static func fixMmapThreshold(bytes: Int32) -> Bool {
         pwtui_fix_mmap_threshold(bytes) == 1
     }
+
+    /// Gives the heap's free memory back to the system (glibc's malloc_trim): after a phase that
+    /// built and let go of much (an import's entries and plan), so that the next phase (the
+    /// save's payload and file image, in mappings of their own) adds to what is in use, not to
+    /// the high-water mark of what was.
+    public static func returnFreedMemory() {
+        _ = malloc_trim(0)
+    }
 }

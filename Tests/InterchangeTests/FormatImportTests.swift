@@ -59,12 +59,12 @@ struct FormatImportTests {
         #expect(japanese.totp == nil)
     }
 
-    @Test("Bitwarden CSV: several URIs in one field, custom fields as text fields, the folder in the notes, a note not imported")
+    @Test("Bitwarden CSV: several URIs in one field, custom fields as text fields, the folder in the notes, a note as a note item")
     func bitwardenCSV() throws {
         let batch = try ImportSamples.read("bitwarden.csv")
         #expect(batch.format == .bitwardenCSV)
         let plan = try ImportSamples.plan(batch)
-        #expect(plan.addedCount == 2)
+        #expect(plan.addedCount == 3)
         let twitter = try #require(plan.added("Twitter"))
         #expect(twitter.services.map(\.text) == ["https://twitter.com", "https://x.com"])
         #expect(twitter.fields.map(\.name) == ["recovery", "pin"])
@@ -76,15 +76,15 @@ struct FormatImportTests {
         #expect(router.services.first?.hostKind == .ipv4)
         #expect(plan.secret(router.secret) == "pa\"ss")
         #expect(router.notes == "admin panel\nsecond line")
-        #expect(plan.steps.contains { $0.action == .notLogin("note") })
+        #expect(plan.added("My note")?.kind == .note)
     }
 
-    @Test("Bitwarden JSON: URIs, an app link as a service, history, times, text and hidden fields, folder; notes and cards not imported")
+    @Test("Bitwarden JSON: URIs, an app link as a service, history, times, text and hidden fields, folder; a secure note as a note item")
     func bitwardenJSON() throws {
         let batch = try ImportSamples.read("bitwarden.json")
         #expect(batch.format == .bitwardenJSON)
         let plan = try ImportSamples.plan(batch)
-        #expect(plan.addedCount == 2)
+        #expect(plan.addedCount == 3)
         let github = try #require(plan.added("GitHub \"work\""))
         #expect(github.services.map(\.text) == ["https://github.com/login", "https://gist.github.com", "androidapp://com.github.android"])
         #expect(github.notes.hasPrefix("Line 1\nLine 2 é"))
@@ -103,7 +103,7 @@ struct FormatImportTests {
         #expect(!plan.warnings.contains { $0.contains("androidapp://") })
         let shop = try #require(plan.added("Shop"))
         #expect(shop.services.map(\.text) == ["shop.example.com"])
-        #expect(plan.steps.contains { $0.action == .notLogin("secure note") })
+        #expect(plan.added("Wi-Fi")?.kind == .note)
     }
 
     @Test("KeePassXC CSV: groups (without the root), a scheme-less URL with a path, TOTP, times")
@@ -170,18 +170,19 @@ struct FormatImportTests {
         #expect(plan.secret(cafe.secret) == "c\"afé")
     }
 
-    @Test("LastPass CSV: extra as notes, grouping kept, secure notes (http://sn) not imported")
+    @Test("LastPass CSV: extra as notes, grouping kept, secure notes (http://sn) as note items")
     func lastPass() throws {
         let batch = try ImportSamples.read("lastpass.csv")
         #expect(batch.format == .lastPassCSV)
         let plan = try ImportSamples.plan(batch)
-        #expect(plan.addedCount == 2)
+        #expect(plan.addedCount == 3)
         let amazon = try #require(plan.added("Amazon"))
         #expect(amazon.notes == "Prime account\n\ngroup: Shopping")
         let microsoft = try #require(plan.added("Microsoft"))
         #expect(plan.secret(microsoft.secret) == "ms,pass")
         #expect(microsoft.totp != nil)
-        #expect(plan.steps.contains { $0.action == .notLogin("secure note") })
+        #expect(plan.added("DB server")?.kind == .note)
+        #expect(plan.added("DB server")?.field(named: "hostname")?.text == "db.example.com")
     }
 
     @Test("pass / gopass store: site from a line or the path, login from a line or the file name, otpauth and totp lines")

@@ -29,6 +29,8 @@ struct RoundTripTests {
                                    notes: "line 1\nline 2, with \"quotes\"\n日本語 🔑")
         try vault.setOneTimeKey(of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45), key: try secure(Self.totpKey))
         try vault.setField(of: github.id, name: "recovery email", text: "alice@example.org", secret: try secure(""))
+        try vault.setField(of: github.id, name: "PIN", text: nil, secret: try secure("9,\"old\"\u{00e9}"))
+        now.withLock { $0 += 60_000 }
         try vault.setField(of: github.id, name: "PIN", text: nil, secret: try secure("12,\"34"))
         now.withLock { $0 += 60_000 }
         try vault.replaceSecret(of: github.id, with: try secure("second"))
@@ -68,7 +70,7 @@ struct RoundTripTests {
     }
 
     func compare(_ original: Credential, in source: Vault, with copy: Credential, in plan: ImportPlan,
-                 title: Bool = true, history: Bool) {
+                 title: Bool = true, history: Bool, fieldHistory: Bool = true) {
         if title { #expect(copy.title == original.title) } else { #expect(copy.displayTitle == original.displayTitle) }
         #expect(copy.services == original.services)
         #expect(copy.username == original.username)
@@ -82,6 +84,11 @@ struct RoundTripTests {
         #expect(copy.fields.map(\.isSecret) == original.fields.map(\.isSecret))
         #expect(copy.fields.map(\.text) == original.fields.map(\.text))
         #expect(copy.fields.map { $0.secret.map { secret(plan, $0) } } == original.fields.map { $0.secret.map { secret(source, $0) } })
+        // A secret field's earlier values: carried by pwtui's CSV and Bitwarden JSON (fieldHistory).
+        if fieldHistory {
+            #expect(copy.fields.map { $0.history.map(\.replaced) } == original.fields.map { $0.history.map(\.replaced) })
+            #expect(copy.fields.map { $0.history.map { secret(plan, $0.secret) } } == original.fields.map { $0.history.map { secret(source, $0.secret) } })
+        }
         if history {
             #expect(copy.history.map(\.replaced) == original.history.map(\.replaced))
             #expect(copy.history.map { secret(plan, $0.secret) } == original.history.map { secret(source, $0.secret) })
@@ -92,7 +99,7 @@ struct RoundTripTests {
         try #require(plan.additions.map(\.credential).first { $0.username == original.username && $0.services.first?.host == original.services.first?.host })
     }
 
-    @Test("Bitwarden JSON: every field, history included")
+    @Test("Bitwarden JSON: every field, history included (a secret field's as `NAME: value` entries)")
     func bitwardenJSON() throws {
         let source = try sourceVault()
         let (plan, _) = try roundTrip(.bitwardenJSON, source)
@@ -102,12 +109,45 @@ struct RoundTripTests {
         }
     }
 
-    @Test("pwtui CSV: every field but the history")
+    @Test("pwtui CSV: every field but the password history; a secret field's earlier values in `secret field history`")
     func csv() throws {
         let source = try sourceVault()
         let (plan, _) = try roundTrip(.csv, source)
         for original in source.contents.credentials {
             compare(original, in: source, with: try matching(original, in: plan), in: plan, history: false)
+        }
+    }
+
+    @Test("notes, cards and identities keep their kind and fields through Bitwarden JSON and pwtui's CSV", arguments: [ExportFormat.bitwardenJSON, .csv])
+    func items(_ format: ExportFormat) throws {
+        let vault = try Vault.create(at: try directory.freshPath("items.pwtui"), password: try secure("x"), parameters: .interactive,
+                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        let card = try vault.add(services: [], username: "", secret: try secure(""), title: "Visa", notes: "lost? call")
+        try vault.update(card.id) { $0.kind = .card }
+        for (name, value) in [("number", "4111111111111111"), ("security code", "123"), ("PIN", "9876")] {
+            try vault.setField(of: card.id, name: name, text: nil, secret: try secure(value))
+        }
+        for (name, value) in [("cardholder", "Alice"), ("brand", "Visa"), ("expiry", "7/2029")] {
+            try vault.setField(of: card.id, name: name, text: value, secret: try secure(""))
+        }
+        let note = try vault.add(services: [], username: "", secret: try secure(""), title: "Safe")
+        try vault.update(note.id) { $0.kind = .note }
+        try vault.setField(of: note.id, name: "note", text: nil, secret: try secure("left 12, right 34"))
+        let me = try vault.add(services: [], username: "", secret: try secure(""), title: "Me")
+        try vault.update(me.id) { $0.kind = .identity }
+        try vault.setField(of: me.id, name: "first name", text: "Alice", secret: try secure(""))
+        try vault.setField(of: me.id, name: "passport number", text: nil, secret: try secure("P123"))
+        let (plan, _) = try roundTrip(format, vault)
+        for original in vault.contents.credentials {
+            let copy = try #require(plan.added(original.title))
+            #expect(copy.kind == original.kind)
+            #expect(copy.notes == original.notes)
+            func described(_ fields: [NamedField], _ value: (SecretReference) -> [UInt8]) -> [String: String] {
+                Dictionary(uniqueKeysWithValues: fields.map { field in
+                    (field.name, field.text ?? "secret " + String(decoding: field.secret.map(value) ?? [], as: UTF8.self))
+                })
+            }
+            #expect(described(copy.fields) { secret(plan, $0) } == described(original.fields) { secret(vault, $0) })
         }
     }
 
@@ -120,7 +160,7 @@ struct RoundTripTests {
         for original in source.contents.credentials {
             let copy = try matching(original, in: plan)
             if original.services.count == 1 {
-                compare(original, in: source, with: copy, in: plan, history: false)
+                compare(original, in: source, with: copy, in: plan, history: false, fieldHistory: false)
             } else {
                 #expect(copy.services == [original.services[0]])
                 // No column for fields or a second service: the notes carry them.

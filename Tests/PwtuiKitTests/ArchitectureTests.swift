@@ -22,7 +22,7 @@ struct ArchitectureTests {
         // Glibc here for the C library's pure functions only: memcmp, log2, pow and errno values.
         "VaultModel": ["VaultCrypto", "ServiceMatching", "Platform", "UnicodeText", "Glibc"],
         "VaultAgent": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform"],
-        "Interchange": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "UnicodeText"],
+        "Interchange": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "UnicodeText", "CZlib"],
         "TUI": ["VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "UnicodeText", "CNcurses"],
         "PwtuiKit": ["Interchange", "TUI", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "UnicodeText"],
         "pwtui": ["PwtuiKit", "Interchange", "VaultAgent", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "ArgumentParser"],

@@ -106,6 +106,28 @@ struct ShowAndHistoryTests {
                 == ["gh-1 \"quoted\"", "gh-secret"])
     }
 
+    @Test("history lists a secret field's earlier values after the passwords, masked unless --reveal; show counts them")
+    func fieldHistory() throws {
+        let setup = try Setup()
+        let vault = try Vault.open(at: setup.fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        try vault.setField(of: setup.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("1111".utf8)))
+        try vault.setField(of: setup.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("2222".utf8)))
+        try vault.setField(of: setup.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("3333".utf8)))
+        try vault.save()
+        let masked = Self.text(try ShowHistory(reference: "github.com", reveal: false).render(in: try setup.session))
+        let lines = masked.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.prefix(2).allSatisfy { $0.first?.isNumber == true })
+        #expect(lines.suffix(2).allSatisfy { $0.hasPrefix("field PIN  ") && $0.hasSuffix("  ••••••••") })
+        #expect(!masked.contains("1111") && !masked.contains("2222"))
+        let revealed = Self.text(try ShowHistory(reference: "github.com", reveal: true).render(in: try setup.session))
+        let fieldLines = revealed.split(separator: "\n").filter { $0.hasPrefix("field PIN") }
+        #expect(fieldLines.map { $0.split(separator: " ").last.map(String.init) } == ["2222", "1111"], "newest first")
+        #expect(fieldLines.first?.hasPrefix("field PIN  1  ") == true)
+        let shown = Self.text(try ShowCredential(reference: "github.com", reveal: false, format: .text).render(in: try setup.session))
+        #expect(shown.contains("  history     2 previous passwords, 2 earlier field values ("))
+    }
+
     @Test("through the unlocked agent: show and history without the master password, the same as rendered here")
     func throughTheAgent() throws {
         let setup = try Setup()

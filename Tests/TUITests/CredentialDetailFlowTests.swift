@@ -142,6 +142,24 @@ import VaultModel
         #expect(!(details.last?.text.contains("8642") ?? true), "dots again after r")
     }
 
+    @Test func aSecretFieldsEarlierValuesAreListedMaskedUntilRevealed() throws {
+        let sample = try SampleVault()
+        let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })
+        try sample.vault.setField(of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("1111".utf8)))
+        try sample.vault.setField(of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("2222".utf8)))
+        try sample.vault.save()
+        let terminal = GridTerminal(size: TerminalSize(rows: 40, columns: 90))
+        unlocking(terminal)
+        terminal.enqueue(.key(.right), .key(.text("r")), .key(.escape), .key(.escape))
+        _ = try flow(sample, terminal).run()
+        let details = detailFrames(terminal)
+        let hidden = try #require(details.first)
+        #expect(hidden.text.contains("Previous values of PIN (1)"), "\(hidden.text)")
+        let line = try #require(hidden.text.split(separator: "\n").first { $0.contains("1  ") && $0.contains(CredentialDetailScreen.mask) && !$0.contains("Password") && $0.hasPrefix(" ") })
+        #expect(!hidden.text.contains("1111"), "\(line)")
+        #expect(details.contains { $0.text.contains("1111") }, "revealed with r")
+    }
+
     @Test func withoutDetailsTheListDoesNotOfferThem() throws {
         let sample = try SampleVault()
         let terminal = GridTerminal(size: Self.size)

@@ -33,14 +33,16 @@ public struct ExportWriter {
         switch format {
         case .csv:
             try CSVWriter.row(["title", "services", "username", "password", "notes", "otpauth", "created", "modified", "fields",
-                               "secret fields", "last used"].map(Field.text), to: &output)
+                               "secret fields", "last used", "secret field history", "kind"].map(Field.text), to: &output)
             for credential in credentials {
                 try CSVWriter.row([.text(credential.title), .text(credential.services.map(\.text).joined(separator: "\n")),
                                    .text(credential.username), .secret(credential.secret), .text(credential.notes),
                                    oneTimeField(credential), .text(credential.created.description),
                                    .text(credential.modified.description), .text(Self.textFieldLines(credential)),
                                    .secretFields(credential.fields.filter(\.isSecret)),
-                                   .text(lastUsed(credential.id)?.description ?? "")], to: &output, vault: vault)
+                                   .text(lastUsed(credential.id)?.description ?? ""),
+                                   .secretFieldHistory(credential.fields.filter { !$0.history.isEmpty }),
+                                   .text(credential.kind.token)], to: &output, vault: vault)
             }
         case .keepassxcCSV:
             try CSVWriter.row(["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
@@ -93,12 +95,15 @@ public struct ExportWriter {
         case secretFields([NamedField])
         /// Notes, then a blank line and the secret fields' lines.
         case notesWithSecretFields(String, [NamedField])
+        /// Secret fields' earlier values, `TIME NAME: value` lines (the time they were replaced, ISO
+        /// 8601, first: a name may hold spaces, a time never does).
+        case secretFieldHistory([NamedField])
 
         /// Whether the cell is text a spreadsheet might run (not a password, key or secret value).
         var isGuarded: Bool {
             switch self {
             case .text, .notesWithSecretFields: return true
-            case .secret, .oneTimeKey, .secretFields: return false
+            case .secret, .oneTimeKey, .secretFields, .secretFieldHistory: return false
             }
         }
 
@@ -121,6 +126,17 @@ public struct ExportWriter {
                 var lines = try SecureBytes(capacity: 256)
                 try Self.appendLines(fields, from: vault, to: &lines)
                 return try lines.withUnsafeBytes(body)
+            case .secretFieldHistory(let fields):
+                guard let vault else { throw VaultError.invalidRequest("a secret field needs its vault") }
+                var lines = try SecureBytes(capacity: 256)
+                for field in fields {
+                    for previous in field.history {
+                        if lines.count > 0 { try lines.append(utf8: "\n") }
+                        try lines.append(utf8: "\(previous.replaced.description) \(field.name): ")
+                        try Self.appendOneLine(previous.secret, from: vault, to: &lines)
+                    }
+                }
+                return try lines.withUnsafeBytes(body)
             case .notesWithSecretFields(let notes, let fields):
                 guard let vault else { throw VaultError.invalidRequest("a secret field needs its vault") }
                 var text = try SecureBytes(capacity: 256 + notes.utf8.count)
@@ -136,9 +152,14 @@ public struct ExportWriter {
                 guard let secret = field.secret else { continue }
                 if index > 0 { try output.append(utf8: "\n") }
                 try output.append(utf8: "\(field.name): ")
-                try vault.withSecret(secret) { bytes in
-                    for byte in bytes { try output.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte) }
-                }
+                try appendOneLine(secret, from: vault, to: &output)
+            }
+        }
+
+        /// A secret's bytes with its line breaks made spaces: one line per value is what reads back.
+        private static func appendOneLine(_ secret: SecretReference, from vault: Vault, to output: inout SecureBytes) throws {
+            try vault.withSecret(secret) { bytes in
+                for byte in bytes { try output.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte) }
             }
         }
     }

@@ -40,9 +40,15 @@ enum BitwardenJSON {
             // JSON values carry no line; the item's place in the list names it.
             var entry = ImportedEntry(origin: .path("item \(number + 1)"))
             entry.title = text(item["name"])
-            entry.notes = text(item["notes"])
+            // A secure note's text is read as a secret below, never made a String.
+            if case .number("2")? = item["type"] {} else { entry.notes = text(item["notes"]) }
             if case .number(let type)? = item["type"], type != "1" {
-                entry.kind = .other(["2": "secure note", "3": "card", "4": "identity", "5": "SSH key"][type] ?? "item of type \(type)")
+                switch type {
+                case "2": BitwardenItems.secureNote(item, into: &entry)
+                case "3": BitwardenItems.card(item, into: &entry, batch: batch)
+                case "4": BitwardenItems.identity(item, into: &entry, batch: batch)
+                default: entry.kind = .other(type == "5" ? "SSH key" : "item of type \(type)")
+                }
             }
             if case .object? = item["login"], let login = item["login"] {
                 entry.username = text(login["username"])
@@ -76,7 +82,12 @@ enum BitwardenJSON {
                 for old in history {
                     guard case .string(let password)? = old["password"],
                           let replaced = ImportedTime.iso8601(text(old["lastUsedDate"])) else { continue }
-                    entry.history.append((password, replaced))
+                    // Bitwarden records a hidden field's old value here as `NAME: value`.
+                    if let (name, value) = fieldValue(password, names: entry.secretFields.map(\.name), arena: arena) {
+                        entry.fieldHistory.append((name, value, replaced))
+                    } else {
+                        entry.history.append((password, replaced))
+                    }
                 }
             }
             if item["deletedDate"].map({ if case .null = $0 { return false } else { return true } }) == true {
@@ -86,5 +97,19 @@ enum BitwardenJSON {
         }
         guard !batch.entries.isEmpty else { throw ImportFailure("has no items") }
         return batch
+    }
+
+    /// A history entry that is a hidden field's earlier value, as Bitwarden writes it (and
+    /// `BitwardenJSONWriter` too): `NAME: value` for a hidden field NAME of the same item. The
+    /// value stays where it lies in the arena.
+    static func fieldValue(_ entry: SecretReference, names: [String], arena: SecretArena) -> (String, SecretReference)? {
+        arena.withBytes(of: entry) { bytes in
+            for name in names {
+                let prefix = Array((name + ": ").utf8)
+                guard bytes.count >= prefix.count, zip(bytes, prefix).allSatisfy({ $0 == $1 }) else { continue }
+                return (name, entry.part(prefix.count ..< bytes.count))
+            }
+            return nil
+        }
     }
 }

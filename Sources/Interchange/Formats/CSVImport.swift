@@ -1,3 +1,4 @@
+import Platform
 import VaultModel
 
 /// Reads a CSV export with its layout's table: the header says where each column is, every row
@@ -11,7 +12,13 @@ import VaultModel
 /// format guessed wrong, and reading on could put a password in a title.
 enum CSVImport {
     static func read(_ bytes: UnsafeRawBufferPointer, format: ImportFormat?, arena: SecretArena) throws -> ImportBatch {
-        let records = try CSVReader.records(bytes, into: arena)
+        try entries(try CSVReader.records(bytes, into: arena), format: format, arena: arena)
+    }
+
+    /// The entries of records already read into `arena`: the file itself is no longer needed
+    /// here, so a caller holding it can let it go first (`ImportReader`: a 100 MB export is then
+    /// never held three times, as file, fields and entries' text).
+    static func entries(_ records: [CSVRecord], format: ImportFormat?, arena: SecretArena) throws -> ImportBatch {
         guard let headerRecord = records.first else { throw ImportFailure("the file is empty") }
         let header = headerRecord.fields.map { field in
             arena.withBytes(of: field) { String(decoding: $0, as: UTF8.self) }.trimmingSpaces().lowercased()
@@ -70,6 +77,8 @@ enum CSVImport {
         let text = { (field: SecretReference) -> String in
             layout.formulaGuarded ? CSVFormulaGuard.unguarded(batch.text(field)) : batch.text(field)
         }
+        // Where the notes lie: a secure note's text is read from there as a secret, not as text.
+        var notesCell: SecretReference?
         // Past the header's width only empty fields remain (checked by the caller); short rows stop early.
         for (index, field) in record.fields.prefix(header.count).enumerated() where field.count > 0 {
             guard let role = roles[index] else {
@@ -82,7 +91,9 @@ enum CSVImport {
             case .oneTimeKey: entry.oneTimeKey = field
             case .title: entry.title = text(field)
             case .username: entry.username = text(field)
-            case .notes: entry.notes = text(field)
+            case .notes:
+                notesCell = field
+                entry.notes = text(field)
             case .location:
                 let written = text(field)
                 if let separator = layout.locationSeparator {
@@ -95,7 +106,11 @@ enum CSVImport {
             case .lastUsed: entry.lastUsed = layout.time(text(field))
             case .kind:
                 let kind = text(field).lowercased()
-                if kind != "login" { entry.kind = .other(kind.isEmpty ? "item" : kind) }
+                if kind == "note" {
+                    entry.kind = .item(.note)
+                } else if kind != "login" {
+                    entry.kind = .other(kind.isEmpty ? "item" : kind)
+                }
             case .customFields:
                 for line in text(field).split(whereSeparator: \.isNewline) {
                     let parts = line.split(separator: ":", maxSplits: 1)
@@ -104,6 +119,11 @@ enum CSVImport {
                 }
             case .secretFields:
                 entry.secretFields += secretFieldLines(field, batch: batch)
+            case .itemKind:
+                let token = text(field).lowercased()
+                if let kind = ItemKind.allCases.first(where: { $0.token == token }), kind != .login { entry.kind = .item(kind) }
+            case .secretFieldHistory:
+                entry.fieldHistory += secretFieldHistoryLines(field, batch: batch)
             case .extra(let name):
                 var value = text(field)
                 // KeePassXC writes every group's path from the database's root group, whose name
@@ -115,9 +135,38 @@ enum CSVImport {
             case .ignored: break
             }
         }
-        // LastPass writes secure notes as rows with the URL http://sn.
-        if layout.format == .lastPassCSV, entry.locations == ["http://sn"] { entry.kind = .other("secure note") }
+        // LastPass writes secure notes (cards, addresses, …) as rows with the URL http://sn.
+        if layout.format == .lastPassCSV, entry.locations == ["http://sn"] {
+            entry.locations = []
+            if let notesCell { LastPassNotes.read(notesCell, into: &entry, batch: batch) } else { entry.kind = .item(.note) }
+        } else if layout.format == .bitwardenCSV, entry.kind == .item(.note) {
+            // Bitwarden's CSV: a secure note's text, secret.
+            entry.notes = ""
+            if let notesCell { entry.secretFields.append(("note", notesCell)) }
+        }
         return entry
+    }
+
+    /// `TIME NAME: value` lines of pwtui's `secret field history` cell (the time has colons, so it
+    /// is cut off at its space first), each value a part of the cell where it lies.
+    private static func secretFieldHistoryLines(_ cell: SecretReference, batch: ImportBatch) -> [(name: String, secret: SecretReference, replaced: Timestamp)] {
+        var result: [(String, SecretReference, Timestamp)] = []
+        batch.secrets.withBytes(of: cell) { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+                defer { start = end + 1 }
+                guard let space = bytes[start ..< end].firstIndex(of: UInt8(ascii: " ")),
+                      let replaced = ImportedTime.iso8601(String(decoding: bytes[start ..< space], as: UTF8.self)),
+                      let colon = bytes[space ..< end].firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let name = String(decoding: bytes[(space + 1) ..< colon], as: UTF8.self).trimmingSpaces()
+                var valueStart = colon + 1
+                if valueStart < end, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+                guard !name.isEmpty else { continue }
+                result.append((name, cell.part(valueStart ..< end), replaced))
+            }
+        }
+        return result
     }
 
     /// `name: value` lines of a secret cell: each name as text, each value a part of the cell

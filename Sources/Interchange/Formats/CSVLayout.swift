@@ -23,6 +23,10 @@ struct CSVLayout: Sendable {
         case customFields
         /// pwtui's `secret fields`: `name: value` lines, secret fields (the values stay in the arena).
         case secretFields
+        /// pwtui's `secret field history`: `TIME NAME: value` lines, earlier values of secret fields.
+        case secretFieldHistory
+        /// pwtui's `kind`: empty for a login, else `note`, `card` or `identity`.
+        case itemKind
         /// Kept in the notes under this name (a folder, tags).
         case extra(String)
         /// Known and not needed (an icon, a favourite flag, a form's action URL).
@@ -88,7 +92,8 @@ struct CSVLayout: Sendable {
                   required: ["group", "title", "username", "password", "url", "notes"], formulaGuarded: true),
         CSVLayout(format: .csv, columns: ["title": .title, "services": .location, "username": .username, "password": .password,
                                           "notes": .notes, "otpauth": .oneTimeKey, "created": .created, "modified": .modified,
-                                          "fields": .customFields, "secret fields": .secretFields, "last used": .lastUsed],
+                                          "fields": .customFields, "secret fields": .secretFields, "last used": .lastUsed,
+                                          "secret field history": .secretFieldHistory, "kind": .itemKind],
                   required: ["title", "services", "username", "password"], locationSeparator: "\n", formulaGuarded: true),
     ]
 

@@ -9,6 +9,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case keepassXML = "keepass-xml"
     case onePasswordCSV = "1password-csv"
     case lastPassCSV = "lastpass-csv"
+    /// 1Password 8's `.1pux` (a zip archive holding `export.data`).
+    case onePasswordPux = "1password-1pux"
     case pass
     /// pwtui's own CSV (`pwtui export --format csv`).
     case csv
@@ -25,6 +27,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         case .keepassXML: return "KeePass 2 XML"
         case .onePasswordCSV: return "1Password CSV"
         case .lastPassCSV: return "LastPass CSV"
+        case .onePasswordPux: return "1Password .1pux"
         case .pass: return "pass / gopass store directory"
         case .csv: return "pwtui CSV"
         }

@@ -22,17 +22,38 @@ public enum ImportReader {
         if format == .pass { throw ImportFailure(file: path, "is a file; --format pass takes the store's directory") }
         let bytes = try ProtectedFile.read(path)
         do {
-            return try bytes.withUnsafeBytes { try read(bytes: $0, format: format) }
+            // A CSV's fields are copied into the arena, and the file let go before they become
+            // entries: the file, the fields and the entries' text are never all held at once.
+            let csv: (records: [CSVRecord], arena: SecretArena)? = try bytes.withUnsafeBytes { all in
+                guard let arena = try csvArena(all, format: format) else { return nil }
+                return (try CSVReader.records(all, into: arena), arena)
+            }
+            guard let csv else { return try bytes.withUnsafeBytes { try read(bytes: $0, format: format) } }
+            _ = consume bytes
+            return try CSVImport.entries(csv.records, format: format, arena: csv.arena)
         } catch let failure as ImportFailure {
             throw failure.inFile(path)
         }
     }
 
+    /// An arena for the fields of `bytes` when they are read as CSV; nil for any other format.
+    private static func csvArena(_ bytes: UnsafeRawBufferPointer, format: ImportFormat?) throws -> SecretArena? {
+        guard !ZipArchive.isZip(bytes), UnsupportedExport.binary(bytes) == nil else { return nil }
+        switch format ?? sniff(bytes) {
+        case .bitwardenJSON, .keepassXML, .pass, .onePasswordPux: return nil
+        default: return try SecretArena(capacity: bytes.count)
+        }
+    }
+
     /// An export file's bytes (not a store directory); what the fuzzer feeds.
     public static func read(bytes: UnsafeRawBufferPointer, format: ImportFormat? = nil) throws -> ImportBatch {
+        // A zip archive is read as 1Password's .1pux (the only one pwtui reads), whose export.data it must hold.
+        if ZipArchive.isZip(bytes), format == nil || format == .onePasswordPux { return try OnePasswordPux.read(bytes) }
+        if format == .onePasswordPux { throw ImportFailure("--format 1password-1pux reads a .1pux (zip) archive; this file is not one") }
         // Before any format, --format's included: a binary file is no format's.
         if let what = UnsupportedExport.binary(bytes) { throw ImportFailure(what) }
-        let arena = try SecretArena()
+        // Every field is at most what the file holds: one allocation, never a doubling.
+        let arena = try SecretArena(capacity: bytes.count)
         switch format ?? sniff(bytes) {
         case .bitwardenJSON: return try BitwardenJSON.read(bytes, arena: arena)
         case .keepassXML: return try KeePassXML.read(bytes, arena: arena)

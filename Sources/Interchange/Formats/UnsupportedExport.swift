@@ -20,7 +20,7 @@ enum UnsupportedExport {
             return "is a KeePass database, which is encrypted: export it as XML from KeePassXC (Database → Export → XML, or keepassxc-cli export --format xml) or from KeePass (File → Export → KeePass XML (2.x)), then import that"
         }
         if starts(with: [0x50, 0x4B, 0x03, 0x04]) || starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            return "is a zip archive (1Password's .1pux export is one), which pwtui does not read: export CSV from 1Password instead (File → Export → CSV)"
+            return "is a zip archive, read only as 1Password's .1pux export (without --format, or with --format 1password-1pux)"
         }
         if starts(with: [0x1F, 0x8B]) {
             return "is gzip-compressed: decompress it first (gunzip), then import the file inside"

@@ -70,6 +70,7 @@ enum ImportConversion {
             notes: notes, created: created, modified: max(entry.modified ?? created, created),
             history: entry.history.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) },
             fields: Self.fields(entry))
+        if case .item(let kind) = entry.kind { credential.kind = kind }
         if let key = entry.oneTimeKey {
             do {
                 let parsed = try batch.secrets.withBytes(of: key) { (text) throws(OTPAuth.Failure) in try OTPAuth.parse(text) }
@@ -98,12 +99,23 @@ enum ImportConversion {
             fields.append(field)
         }
         for (name, value) in entry.textFields where !value.isEmpty { add(NamedField(name: oneLine(name), value: .text(lfLineEnds(value)))) }
-        for (name, value) in entry.secretFields { add(NamedField(name: oneLine(name), value: .secret(value))) }
+        for (name, value) in entry.secretFields {
+            // A secret field brings its earlier values along, oldest first as the vault keeps them.
+            let history = entry.fieldHistory.filter { $0.name.lowercased() == oneLine(name).lowercased() }
+                .sorted { $0.replaced < $1.replaced }.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) }
+            add(NamedField(name: oneLine(name), value: .secret(value), history: history))
+        }
         return fields
     }
 
     /// Why `entry` is not a credential at all, or nil when it is one.
     static func notCredential(_ entry: ImportedEntry) -> String? {
+        // A note, card or identity is what its fields say; only an empty one is nothing.
+        if case .item(let kind) = entry.kind {
+            let empty = entry.secretFields.allSatisfy { $0.value.count == 0 } && entry.textFields.allSatisfy { $0.value.isEmpty }
+                && entry.notes.trimmingSpacesAndNewlines().isEmpty && (entry.password?.count ?? 0) == 0
+            return empty ? "an empty \(kind.name)" : nil
+        }
         if let own = entry.locations.first(where: { $0.lowercased().hasPrefix("chrome://") }) {
             return "the browser's own data (\(LocationText.shown(own).prefix(40))), not a site's login"
         }

@@ -10,7 +10,11 @@ import VaultModel
 public struct ImportedEntry: Sendable {
     public enum Kind: Sendable, Equatable {
         case login
-        /// Not a login (a secure note, a card, an identity): listed in the report, not imported.
+        /// A secure note, a card or an identity: imported as an item of that kind, its contents
+        /// in named fields (a card's number and code secret), never in the notes.
+        case item(ItemKind)
+        /// Not imported (an SSH key, an item in the trash, a type pwtui does not know): listed
+        /// in the report.
         case other(String)
     }
 
@@ -37,6 +41,9 @@ public struct ImportedEntry: Sendable {
     public var lastUsed: Timestamp?
     /// Earlier passwords with when each stopped being current (Bitwarden, KeePass).
     public var history: [(secret: SecretReference, replaced: Timestamp)] = []
+    /// Earlier values of secret fields, by the field's name (Bitwarden's `NAME: value` history
+    /// entries, pwtui's `secret field history` column): the history of that field, never notes.
+    public var fieldHistory: [(name: String, secret: SecretReference, replaced: Timestamp)] = []
 
     public init(origin: ImportOrigin) {
         self.origin = origin

@@ -5,7 +5,7 @@ import UnicodeText
 import VaultCrypto
 import VaultModel
 
-/// `pwtui history`: a credential's previous passwords, newest first, numbered as
+/// `pwtui history`: a credential's previous passwords (then its secret fields' earlier values), newest first, numbered as
 /// `edit --restore N` takes them, with the time each was replaced; dots unless `reveal`. An
 /// unlocked agent renders them; otherwise the vault is unlocked here.
 public struct ShowHistory {
@@ -28,9 +28,21 @@ public struct ShowHistory {
         let identity = try CredentialReference(reference).resolve(in: access, session: session)
         let command = Invocation.current(session.environment).command
         let output = try access.render(CredentialView(kind: .history, reveal: reveal, command: command), of: identity)
-        // One line per previous password: counting newlines reads no secret out.
-        let count = output.withUnsafeBytes { $0.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+        // One line per previous value; a password's starts with its number, a field's with
+        // `field `: counting line starts reads no secret out.
+        let (count, fieldCount) = output.withUnsafeBytes { bytes in
+            var counts = (0, 0)
+            var lineStart = true
+            for byte in bytes {
+                if lineStart { if byte >= 0x30, byte <= 0x39 { counts.0 += 1 } else { counts.1 += 1 } }
+                lineStart = byte == 0x0A
+            }
+            return counts
+        }
         let name = PrintableText.escaped("\(identity.displayTitle) (\(identity.username))")
+        if fieldCount > 0 {
+            StandardError.say("\(name): \(fieldCount) earlier value\(fieldCount == 1 ? "" : "s") of secret fields (lines 'field NAME N'), newest first.")
+        }
         if count == 0 {
             StandardError.say("\(name) has no previous passwords.")
         } else {

@@ -32,6 +32,7 @@ extension CredentialView {
         }
         try output.append(utf8: PrintableText.escaped(credential.displayTitle) + "\n")
         try field("id", [credential.id.uuidString.lowercased()])
+        if credential.kind != .login { try field("kind", [credential.kind.name]) }
         try field("username", [credential.username])
         try output.append(utf8: "  password    ")
         if reveal {
@@ -63,9 +64,13 @@ extension CredentialView {
             try field("notes", credential.notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         }
         let previous = credential.history.count
+        let fieldValues = credential.fields.reduce(0) { $0 + $1.history.count }
         let shortID = credential.id.uuidString.lowercased().prefix(8)
-        try field("history", [previous == 0 ? "no previous passwords"
-            : "\(previous) previous password\(previous == 1 ? "" : "s") (\(command) history \(shortID))"])
+        var counts: [String] = []
+        if previous > 0 { counts.append("\(previous) previous password\(previous == 1 ? "" : "s")") }
+        if fieldValues > 0 { counts.append("\(fieldValues) earlier field value\(fieldValues == 1 ? "" : "s")") }
+        try field("history", [counts.isEmpty ? "no previous passwords"
+            : counts.joined(separator: ", ") + " (\(command) history \(shortID))"])
     }
 
     private func detailsJSON(_ credential: Credential, lastUsed: Timestamp?, from vault: Vault, into output: inout SecureBytes) throws {
@@ -74,6 +79,7 @@ extension CredentialView {
         }
         try output.append(utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
             + "\"title\":\(JSONText.quote(credential.displayTitle)),"
+            + "\"kind\":\(JSONText.quote(credential.kind == .login ? "login" : credential.kind.token)),"
             + "\"username\":\(JSONText.quote(credential.username)),"
             + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
             + "\"notes\":\(JSONText.quote(credential.notes)),"
@@ -100,16 +106,24 @@ extension CredentialView {
         try output.append(utf8: "}\n")
     }
 
-    /// "1  2026-11-20 10:00 UTC  ••••••••", one line per previous password, newest first.
+    /// "1  2026-11-20 10:00 UTC  ••••••••", one line per previous password, newest first; then
+    /// "field PIN  1  2026-11-20 10:00 UTC  ••••••••" for each earlier value of a secret field
+    /// (kept like the password's, so shown like them). Only password lines start with a digit.
     private func history(_ credential: Credential, from vault: Vault, into output: inout SecureBytes) throws {
-        for (index, entry) in credential.previousSecrets.enumerated() {
-            try output.append(utf8: "\(index + 1)  \(entry.replaced.minuteText)  ")
+        func line(_ entry: PreviousSecret, _ start: String) throws {
+            try output.append(utf8: start + "\(entry.replaced.minuteText)  ")
             if reveal {
                 try vault.withSecret(entry.secret) { try output.append(contentsOf: $0) }
             } else {
                 try output.append(utf8: CredentialDetailScreen.mask)
             }
             try output.append(utf8: "\n")
+        }
+        for (index, entry) in credential.previousSecrets.enumerated() { try line(entry, "\(index + 1)  ") }
+        for field in credential.fields {
+            for (index, entry) in field.previousValues.enumerated() {
+                try line(entry, "field \(PrintableText.escaped(field.name))  \(index + 1)  ")
+            }
         }
     }
 

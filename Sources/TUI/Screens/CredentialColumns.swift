@@ -43,8 +43,11 @@ struct CredentialColumns: Equatable {
         let service: String
         let match: MatchKind?
         let hasCode: Bool
+        /// "[note]", "[card]", "[identity]"; nil for a login.
+        let itemMarker: String?
 
         init(_ entry: RankedCredential) {
+            itemMarker = entry.credential.kind.marker
             title = entry.credential.displayTitle
             username = entry.credential.username
             service = (entry.matchedService ?? entry.credential.services.first)?.text ?? ""
@@ -53,10 +56,11 @@ struct CredentialColumns: Equatable {
         }
 
         /// " (exact-url)", or "" for an entry that did not match; " [code]" after it when the
-        /// credential has a one-time code (^T hands that over). `compact`: " (url)", " [c]".
+        /// credential has a one-time code (^T hands that over), then what the item is when it is not
+        /// a login (" [card]"). `compact`: " (url)", " [c]"; the item's mark has one form.
         func how(compact: Bool) -> String {
             let kind = match.map { " (\(compact ? Self.shortName($0) : $0.rawValue))" } ?? ""
-            return kind + (hasCode ? (compact ? " [c]" : " [code]") : "")
+            return kind + (hasCode ? (compact ? " [c]" : " [code]") : "") + (itemMarker.map { " " + $0 } ?? "")
         }
 
         static func shortName(_ kind: MatchKind) -> String {

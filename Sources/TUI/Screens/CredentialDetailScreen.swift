@@ -202,6 +202,16 @@ public struct CredentialDetailScreen: Screen {
         for (index, entry) in previous.enumerated() {
             lines.append(Line(content: .secret(entry.secret, before: "\(index + 1)  \(entry.replaced.minuteText)  "), history: index + 1))
         }
+        // A secret field's earlier values, kept like the password's: shown (masked until `r`),
+        // not restorable from here (Tab picks passwords only).
+        for named in credential.fields where !named.history.isEmpty {
+            let values = named.previousValues
+            lines.append(Line(content: .text("", .normal)))
+            lines.append(Line(content: .text("Previous values of \(named.name) (\(values.count))", .section), heading: true))
+            for (index, entry) in values.enumerated() {
+                lines.append(Line(content: .secret(entry.secret, before: "  \(index + 1)  \(entry.replaced.minuteText)  ")))
+            }
+        }
         return lines
     }
 

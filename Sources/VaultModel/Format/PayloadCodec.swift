@@ -33,6 +33,7 @@ import Platform
 //     totp past  := u8 algorithm, u8 digits, u32 period,  tag 16 (format 1.3, optional): a key
 //                   i64 replaced ms, the key bytes         the credential had before; a reader
 //                                                          that skips it only loses that history
+//     item kind  := u8 (1 note, 2 card, 3 identity)        tag 17 (format 1.3): absent for a login
 //     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
@@ -66,6 +67,8 @@ package enum PayloadCodec {
         case appLink = 15
         /// An authenticator key replaced (or that lost a merge), with its time.
         case totpHistory = 16
+        /// What the item is when it is not a login: u8, `ItemKind` (format 1.3).
+        case itemKind = 17
     }
 
     // MARK: Encoding
@@ -90,6 +93,10 @@ package enum PayloadCodec {
                 try writer.u32(UInt32(bitPattern: credential.rank))
             }
             for service in credential.services { try writer.stringField(service.form == .app ? .appLink : .service, service.text) }
+            if credential.kind != .login {
+                try writer.field(.itemKind, length: 1)
+                try writer.u8(credential.kind.rawValue)
+            }
             for previous in credential.history {
                 try contents.secrets.withBytes(of: previous.secret) { secret in
                     try writer.field(.history, length: 8 + secret.count)
@@ -191,6 +198,7 @@ package enum PayloadCodec {
             for previous in credential.history { size += 5 + 8 + previous.secret.count }
             if let totp = credential.totp { size += 5 + 6 + totp.key.count }
             for previous in credential.totpHistory { size += 5 + 14 + previous.key.key.count }
+            size += 6  // the item kind
             for field in credential.fields {
                 size += 5 + 5 + field.name.utf8.count + (field.text?.utf8.count ?? field.secret?.count ?? 0)
                 for previous in field.history { size += 5 + 4 + field.name.utf8.count + 8 + previous.secret.count }
@@ -288,6 +296,31 @@ package enum PayloadCodec {
 
     /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,
     /// so secrets are referenced in place. `path` only names the file in error messages.
+    /// The credentials `plaintext` holds, counted as `decode` would read them (the marker, the
+    /// version, every record's and every field's length within bounds) without building any.
+    package static func credentialCount(_ plaintext: borrowing SecureBytes, path: String) throws -> Int {
+        try plaintext.withUnsafeBytes { all in
+            var reader = ByteCursor(payload: all, path: path)
+            let contentLength = Int(try reader.u32())
+            guard contentLength <= all.count - 4 else { throw reader.malformed("payload length exceeds the payload") }
+            reader.end = 4 + contentLength
+            guard try reader.take(3).elementsEqual(magic) else { throw reader.malformed("payload marker missing") }
+            guard try reader.u8() == version else { throw reader.malformed("payload encoding version changed") }
+            var count = 0
+            while !reader.isAtEnd {
+                let kind = try reader.u8()
+                var body = try reader.subcursor(Int(try reader.u32()))
+                guard Kind(rawValue: kind) == .credential else { continue }
+                while !body.isAtEnd {
+                    _ = try body.u8()
+                    _ = try body.subcursor(Int(try body.u32()))
+                }
+                count += 1
+            }
+            return count
+        }
+    }
+
     package static func decode(_ plaintext: consuming SecureBytes, path: String) throws -> VaultContents {
         let arena = SecretArena(adopting: plaintext)
         var credentials: [Credential] = []
@@ -357,6 +390,7 @@ package enum PayloadCodec {
         var totpHistory: [PreviousOneTimeKey] = []
         var fields: [NamedField] = []
         var fieldHistory: [(name: String, previous: PreviousSecret)] = []
+        var kind = ItemKind.login
         while !body.isAtEnd {
             let tag = try body.u8()
             let length = Int(try body.u32())
@@ -403,6 +437,9 @@ package enum PayloadCodec {
                 let name = try value.string(Int(try value.u32()))
                 let replaced = Timestamp(millisecondsSince1970: try value.i64())
                 fieldHistory.append((name, PreviousSecret(secret: value.remainingReference(), replaced: replaced)))
+            case .itemKind:
+                // A kind from a newer version is listed as a login rather than refused.
+                kind = ItemKind(rawValue: try value.u8()) ?? .login
             case .group, nil:
                 continue  // not a credential field, or one from a newer minor version
             }
@@ -418,7 +455,7 @@ package enum PayloadCodec {
         }
         var credential = Credential(id: id, title: title, services: services, username: username, secret: secret,
                                     notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
-                                    fields: fields)
+                                    fields: fields, kind: kind)
         credential.totpHistory = totpHistory
         return credential
     }

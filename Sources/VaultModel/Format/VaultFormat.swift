@@ -100,6 +100,22 @@ public enum VaultFormat {
     public static func decrypt(
         _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> VaultContents {
+        try PayloadCodec.decode(try plaintext(file, header: header, dataKey: dataKey, path: path), path: path)
+    }
+
+    /// How many credentials a file image holds, checked record by record and field by field
+    /// (every length within its record) without building them: the read-back check of a save.
+    /// Decoding them whole would hold every note a second time as text, and the image read back
+    /// is already the one written byte for byte, authenticated by its tag.
+    public static func credentialCount(
+        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
+    ) throws -> Int {
+        try PayloadCodec.credentialCount(try plaintext(file, header: header, dataKey: dataKey, path: path), path: path)
+    }
+
+    private static func plaintext(
+        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
+    ) throws -> SecureBytes {
         guard file.count == VaultHeader.byteCount + Int(header.payloadLength) else {
             throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
         }
@@ -120,7 +136,7 @@ public enum VaultFormat {
         guard let plaintext = plaintext.take() else {
             throw VaultError.corrupt(path: path, reason: "the encrypted contents could not be read")
         }
-        return try PayloadCodec.decode(plaintext, path: path)
+        return plaintext
     }
 
     /// The file image for `contents` under `header` (whose payload nonce and length this fills
@@ -134,7 +150,9 @@ public enum VaultFormat {
         }
         header.payloadLength = UInt64(plaintext.count + XChaCha20Poly1305.tagByteCount)
         var file = try header.serialized()
-        file += [UInt8](repeating: 0, count: Int(header.payloadLength))
+        // Grown in place: a temporary array of zeros appended would hold the payload's size twice.
+        file.reserveCapacity(file.count + Int(header.payloadLength))
+        file.append(contentsOf: repeatElement(0, count: Int(header.payloadLength)))
         let nonce = header.payloadNonce
         do {
             try plaintext.withUnsafeBytes { plain in

@@ -46,6 +46,8 @@ public struct IdentityStore: Equatable, Sendable {
         /// How its one-time codes are made, when it has an authenticator key (the key itself stays
         /// in the vault): what the picker marks, and what `totp` counts the seconds with.
         public let oneTime: OneTimeParameters?
+        /// A login, note, card or identity: what the picker marks.
+        public let kind: ItemKind
 
         public init(_ credential: Credential) {
             id = credential.id
@@ -55,11 +57,13 @@ public struct IdentityStore: Equatable, Sendable {
             hosts = credential.services.map(\.host)
             rank = credential.rank
             oneTime = credential.totp?.parameters
+            kind = credential.kind
         }
 
         /// `hosts`: nil to parse them from `services`.
         public init(id: UUID, title: String, username: String, services: [String], hosts: [String]? = nil, rank: Int32,
-                    oneTime: OneTimeParameters? = nil) {
+                    oneTime: OneTimeParameters? = nil, kind: ItemKind = .login) {
+            self.kind = kind
             self.id = id
             self.title = title
             self.username = username
@@ -78,7 +82,7 @@ public struct IdentityStore: Equatable, Sendable {
             Credential(id: id, title: title, services: try services.map { try ServiceIdentifier(stored: $0) }, username: username,
                        secret: SecretReference(offset: 0, count: 0), rank: rank,
                        created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0),
-                       totp: oneTime.map { OneTimeKey(parameters: $0, key: SecretReference(offset: 0, count: 0)) })
+                       totp: oneTime.map { OneTimeKey(parameters: $0, key: SecretReference(offset: 0, count: 0)) }, kind: kind)
         }
     }
 
@@ -105,7 +109,8 @@ public struct IdentityStore: Equatable, Sendable {
     // MARK: File
 
     private static let magic = Array("PWIS".utf8)
-    private static let format: UInt8 = 4
+    /// 5: each identity's item kind (a note, a card, an identity) after its one-time parameters.
+    private static let format: UInt8 = 5
     private static let keyByteCount = 32
 
     /// Why a store on disk is not used: it is rebuilt at the next unlock.
@@ -188,12 +193,13 @@ public struct IdentityStore: Equatable, Sendable {
                 oneTime = OneTimeParameters(algorithm: algorithm, digits: Int(try cursor.u8()), period: Int(try cursor.u32()))
                 guard oneTime?.isValid == true else { throw Malformed() }
             }
+            guard let kind = ItemKind(rawValue: try cursor.u8()) else { throw Malformed() }
             services.removeAll(keepingCapacity: true)
             for _ in 0 ..< (try count()) { services.append((try raw(), try raw())) }
             if let filter, !services.contains(where: { filter.mayMatch(host: $0.host) }) { continue }
             identities.append(Identity(id: id, title: try text(title), username: try text(username),
                                        services: try services.map { try text($0.text) },
-                                       hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime))
+                                       hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime, kind: kind))
         }
         guard cursor.isAtEnd else { throw Malformed() }
         return IdentityStore(vaultID: vaultID, generation: generation, identities: identities,
@@ -237,6 +243,7 @@ public struct IdentityStore: Equatable, Sendable {
             } else {
                 bytes.append(0)
             }
+            bytes.append(identity.kind.rawValue)
             append(UInt32(identity.services.count))
             for (text, host) in zip(identity.services, identity.hosts) {
                 append(text)

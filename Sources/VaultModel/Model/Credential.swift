@@ -27,13 +27,16 @@ public struct Credential: Sendable {
     public var totpHistory: [PreviousOneTimeKey] = []
     /// Named fields, text or secret (format 1.3), in the order they were added.
     public var fields: [NamedField] = []
+    /// A login, a secure note, a card or an identity (format 1.3): how it is listed.
+    public var kind: ItemKind = .login
 
     public init(
         id: UUID, title: String, services: [ServiceIdentifier], username: String,
         secret: SecretReference, notes: String = "", rank: Int32 = 0,
         created: Timestamp, modified: Timestamp, history: [PreviousSecret] = [], totp: OneTimeKey? = nil,
-        fields: [NamedField] = []
+        fields: [NamedField] = [], kind: ItemKind = .login
     ) {
+        self.kind = kind
         self.fields = fields
         self.id = id
         self.title = title

@@ -25,6 +25,12 @@ public struct NamedField: Sendable {
         self.history = history
     }
 
+    /// The earlier values as `pwtui history` and the detail screen list them: the one replaced
+    /// last first (as `Credential.previousSecrets`).
+    public var previousValues: [PreviousSecret] {
+        history.enumerated().sorted { ($0.element.replaced, $0.offset) > ($1.element.replaced, $1.offset) }.map(\.element)
+    }
+
     public var isSecret: Bool {
         if case .secret = value { return true } else { return false }
     }

@@ -17,9 +17,12 @@ public final class SecretArena {
         storage = bytes
     }
 
-    public convenience init() throws {
+    /// An empty arena with room for `capacity` bytes: an importer that knows about how much it
+    /// will store (at most its file) reserves it at once, since growing by doubling copies the
+    /// whole arena each time and holds the old and the new one together, 3x the contents at worst.
+    public convenience init(capacity: Int = 4096) throws {
         do {
-            self.init(adopting: try SecureBytes(capacity: 4096))
+            self.init(adopting: try SecureBytes(capacity: max(capacity, 64)))
         } catch {
             throw VaultError.crypto(error)
         }

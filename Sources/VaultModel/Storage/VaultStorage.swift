@@ -83,12 +83,8 @@ public enum VaultStorage {
         defer { lock.release() }
         AtomicFile.removeStaleTemporaries(of: target)
 
-        let image = try produce(try StoredFile.readIfPresent(target))
-        let temporary = try AtomicFile.writeTemporary(image, beside: target)
+        let (temporary, readBack) = try writeAndReadBack(try produce(try StoredFile.readIfPresent(target)), beside: target)
         do {
-            guard let readBack = try StoredFile.readIfPresent(temporary), readBack == image else {
-                throw VaultError.io(path: temporary, operation: "verifying", errno: SystemError.inputOutput.code)
-            }
             try verify(readBack)
             try updateBackup(of: target, policy: backup)
             try VaultError.during("replacing", of: target) { try FileSystem.rename(temporary, to: target) }
@@ -109,6 +105,22 @@ public enum VaultStorage {
         let lock = try FileLock(path: target + ".lock")
         defer { lock.release() }
         return try body()
+    }
+
+    /// `image` written to a temporary file beside `target`, and read back equal. The image is let
+    /// go when this returns, before the caller's check decrypts the copy read back: a vault's
+    /// payload is then held twice at most, not three times (a 100 MB import, issue 23).
+    private static func writeAndReadBack(_ image: [UInt8], beside target: String) throws -> (String, [UInt8]) {
+        let temporary = try AtomicFile.writeTemporary(image, beside: target)
+        do {
+            guard let readBack = try StoredFile.readIfPresent(temporary), readBack == image else {
+                throw VaultError.io(path: temporary, operation: "verifying", errno: SystemError.inputOutput.code)
+            }
+            return (temporary, readBack)
+        } catch {
+            try? FileSystem.remove(temporary)
+            throw error
+        }
     }
 
     /// The file `path` names after following symbolic links (at most 40, as the kernel does);
