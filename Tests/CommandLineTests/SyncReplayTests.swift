@@ -96,5 +96,14 @@ import Testing
         let replayed = try b.pwtui(["get", "a.example"], password: .none)
         #expect(replayed.exitCode == 0 && replayed.out == "a-pw\n", "\(replayed)")
         #expect(replayed.err.contains("older copy"), "the agent's answer comes with the warning: \(replayed)")
+
+        // The picker answered by the agent says it too, once its screen is gone.
+        let tmux = try TmuxSession.shellReady(sandbox: b)
+        let out = b.scratch + "/picked"
+        try tmux.enter("'\(try Binaries.require(Binaries.pwtui))' pick a.example > '\(out)'; echo EXIT=$?")
+        try tmux.requirePane { $0.contains("Matches for a.example") }
+        try tmux.press("Enter")
+        let done = try tmux.waitForPane { $0.range(of: "EXIT=[0-9]", options: .regularExpression) != nil }
+        #expect(done?.contains("older copy") == true && done?.contains("EXIT=0") == true, "\(done ?? "")")
     }
 }

@@ -172,6 +172,7 @@ public struct GitCredentialHelper {
             session.recordChoice(of: credential.id, for: [scope.service])
             try answer(credential, from: vault)
         case .answeredWithoutUnlocking(let agentAnswer):
+            session.checkRollbackOfFile()
             guard let password = agentAnswer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
             try password.withUnsafeBytes { try answer(username: agentAnswer.identity.username, password: CredentialField.value(ofRendered: $0)) }
         case .cancelled: try StandardOutput.write("quit=1\n", to: output)

@@ -47,7 +47,9 @@ public enum Picker {
             try Handover.deliver(credential, from: vault, field: .totp, clipboardTimeout: settings.clipboardTimeout,
                                  environment: session.environment)
         case .answeredWithoutUnlocking(let answer):
-            // The agent recorded the use (its query named the requests).
+            // The agent recorded the use (its query named the requests). Its vault is the file's:
+            // an older copy put in place is said here, once the screen is gone, as `get` says it.
+            session.checkRollbackOfFile()
             guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
             try Handover.deliver(rendered, answer.field, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
                                  environment: session.environment)
