@@ -5,7 +5,9 @@ SWIFT ?= swift
 # strace: the save-protocol tests inject faults with it. libunistring-dev: its static library, which
 # the static release binary needs for libpsl (make release). faketime: the sync simulation's skewed clocks.
 # unicode-data (and bzip2 to read it): NormalizationTest.txt, which UnicodeTextTests checks NFC against.
-PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2
+# zlib1g-dev: 1Password's .1pux is a zip (CZlib, Interchange/Reading/Inflate).
+PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2 \
+	zlib1g-dev
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: git-tests run run-built test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds
