@@ -174,14 +174,7 @@ enum CSVImport {
     private static func secretFieldLines(_ cell: SecretReference, batch: ImportBatch) -> [(name: String, value: SecretReference)] {
         var result: [(String, SecretReference)] = []
         batch.secrets.withBytes(of: cell) { bytes in
-            var lines: [Range<Int>] = []
-            var start = 0
-            for index in bytes.indices where bytes[index] == 0x0A {
-                lines.append(start ..< index)
-                start = index + 1
-            }
-            lines.append(start ..< bytes.count)
-            for line in lines {
+            for line in LineRanges.of(bytes) {
                 let slice = bytes[line]
                 guard let colon = slice.firstIndex(of: UInt8(ascii: ":")) else { continue }
                 let name = String(decoding: bytes[line.lowerBound ..< colon], as: UTF8.self).trimmingSpaces()

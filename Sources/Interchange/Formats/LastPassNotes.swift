@@ -22,16 +22,7 @@ enum LastPassNotes {
 
     static func read(_ extra: SecretReference, into entry: inout ImportedEntry, batch: ImportBatch) {
         entry.notes = ""
-        let lines: [Range<Int>] = batch.secrets.withBytes(of: extra) { bytes in
-            var result: [Range<Int>] = []
-            var start = 0
-            for index in bytes.indices where bytes[index] == 0x0A {
-                result.append(start ..< index)
-                start = index + 1
-            }
-            result.append(start ..< bytes.count)
-            return result
-        }
+        let lines = batch.secrets.withBytes(of: extra) { LineRanges.of($0) }
         let text = { (range: Range<Int>) in batch.text(extra.part(range)) }
         guard let first = lines.first, text(first).hasPrefix("NoteType:") else {
             entry.kind = .item(.note)
@@ -52,8 +43,7 @@ enum LastPassNotes {
             let valueRange = (colon + 1) ..< line.upperBound
             if key == "Notes" {
                 // The free text runs to the end of the cell, line breaks and all.
-                let end = lines.last?.upperBound ?? line.upperBound
-                entry.notes = text((colon + 1) ..< end)
+                entry.notes = text((colon + 1) ..< extra.count)
                 break
             }
             guard !key.isEmpty, key != "Language", !valueRange.isEmpty else { continue }

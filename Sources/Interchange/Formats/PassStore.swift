@@ -81,7 +81,7 @@ public enum PassStore {
     static func entry(_ bytes: UnsafeRawBufferPointer, name: String, batch: ImportBatch) throws -> ImportedEntry {
         var entry = ImportedEntry(origin: .path(name))
         entry.title = name
-        let lines = split(bytes)
+        let lines = LineRanges.of(bytes)
         guard let first = lines.first else { throw ImportFailure(file: name, "is empty") }
         entry.password = try batch.secrets.store(UnsafeRawBufferPointer(rebasing: bytes[first]))
         var notes: [String] = []
@@ -136,18 +136,6 @@ public enum PassStore {
         guard text.contains("."), !text.hasPrefix("."), !text.hasSuffix("."),
               let service = try? ServiceIdentifier(text) else { return false }
         return service.form == .domain && service.hostKind == .name
-    }
-
-    /// The ranges of the lines of `bytes`, without their LF or CRLF.
-    private static func split(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
-        var lines: [Range<Int>] = []
-        var start = 0
-        for index in bytes.indices where bytes[index] == 0x0A {
-            lines.append(start ..< (index > start && bytes[index - 1] == 0x0D ? index - 1 : index))
-            start = index + 1
-        }
-        if start < bytes.count { lines.append(start ..< (bytes[bytes.count - 1] == 0x0D ? bytes.count - 1 : bytes.count)) }
-        return lines
     }
 
     /// A `key: value` line's key, lowercased, and where its value lies (spaces trimmed).

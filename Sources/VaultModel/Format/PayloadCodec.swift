@@ -294,18 +294,26 @@ package enum PayloadCodec {
 
     // MARK: Decoding
 
-    /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,
-    /// so secrets are referenced in place. `path` only names the file in error messages.
+    /// A cursor over the records of `all`, past the content's length, the marker and the encoding
+    /// version (checked); the content's length with it, for sizing what is decoded.
+    private static func records(_ all: UnsafeRawBufferPointer, path: String) throws -> (cursor: ByteCursor, contentLength: Int) {
+        var reader = ByteCursor(payload: all, path: path)
+        let contentLength = Int(try reader.u32())
+        guard contentLength <= all.count - 4 else { throw reader.malformed("payload length exceeds the payload") }
+        reader.end = 4 + contentLength
+        guard try reader.take(3).elementsEqual(magic) else { throw reader.malformed("payload marker missing") }
+        let payloadVersion = try reader.u8()
+        guard payloadVersion == version else {
+            throw VaultError.unsupported(path: path, reason: "payload encoding version \(payloadVersion)")
+        }
+        return (reader, contentLength)
+    }
+
     /// The credentials `plaintext` holds, counted as `decode` would read them (the marker, the
     /// version, every record's and every field's length within bounds) without building any.
     package static func credentialCount(_ plaintext: borrowing SecureBytes, path: String) throws -> Int {
         try plaintext.withUnsafeBytes { all in
-            var reader = ByteCursor(payload: all, path: path)
-            let contentLength = Int(try reader.u32())
-            guard contentLength <= all.count - 4 else { throw reader.malformed("payload length exceeds the payload") }
-            reader.end = 4 + contentLength
-            guard try reader.take(3).elementsEqual(magic) else { throw reader.malformed("payload marker missing") }
-            guard try reader.u8() == version else { throw reader.malformed("payload encoding version changed") }
+            var reader = try records(all, path: path).cursor
             var count = 0
             while !reader.isAtEnd {
                 let kind = try reader.u8()
@@ -321,21 +329,15 @@ package enum PayloadCodec {
         }
     }
 
+    /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,
+    /// so secrets are referenced in place. `path` only names the file in error messages.
     package static func decode(_ plaintext: consuming SecureBytes, path: String) throws -> VaultContents {
         let arena = SecretArena(adopting: plaintext)
         var credentials: [Credential] = []
         var tombstones: [Tombstone] = []
         var equivalents = EquivalentDomains()
         try arena.withAllBytes { all in
-            var reader = ByteCursor(payload: all, path: path)
-            let contentLength = Int(try reader.u32())
-            guard contentLength <= all.count - 4 else { throw reader.malformed("payload length exceeds the payload") }
-            reader.end = 4 + contentLength
-            guard try reader.take(3).elementsEqual(magic) else { throw reader.malformed("payload marker missing") }
-            let payloadVersion = try reader.u8()
-            guard payloadVersion == version else {
-                throw VaultError.unsupported(path: path, reason: "payload encoding version \(payloadVersion)")
-            }
+            var (reader, contentLength) = try records(all, path: path)
             credentials.reserveCapacity(contentLength / 128)
             var seen = Set<UUID>()
             while !reader.isAtEnd {
