@@ -72,7 +72,7 @@ public enum AgentControl {
         if let answer = try? client.request(.status), case .status(let state) = answer.body {
             guard state.vault == session.vaultPath, state.locked else { return }
         } else {
-            guard (try? launch(idleTimeout: .seconds(Settings.idleSeconds(settings.agentIdleTimeout) ?? 900),
+            guard (try? launch(idleTimeout: .seconds(Settings.durationSeconds(settings.agentIdleTimeout) ?? 900),
                                idleTimeoutText: settings.agentIdleTimeout, foreground: false, in: session)) == true else { return }
         }
         _ = try? client.post(.unlock, payload: password)

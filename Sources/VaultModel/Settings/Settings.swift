@@ -23,11 +23,12 @@ public struct Settings: Equatable, Sendable {
         case auto, off
     }
 
-    /// "15m", "90s", "2h" or plain seconds, more than none; nil otherwise.
-    public static func idleSeconds(_ text: String) -> Int64? {
+    /// "15m", "90s", "2h" or plain seconds, as seconds; nil for anything else. The one reading of
+    /// the agent's idle timeout, in the settings and on the command line (`--idle-timeout`).
+    public static func durationSeconds(_ text: String) -> Int64? {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
         let unit = text.last.flatMap { units[$0] }
-        guard let value = Int64(unit == nil ? text : String(text.dropLast())), value > 0, value <= 7 * 24 * 3600 else { return nil }
+        guard let value = Int64(unit == nil ? text : String(text.dropLast())), value >= 0 else { return nil }
         let (seconds, overflow) = value.multipliedReportingOverflow(by: unit ?? 1)
         return overflow ? nil : seconds
     }
@@ -103,7 +104,7 @@ public struct Settings: Equatable, Sendable {
                 settings.agent = use
             case "agent_idle_timeout":
                 let text = try string()
-                guard idleSeconds(text) != nil else {
+                guard let seconds = durationSeconds(text), seconds > 0 else {
                     throw .malformed(path: path, line: index + 1, problem: "agent_idle_timeout must be a duration like \"15m\", \"90s\" or \"2h\"")
                 }
                 settings.agentIdleTimeout = text

@@ -17,17 +17,15 @@ struct AgentCommand: ParsableCommand {
     /// "15m", "90s", "2h" or plain seconds. Thrown from `run`, so a usage error of our own: a
     /// `ValidationError` there would be reported with the root command's usage.
     static func duration(_ text: String) throws -> Duration {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
-        let unit = text.last.flatMap { units[$0] }
-        guard let value = Int64(unit == nil ? text : String(text.dropLast())), value >= 0 else {
+        guard let seconds = Settings.durationSeconds(text) else {
             throw CommandFailure(.usage, "--idle-timeout '\(text)' is not a duration (like 15m, 90s, 2h)")
         }
-        guard value > 0 else {
+        guard seconds > 0 else {
             throw CommandFailure(.usage, "--idle-timeout \(text): the agent would lock the moment it is unlocked, so it could never "
                 + "answer; there is no 'never lock' either (an unlocked vault left for good is what the timeout prevents). "
                 + "Give how long it may stay unused, like 15m, 90s or 8h")
         }
-        return .seconds(value * (unit ?? 1))
+        return .seconds(seconds)
     }
 
     struct Start: ParsableCommand {
