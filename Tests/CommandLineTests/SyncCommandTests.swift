@@ -201,20 +201,8 @@ import Testing
 struct PasswordChangeSyncTests {
     @Test("passwd on machine A, then sync on machine B with a change of its own: B is told why, asked for the new password once (and its own, with no agent), and both end under the new one (issue 26, 6)")
     func passwdReachesTheOtherMachine() throws {
-        let a = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
-        let b = try Sandbox()
-        let bare = a.root + "/remote.git"
-        func git(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
-            try sandbox.run("/usr/bin/env", ["git", "-C", sandbox.vaultDirectory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
-        }
-        #expect(try a.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0)
-        for step in [["init", "-q"], ["remote", "add", "origin", bare]] { #expect(try git(a, step).exitCode == 0) }
-        #expect(try a.pwtui(["sync", "setup"], password: .none).exitCode == 0)
-        for step in [["add", "vault.pwtui", ".gitattributes", ".gitignore"], ["commit", "-q", "-m", "vault"], ["push", "-q", "-u", "origin", "HEAD"]] {
-            #expect(try git(a, step).exitCode == 0, "\(step)")
-        }
-        #expect(try b.run("/usr/bin/env", ["git", "clone", "-q", bare, b.vaultDirectory]).exitCode == 0)
-        #expect(try b.pwtui(["sync", "setup"], password: .none).exitCode == 0)
+        let clones = try TwoClones(Login(["a.example"], username: "a", secret: "a-pw"))
+        let (a, b) = (clones.a, clones.b)
 
         // B changes something; A changes the master password and sends it.
         try b.add(["b.example"], username: "b", secret: "b-pw")

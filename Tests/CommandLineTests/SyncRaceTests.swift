@@ -28,23 +28,9 @@ import Testing
     }
 
     func race(adds: Int, throughAgent: Bool) throws {
-        let a = try Sandbox.withVault(Login(["start.example"], username: "start", secret: "start-pw"))
-        let b = try Sandbox()
-        let bare = a.root + "/remote.git"
-        func git(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
-            try sandbox.run("/usr/bin/env", ["git", "-C", sandbox.vaultDirectory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
-        }
-        #expect(try a.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0)
-        for step in [["init", "-q"], ["remote", "add", "origin", bare]] { try #require(try git(a, step).exitCode == 0) }
-        try #require(try a.pwtui(["sync", "setup"], password: .none).exitCode == 0)
-        for step in [["add", "vault.pwtui", ".gitattributes", ".gitignore"], ["commit", "-q", "-m", "vault"], ["push", "-q", "-u", "origin", "HEAD"]] {
-            try #require(try git(a, step).exitCode == 0, "\(step)")
-        }
-        try #require(try b.run("/usr/bin/env", ["git", "clone", "-q", bare, b.vaultDirectory]).exitCode == 0)
-        try #require(try b.pwtui(["sync", "setup"], password: .none).exitCode == 0)
-        for sandbox in [a, b] {
-            for key in ["user.name", "user.email"] { try #require(try git(sandbox, ["config", key, "t@example.com"]).exitCode == 0) }
-        }
+        let clones = try TwoClones(Login(["start.example"], username: "start", secret: "start-pw"))
+        let (a, b) = (clones.a, clones.b)
+        let git = TwoClones.git
         try a.startUnlockedAgent()
         defer { a.stopAgent() }
         try b.startUnlockedAgent()

@@ -10,25 +10,12 @@ import Testing
 
     /// Machine A with a vault pushed to a bare remote, machine B a clone of it; both set up.
     static func twoMachines() throws -> (a: Sandbox, b: Sandbox) {
-        let a = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
-        let b = try Sandbox()
-        let bare = a.root + "/remote.git"
-        #expect(try a.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0)
-        for step in [["init", "-q"], ["remote", "add", "origin", bare]] { try #require(try git(a, step).exitCode == 0) }
-        try #require(try a.pwtui(["sync", "setup"], password: .none).exitCode == 0)
-        for step in [["add", "vault.pwtui", ".gitattributes", ".gitignore"], ["commit", "-q", "-m", "vault"], ["push", "-q", "-u", "origin", "HEAD"]] {
-            try #require(try git(a, step).exitCode == 0, "\(step)")
-        }
-        try #require(try b.run("/usr/bin/env", ["git", "clone", "-q", bare, b.vaultDirectory]).exitCode == 0)
-        try #require(try b.pwtui(["sync", "setup"], password: .none).exitCode == 0)
-        for sandbox in [a, b] {
-            for key in ["user.name", "user.email"] { try #require(try git(sandbox, ["config", key, "t@example.com"]).exitCode == 0) }
-        }
-        return (a, b)
+        let clones = try TwoClones(Login(["a.example"], username: "a", secret: "a-pw"))
+        return (clones.a, clones.b)
     }
 
     static func git(_ sandbox: Sandbox, _ arguments: [String]) throws -> RunResult {
-        try sandbox.run("/usr/bin/env", ["git", "-C", sandbox.vaultDirectory] + arguments)
+        try TwoClones.git(sandbox, arguments)
     }
 
     @discardableResult
