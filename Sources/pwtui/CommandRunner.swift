@@ -34,7 +34,7 @@ enum CommandRunner {
             CurrentProcess.exit(0)
         } catch {
             if let code = ExitStatus(error) {
-                StandardError.report("pwtui: \(error)")
+                FinalReport.write("pwtui: \(error)")
                 CurrentProcess.exit(code.rawValue)
             }
             // ArgumentParser's own errors: help, version, usage (exit 64).

@@ -19,7 +19,6 @@ struct AddDuplicateTests {
     @Test("no terminal: refused with 64, naming the one there, edit ID --password and --force; nothing is added")
     func refusedWithoutTerminal() throws {
         let fixture = try AgentInProcessTests.Fixture()
-        fixture.session.mayUseTerminal = false
         #expect(try fixture.unlock() == .done)
         for service in ["github.com", "https://github.com/login"] {
             let failure = #expect(throws: CommandFailure.self, "\(service)") { try Self.add(service, "octocat").run(in: fixture.session) }
@@ -33,7 +32,6 @@ struct AddDuplicateTests {
     @Test("another username, another host (a subdomain, a parent) or --force: added")
     func addedOtherwise() throws {
         let fixture = try AgentInProcessTests.Fixture()
-        fixture.session.mayUseTerminal = false
         #expect(try fixture.unlock() == .done)
         try Self.add("github.com", "hubot").run(in: fixture.session)
         try Self.add("gist.github.com", "octocat").run(in: fixture.session)

@@ -20,6 +20,8 @@ struct AgentInProcessTests {
         let service: AgentService
         let server: AgentServer
         let client: AgentClient
+        /// The session's stdout and stderr; no terminal.
+        let streams: RecordedStreams
 
         init(idleTimeout: Duration = .seconds(60)) throws {
             root = NSTemporaryDirectory() + "pwtui-kit-" + UUID().uuidString
@@ -27,7 +29,8 @@ struct AgentInProcessTests {
                                                     attributes: [.posixPermissions: 0o700])
             let environment = Environment(["HOME": root, "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state",
                                            "XDG_RUNTIME_DIR": root + "/run"])
-            session = Session(vault: root + "/vault.pwtui", environment: environment)
+            streams = try RecordedStreams()
+            session = Session(vault: root + "/vault.pwtui", environment: environment, streams: streams.streams)
             let vault = try Vault.create(at: session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)),
                                          parameters: .interactive)
             try vault.add(services: [try ServiceIdentifier("github.com")], username: "octocat",

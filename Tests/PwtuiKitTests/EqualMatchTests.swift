@@ -15,7 +15,6 @@ struct EqualMatchTests {
     /// The fixture's vault (GitHub, octocat) plus `extra` credentials, before the agent unlocks.
     static func fixture(_ extra: [(service: String, username: String, rank: Int32)]) throws -> AgentInProcessTests.Fixture {
         let fixture = try AgentInProcessTests.Fixture()
-        fixture.session.mayUseTerminal = false
         let vault = try Vault.open(at: fixture.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
         for login in extra {
             try vault.add(services: [try ServiceIdentifier(login.service)], username: login.username,

@@ -14,25 +14,10 @@ import VaultModel
 struct GitHelperInProcessTests {
     /// Runs `operation` with `request` (git's key=value lines) and returns what it answered.
     static func helper(_ operation: String, _ request: String, session: Session) throws -> String {
-        let input = try FileDescriptor.pipe()
-        let output = try FileDescriptor.pipe()
-        defer {
-            input.reading.close()
-            output.reading.close()
-        }
-        try input.writing.writeAll(request + "\n")
-        input.writing.close()
-        session.mayUseTerminal = false
-        try GitCredentialHelper(session: session, input: input.reading, output: output.writing).run(operation: operation)
-        output.writing.close()
-        var answer: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let got = try buffer.withUnsafeMutableBytes { try output.reading.readSome(into: $0) }
-            if got == 0 { break }
-            answer += buffer[..<got]
-        }
-        return String(decoding: answer, as: UTF8.self)
+        let recorded = try RecordedStreams(input: request + "\n", messagesAreSeen: false)
+        session.streams = recorded.streams
+        try GitCredentialHelper(session: session).run(operation: operation)
+        return recorded.output
     }
 
     @Test("get: the unlocked agent answers with username= and password= for the host")

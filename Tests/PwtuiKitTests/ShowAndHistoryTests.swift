@@ -43,7 +43,6 @@ struct ShowAndHistoryTests {
                 try pipe.fileHandleForWriting.close()
                 let session = Session(vault: fixture.session.vaultPath, masterPasswordFD: pipe.fileHandleForReading.fileDescriptor,
                                       environment: fixture.session.environment)
-                session.mayUseTerminal = false
                 return session
             }
         }
@@ -56,6 +55,14 @@ struct ShowAndHistoryTests {
         }
     }
 
+    /// What `run` printed on stdout, `session`'s streams recorded for it.
+    static func printed(in session: Session, _ run: (Session) throws -> Void) throws -> String {
+        let recorded = try RecordedStreams()
+        session.streams = recorded.streams
+        try run(session)
+        return recorded.output
+    }
+
     static func text(_ bytes: borrowing SecureBytes) -> String {
         bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
@@ -63,7 +70,7 @@ struct ShowAndHistoryTests {
     @Test("show: everything but the password, which is dots until --reveal")
     func showMasked() throws {
         let setup = try Setup()
-        let shown = Self.text(try ShowCredential(reference: "github.com", reveal: false, format: .text).render(in: try setup.session))
+        let shown = try Self.printed(in: try setup.session) { try ShowCredential(reference: "github.com", reveal: false, format: .text).run(in: $0) }
         #expect(shown.hasPrefix("GitHub\n"))
         #expect(shown.contains("  id          \(setup.id.uuidString.lowercased())\n"))
         #expect(shown.contains("  username    octocat\n"))
@@ -78,17 +85,18 @@ struct ShowAndHistoryTests {
     @Test("show --reveal prints the password; --format json escapes it, null without --reveal")
     func showRevealedAndJSON() throws {
         let setup = try Setup()
-        let shown = Self.text(try ShowCredential(reference: "GitHub", reveal: true, format: .text).render(in: try setup.session))
+        let shown = try Self.printed(in: try setup.session) { try ShowCredential(reference: "GitHub", reveal: true, format: .text).run(in: $0) }
         #expect(shown.contains("  password    gh-2\n"))
-        let masked = Self.text(try ShowCredential(reference: "github.com", reveal: false, format: .json).render(in: try setup.session))
+        let masked = try Self.printed(in: try setup.session) { try ShowCredential(reference: "github.com", reveal: false, format: .json).run(in: $0) }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(masked.utf8)) as? [String: Any])
         #expect(object["password"] is NSNull)
         #expect(object["username"] as? String == "octocat")
         #expect(object["notes"] as? String == "recovery codes in the safe\nsecond line")
         #expect((object["history"] as? [[String: Any]])?.map { $0["number"] as? Int } == [1, 2])
         #expect(object["lastUsed"] is NSNull)
-        let revealed = Self.text(try ShowCredential(reference: String(setup.id.uuidString.prefix(6)), reveal: true, format: .json)
-            .render(in: try setup.session))
+        let revealed = try Self.printed(in: try setup.session) {
+            try ShowCredential(reference: String(setup.id.uuidString.prefix(6)), reveal: true, format: .json).run(in: $0)
+        }
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(revealed.utf8)) as? [String: Any])
         #expect(parsed["password"] as? String == "gh-2")
     }
@@ -96,12 +104,12 @@ struct ShowAndHistoryTests {
     @Test("history: newest first, dated, dots unless --reveal")
     func history() throws {
         let setup = try Setup()
-        let masked = Self.text(try ShowHistory(reference: "github.com", reveal: false).render(in: try setup.session))
+        let masked = try Self.printed(in: try setup.session) { try ShowHistory(reference: "github.com", reveal: false).run(in: $0) }
         let lines = masked.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.hasSuffix("  ••••••••") && $0.contains(" UTC  ") })
         #expect(lines.first?.hasPrefix("1  20") == true && lines.last?.hasPrefix("2  20") == true)
-        let revealed = Self.text(try ShowHistory(reference: "github.com", reveal: true).render(in: try setup.session))
+        let revealed = try Self.printed(in: try setup.session) { try ShowHistory(reference: "github.com", reveal: true).run(in: $0) }
         #expect(revealed.split(separator: "\n").map { $0.split(separator: " ").dropFirst(4).joined(separator: " ") }
                 == ["gh-1 \"quoted\"", "gh-secret"])
     }
@@ -114,42 +122,43 @@ struct ShowAndHistoryTests {
         try vault.setField(of: setup.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("2222".utf8)))
         try vault.setField(of: setup.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("3333".utf8)))
         try vault.save()
-        let masked = Self.text(try ShowHistory(reference: "github.com", reveal: false).render(in: try setup.session))
+        let masked = try Self.printed(in: try setup.session) { try ShowHistory(reference: "github.com", reveal: false).run(in: $0) }
         let lines = masked.split(separator: "\n")
         #expect(lines.count == 4)
         #expect(lines.prefix(2).allSatisfy { $0.first?.isNumber == true })
         #expect(lines.suffix(2).allSatisfy { $0.hasPrefix("field PIN  ") && $0.hasSuffix("  ••••••••") })
         #expect(!masked.contains("1111") && !masked.contains("2222"))
-        let revealed = Self.text(try ShowHistory(reference: "github.com", reveal: true).render(in: try setup.session))
+        let revealed = try Self.printed(in: try setup.session) { try ShowHistory(reference: "github.com", reveal: true).run(in: $0) }
         let fieldLines = revealed.split(separator: "\n").filter { $0.hasPrefix("field PIN") }
         #expect(fieldLines.map { $0.split(separator: " ").last.map(String.init) } == ["2222", "1111"], "newest first")
         #expect(fieldLines.first?.hasPrefix("field PIN  1  ") == true)
-        let shown = Self.text(try ShowCredential(reference: "github.com", reveal: false, format: .text).render(in: try setup.session))
+        let shown = try Self.printed(in: try setup.session) { try ShowCredential(reference: "github.com", reveal: false, format: .text).run(in: $0) }
         #expect(shown.contains("  history     2 previous passwords, 2 earlier field values ("))
     }
 
     @Test("through the unlocked agent: show and history without the master password, the same as rendered here")
     func throughTheAgent() throws {
         let setup = try Setup()
-        setup.fixture.session.mayUseTerminal = false
         #expect(try setup.fixture.unlock() == .done)
         for reveal in [false, true] {
-            let here = Self.text(try ShowCredential(reference: "github.com", reveal: reveal, format: .json).render(in: try setup.session))
+            let here = try Self.printed(in: try setup.session) { try ShowCredential(reference: "github.com", reveal: reveal, format: .json).run(in: $0) }
             // The fixture's session has no --master-password-fd and no terminal: only the agent can answer.
-            let agent = Self.text(try ShowCredential(reference: "github.com", reveal: reveal, format: .json).render(in: setup.fixture.session))
+            let agent = try Self.printed(in: setup.fixture.session) { try ShowCredential(reference: "github.com", reveal: reveal, format: .json).run(in: $0) }
             #expect(agent == here)
-            let history = Self.text(try ShowHistory(reference: "GitHub", reveal: reveal).render(in: setup.fixture.session))
-            #expect(history == Self.text(try ShowHistory(reference: "GitHub", reveal: reveal).render(in: try setup.session)))
+            let history = try Self.printed(in: setup.fixture.session) { try ShowHistory(reference: "GitHub", reveal: reveal).run(in: $0) }
+            let historyHere = try Self.printed(in: try setup.session) { try ShowHistory(reference: "GitHub", reveal: reveal).run(in: $0) }
+            #expect(history == historyHere)
             #expect(history.split(separator: "\n").count == 2)
         }
-        #expect(AgentInProcessTests.text(try ShowCredential(reference: "github.com", reveal: true, format: .text)
-            .render(in: setup.fixture.session)).contains("  password    gh-2\n"))
+        let revealedByAgent = try Self.printed(in: setup.fixture.session) {
+            try ShowCredential(reference: "github.com", reveal: true, format: .text).run(in: $0)
+        }
+        #expect(revealedByAgent.contains("  password    gh-2\n"))
     }
 
     @Test("edit --restore N, as history numbers them, through the unlocked agent: the current password joins the history")
     func restoreThroughTheAgent() throws {
         let setup = try Setup()
-        setup.fixture.session.mayUseTerminal = false
         #expect(try setup.fixture.unlock() == .done)
         try EditCredential(id: "github.com", edits: .init(restore: 2), generate: false).run(in: setup.fixture.session)
         let (current, previous) = try setup.password()

@@ -59,10 +59,10 @@ public struct AddCredential {
             updating = try offerUpdate(of: duplicate, session)
         }
         let secret = generate
-            ? try GeneratePassword(rules: generationRules, hosts: identifiers.map(\.host)).make()
-            : try SecretReader.newSecret(label: "password for \(identifiers.first?.text ?? title)")
+            ? try GeneratePassword(rules: generationRules, hosts: identifiers.map(\.host)).make(in: session)
+            : try SecretReader.newSecret(label: "password for \(identifiers.first?.text ?? title)", from: session.streams)
         // Read and checked before anything is saved: a mistyped key adds nothing.
-        let key = oneTimeKey ? try SecretReader.oneTimeKey(for: title.isEmpty ? identifiers.first?.text ?? "" : title) : nil
+        let key = oneTimeKey ? try SecretReader.oneTimeKey(for: title.isEmpty ? identifiers.first?.text ?? "" : title, from: session.streams) : nil
         var touched: IdentityStore.Identity
         if let updating {
             touched = try access.apply(.edit(id: updating.id.uuidString, edits(updating, identifiers)), secret: secret)
@@ -75,7 +75,7 @@ public struct AddCredential {
             touched = try access.apply(.edit(id: touched.id.uuidString, CredentialChange.Edits(totp: .set(key.parameters))), secret: key.key)
         }
         let id = touched.id.uuidString.lowercased()
-        try StandardOutput.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
+        try session.streams.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
         if generate { try handOver(secret, of: touched, session) }
     }
 
@@ -138,17 +138,17 @@ public struct AddCredential {
         let instead = "pwtui get --id \(id.prefix(8)) prints it"
         do {
             if printPassword {
-                try secret.withUnsafeBytes { try StandardOutput.write($0) }
-                try StandardOutput.write("\n")
+                try secret.withUnsafeBytes { try session.streams.write($0) }
+                try session.streams.write("\n")
                 return
             }
-            guard session.mayUseTerminal, FileDescriptor.standardOutput.isTerminal else {
-                StandardError.say("The generated password is saved: \(instead) (or add --print next time).")
+            guard session.mayUseTerminal, session.streams.answerIsTerminal else {
+                session.streams.say("The generated password is saved: \(instead) (or add --print next time).")
                 return
             }
             let timeout = try session.settings().clipboardTimeout
             let copied = try secret.withUnsafeBytes { try Clipboard.copy($0, clearAfter: timeout, environment: session.environment) }
-            StandardError.say("Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
+            session.streams.say("Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
                 + "\(copied.clearing(after: timeout)).")
         } catch let failure as CommandFailure {
             // Saved already: not the 74 of a vault left unchanged.

@@ -21,9 +21,9 @@ public struct ChangeMasterPassword {
     public func run(in session: Session) throws {
         let vault = try session.openVault()
         let newPassword = try NewMasterPassword.read(from: newPasswordFD, option: "--new-master-password-fd",
-                                                     heading: "New master password", allowWeak: allowWeak)
+                                                     heading: "New master password", allowWeak: allowWeak, in: session)
         try Self.rekey(vault, to: newPassword, parameters: parameters, in: session)
-        StandardError.say("Master password changed for \(vault.path).")
+        session.streams.say("Master password changed for \(vault.path).")
     }
 
     /// The one re-key, for `passwd` and `configure`'s new unlock cost alike: new salt and keys,
@@ -53,6 +53,6 @@ public struct ChangeMasterPassword {
         guard let agent = session.agentClient, let answer = try? agent.request(.status),
               case .status(let status) = answer.body, status.vault == path, !status.locked,
               (try? agent.request(.lock)) != nil else { return }
-        StandardError.say("The agent held the old keys and is now locked; `pwtui unlock` with the master password now in force.")
+        session.streams.say("The agent held the old keys and is now locked; `pwtui unlock` with the master password now in force.")
     }
 }

@@ -18,15 +18,15 @@ public struct CopyPassword {
         if let answer = try session.agent?.get(query, field: .password, vault: session.vaultPath) {
             guard case .credential(let identity, _, let tied) = answer.body else { throw AgentError.unexpected(answer.body) }
             try Handover.copy(answer.payload, of: "\(identity.displayTitle) (\(identity.username))", clipboardTimeout: timeout,
-                              environment: session.environment)
-            TieNotice.say(tied: tied, chosen: identity, query: query)
+                              in: session)
+            TieNotice.say(tied: tied, chosen: identity, query: query, in: session)
             return
         }
         let vault = try session.openVault()
         let (credential, tied) = try session.rankedAnswer(query, in: vault)
         try Handover.copy(try CredentialField.password.render(credential, from: vault),
                           of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: timeout,
-                          environment: session.environment)
-        TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query)
+                          in: session)
+        TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query, in: session)
     }
 }

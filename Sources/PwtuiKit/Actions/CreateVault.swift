@@ -19,10 +19,10 @@ public struct CreateVault {
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.alreadyExists(path: path) }
         let password = try NewMasterPassword.read(from: session.masterPasswordFD, option: "--master-password-fd",
                                                   example: " (pwtui init --master-password-fd 3 3<file)",
-                                                  heading: "Master password", allowWeak: allowWeak)
+                                                  heading: "Master password", allowWeak: allowWeak, in: session)
         try VaultStorage.createDirectory(for: path)
         let vault = try Vault.create(at: path, password: password, parameters: parameters)
         try session.save(vault)
-        StandardError.say("Created \(path) (unlock cost: \(parameters)).")
+        session.streams.say("Created \(path) (unlock cost: \(parameters)).")
     }
 }

@@ -18,16 +18,16 @@ public struct Doctor {
 
     public func run(in session: Session) throws {
         let choice = session.vaultChoice
-        try StandardOutput.write("vault: \(choice.path) (named by \(choice.source.description))\n")
+        try session.streams.write("vault: \(choice.path) (named by \(choice.source.description))\n")
         let findings = try check(session)
         if findings.isEmpty {
-            try StandardOutput.write("ok: \(PrintableText.escaped(session.vaultPath)) looks fine\n")
+            try session.streams.write("ok: \(PrintableText.escaped(session.vaultPath)) looks fine\n")
             return
         }
         // File names come from whoever could write beside the vault (a sync service's copy named
         // with `ESC ]2;` would retitle the window): each line is shown escaped, one line each.
         for finding in findings {
-            try StandardOutput.write("- \(PrintableText.escaped(finding.message))\n"
+            try session.streams.write("- \(PrintableText.escaped(finding.message))\n"
                 + (finding.command.map { "  run: \(PrintableText.escaped($0))\n" } ?? ""))
         }
     }

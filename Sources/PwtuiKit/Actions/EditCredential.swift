@@ -31,12 +31,12 @@ public struct EditCredential {
         let access = try VaultAccess.open(session)
         let credential = try CredentialReference(id).resolve(in: access, session: session)
         var secret = !edits.replacesSecret ? try SecureBytes(zeros: 0)
-            : generate ? try GeneratePassword(rules: generationRules, hosts: credential.hosts).make()
-            : try SecretReader.newSecret(label: "password for \(credential.displayTitle)")
+            : generate ? try GeneratePassword(rules: generationRules, hosts: credential.hosts).make(in: session)
+            : try SecretReader.newSecret(label: "password for \(credential.displayTitle)", from: session.streams)
         // The full id: the change is about the credential shown, whatever is added meanwhile.
         var edits = edits
         if let fieldName {
-            let value = try SecretReader.fieldValue(label: "value of the field '\(fieldName)' of \(credential.displayTitle)", secret: !fieldIsText)
+            let value = try SecretReader.fieldValue(label: "value of the field '\(fieldName)' of \(credential.displayTitle)", secret: !fieldIsText, from: session.streams)
             if fieldIsText {
                 // A text field is no secret: its text travels in the change.
                 let text = value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
@@ -51,7 +51,7 @@ public struct EditCredential {
             if edits.replacesSecret || edits != CredentialChange.Edits() {
                 try access.apply(.edit(id: credential.id.uuidString, edits), secret: secret)
             }
-            let key = try SecretReader.oneTimeKey(for: credential.displayTitle)
+            let key = try SecretReader.oneTimeKey(for: credential.displayTitle, from: session.streams)
             edits = CredentialChange.Edits(totp: .set(key.parameters))
             try access.apply(.edit(id: credential.id.uuidString, edits), secret: key.key)
         } else {
@@ -59,9 +59,9 @@ public struct EditCredential {
         }
         let named = "\(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8)))"
         if let number = edits.restore {
-            StandardError.say("Restored previous password \(number) of \(named); the one it replaced is now previous password 1.")
+            session.streams.say("Restored previous password \(number) of \(named); the one it replaced is now previous password 1.")
         } else {
-            StandardError.say("Updated \(named).")
+            session.streams.say("Updated \(named).")
         }
     }
 }

@@ -10,7 +10,7 @@ public enum EditEquivalents {
         vault.updateEquivalents { $0.add(normalized, at: $1) }
         try session.save(vault)
         if let group = vault.contents.equivalents.group(containing: normalized[0]) {
-            StandardError.say("Equivalent: \(group.sorted().joined(separator: " "))")
+            session.streams.say("Equivalent: \(group.sorted().joined(separator: " "))")
         }
     }
 
@@ -25,7 +25,7 @@ public enum EditEquivalents {
                 lines.append(group.joined(separator: " ") + (group.contains(where: disabled.contains) ? "  (built in, off)\n" : "  (built in)\n"))
             }
         }
-        try StandardOutput.write(lines.joined())
+        try session.streams.write(lines.joined())
     }
 
     /// Turns the built-in groups holding `domains` off (`on`: false) or back on, in the settings.
@@ -38,7 +38,7 @@ public enum EditEquivalents {
             }
             settings.disabledEquivalents.removeAll { group.contains($0) }
             if !on { settings.disabledEquivalents.append(domain) }
-            StandardError.say("Built-in group \(on ? "on" : "off"): \(group.joined(separator: " "))")
+            session.streams.say("Built-in group \(on ? "on" : "off"): \(group.joined(separator: " "))")
         }
         try settings.save(to: session.configPath)
     }

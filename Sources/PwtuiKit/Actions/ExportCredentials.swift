@@ -26,7 +26,7 @@ public struct ExportCredentials {
             if !force, FileSystem.exists(output) {
                 throw CommandFailure(.usage, "\(output) exists; give another --output, or --force to replace it")
             }
-        } else if FileDescriptor.standardOutput.isTerminal {
+        } else if session.streams.answerIsTerminal {
             throw CommandFailure(.usage, "an export holds every password in plaintext and is not written to a terminal; "
                 + "give --output FILE, or redirect stdout to a file")
         }
@@ -39,17 +39,17 @@ public struct ExportCredentials {
         if let output {
             try bytes.withUnsafeBytes { try AtomicFile.write(bytes: $0, to: output) }
         } else {
-            try StandardOutput.write(bytes)
+            try session.streams.write(bytes)
         }
         let destination = output ?? "stdout"
-        StandardError.say("Exported \(count) credential\(count == 1 ? "" : "s") to \(destination) as \(format.rawValue). "
+        session.streams.say("Exported \(count) credential\(count == 1 ? "" : "s") to \(destination) as \(format.rawValue). "
             + "It holds every password in plaintext: keep it off shared disks and backups, and delete it when done (shred -u).")
         if writer.notesServices > 0 {
-            StandardError.say("\(writer.notesServices) credential\(writer.notesServices == 1 ? " has" : "s have") more than one service; "
+            session.streams.say("\(writer.notesServices) credential\(writer.notesServices == 1 ? " has" : "s have") more than one service; "
                 + "KeePassXC's CSV has one URL column, so the others are in the notes as 'URL: …' lines.")
         }
         if writer.notesFields > 0 {
-            StandardError.say("\(writer.notesFields) credential\(writer.notesFields == 1 ? " has" : "s have") secret fields; "
+            session.streams.say("\(writer.notesFields) credential\(writer.notesFields == 1 ? " has" : "s have") secret fields; "
                 + "KeePassXC's CSV has no column for them, so they are in the notes as 'name: value' lines, no longer secret there.")
         }
     }

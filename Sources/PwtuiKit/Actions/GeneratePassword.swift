@@ -24,24 +24,25 @@ public struct GeneratePassword {
     }
 
     /// `pwtui generate`: one password on stdout, from protected memory.
-    public func run() throws {
-        let password = try make()
-        try password.withUnsafeBytes { try StandardOutput.write($0) }
-        try StandardOutput.write("\n")
+    public func run(in session: Session) throws {
+        let password = try make(in: session)
+        try password.withUnsafeBytes { try session.streams.write($0) }
+        try session.streams.write("\n")
     }
 
-    public func make() throws -> SecureBytes {
+    /// The password; advice (a short passphrase, the site's rules used) goes to `session`'s stderr.
+    public func make(in session: Session) throws -> SecureBytes {
         if let words {
             guard PassphraseGenerator.wordRange.contains(words) else {
                 throw CommandFailure(.usage, "--words takes 1 to 64 words, not \(words)")
             }
             if words < PassphraseGenerator.recommendedWords {
-                StandardError.say("pwtui: \(words) words are \(Int(PassphraseGenerator.bits(words: words))) bits; "
+                session.streams.say("pwtui: \(words) words are \(Int(PassphraseGenerator.bits(words: words))) bits; "
                     + "\(PassphraseGenerator.recommendedWords) or more are recommended")
             }
             return try PassphraseGenerator.generate(words: words)
         }
-        var parsed = try chosenRules()
+        var parsed = try chosenRules(in: session)
         if let length {
             guard (parsed?.minimumLength ?? 1)...(parsed?.maximumLength ?? Limits.secretBytes) ~= length, length >= 1 else {
                 throw CommandFailure(.usage, "--length \(length) is outside what the rules allow")
@@ -78,7 +79,7 @@ public struct GeneratePassword {
         return "\n  " + shown + "\n  " + String(repeating: " ", count: before.count) + "^"
     }
 
-    private func chosenRules() throws -> PasswordRules? {
+    private func chosenRules(in session: Session) throws -> PasswordRules? {
         if let rules {
             do {
                 return try PasswordRules(parsing: rules)
@@ -89,7 +90,7 @@ public struct GeneratePassword {
         }
         for host in hosts {
             guard let site = SiteRules.rules(for: host) else { continue }
-            StandardError.say("Using the password rules \(site.domain) publishes: \(site.rules)")
+            session.streams.say("Using the password rules \(site.domain) publishes: \(site.rules)")
             do {
                 return try PasswordRules(parsing: site.rules)
             } catch {

@@ -39,11 +39,11 @@ public struct GetCredential {
             // The agent reloads a file another process wrote (a sync's fast-forward, a backup put
             // back) without anyone to tell: an older one is warned of here, like an opened one.
             session.checkRollbackOfFile()
-            try StandardOutput.write(answer.payload)
+            try session.streams.write(answer.payload)
             if case .credential(let identity, _, let tied) = answer.body {
-                TieNotice.say(tied: tied, chosen: identity, query: query)
+                TieNotice.say(tied: tied, chosen: identity, query: query, in: session)
                 sayIfNotSaved(identity, session)
-                sayTimeLeft(identity)
+                sayTimeLeft(identity, in: session)
             }
             return
         }
@@ -53,10 +53,10 @@ public struct GetCredential {
         // Opened once: the master password is read once, whichever question answers.
         let vault = try session.openVault()
         let (credential, tied) = try withTitleFallback { query in try session.rankedAnswer(query, in: vault) }
-        try StandardOutput.write(try field.render(credential, from: vault))
-        TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query)
+        try session.streams.write(try field.render(credential, from: vault))
+        TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query, in: session)
         sayIfNotSaved(IdentityStore.Identity(credential), session)
-        sayTimeLeft(IdentityStore.Identity(credential))
+        sayTimeLeft(IdentityStore.Identity(credential), in: session)
     }
 
     /// `get SERVICE --id ID` hands over that credential whatever it is saved for; when that is
@@ -69,7 +69,7 @@ public struct GetCredential {
             stored.contains { ServiceMatch.tier(stored: $0, request: request, context: context) != nil }
         }
         guard !matches else { return }
-        StandardError.say("pwtui: \(identity.displayTitle) (\(identity.username)) is not saved for "
+        session.streams.say("pwtui: \(identity.displayTitle) (\(identity.username)) is not saved for "
             + "\(query.services.map(\.text).joined(separator: " ")); given because --id names it.")
     }
 
@@ -99,9 +99,9 @@ public struct GetCredential {
         }
     }
 
-    private func sayTimeLeft(_ identity: IdentityStore.Identity) {
-        guard saysTimeLeft, let period = identity.oneTime?.period, FileDescriptor.standardOutput.isTerminal else { return }
+    private func sayTimeLeft(_ identity: IdentityStore.Identity, in session: Session) {
+        guard saysTimeLeft, let period = identity.oneTime?.period, session.streams.answerIsTerminal else { return }
         let seconds = Clock.system.now().millisecondsSince1970 / 1000
-        StandardError.say("(valid for \(period - Int(seconds % Int64(period))) more seconds)")
+        session.streams.say("(valid for \(period - Int(seconds % Int64(period))) more seconds)")
     }
 }

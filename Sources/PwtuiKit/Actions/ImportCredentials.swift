@@ -40,8 +40,8 @@ public struct ImportCredentials {
         MemoryTuning.returnFreedMemory()
         try session.save(applied.vault)
         recordUse(applied.used, in: applied.vault, session)
-        try StandardOutput.write(applied.report, afterSaving: "the import")
-        remindOfPlaintext(applied.format)
+        try session.streams.write(applied.report, afterSaving: "the import")
+        remindOfPlaintext(applied.format, in: session)
     }
 
     /// Reads the export, decides every entry and applies the plan to the opened vault; nil when
@@ -54,10 +54,10 @@ public struct ImportCredentials {
         let planning = ProgressBar(label: "Reading entries", minimumSteps: 5_000)
         let plan = ImportPlan(batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets,
                               policy: policy, now: Clock.system.now(), suffixes: session.suffixes, progress: planning.update)
-        for warning in plan.warnings { StandardError.say("warning: " + PrintableText.escaped(warning)) }
+        for warning in plan.warnings { session.streams.say("warning: " + PrintableText.escaped(warning)) }
         let invalid = plan.steps.filter { if case .invalid = $0.action { return true } else { return false } }
         if dryRun {
-            try StandardOutput.write(report(plan, everything: true))
+            try session.streams.write(report(plan, everything: true))
         }
         // A dry run ends as the import would: a script checking it learns the same.
         guard invalid.isEmpty || skipInvalid else {
@@ -69,8 +69,8 @@ public struct ImportCredentials {
         }
         if dryRun { return nil }
         guard plan.addedCount + plan.updatedCount > 0 else {
-            try StandardOutput.write(report(plan, everything: false))
-            remindOfPlaintext(batch.format)
+            try session.streams.write(report(plan, everything: false))
+            remindOfPlaintext(batch.format, in: session)
             return nil
         }
         let used = try plan.apply(to: vault)
@@ -139,8 +139,8 @@ public struct ImportCredentials {
         try? session.usageHistory.write(usage)
     }
 
-    private func remindOfPlaintext(_ format: ImportFormat) {
+    private func remindOfPlaintext(_ format: ImportFormat, in session: Session) {
         guard format != .pass else { return }
-        StandardError.say("\(path) holds every password in plaintext: delete it when you are done (shred -u \(ShellWord.quoted(path))).")
+        session.streams.say("\(path) holds every password in plaintext: delete it when you are done (shred -u \(ShellWord.quoted(path))).")
     }
 }

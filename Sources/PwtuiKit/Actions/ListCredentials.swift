@@ -41,8 +41,8 @@ public struct ListCredentials {
             }
         }
         switch format {
-        case .json: try StandardOutput.write(Self.json(rows, ranked: !requests.isEmpty, times: listed.times))
-        case .table: try StandardOutput.write(Self.table(rows))
+        case .json: try session.streams.write(Self.json(rows, ranked: !requests.isEmpty, times: listed.times))
+        case .table: try session.streams.write(Self.table(rows))
         }
     }
 
@@ -71,7 +71,7 @@ public struct ListCredentials {
             throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
         }
         let rows = ranked.map { ($0.credential, $0.match) }
-        try StandardOutput.write(format == .json ? Self.json(rows, ranked: true, times: false) : Self.table(rows))
+        try session.streams.write(format == .json ? Self.json(rows, ranked: true, times: false) : Self.table(rows))
     }
 
     /// `times`: false for identities from the identity store or the agent, which have none.

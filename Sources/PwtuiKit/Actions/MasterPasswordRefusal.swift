@@ -3,11 +3,11 @@ import VaultModel
 extension MasterPasswordPolicy {
     /// `init` and `passwd`: a master password under the minimum is a usage error (64) that says
     /// what would do, unless the user passed `--allow-weak`.
-    static func check(_ strength: PasswordStrength, allowWeak: Bool) throws {
+    static func check(_ strength: PasswordStrength, allowWeak: Bool, in session: Session) throws {
         guard !accepts(strength) else { return }
         guard allowWeak else {
             throw CommandFailure(.usage, "the master password is \(shortfall(strength)); or pass --allow-weak to keep it")
         }
-        StandardError.say("Kept a weak master password (--allow-weak).")
+        session.streams.say("Kept a weak master password (--allow-weak).")
     }
 }

@@ -25,6 +25,6 @@ public struct RemoveCredential {
             }
         }
         try access.apply(.remove(id: credential.id.uuidString), secret: try SecureBytes(zeros: 0))
-        StandardError.say("Deleted \(credential.summary).")
+        session.streams.say("Deleted \(credential.summary).")
     }
 }

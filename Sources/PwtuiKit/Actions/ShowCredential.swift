@@ -19,15 +19,10 @@ public struct ShowCredential {
     }
 
     public func run(in session: Session) throws {
-        try StandardOutput.write(try render(in: session))
-    }
-
-    /// What `run` writes on stdout, in protected memory.
-    public func render(in session: Session) throws -> SecureBytes {
         let access = try VaultAccess.open(session)
         let identity = try CredentialReference(reference).resolve(in: access, session: session)
         let view = CredentialView(kind: .details, reveal: reveal, format: format,
                                   command: Invocation.current(session.environment).command)
-        return try access.render(view, of: identity)
+        try session.streams.write(try access.render(view, of: identity))
     }
 }

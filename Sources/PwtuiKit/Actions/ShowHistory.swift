@@ -17,13 +17,13 @@ public struct ShowHistory {
         self.reveal = reveal
     }
 
+    /// The history on stdout (nothing when there is none), from protected memory; the count and
+    /// the hint go to stderr.
     public func run(in session: Session) throws {
-        try StandardOutput.write(try render(in: session))
+        try session.streams.write(try render(in: session))
     }
 
-    /// What `run` writes on stdout (nothing when there is no history), in protected memory; the
-    /// count and the hint go to stderr.
-    public func render(in session: Session) throws -> SecureBytes {
+    private func render(in session: Session) throws -> SecureBytes {
         let access = try VaultAccess.open(session)
         let identity = try CredentialReference(reference).resolve(in: access, session: session)
         let command = Invocation.current(session.environment).command
@@ -41,12 +41,12 @@ public struct ShowHistory {
         }
         let name = PrintableText.escaped("\(identity.displayTitle) (\(identity.username))")
         if fieldCount > 0 {
-            StandardError.say("\(name): \(fieldCount) earlier value\(fieldCount == 1 ? "" : "s") of secret fields (lines 'field NAME N'), newest first.")
+            session.streams.say("\(name): \(fieldCount) earlier value\(fieldCount == 1 ? "" : "s") of secret fields (lines 'field NAME N'), newest first.")
         }
         if count == 0 {
-            StandardError.say("\(name) has no previous passwords.")
+            session.streams.say("\(name) has no previous passwords.")
         } else {
-            StandardError.say("\(name): \(count) previous password\(count == 1 ? "" : "s"), newest first; "
+            session.streams.say("\(name): \(count) previous password\(count == 1 ? "" : "s"), newest first; "
                 + "make one current again with: \(command) edit \(identity.id.uuidString.lowercased().prefix(8)) --restore N")
         }
         return output

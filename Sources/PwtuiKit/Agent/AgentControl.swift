@@ -89,7 +89,7 @@ public enum AgentControl {
             started = try launch(idleTimeout: .seconds(15 * 60), idleTimeoutText: idleTimeoutText, foreground: false, in: session)
         }
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
-        if let interrupted { StandardError.say(interrupted.notice) }
+        if let interrupted { session.streams.say(interrupted.notice) }
         try session.withMasterPassword { password in
             guard let answer = try client.request(.unlock, payload: password) else {
                 throw CommandFailure(.ioError, "the agent went away")

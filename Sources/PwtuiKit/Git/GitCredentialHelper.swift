@@ -36,20 +36,15 @@ public struct GitCredentialHelper {
     }
 
     let session: Session
-    /// Where git's request comes from and its answer goes: stdin and stdout, but for tests.
-    let input: FileDescriptor
-    let output: FileDescriptor
 
-    public init(session: Session, input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput) {
+    public init(session: Session) {
         self.session = session
-        self.input = input
-        self.output = output
     }
 
     /// Answers git's `operation` (text, not an `Operation`: `man gitcredentials` asks a helper to
     /// ignore, silently, an operation it does not know — a newer git's) for the request on stdin.
     public func run(operation: String) throws {
-        var request = try GitCredentialRequest.read(from: input.rawValue)
+        var request = try GitCredentialRequest.read(from: session.streams.input.rawValue)
         guard let operation = Operation(rawValue: operation), let service = try request.service() else { return }
         let path = session.vaultPath
         guard FileManager.default.fileExists(atPath: path) else { return }
@@ -118,12 +113,12 @@ public struct GitCredentialHelper {
             !value.contains { $0 == 0x0A || $0 == 0 } && value.last != 0x0D
         }
         guard carriable(Array(username.utf8)), carriable(password) else {
-            StandardError.say("pwtui: the chosen credential's username or password contains a line break, which git's credential protocol cannot carry; nothing was given to git")
+            session.streams.say("pwtui: the chosen credential's username or password contains a line break, which git's credential protocol cannot carry; nothing was given to git")
             return
         }
-        try StandardOutput.write("username=\(username)\npassword=", to: output)
-        try StandardOutput.write(password, to: output)
-        try StandardOutput.write("\n", to: output)
+        try session.streams.write("username=\(username)\npassword=")
+        try session.streams.write(password)
+        try session.streams.write("\n")
     }
 
     private func answer(_ credential: Credential, from vault: Vault) throws {
@@ -156,7 +151,7 @@ public struct GitCredentialHelper {
         }
         guard let terminal = try? session.openTerminal(theme: try session.settings().theme) else {
             // git moves on to its own prompt, or fails with only "could not read Username": say why.
-            if locked { StandardError.say(Self.lockedAdvice(path)) }
+            if locked { session.streams.say(Self.lockedAdvice(path)) }
             return
         }
         let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], session: session,
@@ -175,7 +170,7 @@ public struct GitCredentialHelper {
             session.checkRollbackOfFile()
             guard let password = agentAnswer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
             try password.withUnsafeBytes { try answer(username: agentAnswer.identity.username, password: CredentialField.value(ofRendered: $0)) }
-        case .cancelled: try StandardOutput.write("quit=1\n", to: output)
+        case .cancelled: try session.streams.write("quit=1\n")
         case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
         }
     }
@@ -191,7 +186,7 @@ public struct GitCredentialHelper {
         // here for good and offered after it died.
         guard request.passwordExpiry == nil else { return }
         guard let access = try? VaultAccess.open(session) else {
-            StandardError.say(Self.lockedAdvice(session.vaultPath) + "; git's login to \(scope.service.host) was not saved")
+            session.streams.say(Self.lockedAdvice(session.vaultPath) + "; git's login to \(scope.service.host) was not saved")
             return
         }
         // The password worked: the credential holding it is confirmed, also one a person chose
@@ -243,7 +238,7 @@ public struct GitCredentialHelper {
     /// protocol has no channel for it otherwise: scripts and git's tests read the helper's
     /// stderr as an error.
     private func say(_ text: String) {
-        if FileDescriptor.standardError.isTerminal { StandardError.say(text) }
+        if session.streams.messagesAreSeen { session.streams.say(text) }
     }
 
     // MARK: erase

@@ -11,37 +11,37 @@ import VaultModel
 enum Handover {
     /// What goes out: the requested field to a pipe; to a terminal (it goes to the clipboard)
     /// the password, or the one-time code when that was asked for (^T).
-    static func field(for requested: CredentialField) -> CredentialField {
-        guard FileDescriptor.standardOutput.isTerminal, requested != .totp else { return requested }
+    static func field(for requested: CredentialField, in session: Session) -> CredentialField {
+        guard session.streams.answerIsTerminal, requested != .totp else { return requested }
         return .password
     }
 
     static func deliver(_ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int,
-                        environment: Environment) throws {
-        let handed = Self.field(for: field)
+                        in session: Session) throws {
+        let handed = Self.field(for: field, in: session)
         let rendered = try handed.render(credential, from: vault)
         try deliver(rendered, handed, of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: clipboardTimeout,
-                    environment: environment)
+                    in: session)
     }
 
     /// `rendered`: `field` (as `field(for:)` chose it) as `CredentialField.render` makes it (the
     /// agent sends it so); `description` names the credential in the confirmation.
     static func deliver(_ rendered: borrowing SecureBytes, _ field: CredentialField, of description: String, clipboardTimeout: Int,
-                        environment: Environment) throws {
-        if !FileDescriptor.standardOutput.isTerminal {
-            try StandardOutput.write(rendered)
+                        in session: Session) throws {
+        if !session.streams.answerIsTerminal {
+            try session.streams.write(rendered)
             return
         }
-        try copy(rendered, field, of: description, clipboardTimeout: clipboardTimeout, environment: environment)
+        try copy(rendered, field, of: description, clipboardTimeout: clipboardTimeout, in: session)
     }
 
     /// The rendered password or code to the clipboard, whatever stdout is (`pwtui copy`), and the
     /// confirmation on stderr, naming what was copied.
     static func copy(_ rendered: borrowing SecureBytes, _ field: CredentialField = .password, of description: String, clipboardTimeout: Int,
-                     environment: Environment) throws {
+                     in session: Session) throws {
         let copied = try rendered.withUnsafeBytes { try Clipboard.copy(CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout,
-                                                                    environment: environment) }
+                                                                    environment: session.environment) }
         let what = field == .totp ? "one-time code" : "password"
-        StandardError.say("Copied the \(what) of \(description) to the clipboard; \(copied.clearing(after: clipboardTimeout)).")
+        session.streams.say("Copied the \(what) of \(description) to the clipboard; \(copied.clearing(after: clipboardTimeout)).")
     }
 }

@@ -14,7 +14,7 @@ enum TieNotice {
             + "by recent use (then title). Pass --id ID, or a narrower service, to choose another."
     }
 
-    static func say(tied: Int, chosen: IdentityStore.Identity, query: CredentialQuery) {
-        if let text = text(tied: tied, chosen: chosen, query: query) { StandardError.say(text) }
+    static func say(tied: Int, chosen: IdentityStore.Identity, query: CredentialQuery, in session: Session) {
+        if let text = text(tied: tied, chosen: chosen, query: query) { session.streams.say(text) }
     }
 }

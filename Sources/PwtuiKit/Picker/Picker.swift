@@ -23,11 +23,11 @@ public enum Picker {
     /// The picker on the terminal, then the handover of the choice (shared with `demo`).
     public static func run(vaultPath path: String, requests: [ServiceIdentifier], session: Session,
                           output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil,
-                          terminal existing: NcursesTerminal? = nil) throws {
+                          terminal existing: (any Terminal)? = nil) throws {
         let settings = try session.settings()
         let terminal = try existing ?? session.openTerminal(theme: settings.theme)
         let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, session: session, passwordHint: passwordHint,
-                             agentField: unlocked == nil ? Handover.field(for: output) : nil)
+                             agentField: unlocked == nil ? Handover.field(for: output, in: session) : nil)
         let outcome: PickerFlow<Vault, AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
@@ -41,18 +41,18 @@ public enum Picker {
         case .chosen(let vault, let credential):
             session.recordChoice(of: credential.id, for: requests)
             try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout,
-                                 environment: session.environment)
+                                 in: session)
         case .chosenCode(let vault, let credential):
             session.recordChoice(of: credential.id, for: requests)
             try Handover.deliver(credential, from: vault, field: .totp, clipboardTimeout: settings.clipboardTimeout,
-                                 environment: session.environment)
+                                 in: session)
         case .answeredWithoutUnlocking(let answer):
             // The agent recorded the use (its query named the requests). Its vault is the file's:
             // an older copy put in place is said here, once the screen is gone, as `get` says it.
             session.checkRollbackOfFile()
             guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
             try Handover.deliver(rendered, answer.field, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
-                                 environment: session.environment)
+                                 in: session)
         }
     }
 

@@ -58,7 +58,7 @@ extension Session {
         do {
             identityStorePath = try self.identityStorePath()
         } catch {
-            StandardError.say("pwtui: the identity store could not be located (\(error)); suggestions may be out of date")
+            streams.say("pwtui: the identity store could not be located (\(error)); suggestions may be out of date")
             return
         }
         let directory = paths.identityStoreDirectory
@@ -77,7 +77,7 @@ extension Session {
         do {
             try IdentityStore(vault: vault).save(to: identityStorePath)
         } catch {
-            StandardError.say("pwtui: the identity store could not be written (\(error)); suggestions may be out of date")
+            streams.say("pwtui: the identity store could not be written (\(error)); suggestions may be out of date")
         }
     }
 }

@@ -8,13 +8,14 @@ enum NewMasterPassword {
     /// `option`: the descriptor's option, named when there is no terminal to type on;
     /// `heading`: how the strength line starts ("Master password", "New master password").
     static func read(from descriptor: Int32?, option: String, example: String = "", heading: String,
-                     allowWeak: Bool) throws -> SecureBytes {
+                     allowWeak: Bool, in session: Session) throws -> SecureBytes {
         let password = try descriptor.map { try SecretReader.firstLine(of: $0, what: option) }
-            ?? SecretReader.typedTwice(label: "master password", otherwise: "pass it on a descriptor: \(option) N\(example)")
+            ?? SecretReader.typedTwice(label: "master password", otherwise: "pass it on a descriptor: \(option) N\(example)",
+                                           from: session.streams)
         guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
         let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
-        StandardError.say("\(heading) strength: " + strength.summary)
-        try MasterPasswordPolicy.check(strength, allowWeak: allowWeak)
+        session.streams.say("\(heading) strength: " + strength.summary)
+        try MasterPasswordPolicy.check(strength, allowWeak: allowWeak, in: session)
         return password
     }
 }

@@ -23,7 +23,7 @@ extension Session {
         let remembered = GenerationMemory.load(from: paths.generationsFile)
         var memory = remembered
         if let seen = memory.opened(header) {
-            StandardError.say("pwtui: warning: \(name) is generation \(header.generation) of this vault, but generation \(seen) "
+            streams.say("pwtui: warning: \(name) is generation \(header.generation) of this vault, but generation \(seen) "
                 + "was seen on this machine: it is an older copy (a stale backup, or a sync that served an old file), "
                 + "and \(consequence). If you did not restore it on purpose, look for the newer copy "
                 + "(its .bak, another machine, the sync service's history, git's log) and merge it with 'pwtui merge FILE'.")

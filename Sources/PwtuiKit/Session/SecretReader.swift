@@ -42,23 +42,23 @@ enum SecretReader {
     }
 
     /// A new secret: from stdin when it is not a terminal; otherwise typed twice on the terminal.
-    static func newSecret(label: String) throws -> SecureBytes {
-        if !FileDescriptor.standardInput.isTerminal {
-            let secret = try firstLine(of: 0, what: "stdin")
+    static func newSecret(label: String, from streams: StandardStreams) throws -> SecureBytes {
+        if !streams.inputIsTerminal {
+            let secret = try firstLine(of: streams.input.rawValue, what: "stdin")
             guard !secret.isEmpty else { throw CommandFailure(.usage, "the \(label) read from stdin is empty") }
             return secret
         }
-        return try typedTwice(label: label, otherwise: "pipe it to stdin")
+        return try typedTwice(label: label, otherwise: "pipe it to stdin", from: streams)
     }
 
     /// A named field's value: the first line of stdin when it is not a terminal, else asked once
     /// on the terminal (without echo for a secret one: pasted or typed, like a key).
-    static func fieldValue(label: String, secret: Bool) throws -> SecureBytes {
+    static func fieldValue(label: String, secret: Bool, from streams: StandardStreams) throws -> SecureBytes {
         let value: SecureBytes
-        if !FileDescriptor.standardInput.isTerminal {
-            value = try firstLine(of: 0, what: "stdin")
+        if !streams.inputIsTerminal {
+            value = try firstLine(of: streams.input.rawValue, what: "stdin")
         } else {
-            guard let terminal = TerminalPrompt() else {
+            guard let terminal = streams.terminal?.openPrompt() else {
                 throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); pipe it to stdin")
             }
             value = try terminal.readSecret(prompt: "The \(label)\(secret ? "" : " (shown nowhere but here)"): ")
@@ -70,13 +70,13 @@ enum SecretReader {
     /// An authenticator key (an `otpauth://totp/` URI or the base32 secret): the next line of stdin
     /// when it is not a terminal, else asked once without echo (it is pasted, and checked by
     /// parsing). Never from argv.
-    static func oneTimeKey(for title: String) throws -> ParsedOneTimeKey {
+    static func oneTimeKey(for title: String, from streams: StandardStreams) throws -> ParsedOneTimeKey {
         let label = "authenticator key for \(title) (otpauth://totp/... or the base32 secret)"
         let text: SecureBytes
-        if !FileDescriptor.standardInput.isTerminal {
-            text = try firstLine(of: 0, what: "stdin")
+        if !streams.inputIsTerminal {
+            text = try firstLine(of: streams.input.rawValue, what: "stdin")
         } else {
-            guard let terminal = TerminalPrompt() else {
+            guard let terminal = streams.terminal?.openPrompt() else {
                 throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); pipe it to stdin")
             }
             text = try terminal.readSecret(prompt: "The \(label): ")
@@ -90,8 +90,8 @@ enum SecretReader {
 
     /// Asks twice on the terminal until both entries agree (three tries).
     /// `otherwise`: what works without a terminal, for the message when there is none.
-    static func typedTwice(label: String, otherwise: String) throws -> SecureBytes {
-        guard let terminal = TerminalPrompt() else {
+    static func typedTwice(label: String, otherwise: String, from streams: StandardStreams) throws -> SecureBytes {
+        guard let terminal = streams.terminal?.openPrompt() else {
             throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); \(otherwise)")
         }
         for _ in 0 ..< 3 {

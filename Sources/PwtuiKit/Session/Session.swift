@@ -19,9 +19,9 @@ public final class Session {
     public let configOption: String?
     /// `--master-password-fd`: the password comes from there, and the agent is not used.
     public let masterPasswordFD: Int32?
-    /// Whether screens and prompts may open the terminal (`TerminalAccess`); tests in process
-    /// turn it off.
-    public var mayUseTerminal = true
+    /// Where the command writes, reads and asks (`StandardStreams`): the process's own streams
+    /// and terminal, or a test's.
+    public var streams: StandardStreams
     /// Whether a master password typed here also unlocks the agent (`agent = "auto"`,
     /// `AgentControl.keepUnlocked`). Only the pwtui executable turns it on: a library caller (a
     /// test) has no `pwtui` to start as the agent.
@@ -37,8 +37,10 @@ public final class Session {
     private var resolvedVaultChoice: VaultChoice?
     private var resolvedAgent: AgentClient??
 
-    public init(vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil, environment: Environment = .process) {
+    public init(vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil, environment: Environment = .process,
+                streams: StandardStreams = .process()) {
         self.environment = environment
+        self.streams = streams
         paths = Paths(environment: environment)
         vaultOption = vault.flatMap { $0.isEmpty ? nil : $0 }
         configOption = config.flatMap { $0.isEmpty ? nil : $0 }
@@ -113,7 +115,7 @@ public final class Session {
         if let loaded = LibPSL(file: file) {
             list = loaded
         } else {
-            StandardError.say("pwtui: the Public Suffix List could not be loaded\(file.map { " from \($0)" } ?? ""); "
+            streams.say("pwtui: the Public Suffix List could not be loaded\(file.map { " from \($0)" } ?? ""); "
                 + "matching exact hosts and parent domains only")
             list = NoPublicSuffixList()
         }
@@ -183,7 +185,7 @@ public final class Session {
         let candidates = services.filter { $0.hostKind == .name && !$0.isSingleLabel && !$0.isWildcard }
         guard !candidates.isEmpty else { return }
         for service in candidates where suffixes.isPublicSuffix(service.host) {
-            StandardError.say("Note: \(service.host) is a public suffix: this credential is offered to \(service.host) itself only, "
+            streams.say("Note: \(service.host) is a public suffix: this credential is offered to \(service.host) itself only, "
                 + "never to sites under it (such as example.\(service.host)), which belong to others.")
         }
     }
@@ -201,7 +203,7 @@ public final class Session {
             } catch {
                 guard attempt < tries, Self.isWrongPassword(error) else { throw error }
                 let left = tries - attempt
-                StandardError.report("Wrong master password; try again (\(left) \(left == 1 ? "try" : "tries") left).")
+                streams.say("Wrong master password; try again (\(left) \(left == 1 ? "try" : "tries") left).")
                 attempt += 1
             }
         }

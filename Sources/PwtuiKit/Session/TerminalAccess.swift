@@ -1,20 +1,25 @@
 import Platform
 import TUI
 
-/// The terminal a session may use: the picker's screens and the no-echo prompts both open
-/// /dev/tty. A session without one (`mayUseTerminal` false: tests in process, which must never
-/// take over whatever terminal runs them) gets what a process with no terminal gets.
+/// The terminal a session may use, through its streams (`StandardStreams.TerminalAccess`): the
+/// picker's screens and the no-echo prompts. A session without one (cron, CI, a test that gives
+/// none) gets what a process with no terminal gets: 75 and what to do instead.
 extension Session {
+    /// Whether screens and prompts can reach a person at all.
+    public var mayUseTerminal: Bool { streams.terminal != nil }
+
     /// A prompt on the terminal, or nil when there is none (or this session may not use it).
-    public func terminalPrompt() -> TerminalPrompt? {
-        mayUseTerminal ? TerminalPrompt() : nil
+    public func terminalPrompt() -> (any LinePrompt)? {
+        streams.terminal?.openPrompt()
     }
 
     /// The full-screen terminal in the theme `theme`; 75 when there is none.
-    public func openTerminal(theme: String) throws -> NcursesTerminal {
-        guard mayUseTerminal else { throw CommandFailure(.interactionRequired, "no terminal for this session; use 'pwtui get' in scripts") }
+    public func openTerminal(theme: String) throws -> any Terminal {
+        guard let access = streams.terminal else {
+            throw CommandFailure(.interactionRequired, "no terminal for this session; use 'pwtui get' in scripts")
+        }
         do {
-            return try NcursesTerminal(theme: ThemeLocator.current(named: theme, environment: environment), environment: environment)
+            return try access.openScreen(ThemeLocator.current(named: theme, in: self), streams.messages, environment)
         } catch {
             throw CommandFailure(.interactionRequired, "\(error); use 'pwtui get' in scripts")
         }

@@ -31,7 +31,7 @@ extension Session {
     /// password to type is what it is about.
     func interruptedPasswd(of path: String) -> PasswordChangeMarker? {
         guard let interrupted = PasswordChangeMarker.pending(vaultPath: path) else { return nil }
-        StandardError.say(interrupted.notice)
+        streams.say(interrupted.notice)
         return interrupted.marker
     }
 

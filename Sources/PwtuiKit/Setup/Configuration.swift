@@ -44,7 +44,7 @@ public enum Configuration {
         } catch let failure as CommandFailure where failure.code == .cancelled {
             let empty = vault.map { $0.contents.credentials.isEmpty } ?? (try? session.currentIdentityStore())?.identities.isEmpty
             if empty == true {
-                StandardError.say("The vault is empty. Add a credential (the password is asked, or read from stdin):\n  "
+                session.streams.say("The vault is empty. Add a credential (the password is asked, or read from stdin):\n  "
                     + Invocation.current(session.environment).nextStep("add github.com --username NAME"))
             }
             throw failure
@@ -76,14 +76,14 @@ public enum Configuration {
                 firstRun: false,
                 defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout,
                                 keepsAgentUnlocked: settings.agent == .auto),
-                environment: session.environment)
+                session: session)
             let named = session.vaultChoice.source
             screen.settingsVaultNote = { _ in "(named by \(named.description))" }
             choices = try terminal.run(&screen)
         }
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
         if choices.parameters != vault.header.kdf {
-            StandardError.say("Re-encrypting \(path) with \(choices.parameters)…")
+            session.streams.say("Re-encrypting \(path) with \(choices.parameters)…")
             // The same re-key as passwd's: its note while it runs, the generation remembered.
             try ChangeMasterPassword.rekey(vault, to: password, parameters: choices.parameters, in: session)
         }
@@ -91,7 +91,7 @@ public enum Configuration {
         settings.clipboardTimeout = choices.clipboardTimeout
         settings.agent = choices.keepsAgentUnlocked ? .auto : .off
         try settings.save(to: session.configPath)
-        StandardError.say("Settings saved to \(session.configPath).")
+        session.streams.say("Settings saved to \(session.configPath).")
     }
 
     /// `configure --use-vault PATH`: the settings name `path` (an existing vault; "default" for
@@ -112,16 +112,17 @@ public enum Configuration {
         settings.vault = path
         try settings.save(to: session.configPath)
         let named = path ?? session.paths.defaultVaultFile
-        StandardError.say("Settings saved to \(session.configPath): later commands open \(named)"
+        session.streams.say("Settings saved to \(session.configPath): later commands open \(named)"
             + (session.environment["PWTUI_VAULT"].map { $0.isEmpty ? "" : " (but PWTUI_VAULT, set to \($0), comes first while it is set)" } ?? "")
             + ".")
     }
 
-    static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices, environment: Environment) throws -> ConfigurationScreen {
-        try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(environment: environment),
+    static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices, session: Session) throws -> ConfigurationScreen {
+        let environment = session.environment
+        return try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(environment: environment),
                                 home: environment["HOME"] ?? "",
                                 calibrate: { try KDFCalibration.measure(with: Argon2id()) },
-                                loadTheme: { ThemeLocator.current(named: $0, environment: environment) })
+                                loadTheme: { ThemeLocator.current(named: $0, in: session) })
     }
 
     /// What the settings' `vault =` becomes when the wizard creates `path`: a vault that
@@ -140,7 +141,7 @@ public enum Configuration {
             firstRun: true,
             defaults: .init(vaultPath: session.vaultPath, parameters: .moderate, theme: settings.theme,
                             clipboardTimeout: settings.clipboardTimeout, keepsAgentUnlocked: settings.agent == .auto),
-            environment: session.environment)
+            session: session)
         let named = session.vaultChoice
         let defaultFile = session.paths.defaultVaultFile
         screen.settingsVaultNote = { path in

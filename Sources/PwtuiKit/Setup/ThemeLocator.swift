@@ -24,8 +24,10 @@ enum ThemeLocator {
         return names
     }
 
-    static func current(named name: String = "default", environment: Environment = .process) -> Theme {
-        if environment.isSet("NO_COLOR") { return .monochrome }
-        return Theme.load(named: name, from: directories(environment: environment)) { StandardError.say("pwtui: " + $0) }
+    /// The theme `name`; a theme that does not load is said on `session`'s stderr, and the
+    /// standard one used.
+    static func current(named name: String = "default", in session: Session) -> Theme {
+        if session.environment.isSet("NO_COLOR") { return .monochrome }
+        return Theme.load(named: name, from: directories(environment: session.environment)) { session.streams.say("pwtui: " + $0) }
     }
 }

@@ -40,7 +40,7 @@ public struct MergeVaults {
             let copyHeader = try VaultStorage.loadHeader(other)
             // Without an ancestor the stamps decide, so an older copy's values lose to later ones.
             if let seen = GenerationMemory.load(from: session.paths.generationsFile).seen(above: copyHeader) {
-                StandardError.say("pwtui: warning: \(other) is generation \(copyHeader.generation) of this vault, below generation \(seen) "
+                session.streams.say("pwtui: warning: \(other) is generation \(copyHeader.generation) of this vault, below generation \(seen) "
                     + "seen on this machine: an older copy (a stale backup, an old file a sync service kept), or one changed apart "
                     + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay.")
             }
@@ -54,9 +54,9 @@ public struct MergeVaults {
             Self.rememberMerged(copyHeader, session)
         }
         if files == .copy(theirs) {
-            StandardError.say("pwtui: merged \(theirs): \(summary); \(theirs) can be deleted now")
+            session.streams.say("pwtui: merged \(theirs): \(summary); \(theirs) can be deleted now")
         } else {
-            StandardError.say("pwtui: merged the vault with the other side's: \(summary)")
+            session.streams.say("pwtui: merged the vault with the other side's: \(summary)")
         }
     }
 
@@ -80,7 +80,7 @@ public struct MergeVaults {
         }
         let newer = VaultFileMerge.newerKey(ours: ourHeader, theirs: theirHeader, base: try? VaultStorage.loadHeader(base))
         let changedHere = VaultKeyring.sameKey(newer, ourHeader)
-        StandardError.say(changedHere
+        session.streams.say(changedHere
             ? "pwtui: this vault's master password was changed here since the other machine's copy was saved; the merged vault keeps the new one."
             : "pwtui: the vault's master password was changed on another machine; the merged vault takes that new one (this machine then unlocks with it).")
         let other = try session.masterPassword(prompt: changedHere
@@ -107,7 +107,7 @@ public struct MergeVaults {
     static func warnOfReplays(base: VaultHeader?, ours: VaultHeader, theirs: VaultHeader, _ session: Session) {
         for (header, name) in [(ours, "this machine's copy of the vault"), (theirs, "the other machine's copy of the vault (the commit merged in)")] {
             guard let base, base.vaultID == header.vaultID, header.generation < base.generation else { continue }
-            StandardError.say("pwtui: warning: \(name) is generation \(header.generation), older than the copy both sides started from "
+            session.streams.say("pwtui: warning: \(name) is generation \(header.generation), older than the copy both sides started from "
                 + "(generation \(base.generation)): a restored backup or a replayed file, committed as a change. Its older values "
                 + "are not taken; what changed since stays. If it was meant to undo changes, make them again after the merge.")
         }

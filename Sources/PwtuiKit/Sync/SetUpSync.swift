@@ -36,9 +36,9 @@ public struct SetUpSync {
                 throw CommandFailure(.ioError, "git config \(key) failed in \(repository.root)")
             }
         }
-        try StandardOutput.write(PrintableText.escaped("\(attributes): \(line)") + "\n")
-        try StandardOutput.write("git config merge.pwtui.driver \"\(driver)\"\n")
-        StandardError.say("pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes.")
+        try session.streams.write(PrintableText.escaped("\(attributes): \(line)") + "\n")
+        try session.streams.write("git config merge.pwtui.driver \"\(driver)\"\n")
+        session.streams.say("pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes.")
     }
 
     /// Adds the lines `file` lacks at its end. The file is in a repository whose contents come

@@ -93,7 +93,7 @@ public struct SyncVault {
         let received = max(0, (Int(try repository.git(["rev-list", "--count", "--no-merges", "\(before)..\(after)"], quiet: true).output) ?? 0) - laterCommits)
         let summary = sent == 0 ? "nothing to send" : committed && sent == 1 ? "sent this machine's change"
             : "sent \(sent) change\(sent == 1 ? "" : "s")"
-        StandardError.say("pwtui: synced \(repository.relative(vault)): \(summary), "
+        session.streams.say("pwtui: synced \(repository.relative(vault)): \(summary), "
             + (received == 0 ? "nothing new from elsewhere" : "\(received) change\(received == 1 ? "" : "s") from elsewhere merged in"))
     }
 

@@ -41,4 +41,11 @@ public final class GridTerminal: Terminal {
     public func use(_ theme: Theme) {
         self.theme = theme
     }
+
+    /// Whether the flow gave the terminal back (a command must, on every path).
+    public private(set) var isClosed = false
+
+    public func close() {
+        isClosed = true
+    }
 }

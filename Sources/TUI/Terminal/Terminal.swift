@@ -9,6 +9,8 @@ public protocol Terminal: AnyObject {
     func present(_ canvas: Canvas) throws
     /// Draws from now on in `theme` (the configuration screen's live preview).
     func use(_ theme: Theme)
+    /// Gives the terminal back as it was; the terminal is not used afterwards.
+    func close()
 }
 
 public enum TerminalEvent: Equatable, Sendable {

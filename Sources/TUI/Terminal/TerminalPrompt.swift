@@ -8,7 +8,7 @@ import VaultCrypto
 /// A secret is read with the terminal in non-canonical mode without echo or signals, one byte at
 /// a time, straight into `SecureBytes`: nothing is echoed, no line ever exists in a `String`, and
 /// Ctrl-C arrives as a byte, so the terminal settings are always restored before pwtui exits.
-public final class TerminalPrompt {
+public final class TerminalPrompt: LinePrompt {
     private let fd: FileDescriptor
 
     /// The controlling terminal, or nil when there is none (cron, CI, a detached service).
@@ -119,19 +119,5 @@ public final class TerminalPrompt {
         }
         guard let byte else { throw .cancelled }
         return byte
-    }
-}
-
-public enum PromptError: Error, Equatable, CustomStringConvertible {
-    case cancelled
-    case io(Int32)
-    case crypto(VaultCryptoError)
-
-    public var description: String {
-        switch self {
-        case .cancelled: return "cancelled"
-        case .io(let code): return "terminal error \(code)"
-        case .crypto(let error): return error.description
-        }
     }
 }

@@ -40,13 +40,14 @@ struct AgentCommand: ParsableCommand {
 
         func run() throws {
             let timeout = try AgentCommand.duration(idleTimeout)
-            guard try AgentControl.launch(idleTimeout: timeout, idleTimeoutText: idleTimeout, foreground: foreground, in: global.session())
+            let session = global.session()
+            guard try AgentControl.launch(idleTimeout: timeout, idleTimeoutText: idleTimeout, foreground: foreground, in: session)
             else {
-                StandardError.say("The agent is already running.")
+                session.streams.say("The agent is already running.")
                 return
             }
             if !foreground {
-                StandardError.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
+                session.streams.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
             }
         }
     }
@@ -54,32 +55,35 @@ struct AgentCommand: ParsableCommand {
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stop", abstract: "Lock and stop the agent.")
         func run() throws {
-            guard try AgentControl.send(.stop, in: Session()) else {
-                StandardError.say("No agent is running.")
+            let session = Session()
+            guard try AgentControl.send(.stop, in: session) else {
+                session.streams.say("No agent is running.")
                 return
             }
-            StandardError.say("Agent stopped; the vault it held is locked.")
+            session.streams.say("Agent stopped; the vault it held is locked.")
         }
     }
 
     struct Lock: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked vault; the agent keeps running.")
         func run() throws {
-            guard try AgentControl.send(.lock, in: Session()) else {
-                StandardError.say("No agent is running.")
+            let session = Session()
+            guard try AgentControl.send(.lock, in: session) else {
+                session.streams.say("No agent is running.")
                 return
             }
-            StandardError.say("Agent locked; it keeps running (`pwtui unlock` to unlock again).")
+            session.streams.say("Agent locked; it keeps running (`pwtui unlock` to unlock again).")
         }
     }
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Is an agent running, and is it unlocked? (exit 0 unlocked, 75 locked or none)")
         func run() throws {
-            guard let status = try AgentControl.status(in: Session()) else {
+            let session = Session()
+            guard let status = try AgentControl.status(in: session) else {
                 throw CommandFailure(.interactionRequired, "no agent is running")
             }
-            try StandardOutput.write(status.locked ? "locked (\(status.vault))\n"
+            try session.streams.write(status.locked ? "locked (\(status.vault))\n"
                 : "unlocked (\(status.vault)); locks in \(status.locksInSeconds) s unless used\n")
             if status.locked { throw ExitCode(ExitStatus.interactionRequired.rawValue) }
         }
@@ -105,7 +109,7 @@ struct UnlockCommand: ParsableCommand {
         let timeout = try idleTimeout ?? session.settings().agentIdleTimeout
         _ = try AgentCommand.duration(timeout)
         let started = try AgentControl.unlock(idleTimeoutText: timeout, in: session)
-        StandardError.say(started ? "Agent started and unlocked (locks after \(timeout) unused; `pwtui agent lock` locks now)."
+        session.streams.say(started ? "Agent started and unlocked (locks after \(timeout) unused; `pwtui agent lock` locks now)."
             : "Unlocked in the agent.")
     }
 }

@@ -34,6 +34,6 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         try GeneratePassword(rules: rules, hosts: try site.map { [try ServiceIdentifier($0).host] } ?? [], length: length, words: words)
-            .run()
+            .run(in: Session())
     }
 }
