@@ -26,7 +26,17 @@ public struct KDFParameters: Sendable, Hashable, CustomStringConvertible {
     public static let minimumForWriting = interactive
 
     public var isStrongEnoughToWrite: Bool {
-        opsLimit >= Self.minimumForWriting.opsLimit && memLimitKiB >= Self.minimumForWriting.memLimitKiB
+        isAtLeast(Self.minimumForWriting)
+    }
+
+    /// At least as many passes and as much memory as `floor`.
+    public func isAtLeast(_ floor: KDFParameters) -> Bool {
+        opsLimit >= floor.opsLimit && memLimitKiB >= floor.memLimitKiB
+    }
+
+    /// These, raised to `floor` where they fall below it.
+    public func raised(to floor: KDFParameters) -> KDFParameters {
+        KDFParameters(opsLimit: max(opsLimit, floor.opsLimit), memLimitKiB: max(memLimitKiB, floor.memLimitKiB))
     }
 
     public var description: String {

@@ -3,7 +3,9 @@
 // an export imported into another vault giving the same credentials.
 
 import Foundation
+import PwtuiTestSupport
 import Testing
+import VaultModel
 
 @Suite("import and export through the binary")
 struct ImportExportCommandTests {
@@ -142,7 +144,7 @@ struct ImportExportCommandTests {
         #expect(piped.exitCode == 0 && piped.out.hasPrefix("\"title\",\"services\""), "\(piped)")
 
         let other = sandbox.scratch + "/other.pwtui"
-        #expect(try sandbox.pwtui(["init", "--kdf", "interactive", "--vault", other]).exitCode == 0)
+        try Vault.createCheaply(at: other, password: sandbox.password)
         let imported = try sandbox.pwtui(["import", output, "--vault", other])
         #expect(imported.exitCode == 0 && imported.out.contains("2 added"), "\(imported)")
         let strip = { (list: [[String: Any]]) in
@@ -218,7 +220,7 @@ struct PassStoreImportTests {
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { _ = try? sandbox.run("/usr/bin/env", ["gpgconf", "--homedir", other, "--kill", "gpg-agent"]) }
         let fresh = sandbox.scratch + "/other.pwtui"
-        #expect(try sandbox.pwtui(["init", "--kdf", "interactive", "--vault", fresh]).exitCode == 0)
+        try Vault.createCheaply(at: fresh, password: sandbox.password)
         let refused = try sandbox.pwtui(["import", store, "--vault", fresh], environment: ["GNUPGHOME": other])
         #expect(refused.exitCode == 65 && refused.err.contains("github.com: gpg could not decrypt it"), "\(refused)")
     }

@@ -10,7 +10,9 @@
 // deadlock on large output), read back when the child has exited.
 
 import Foundation
+import PwtuiTestSupport
 import Testing
+import VaultModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -349,10 +351,11 @@ final class Sandbox: @unchecked Sendable {
                        timeout: timeout)
     }
 
-    /// `pwtui init --kdf interactive` (Argon2id 3 passes, 64 MiB: the cheapest a vault may be).
+    /// An empty vault at `vault`, made here with the cheapest key derivation
+    /// (`Vault.createCheaply`): every later unlock by the binary costs microseconds, not a
+    /// 64 MiB Argon2id. `init` itself is tested on its own (ExitCodeTests, UsageMessageTests).
     func initVault(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try pwtui(["init", "--kdf", "interactive"])
-        try #require(result.exitCode == 0, "\(result)", sourceLocation: sourceLocation)
+        try Vault.createCheaply(at: vault, password: password)
         try #require(FileManager.default.fileExists(atPath: vault), sourceLocation: sourceLocation)
     }
 

@@ -4,6 +4,7 @@
 
 import Foundation
 import Platform
+import PwtuiTestSupport
 @testable import PwtuiKit
 import ServiceMatching
 import Testing
@@ -31,8 +32,7 @@ struct AgentInProcessTests {
                                            "XDG_RUNTIME_DIR": root + "/run"])
             streams = try RecordedStreams()
             session = Session(vault: root + "/vault.pwtui", environment: environment, streams: streams.streams)
-            let vault = try Vault.create(at: session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)),
-                                         parameters: .interactive)
+            let vault = try Vault.createCheaply(at: session.vaultPath, password: "master")
             try vault.add(services: [try ServiceIdentifier("github.com")], username: "octocat",
                           secret: try SecureBytes(copying: Array("gh-secret".utf8)), title: "GitHub")
             try vault.save()

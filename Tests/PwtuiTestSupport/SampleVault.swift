@@ -17,8 +17,9 @@ package struct SampleVault {
         directory = TemporaryDirectory("sample")
         path = try directory.freshPath("v.pwtui")
         let clock = Clock { Timestamp(millisecondsSince1970: 1_700_000_000_000) }
-        vault = try Vault.create(at: path, password: try secure(Self.password),
-                                 parameters: .interactive, environment: VaultEnvironment(clock: clock))
+        var environment = VaultEnvironment.cheapKeyDerivation
+        environment.clock = clock
+        vault = try Vault.create(at: path, password: try secure(Self.password), parameters: .cheapest, environment: environment)
         let entries: [(String, String, String)] = [
             ("https://github.com/login", "alice", "GitHub"), ("api.github.com", "bot", "GitHub API"),
             ("gitlab.com", "alice", "GitLab"), ("example.org", "bob", "Example"), ("nihon.example.jp", "日本語ユーザー", "日本語のタイトル"),

@@ -7,10 +7,12 @@ import VaultCrypto
 @testable import VaultModel
 
 /// A new vault, not yet saved, alone in a fresh directory of `temporary`, with `testPassword` at
-/// the interactive cost.
+/// the cheapest cost (`VaultEnvironment.cheapKeyDerivation`).
 func createVault(in temporary: TemporaryDirectory, environment: VaultEnvironment) throws -> Vault {
-    try Vault.create(at: try temporary.freshPath("v.pwtui"), password: try secure(testPassword), parameters: .interactive,
-                     environment: environment)
+    var environment = environment
+    environment.writingFloor = .cheapest
+    return try Vault.create(at: try temporary.freshPath("v.pwtui"), password: try secure(testPassword), parameters: .cheapest,
+                            environment: environment)
 }
 
 func readFile(_ path: String) throws -> [UInt8] {

@@ -17,10 +17,10 @@ public enum VaultFormat {
     /// A fresh header and data key for a new vault, or for a password change.
     public static func makeKeys(
         password: borrowing SecureBytes, parameters: KDFParameters, derivation: any KeyDerivation,
-        vaultID: [UInt8], generation: UInt64
+        vaultID: [UInt8], generation: UInt64, floor: KDFParameters = .minimumForWriting
     ) throws -> VaultKeys {
-        guard parameters.isStrongEnoughToWrite else {
-            throw VaultError.invalidRequest("key derivation below the minimum of \(KDFParameters.minimumForWriting) is not written")
+        guard parameters.isAtLeast(floor) else {
+            throw VaultError.invalidRequest("key derivation below the minimum of \(floor) is not written")
         }
         do {
             var header = VaultHeader(

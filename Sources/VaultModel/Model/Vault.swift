@@ -44,7 +44,7 @@ public final class Vault {
         let vaultID = try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.make(16) }
         let keys = try VaultFormat.makeKeys(
             password: password, parameters: parameters, derivation: environment.derivation,
-            vaultID: vaultID, generation: 0)
+            vaultID: vaultID, generation: 0, floor: environment.writingFloor)
         return Vault(path: path, keys: keys, contents: try .empty(), checksumOnDisk: nil, environment: environment)
     }
 
@@ -321,11 +321,14 @@ public final class Vault {
     }
 
     /// Re-encrypts everything under a new salt, key-encryption key and data key, and removes
-    /// every file that still opens with the old password (`.bak`, stale temporaries).
+    /// every file that still opens with the old password (`.bak`, stale temporaries). Without new
+    /// `parameters` the file's are kept, raised to the writing floor: a vault made cheaper than
+    /// that (by an older version, or a test) comes out of a password change at the floor.
     public func changePassword(to newPassword: borrowing SecureBytes, parameters: KDFParameters? = nil) throws {
         var keys = try VaultFormat.makeKeys(
-            password: newPassword, parameters: parameters ?? header.kdf, derivation: environment.derivation,
-            vaultID: header.vaultID, generation: header.generation)
+            password: newPassword, parameters: parameters ?? header.kdf.raised(to: environment.writingFloor),
+            derivation: environment.derivation, vaultID: header.vaultID, generation: header.generation,
+            floor: environment.writingFloor)
         let oldHeader = header
         header = keys.header
         swap(&dataKey, &keys.dataKey)

@@ -1,0 +1,30 @@
+import VaultCrypto
+import VaultModel
+
+extension VaultEnvironment {
+    /// Argon2id at its own minimum (1 pass, 8 KiB) for the vaults tests make: opening one costs
+    /// microseconds instead of a 64 MiB derivation, in process and in the pwtui binary alike (it
+    /// opens any file down to that minimum). Tests of the cost itself use the real floor.
+    package static var cheapKeyDerivation: VaultEnvironment {
+        var environment = VaultEnvironment()
+        environment.writingFloor = KDFParameters.cheapest
+        return environment
+    }
+}
+
+extension KDFParameters {
+    /// Argon2id's own minimum: what `VaultEnvironment.cheapKeyDerivation` writes.
+    package static var cheapest: KDFParameters { Argon2id.minimumParameters }
+}
+
+extension Vault {
+    /// A new, empty vault saved at `path` with the cheapest key derivation (see above).
+    @discardableResult
+    package static func createCheaply(at path: String, password: String) throws -> Vault {
+        try VaultStorage.createDirectory(for: path)
+        let vault = try Vault.create(at: path, password: try SecureBytes(copying: password.utf8), parameters: .cheapest,
+                                     environment: .cheapKeyDerivation)
+        try vault.save()
+        return vault
+    }
+}
