@@ -194,8 +194,8 @@ extern char **environ;
 #ifndef POSIX_SPAWN_SETSID
 #define POSIX_SPAWN_SETSID 0x80  // glibc's value since 2.26; spawn.h shows it under _GNU_SOURCE only
 #endif
-static inline int pwtui_spawn(const char *file, char *const argv[], int input, int output, int error, int detached,
-                              pid_t *pid) {
+static inline int pwtui_spawn(const char *file, char *const argv[], char *const envp[], int input, int output, int error,
+                              int detached, pid_t *pid) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     int result = posix_spawn_file_actions_init(&actions);
@@ -216,7 +216,7 @@ static inline int pwtui_spawn(const char *file, char *const argv[], int input, i
     if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, output, 1);
     if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, error, 2);
     if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    if (result == 0) result = posix_spawnp(pid, file, &actions, &attributes, argv, environ);
+    if (result == 0) result = posix_spawnp(pid, file, &actions, &attributes, argv, envp != NULL ? envp : environ);
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     return result;

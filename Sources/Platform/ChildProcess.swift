@@ -39,9 +39,11 @@ public struct ChildProcess: Sendable {
     public let errors: FileDescriptor?
 
     /// Starts `program` (looked up in PATH unless it contains a '/') with `arguments` after it.
-    /// `detached`: in a new session without a controlling terminal, for a child that outlives
-    /// this process and is never waited for. Throws ENOENT when there is no such program.
-    public static func start(_ program: String, _ arguments: [String], input: Stream = .null, output: Stream = .null,
+    /// `environment`: the child's whole environment (nil: this process's). `detached`: in a new
+    /// session without a controlling terminal (a child that outlives this process, or one that
+    /// must never reach the terminal this one runs on). Throws ENOENT when there is no such program.
+    public static func start(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
+                             input: Stream = .null, output: Stream = .null,
                              errors: Stream = .null, detached: Bool = false) throws(SystemError) -> ChildProcess {
         var opened: [FileDescriptor] = []  // this process's copies of the child's ends, closed once it has them
         var kept: [FileDescriptor] = []    // the ends this process keeps, closed only on failure
@@ -71,7 +73,7 @@ public struct ChildProcess: Sendable {
             let stdin = try childEnd(input, standard: .standardInput, childReads: true)
             let stdout = try childEnd(output, standard: .standardOutput, childReads: false)
             let stderr = try childEnd(errors, standard: .standardError, childReads: false)
-            let id = try spawn(program, arguments, stdin.child, stdout.child, stderr.child, detached: detached)
+            let id = try spawn(program, arguments, environment, stdin.child, stdout.child, stderr.child, detached: detached)
             return ChildProcess(id: id, input: stdin.ours, output: stdout.ours, errors: stderr.ours)
         } catch {
             kept.forEach { $0.close() }
@@ -79,17 +81,26 @@ public struct ChildProcess: Sendable {
         }
     }
 
-    /// The C strings of argv live from here until posix_spawn has copied them into the child:
-    /// allocated with strdup before the call and freed after it, never a temporary's pointer.
-    private static func spawn(_ program: String, _ arguments: [String], _ input: FileDescriptor, _ output: FileDescriptor,
-                              _ errors: FileDescriptor, detached: Bool) throws(SystemError) -> Int32 {
+    /// The C strings of argv and the environment live from here until posix_spawn has copied
+    /// them into the child: allocated with strdup before the call and freed after it, never a
+    /// temporary's pointer.
+    private static func spawn(_ program: String, _ arguments: [String], _ environment: [String: String]?, _ input: FileDescriptor,
+                              _ output: FileDescriptor, _ errors: FileDescriptor, detached: Bool) throws(SystemError) -> Int32 {
         var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        guard !argv.contains(where: { $0 == nil }) else { throw SystemError(code: ENOMEM) }
+        var envp: [UnsafeMutablePointer<CChar>?] = (environment ?? [:]).sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        guard !argv.contains(where: { $0 == nil }), !envp.contains(where: { $0 == nil }) else { throw SystemError(code: ENOMEM) }
         argv.append(nil)
+        envp.append(nil)
         var id: pid_t = 0
-        let result = argv.withUnsafeBufferPointer { pointers in
-            pwtui_spawn(pointers[0], pointers.baseAddress, input.rawValue, output.rawValue, errors.rawValue, detached ? 1 : 0, &id)
+        let result = argv.withUnsafeBufferPointer { arguments in
+            envp.withUnsafeBufferPointer { variables in
+                pwtui_spawn(arguments[0], arguments.baseAddress, environment == nil ? nil : variables.baseAddress,
+                            input.rawValue, output.rawValue, errors.rawValue, detached ? 1 : 0, &id)
+            }
         }
         guard result == 0 else { throw SystemError(code: result) }
         return id
@@ -106,7 +117,23 @@ public struct ChildProcess: Sendable {
         while waitpid(id, &status, 0) == -1 {
             if errno != EINTR { return .exited(127) }  // ECHILD: someone else reaped it
         }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros Swift cannot import.
+        return Self.ending(status)
+    }
+
+    /// How the child ended, if it has; nil while it runs. Once it answers, the child is reaped:
+    /// neither this nor `wait` may be called again.
+    public func poll() -> Ending? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(id, &status, WNOHANG)
+            if result == 0 { return nil }
+            if result == id { return Self.ending(status) }
+            if errno != EINTR { return .exited(127) }  // ECHILD: someone else reaped it
+        }
+    }
+
+    /// WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros Swift cannot import.
+    private static func ending(_ status: Int32) -> Ending {
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal: signal)
     }

@@ -32,6 +32,8 @@ public struct FileDescriptor: Sendable, Hashable {
         /// With `create`: fail when the file exists.
         public static let exclusive = OpenOptions(rawValue: O_EXCL)
         public static let truncate = OpenOptions(rawValue: O_TRUNC)
+        /// Every write goes to the end of the file.
+        public static let append = OpenOptions(rawValue: O_APPEND)
         /// Fail unless it is a directory.
         public static let directory = OpenOptions(rawValue: O_DIRECTORY)
         /// Opening a FIFO does not wait for the other end.

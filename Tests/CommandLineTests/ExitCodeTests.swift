@@ -191,7 +191,7 @@ struct ExitCodeTests {
         let found = try poll(timeout: .seconds(120), every: .milliseconds(50)) {
             let lines = String(decoding: child.currentStdout(), as: UTF8.self).split(separator: "\n")
             guard let count = lines.last.flatMap({ Int($0.split(separator: " ").last ?? "") }), count >= listedAt + 100 else {
-                return !child.process.isRunning
+                return !child.isRunning
             }
             listedAt = count
             let ids = try sandbox.listJSON().compactMap { $0["id"] as? String }

@@ -3,9 +3,7 @@
 // an export imported into another vault giving the same credentials.
 
 import Foundation
-import PwtuiTestSupport
 import Testing
-import VaultModel
 
 @Suite("import and export through the binary")
 struct ImportExportCommandTests {
@@ -144,7 +142,7 @@ struct ImportExportCommandTests {
         #expect(piped.exitCode == 0 && piped.out.hasPrefix("\"title\",\"services\""), "\(piped)")
 
         let other = sandbox.scratch + "/other.pwtui"
-        try Vault.createCheaply(at: other, password: sandbox.password)
+        try sandbox.initVault(at: other)
         let imported = try sandbox.pwtui(["import", output, "--vault", other])
         #expect(imported.exitCode == 0 && imported.out.contains("2 added"), "\(imported)")
         let strip = { (list: [[String: Any]]) in
@@ -220,7 +218,7 @@ struct PassStoreImportTests {
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { _ = try? sandbox.run("/usr/bin/env", ["gpgconf", "--homedir", other, "--kill", "gpg-agent"]) }
         let fresh = sandbox.scratch + "/other.pwtui"
-        try Vault.createCheaply(at: fresh, password: sandbox.password)
+        try sandbox.initVault(at: fresh)
         let refused = try sandbox.pwtui(["import", store, "--vault", fresh], environment: ["GNUPGHOME": other])
         #expect(refused.exitCode == 65 && refused.err.contains("github.com: gpg could not decrypt it"), "\(refused)")
     }

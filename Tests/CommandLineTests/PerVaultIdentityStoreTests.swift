@@ -3,9 +3,7 @@
 // the next unlock.
 
 import Foundation
-import PwtuiTestSupport
 import Testing
-import VaultModel
 
 extension Sandbox {
     /// The identity stores in `$XDG_STATE_HOME/pwtui/identities/`, one file per vault.
@@ -22,7 +20,7 @@ struct PerVaultIdentityStoreTests {
     func twoVaults() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let other = sandbox.root + "/other.pwtui"
-        try Vault.createCheaply(at: other, password: sandbox.password)
+        try sandbox.initVault(at: other)
         try sandbox.add(["gitlab.com"], username: "bob", secret: "s2", extra: ["--vault", other])
         #expect(try sandbox.pwtui(["list", "--vault", other]).exitCode == 0)
 

@@ -61,7 +61,7 @@ struct ProcessHardeningTests {
         try #require(blocked, "pwtui did not block reading fd 3: \(String(describing: commandAndState(pid))); \(child.wait(timeout: .seconds(1)))")
         // It stays blocked: give it a moment to prove it, then look.
         usleep(50_000)
-        try #require(child.process.isRunning, "\(child.wait())")
+        try #require(child.isRunning, "\(child.wait())")
 
         let core = try #require(coreLimits(of: pid), "cannot read /proc/\(pid)/limits")
         #expect(core.soft == "0", "core file size limit: \(core)")

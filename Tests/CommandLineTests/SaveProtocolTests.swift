@@ -123,7 +123,7 @@ struct SaveProtocolTests {
             var opened: Report?
             poll(timeout: .seconds(20), every: .milliseconds(1)) {
                 opened = Report.opened(in: child.currentStdout())
-                return opened != nil || !child.process.isRunning
+                return opened != nil || !child.isRunning
             }
             guard let opened else {
                 child.signal(SIGKILL)

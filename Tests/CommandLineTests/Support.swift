@@ -10,6 +10,8 @@
 // deadlock on large output), read back when the child has exited.
 
 import Foundation
+import Platform
+import PwtuiKit
 import PwtuiTestSupport
 import Testing
 import VaultModel
@@ -77,45 +79,35 @@ enum Redirect: Sendable {
 
 // MARK: - Children
 
-/// A running child process, its output going to files in the sandbox.
+/// A running child process, its output going to files in the sandbox, started with
+/// `Platform.ChildProcess` (posix_spawn: only its three streams inherited, signals at their
+/// defaults), the same funnel pwtui starts its own children with.
 final class Child: @unchecked Sendable {
-    // @unchecked: `process` is only touched by the test that started it; the termination
-    // handler only signals the semaphore.
-    let process: Process
+    // @unchecked: a child belongs to the test that started it, which alone polls and waits.
+    let process: ChildProcess
     let command: String
     let stdoutPath: String
     let stderrPath: String
     private let started = ContinuousClock.now
-    private let exited = DispatchSemaphore(value: 0)
+    private var ending: ChildProcess.Ending?
     private var result: RunResult?
 
-    var pid: pid_t { process.processIdentifier }
+    var pid: pid_t { process.id }
 
     /// Starts `executable` with `arguments` under the bash wrapper (see the top of the file).
     /// `preamble` runs in the wrapper before the exec (`ulimit`, `trap`).
     ///
-    /// `detachTerminal` runs the program in a new session (`setsid -w`), so it has no controlling
-    /// terminal even when the tests are run from one. Foundation makes every child a process
-    /// group leader, so `setsid` has to fork: the program is then a grandchild, and a signal sent
-    /// to `pid` would reach `setsid`, not the program. Children that a test signals are started
-    /// without it (they never look for a terminal anyway).
-    ///
-    /// Foundation learns that a child ended when a socket the child inherits reaches end of file,
-    /// that is when every process holding it has exited. A program that leaves a daemon behind
-    /// (tmux starts its server) must not pass that socket on: `closeInheritedDescriptors` closes
-    /// every descriptor above 2 that the wrapper did not open itself before the exec.
+    /// `detachTerminal` starts the child in a new session, so it has no controlling terminal even
+    /// when the tests are run from one. The wrapper `exec`s the program, so the child's pid is the
+    /// program's. The child inherits no descriptor above 2 from the test process (posix_spawn's
+    /// closefrom): a daemon it leaves behind (tmux's server) holds nothing of ours.
     init(
         _ executable: String, _ arguments: [String], environment: [String: String],
         stdin: Redirect? = nil, descriptors: [Int32: Redirect] = [:], preamble: String = "",
-        detachTerminal: Bool = false, closeInheritedDescriptors: Bool = false, scratch: String
+        detachTerminal: Bool = false, scratch: String
     ) throws {
         var environment = environment
-        var script = ""
-        if closeInheritedDescriptors {
-            script += #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null; fi; done"#
-            script += "\n"
-        }
-        script += preamble.isEmpty ? "" : preamble + "\n"
+        var script = preamble.isEmpty ? "" : preamble + "\n"
         var redirects: [(Int32, Redirect)] = descriptors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         if let stdin { redirects.insert((0, stdin), at: 0) }
         for (fd, redirect) in redirects {
@@ -129,51 +121,43 @@ final class Child: @unchecked Sendable {
                 script += "exec \(fd)<>\"$\(variable)\"; unset \(variable)\n"
             }
         }
-        script += detachTerminal ? "exec setsid -w \"$@\"" : "exec \"$@\""
+        script += "exec \"$@\""
 
         let identifier = UUID().uuidString.prefix(8)
         stdoutPath = scratch + "/\(identifier).out"
         stderrPath = scratch + "/\(identifier).err"
-        for path in [stdoutPath, stderrPath] {
-            try #require(FileManager.default.createFile(atPath: path, contents: nil), "cannot create \(path)")
-        }
         command = String(([(executable as NSString).lastPathComponent] + arguments).map(Self.shellQuoted)
             .joined(separator: " ").prefix(300)) + (redirects.isEmpty ? "" : " [fds \(redirects.map(\.0))]")
-
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, "pwtui-test-wrapper", executable] + arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice  // never the terminal the tests run from
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardOutput = output
-        process.standardError = errors
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        // The child has its own copies; holding ours open for the life of every Child made the
-        // test process accumulate descriptors over hundreds of runs, and Foundation's
-        // Process.run() was seen crashing (memcpy) with many open.
-        try? output.close()
-        try? errors.close()
+        let output = try FileDescriptor.open(stdoutPath, [.writeOnly, .create, .truncate], permissions: 0o600)
+        defer { output.close() }
+        let errors = try FileDescriptor.open(stderrPath, [.writeOnly, .create, .truncate], permissions: 0o600)
+        defer { errors.close() }
+        process = try ChildProcess.start("/bin/bash", ["-c", script, "pwtui-test-wrapper", executable] + arguments,
+                                         environment: environment, input: .null, output: .descriptor(output),
+                                         errors: .descriptor(errors), detached: detachTerminal)
     }
 
     deinit {
         // A test that stopped early (a failed #require) must not leave its child running.
-        if result == nil, process.isRunning {
+        if result == nil, isRunning {
             for descendant in Self.descendants(of: pid).reversed() { kill(descendant, SIGKILL) }
-            kill(pid, SIGKILL)
+            process.kill()
+            _ = process.wait()
         }
+    }
+
+    /// Whether the child has not ended yet (it is reaped when it has).
+    var isRunning: Bool {
+        if ending == nil { ending = process.poll() }
+        return ending == nil
     }
 
     /// What the child has written to stdout so far.
     func currentStdout() -> [UInt8] { readBytes(stdoutPath) ?? [] }
 
-    /// Signals the program under test: the wrapper may have forked it (`setsid` forks when
-    /// its caller leads a process group, as Foundation's children do), so its descendants too.
+    /// Signals the program under test and everything it started.
     func signal(_ number: Int32) {
-        guard process.isRunning else { return }
+        guard isRunning else { return }
         for descendant in Self.descendants(of: pid).reversed() { kill(descendant, number) }
         kill(pid, number)
     }
@@ -184,16 +168,16 @@ final class Child: @unchecked Sendable {
     func wait(timeout: Duration = .seconds(30)) -> RunResult {
         if let result { return result }
         var timedOut = false
-        if exited.wait(timeout: .now() + timeout.timeInterval) == .timedOut {
+        if !waitForEnd(until: .now + timeout) {
             timedOut = true
             for descendant in Self.descendants(of: pid).reversed() { kill(descendant, SIGKILL) }
-            kill(pid, SIGKILL)
+            process.kill()
         }
-        let ended = !timedOut || exited.wait(timeout: .now() + 10) == .success
+        let ended = !timedOut || waitForEnd(until: .now + .seconds(10))
         let finished = RunResult(
             command: command,
-            status: ended ? process.terminationStatus : -1,
-            signaled: ended ? process.terminationReason == .uncaughtSignal : false,
+            status: ended ? ending.map(Self.status) ?? -1 : -1,
+            signaled: ended ? ending.map(Self.signaled) ?? false : false,
             timedOut: timedOut,
             stdout: readBytes(stdoutPath) ?? [],
             stderr: readBytes(stderrPath) ?? [],
@@ -202,6 +186,30 @@ final class Child: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: stdoutPath)
         try? FileManager.default.removeItem(atPath: stderrPath)
         return finished
+    }
+
+    /// Polls until the child ended or `deadline` passed: every millisecond at first, backing off
+    /// to 20 ms, so a quick child costs about a millisecond of latency and a slow one no CPU.
+    private func waitForEnd(until deadline: ContinuousClock.Instant) -> Bool {
+        var pause = Duration.milliseconds(1)
+        while isRunning {
+            guard ContinuousClock.now < deadline else { return false }
+            CurrentProcess.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(20))
+        }
+        return true
+    }
+
+    private static func status(_ ending: ChildProcess.Ending) -> Int32 {
+        switch ending {
+        case .exited(let code): return code
+        case .killed(let signal): return signal
+        }
+    }
+
+    private static func signaled(_ ending: ChildProcess.Ending) -> Bool {
+        if case .killed = ending { return true }
+        return false
     }
 
     /// The processes below `pid`, parents before children, from /proc/*/stat.
@@ -304,22 +312,20 @@ final class Sandbox: @unchecked Sendable {
     func start(
         _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
         stdin: Redirect? = nil, descriptors: [Int32: Redirect] = [:], preamble: String = "",
-        detachTerminal: Bool = true, closeInheritedDescriptors: Bool = false
+        detachTerminal: Bool = true
     ) throws -> Child {
         try Child(executable, arguments, environment: environment(extra), stdin: stdin,
-                  descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal,
-                  closeInheritedDescriptors: closeInheritedDescriptors, scratch: scratch)
+                  descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal, scratch: scratch)
     }
 
     /// Runs any program to completion.
     func run(
         _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
         stdin: Redirect? = nil, descriptors: [Int32: Redirect] = [:], preamble: String = "",
-        detachTerminal: Bool = true, closeInheritedDescriptors: Bool = false, timeout: Duration = .seconds(60)
+        detachTerminal: Bool = true, timeout: Duration = .seconds(60)
     ) throws -> RunResult {
         let child = try start(executable, arguments, environment: extra, stdin: stdin,
-                              descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal,
-                              closeInheritedDescriptors: closeInheritedDescriptors)
+                              descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal)
         let result = child.wait(timeout: timeout)
         #expect(!result.timedOut, "\(result)")
         return result
@@ -351,12 +357,15 @@ final class Sandbox: @unchecked Sendable {
                        timeout: timeout)
     }
 
-    /// An empty vault at `vault`, made here with the cheapest key derivation
-    /// (`Vault.createCheaply`): every later unlock by the binary costs microseconds, not a
-    /// 64 MiB Argon2id. `init` itself is tested on its own (ExitCodeTests, UsageMessageTests).
-    func initVault(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try Vault.createCheaply(at: vault, password: password)
-        try #require(FileManager.default.fileExists(atPath: vault), sourceLocation: sourceLocation)
+    /// What `pwtui init` leaves (the vault, its identity store, the generation seen), made here
+    /// as `init` makes it but with the cheapest key derivation (`Vault.createCheaply`): every
+    /// later unlock by the binary costs microseconds, not a 64 MiB Argon2id. `init` itself is
+    /// tested on its own (ExitCodeTests, UsageMessageTests, PasswordStrengthCommandLineTests).
+    func initVault(at path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = path ?? vault
+        let session = Session(vault: path, environment: Platform.Environment(environment()))
+        try session.save(try Vault.createCheaply(at: path, password: password))
+        try #require(FileManager.default.fileExists(atPath: path), sourceLocation: sourceLocation)
     }
 
     /// `printf 'SECRET\n' | pwtui add SERVICES --username USER`; returns the new id.
@@ -508,7 +517,7 @@ final class TmuxSession: @unchecked Sendable {
         try sandbox.run(tmuxPath, arguments, environment: [
             "TMUX_TMPDIR": socketDirectory, "HISTFILE": sandbox.scratch + "/bash_history",
             "TERM": "xterm-256color",
-        ], detachTerminal: false, closeInheritedDescriptors: true, timeout: .seconds(10))
+        ], detachTerminal: false, timeout: .seconds(10))
     }
 
     /// Types `text` literally (no key names).

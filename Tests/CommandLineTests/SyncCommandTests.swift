@@ -1,7 +1,5 @@
 import Foundation
-import PwtuiTestSupport
 import Testing
-import VaultModel
 
 /// `pwtui merge`, `sync`, `doctor` and the rollback warning through the binary: what each
 /// refuses, and that nothing is lost when they do.
@@ -78,7 +76,7 @@ import VaultModel
     @Test func aCopyOfAnotherVaultIsRefusedAndNothingChanges() throws {
         let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
         let other = sandbox.root + "/other.pwtui"
-        try Vault.createCheaply(at: other, password: sandbox.password)
+        try sandbox.initVault(at: other)
         let before = readBytes(sandbox.vault)
         let merged = try sandbox.pwtui(["merge", other])
         #expect(merged.exitCode == 64, "\(merged)")

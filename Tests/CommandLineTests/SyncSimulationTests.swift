@@ -74,7 +74,7 @@ import VaultCrypto
         // The first machine makes the vault and pushes it; the others clone it.
         let first = machines[0]
         try #require(try first.git(["clone", "-q", bare, "."]).exitCode == 0)
-        try Vault.createCheaply(at: first.sandbox.vault, password: first.sandbox.password)
+        try first.sandbox.initVault()
         let setup = try first.pwtui(["sync", "setup"], password: false)
         try #require(setup.exitCode == 0, "\(setup)")
         try #require(try first.git(["add", "vault.pwtui", ".gitattributes", ".gitignore"]).exitCode == 0)

@@ -31,6 +31,28 @@ import Testing
         #expect(ChildProcess.Ending.exited(0).succeeded)
     }
 
+    @Test func anEnvironmentGivenIsTheChildsWholeEnvironment() throws {
+        let child = try ChildProcess.start("/usr/bin/env", [], environment: ["PWTUI_ONE": "1", "B": "two words"], output: .pipe)
+        let output = try #require(child.output)
+        defer { output.close() }
+        let lines = String(decoding: try output.readToEnd(), as: UTF8.self).split(separator: "\n").sorted()
+        #expect(lines == ["B=two words", "PWTUI_ONE=1"])
+        #expect(child.wait() == .exited(0))
+    }
+
+    @Test func pollSaysNothingWhileTheChildRunsAndItsEndingOnce() throws {
+        let child = try ChildProcess.start("sh", ["-c", "read line; exit 7"], input: .pipe)
+        let input = try #require(child.input)
+        #expect(child.poll() == nil)
+        input.close()
+        var ending: ChildProcess.Ending?
+        for _ in 0 ..< 1000 where ending == nil {
+            ending = child.poll()
+            if ending == nil { CurrentProcess.sleep(for: .milliseconds(5)) }
+        }
+        #expect(ending == .exited(7))
+    }
+
     @Test func aMissingProgramThrowsNotFound() {
         #expect(throws: SystemError(code: ENOENT)) {
             _ = try ChildProcess.start("pwtui-no-such-program-\(getpid())", [])

@@ -32,9 +32,10 @@ final class RecordedStreams {
     private let inputDescriptor: FileDescriptor
 
     /// `input`: all of stdin (a pipe's worth at most); `inputIsTerminal`: a person would type
-    /// (then the prompt answers). `screen` and `prompt`: the terminal, when there is one.
+    /// (then the prompt answers). `screen`, `prompt` and `device` (a file standing for the
+    /// terminal's own bytes: the clipboard's OSC 52): the terminal, when there is one.
     init(input: String = "", inputIsTerminal: Bool = false, answerIsTerminal: Bool = false, messagesAreSeen: Bool = true,
-         screen: GridTerminal? = nil, prompt: ScriptedPrompt? = nil) throws {
+         screen: GridTerminal? = nil, prompt: ScriptedPrompt? = nil, device: String? = nil) throws {
         precondition(input.utf8.count < 60_000, "stdin is a pipe here: give less than its buffer")
         let pipe = try FileDescriptor.pipe()
         try pipe.writing.writeAll(input)
@@ -44,7 +45,7 @@ final class RecordedStreams {
         let lines = self.lines
         let messages = HeldMessages { line in lines.all.withLock { $0.append(line) } }
         var terminal: StandardStreams.TerminalAccess?
-        if screen != nil || prompt != nil {
+        if screen != nil || prompt != nil || device != nil {
             let screenBox = UncheckedBox(screen)
             let promptBox = UncheckedBox(prompt)
             terminal = StandardStreams.TerminalAccess(
@@ -52,7 +53,8 @@ final class RecordedStreams {
                     guard let screen = screenBox.value else { throw CommandFailure(.interactionRequired, "no screen in this test") }
                     return screen
                 },
-                openPrompt: { promptBox.value })
+                openPrompt: { promptBox.value },
+                openDevice: { device.flatMap { try? FileDescriptor.open($0, [.writeOnly, .create, .append]) } })
         }
         streams = StandardStreams(answer: answer, messages: messages, messagesAreSeen: messagesAreSeen, input: pipe.reading,
                                   inputIsTerminal: inputIsTerminal, terminal: terminal)

@@ -18,13 +18,11 @@ extension KDFParameters {
 }
 
 extension Vault {
-    /// A new, empty vault saved at `path` with the cheapest key derivation (see above).
-    @discardableResult
+    /// A new, empty vault that `save()` will create at `path` (its directory made now), with the
+    /// cheapest key derivation (see above).
     package static func createCheaply(at path: String, password: String) throws -> Vault {
         try VaultStorage.createDirectory(for: path)
-        let vault = try Vault.create(at: path, password: try SecureBytes(copying: password.utf8), parameters: .cheapest,
-                                     environment: .cheapKeyDerivation)
-        try vault.save()
-        return vault
+        return try Vault.create(at: path, password: try SecureBytes(copying: password.utf8), parameters: .cheapest,
+                                environment: .cheapKeyDerivation)
     }
 }

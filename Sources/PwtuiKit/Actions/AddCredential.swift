@@ -147,7 +147,8 @@ public struct AddCredential {
                 return
             }
             let timeout = try session.settings().clipboardTimeout
-            let copied = try secret.withUnsafeBytes { try Clipboard.copy($0, clearAfter: timeout, environment: session.environment) }
+            let copied = try secret.withUnsafeBytes { try Clipboard.copy($0, clearAfter: timeout, environment: session.environment,
+                                                                                 streams: session.streams) }
             session.streams.say("Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
                 + "\(copied.clearing(after: timeout)).")
         } catch let failure as CommandFailure {

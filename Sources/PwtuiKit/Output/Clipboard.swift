@@ -82,7 +82,9 @@ enum Clipboard {
         return path.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int, environment: Environment = .process) throws -> Copied {
+    /// `streams`: the terminal the OSC 52 sequence goes to, when tmux does not take the copy.
+    static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int, environment: Environment,
+                     streams: StandardStreams) throws -> Copied {
         var copied = Copied()
         var clears: [String] = []
         let insideTmux = environment.isSet("TMUX")
@@ -99,7 +101,7 @@ enum Clipboard {
         var terminal: FileDescriptor?
         defer { terminal?.close() }
         if copied.tmuxBuffer == nil {
-            terminal = try writeOSC52(secret)
+            terminal = try writeOSC52(secret, streams: streams)
             copied.terminalOSC52 = true
             copied.tmuxUnreachable = insideTmux
             clears.append("printf '\\033]52;c;!\\007'")
@@ -121,8 +123,8 @@ enum Clipboard {
 
     /// OSC 52 to the terminal: the secret base64-encoded in protected memory, one write(2).
     /// Returns the terminal, still open, for the clearing process; the caller closes it.
-    private static func writeOSC52(_ secret: UnsafeRawBufferPointer) throws -> FileDescriptor {
-        guard let tty = try? FileDescriptor.open("/dev/tty", [.writeOnly, .noControllingTerminal]) else {
+    private static func writeOSC52(_ secret: UnsafeRawBufferPointer, streams: StandardStreams) throws -> FileDescriptor {
+        guard let tty = streams.terminal?.openDevice() else {
             throw CommandFailure(.interactionRequired, "no terminal to copy to; pipe the output instead")
         }
         do {

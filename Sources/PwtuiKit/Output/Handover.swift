@@ -40,7 +40,7 @@ enum Handover {
     static func copy(_ rendered: borrowing SecureBytes, _ field: CredentialField = .password, of description: String, clipboardTimeout: Int,
                      in session: Session) throws {
         let copied = try rendered.withUnsafeBytes { try Clipboard.copy(CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout,
-                                                                    environment: session.environment) }
+                                                                    environment: session.environment, streams: session.streams) }
         let what = field == .totp ? "one-time code" : "password"
         session.streams.say("Copied the \(what) of \(description) to the clipboard; \(copied.clearing(after: clipboardTimeout)).")
     }

@@ -25,17 +25,23 @@ public final class StandardStreams {
         public var openScreen: @Sendable (_ theme: Theme, _ messages: HeldMessages, _ environment: Environment) throws -> any Terminal
         /// A line prompt (secrets without echo, yes/no), or nil when none can be opened.
         public var openPrompt: @Sendable () -> (any LinePrompt)?
+        /// The terminal itself, open for writing escape sequences (the clipboard's OSC 52); the
+        /// caller closes it. Nil when none can be opened.
+        public var openDevice: @Sendable () -> FileDescriptor?
 
         public init(openScreen: @escaping @Sendable (Theme, HeldMessages, Environment) throws -> any Terminal,
-                    openPrompt: @escaping @Sendable () -> (any LinePrompt)?) {
+                    openPrompt: @escaping @Sendable () -> (any LinePrompt)?,
+                    openDevice: @escaping @Sendable () -> FileDescriptor?) {
             self.openScreen = openScreen
             self.openPrompt = openPrompt
+            self.openDevice = openDevice
         }
 
         /// The controlling terminal, /dev/tty: ncurses for screens, `TerminalPrompt` for lines.
         public static let controllingTerminal = TerminalAccess(
             openScreen: { theme, messages, environment in try NcursesTerminal(theme: theme, messages: messages, environment: environment) },
-            openPrompt: { TerminalPrompt() })
+            openPrompt: { TerminalPrompt() },
+            openDevice: { try? FileDescriptor.open("/dev/tty", [.writeOnly, .noControllingTerminal]) })
     }
 
     public let answer: any Destination
