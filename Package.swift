@@ -62,7 +62,7 @@ let package = Package(
                           path: "Tests/SaveLoop"),
 
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
+        .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "PwtuiTestSupport"]),
         // The helpers every test target shares (secrets, hex, temporary directories, sample
         // vaults); for tests only.
         .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],

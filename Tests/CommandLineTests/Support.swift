@@ -368,6 +368,13 @@ final class Sandbox: @unchecked Sendable {
         try #require(FileManager.default.fileExists(atPath: path), sourceLocation: sourceLocation)
     }
 
+    /// `pwtui init --kdf interactive`: the vault at the real floor (3 passes, 64 MiB), for the
+    /// tests of what a vault's cost shows or changes.
+    func initVaultAtTheFloor(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try pwtui(["init", "--kdf", "interactive"])
+        try #require(result.exitCode == 0, "\(result)", sourceLocation: sourceLocation)
+    }
+
     /// `printf 'SECRET\n' | pwtui add SERVICES --username USER`; returns the new id.
     @discardableResult
     func add(

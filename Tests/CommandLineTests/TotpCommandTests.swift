@@ -1,4 +1,5 @@
 import Foundation
+import PwtuiTestSupport
 import Testing
 
 /// One-time codes through the real binary: the key goes in on stdin (never argv), and the code
@@ -11,9 +12,7 @@ struct TotpCommandTests {
     /// The codes Python's hmac makes for that key now and 30 s either side (a step may turn
     /// between the binary's clock and this one).
     static func expectedCodes(digits: Int = 8, algorithm: String = "sha1") throws -> [String] {
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
+        let python = try ProgramOutput("python3", ["-c", """
             import hmac, hashlib, struct, time
             key = b"12345678901234567890"
             for step in (-1, 0, 1):
@@ -21,12 +20,8 @@ struct TotpCommandTests {
                 mac = hmac.new(key, struct.pack(">Q", counter), hashlib.\(algorithm)).digest()
                 offset = mac[-1] & 15
                 print("%0\(digits)d" % ((struct.unpack(">I", mac[offset:offset + 4])[0] & 0x7fffffff) % 10 ** \(digits)))
-            """]
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        python.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+            """])
+        return python.text.split(separator: "\n").map(String.init)
     }
 
     @Test("add --totp from stdin; get --field totp and totp print the code Python computes; json carries it")

@@ -51,15 +51,9 @@ struct CSVPythonTests {
                     writer.writerow([bytes.fromhex(f).decode('utf-8') for f in record])
                 print(out.getvalue().encode('utf-8').hex())
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", script]
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        let python = try ProgramOutput("/usr/bin/python3", ["-c", script])
+        let printed = python.text
+        #expect(python.ending.succeeded)
         let files = printed.split(separator: "\n").map { line -> [UInt8] in
             let digits = Array(line.utf8)
             return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0 ..< $0 + 2], as: UTF8.self), radix: 16) }

@@ -66,12 +66,8 @@ struct OnePasswordPuxTests {
             z.writestr('files/ignored.txt', 'an attachment')
             z.close()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, path, json, stored ? "stored" : "deflated", data == nil ? "no" : "yes"]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let python = try ProgramOutput("/usr/bin/python3", ["-c", script, path, json, stored ? "stored" : "deflated", data == nil ? "no" : "yes"])
+        #expect(python.ending.succeeded)
         return path
     }
 

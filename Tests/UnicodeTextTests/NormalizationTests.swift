@@ -1,4 +1,5 @@
 import Foundation
+import PwtuiTestSupport
 import Testing
 import UnicodeText
 
@@ -14,15 +15,9 @@ import UnicodeText
             Issue.record("\(file) is missing: apt install unicode-data (make deps does)")
             return []
         }
-        let bzcat = Process()
-        bzcat.executableURL = URL(fileURLWithPath: "/bin/bzcat")
-        bzcat.arguments = [file]
-        let pipe = Pipe()
-        bzcat.standardOutput = pipe
-        try bzcat.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        bzcat.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+        let bzcat = try ProgramOutput("/bin/bzcat", [file])
+        #expect(bzcat.ending.succeeded)
+        return bzcat.text.split(separator: "\n").compactMap { line in
             guard let first = line.first, first != "#", first != "@" else { return nil }
             let columns = line.split(separator: ";").prefix(5).map { column in
                 String(String.UnicodeScalarView(column.split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }))

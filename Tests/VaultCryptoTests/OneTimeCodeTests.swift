@@ -90,14 +90,7 @@ struct OneTimeCodeTests {
                 })
             }
         }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script]
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
+        let printed = try ProgramOutput("python3", ["-c", script]).text
         #expect(printed.split(separator: "\n").map(String.init) == expected)
     }
 }
