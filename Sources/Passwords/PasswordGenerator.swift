@@ -12,22 +12,22 @@ public enum PasswordGenerator {
     static let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ".utf8)
     static let digits = Array("23456789".utf8)
 
-    public static func generate() throws -> SecureBytes {
+    public static func generate() throws(VaultCryptoError) -> SecureBytes {
         let alphabet = lower + upper + digits
         while true {
-            var password = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: 20) }
+            var password = try SecureBytes(capacity: 20)
             var hasUpper = false, hasDigit = false, hasLower = false
             for position in 0 ..< 20 {
                 if position == 6 || position == 13 {
-                    try cryptoCall { () throws(VaultCryptoError) in try password.append(0x2D) }
+                    try password.append(0x2D)
                     continue
                 }
-                let index = Int(try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.uniform(UInt32(alphabet.count)) })
+                let index = Int(try RandomBytes.uniform(UInt32(alphabet.count)))
                 let byte = alphabet[index]
                 hasLower = hasLower || lower.contains(byte)
                 hasUpper = hasUpper || upper.contains(byte)
                 hasDigit = hasDigit || digits.contains(byte)
-                try cryptoCall { () throws(VaultCryptoError) in try password.append(byte) }
+                try password.append(byte)
             }
             if hasLower, hasUpper, hasDigit { return password }
         }
