@@ -65,9 +65,9 @@ let package = Package(
                           path: "Tests/SaveLoop"),
 
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
+        .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "PwtuiTestSupport"]),
         // The helpers every test target shares (secrets, hex, temporary directories, sample
-        // vaults); for tests only.
+        // vaults, the seeded random generator); for tests only.
         .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
                 path: "Tests/PwtuiTestSupport"),
 
