@@ -144,10 +144,11 @@ struct ArchitectureTests {
         }
     }
 
-    /// DESIGN §8, "One path each": a vault is opened with a master password in one place,
-    /// `Session.open` (PwtuiKit/Session/VaultOpening.swift), so every command, the picker, git's
-    /// helper, `configure` and the agent get its checks (an interrupted passwd, the generation).
-    /// Six places called `Vault.open` themselves, and two of them checked the generation.
+    /// A concept has one home (docs/ARCHITECTURE.md): a vault is opened with a master password in
+    /// one place, `Session.open` (PwtuiKit/Session/VaultOpening.swift), so every command, the
+    /// picker, git's helper, `configure` and the agent get its checks (an interrupted passwd, the
+    /// generation). Six places called `Vault.open` themselves, and two of them checked the
+    /// generation.
     @Test("PwtuiKit opens a vault file in one place (issue 24, 5)")
     func oneOpeningPath() throws {
         let kit = Self.sources.appendingPathComponent("PwtuiKit")

@@ -3,8 +3,8 @@ import Platform
 import VaultCrypto
 
 /// Everything that can go wrong with a vault, each case carrying what the user needs to act.
-/// The command line maps these to the exit codes of DESIGN §3 (`exitCode` below is the single
-/// place that mapping lives).
+/// The command line maps these to the exit codes of docs/design.md#exit-codes (`exitCode` below is
+/// the single place that mapping lives).
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No vault at the path.
     case notFound(path: String)
