@@ -5,8 +5,9 @@ import VaultCrypto
 /// characters that are easy to misread (0/O, 1/l/I). About 100 bits of entropy, and easy to type
 /// on a phone when it must be.
 ///
-/// `passwordrules` descriptors are not supported yet; the generated form already satisfies the
-/// common rules (length 8–64, upper, lower, digit, a special character).
+/// This form meets the common rules (length 8–64, upper, lower, digit, `-` as a special
+/// character); for a site whose `passwordrules` it does not meet, `RulesPasswordGenerator` draws
+/// one that does.
 public enum PasswordGenerator {
     static let lower = Array("abcdefghijkmnopqrstuvwxyz".utf8)
     static let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ".utf8)

@@ -25,7 +25,8 @@ public enum RulesPasswordGenerator {
     public static let defaultLength = 20
     static let attempts = 10_000
     /// The longest password made: the longest secret a vault takes (VaultModel's
-    /// `Limits.secretBytes`, which PasswordsTests holds this to; this target sits below VaultModel).
+    /// `Limits.secretBytes`, which PasswordsTests holds this to: Passwords does not import
+    /// VaultModel).
     static let longest = 64 * 1024
 
     public struct Impossible: Error, CustomStringConvertible {
