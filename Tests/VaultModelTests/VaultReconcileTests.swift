@@ -107,7 +107,7 @@ import VaultCrypto
     }
 
     func merge(_ base: VaultContents?, _ ours: VaultContents, _ theirs: VaultContents) throws -> VaultContents {
-        try VaultReconcile.merge(base: base, ours: ours, theirs: theirs).0
+        try VaultReconcile.reconcile(base: base, ours: ours, theirs: theirs).0
     }
 
     func base(_ build: (inout Replica) throws -> Void) throws -> Replica {
@@ -210,7 +210,7 @@ import VaultCrypto
             #expect(fields[4].contains("since.example"), "\(fields)")
             #expect(fields[5] == "sha1/6/30/key-set-since", "\(fields)")
         }
-        let (_, summary) = try VaultReconcile.merge(base: ancestor.contents, ours: current.contents, theirs: restored.contents)
+        let (_, summary) = try VaultReconcile.reconcile(base: ancestor.contents, ours: current.contents, theirs: restored.contents)
         #expect(summary.changed == 0, "the replay brings nothing in: \(summary)")
     }
 
