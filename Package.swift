@@ -38,15 +38,18 @@ let package = Package(
         .target(name: "UnicodeText"),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
         .target(name: "ServiceMatching", dependencies: ["Platform", "UnicodeText", "CPSL"]),
+        // Passwords made and judged: the strength estimate, the generators, `passwordrules`, the
+        // sites' published rules and the passphrase word list (those two generated into Generated/).
+        .target(name: "Passwords", dependencies: ["VaultCrypto", "Platform"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform", "UnicodeText"]),
         // The agent's protocol (typed requests and replies), its client and its server machinery.
         .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
         // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
         // memory, each format's mapping to credentials, and the writers of exports.
         .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "UnicodeText", "CZlib"]),
-        .target(name: "TUI", dependencies: ["Platform", "VaultModel", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses"]),
+        .target(name: "TUI", dependencies: ["Platform", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
-        .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),
+        .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),
         .target(name: "FuzzTargets", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
         // Argument parsing and wiring only.
         .executableTarget(
@@ -64,13 +67,14 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "PwtuiTestSupport"]),
         // The helpers every test target shares (secrets, hex, temporary directories, sample
-        // vaults); for tests only.
+        // vaults, the seeded random generator); for tests only.
         .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
                 path: "Tests/PwtuiTestSupport"),
 
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "PwtuiTestSupport"]),
         .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
+        .testTarget(name: "PasswordsTests", dependencies: ["Passwords", "VaultModel", "VaultCrypto", "PwtuiTestSupport"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Passwords", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "VaultModelTests", dependencies: ["VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
                     exclude: ["Golden"]),
@@ -79,7 +83,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
                                                           "PwtuiTestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop", "PwtuiKit", "VaultModel", "VaultCrypto",
+        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop", "PwtuiKit", "Passwords", "VaultModel", "VaultCrypto",
                                                              "PwtuiTestSupport"],
                     exclude: ["Fixtures"]),
     ],

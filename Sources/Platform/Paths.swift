@@ -37,7 +37,7 @@ public struct Paths: Sendable, Equatable {
     }
 
     public var settingsFile: String { configDirectory + "/config.toml" }
-    /// `vault.pwtui` in the data directory (DESIGN §3).
+    /// `vault.pwtui` in the data directory (docs/design.md#the-vault-file).
     public var defaultVaultFile: String { dataDirectory + "/vault.pwtui" }
     /// The local use history, a tie-break in rankings.
     public var usageFile: String { stateDirectory + "/usage" }

@@ -1,4 +1,4 @@
-// Matching: how one stored service identifier answers one request (DESIGN §5).
+// Matching: how one stored service identifier answers one request (docs/design.md#ranking).
 //
 // AutoFill's promise is that the credential you need is the first one offered, and that a
 // credential for another site is never offered as a match. So matching is exact and explainable:

@@ -5,7 +5,7 @@ import ServiceMatching
 import VaultModel
 
 /// Parses, runs, and turns every failure into a message on stderr and the exit code of
-/// DESIGN §3 (which error gets which code: `ExitStatus(error)`).
+/// docs/design.md#exit-codes (which error gets which code: `ExitStatus(error)`).
 enum CommandRunner {
     static func run(_ root: Pwtui.Type) -> Never {
         do {

@@ -1,5 +1,6 @@
-// The command-line examples of DESIGN §3, run against the built binary exactly as a user types
-// them, and the ranking edge cases that a user notices first.
+// The command-line examples of README's short tour and their exit codes
+// (docs/design.md#exit-codes), run against the built binary exactly as a user types them, and the
+// ranking edge cases (docs/design.md#ranking) that a user notices first.
 
 import Foundation
 import Testing

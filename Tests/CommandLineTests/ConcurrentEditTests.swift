@@ -1,8 +1,8 @@
-// Concurrent commands changing one credential (DESIGN §4, issue 10 item 1): every change a
-// command acknowledged with exit 0 is in the vault afterwards, and a change that cannot be merged
-// fails instead. The races are made certain, not hoped for: the test holds the save lock while
-// the commands open the vault, so they all read the same version and then save one after the
-// other; or strace delays one command's lock until the other has saved.
+// Concurrent commands changing one credential (docs/design.md#saving, step 3; issue 10 item 1):
+// every change a command acknowledged with exit 0 is in the vault afterwards, and a change that
+// cannot be merged fails instead. The races are made certain, not hoped for: the test holds the
+// save lock while the commands open the vault, so they all read the same version and then save one
+// after the other; or strace delays one command's lock until the other has saved.
 
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
-// The exit codes of DESIGN §3, and the promise that goes with the error ones: the vault on disk is
-// left exactly as it was.
+// The exit codes of docs/design.md#exit-codes, and the promise that goes with the error ones: the
+// vault on disk is left exactly as it was.
 
 import Foundation
 import Testing

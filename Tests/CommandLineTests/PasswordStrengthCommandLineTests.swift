@@ -2,6 +2,7 @@
 // refuse one under the minimum unless --allow-weak (issue 16).
 
 import Foundation
+import Passwords
 import Testing
 
 @Suite("Master password strength on the command line")

@@ -1,5 +1,5 @@
-// DESIGN §6: a process that may hold secrets leaves no core file and prints no crash report of its
-// memory. Checked on a live pwtui that is blocked reading its master password.
+// docs/design.md#secrets: a process that may hold secrets leaves no core file and prints no crash
+// report of its memory. Checked on a live pwtui that is blocked reading its master password.
 
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
-// The save protocol's contracts where a fault makes them easy to break (DESIGN §4, issue 10):
-// 74 means unchanged, so an error after the rename is 73 and says the change is saved; a vault
-// path that is not a regular file is refused without blocking anyone; a symlinked vault is
+// The save protocol's contracts where a fault makes them easy to break (docs/design.md#saving,
+// issue 10): 74 means unchanged, so an error after the rename is 73 and says the change is saved; a
+// vault path that is not a regular file is refused without blocking anyone; a symlinked vault is
 // saved beside its target and stays a link. Faults are injected with strace.
 
 import Foundation

@@ -1,6 +1,6 @@
-// The save protocol seen from outside (DESIGN §4): a save that cannot be written leaves the vault
-// byte-identical and no temporary file; concurrent savers lose nothing; a saver killed at any
-// moment leaves the old or the new vault, never a torn one.
+// The save protocol seen from outside (docs/design.md#saving): a save that cannot be written leaves
+// the vault byte-identical and no temporary file; concurrent savers lose nothing; a saver killed at
+// any moment leaves the old or the new vault, never a torn one.
 
 import Foundation
 import Testing

@@ -61,7 +61,7 @@ import VaultCrypto
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"), "faketime is missing (apt-get install faketime)")
         let seed = ProcessInfo.processInfo.environment["PWTUI_SYNC_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1 ... 1_000_000)
         print("SyncSimulationTests: seed \(seed) (PWTUI_SYNC_SEED=\(seed) replays it)")
-        var rng = VaultRandom(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let started = ContinuousClock.now
 
         let remote = try Sandbox()
@@ -214,17 +214,5 @@ import VaultCrypto
         guard let range = line.range(of: suffix) else { return 0 }
         let digits = line[..<range.lowerBound].reversed().prefix { $0.isNumber }
         return Int(String(digits.reversed())) ?? 0
-    }
-}
-
-/// A reproducible generator (splitmix64), so a failing run can be replayed from its seed.
-struct VaultRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -33,7 +33,7 @@ struct ArchitectureTests {
 
     /// Everywhere: the standard library's companions. FoundationEssentials, never the whole of
     /// Foundation: one `import Foundation` links it all, with ICU's data, into the static binary,
-    /// 80 MB instead of 26 and most of a fresh process's memory (docs/speed.md).
+    /// 85 MB instead of 36 and most of a fresh process's memory (docs/speed.md).
     static let standard: Set<String> = ["FoundationEssentials", "Synchronization", "Dispatch"]
 
     static var sources: URL {
@@ -144,10 +144,11 @@ struct ArchitectureTests {
         }
     }
 
-    /// DESIGN §8, "One path each": a vault is opened with a master password in one place,
-    /// `Session.open` (PwtuiKit/Session/VaultOpening.swift), so every command, the picker, git's
-    /// helper, `configure` and the agent get its checks (an interrupted passwd, the generation).
-    /// Six places called `Vault.open` themselves, and two of them checked the generation.
+    /// A concept has one home (docs/ARCHITECTURE.md): a vault is opened with a master password in
+    /// one place, `Session.open` (PwtuiKit/Session/VaultOpening.swift), so every command, the
+    /// picker, git's helper, `configure` and the agent get its checks (an interrupted passwd, the
+    /// generation). Six places called `Vault.open` themselves, and two of them checked the
+    /// generation.
     @Test("PwtuiKit opens a vault file in one place (issue 24, 5)")
     func oneOpeningPath() throws {
         let kit = Self.sources.appendingPathComponent("PwtuiKit")

@@ -1,6 +1,6 @@
 // pwtui-save-loop: saves a vault over and over, so that a test can SIGKILL it at a random
 // instruction of the save protocol and then check that the vault still opens with either the old
-// or the new contents (DESIGN §4: "a save never leaves a torn file").
+// or the new contents (docs/design.md#saving: "a save never leaves a torn file").
 //
 //     pwtui-save-loop VAULT [--password-fd N] [--kek-cache FILE]
 //

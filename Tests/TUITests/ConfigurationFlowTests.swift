@@ -1,4 +1,5 @@
 import Foundation
+import Passwords
 import Testing
 import TUI
 import VaultCrypto

@@ -2,6 +2,7 @@
 // minimum is refused once with a warning, and kept only when Enter is pressed again on it.
 
 import Foundation
+import Passwords
 import Testing
 import TUI
 import VaultCrypto

@@ -1,4 +1,5 @@
 import Foundation
+import PwtuiTestSupport
 import Testing
 import UnicodeText
 
@@ -83,18 +84,5 @@ import UnicodeText
             let decoded = try JSONDecoder().decode([String].self, from: Data(escaped.utf8))
             #expect(decoded == [text], "\(Self.names(text))")
         }
-    }
-}
-
-/// SplitMix64: the same strings on every run, so a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

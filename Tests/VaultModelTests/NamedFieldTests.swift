@@ -61,7 +61,7 @@ struct NamedFieldTests {
         let base = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment).contents
         try vault.setField(of: item.id, name: "code", text: nil, secret: try secure("c0de"))
         let ours = vault.contents
-        let (merged, _) = try VaultReconcile.merge(base: base, ours: base, theirs: ours)
+        let (merged, _) = try VaultReconcile.reconcile(base: base, ours: base, theirs: ours)
         let result = try #require(merged.credential(withID: item.id))
         #expect(result.field(named: "code").flatMap(\.secret).map { merged.secrets.withBytes(of: $0) { String(decoding: $0, as: UTF8.self) } } == "c0de")
     }

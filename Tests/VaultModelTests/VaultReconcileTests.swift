@@ -107,7 +107,7 @@ import VaultCrypto
     }
 
     func merge(_ base: VaultContents?, _ ours: VaultContents, _ theirs: VaultContents) throws -> VaultContents {
-        try VaultReconcile.merge(base: base, ours: ours, theirs: theirs).0
+        try VaultReconcile.reconcile(base: base, ours: ours, theirs: theirs).0
     }
 
     func base(_ build: (inout Replica) throws -> Void) throws -> Replica {
@@ -210,7 +210,7 @@ import VaultCrypto
             #expect(fields[4].contains("since.example"), "\(fields)")
             #expect(fields[5] == "sha1/6/30/key-set-since", "\(fields)")
         }
-        let (_, summary) = try VaultReconcile.merge(base: ancestor.contents, ours: current.contents, theirs: restored.contents)
+        let (_, summary) = try VaultReconcile.reconcile(base: ancestor.contents, ours: current.contents, theirs: restored.contents)
         #expect(summary.changed == 0, "the replay brings nothing in: \(summary)")
     }
 
@@ -388,7 +388,7 @@ import VaultCrypto
 
     /// Random changes on two machines from one ancestor, with skewed clocks.
     static func generated(seed: UInt64) throws -> (base: VaultContents, ours: VaultContents, theirs: VaultContents) {
-        var rng = SplitMix(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var b = Replica(try .empty())
         for i in 0 ..< 8 { try b.add("base-\(seed)-\(i)", title: "t\(i)") }
         var copies = [b, b]
@@ -458,17 +458,5 @@ import VaultCrypto
         let other = try merge(nil, try merge(nil, c, a), b)
         #expect(Snapshot(left) == Snapshot(right), "seed \(seed)")
         #expect(Snapshot(left) == Snapshot(other), "seed \(seed)")
-    }
-}
-
-/// A reproducible generator (splitmix64), so a failing case can be replayed from its seed.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

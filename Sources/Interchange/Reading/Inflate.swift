@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 import VaultCrypto
 
 /// The one funnel to zlib: a zip member's raw deflate data inflated into protected memory (it is

@@ -17,7 +17,7 @@ struct InputText {
     let start: Int
     var count: Int { bytes.count }
 
-    /// Where `lineCursor` has counted up to, and the line there: lines asked for in increasing
+    /// Where `line(at:)` has counted up to, and the line there: lines asked for in increasing
     /// order of offset (the start of each record, of each element) cost linear time in total.
     private var cursorOffset: Int
     private var cursorLine = 1

@@ -1,3 +1,4 @@
+import Passwords
 import ServiceMatching
 import VaultAgent
 import VaultCrypto

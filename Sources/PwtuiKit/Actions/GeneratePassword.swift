@@ -1,3 +1,4 @@
+import Passwords
 import Platform
 import UnicodeText
 import VaultCrypto

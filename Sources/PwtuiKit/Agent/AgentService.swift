@@ -104,10 +104,10 @@ public final class AgentService: AgentHandler {
                 _ = keyring.adding(password: try payload.withUnsafeBytes { try SecureBytes(copying: $0) })
                 payload.removeAll()
             }
-            return AgentAnswer(.merged(try heldKeyOnly { try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: keyring) }))
+            return AgentAnswer(.merged(try heldKeyOnly { try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring) }))
         case .mergeCopy(let path, let copy):
             let vault = try unlocked(for: path)
-            let summary = try heldKeyOnly { try VaultFileMerge.merge(copy: copy, into: path, keyring: try vault.keyring()) }
+            let summary = try heldKeyOnly { try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: try vault.keyring()) }
             if try vault.reloadIfChanged() {
                 session.rememberSaved(vault.header)
                 session.syncIdentities(with: vault, saved: true)

@@ -6,8 +6,8 @@ import VaultAgent
 import VaultCrypto
 import VaultModel
 
-/// Which error ends in which exit code (DESIGN §3): the one place. The executable exits with it;
-/// the agent puts it in a refusal, which the client's command then exits with.
+/// Which error ends in which exit code (docs/design.md#exit-codes): the one place. The executable
+/// exits with it; the agent puts it in a refusal, which the client's command then exits with.
 extension ExitStatus {
     /// The code for one of pwtui's own errors; nil for errors that are not ours (the argument
     /// parser's, which it reports itself).

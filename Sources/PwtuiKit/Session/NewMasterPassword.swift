@@ -1,3 +1,4 @@
+import Passwords
 import VaultCrypto
 import VaultModel
 

@@ -1,8 +1,8 @@
-/// Which vault a command opens, and what named it. The order is fixed (DESIGN §3): `--vault`,
-/// then `PWTUI_VAULT`, then the settings' `vault = `, then the XDG data directory. Only the
-/// settings are a choice that lasts: a vault named for one command or one shell (a scratch
-/// vault tried out) must never be written into them, or every later command silently opens it
-/// (issue 26). So the wizard and `doctor` ask where the path came from.
+/// Which vault a command opens, and what named it. The order is fixed
+/// (docs/design.md#the-vault-file): `--vault`, then `PWTUI_VAULT`, then the settings' `vault = `,
+/// then the XDG data directory. Only the settings are a choice that lasts: a vault named for one
+/// command or one shell (a scratch vault tried out) must never be written into them, or every later
+/// command silently opens it (issue 26). So the wizard and `doctor` ask where the path came from.
 public struct VaultChoice: Equatable, Sendable {
     public enum Source: Equatable, Sendable {
         case option

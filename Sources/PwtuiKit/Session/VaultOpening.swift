@@ -5,13 +5,13 @@ import VaultModel
 
 /// Opening and saving the session's vault, with the identity store kept in step.
 ///
-/// One path opens a vault with a master password (DESIGN §8, "One path each"): every command,
-/// the picker's unlock screen, git's credential helper, `configure` and the agent's unlock go
-/// through `open(_:password:interrupted:)`, so each does the same checks — a `passwd` killed
-/// midway said before the password is asked and its note removed once the vault opened, and the
-/// generation (rollback) check. A file read without a password (an agent's reload of what another
-/// process saved, the header behind an agent's answer, git's copies) gets the generation check
-/// in `RollbackCheck`.
+/// One path opens a vault with a master password (docs/ARCHITECTURE.md: a concept has one home):
+/// every command, the picker's unlock screen, git's credential helper, `configure` and the agent's
+/// unlock go through `open(_:password:interrupted:)`, so each does the same checks — a `passwd`
+/// killed midway said before the password is asked and its note removed once the vault opened, and
+/// the generation (rollback) check. A file read without a password (an agent's reload of what
+/// another process saved, the header behind an agent's answer, git's copies) gets the generation
+/// check in `RollbackCheck`.
 extension Session {
     /// Opens the vault with the master password, and rebuilds the identity store if it is
     /// missing or stale.

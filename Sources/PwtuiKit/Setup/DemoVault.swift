@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Passwords
 import ServiceMatching
 import VaultCrypto
 import VaultModel

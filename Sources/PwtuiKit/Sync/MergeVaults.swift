@@ -48,7 +48,7 @@ public struct MergeVaults {
                 summary = try Self.summary(of: answer.body)
             } else {
                 let keyring = VaultKeyring(password: try session.masterPassword())
-                summary = try VaultFileMerge.merge(copy: other, into: vault, keyring: keyring)
+                summary = try VaultFileReconcile.reconcile(copy: other, into: vault, keyring: keyring)
                 session.rememberSaved(try VaultStorage.loadHeader(vault))
             }
             Self.rememberMerged(copyHeader, session)
@@ -64,7 +64,7 @@ public struct MergeVaults {
     /// own, so what is said names the copies by whose they are, never by those paths.
     ///
     /// When the two copies are under different keys, `passwd` ran on one machine: the merged
-    /// vault takes the newer master password (`VaultFileMerge.newerKey`). The person is told so,
+    /// vault takes the newer master password (`VaultFileReconcile.newerKey`). The person is told so,
     /// and asked once for the other copy's password: an unlocked agent holds this copy's key;
     /// without one, this copy's password is asked for too.
     static func driver(base: String, ours: String, theirs: String, _ session: Session) throws -> ReconcileSummary {
@@ -76,9 +76,9 @@ public struct MergeVaults {
                 return try summary(of: answer.body)
             }
             let keyring = VaultKeyring(password: try session.masterPassword(prompt: "Master password (to merge the vault): "))
-            return try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: keyring)
+            return try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring)
         }
-        let newer = VaultFileMerge.newerKey(ours: ourHeader, theirs: theirHeader, base: try? VaultStorage.loadHeader(base))
+        let newer = VaultFileReconcile.newerKey(ours: ourHeader, theirs: theirHeader, base: try? VaultStorage.loadHeader(base))
         let changedHere = VaultKeyring.sameKey(newer, ourHeader)
         session.streams.say(changedHere
             ? "pwtui: this vault's master password was changed here since the other machine's copy was saved; the merged vault keeps the new one."
@@ -92,7 +92,7 @@ public struct MergeVaults {
             }
             let mine = try session.masterPassword(prompt: changedHere ? "Master password (the new one, this copy's): "
                 : "Master password (the previous one, this copy's): ")
-            return try VaultFileMerge.merge(base: base, ours: ours, theirs: theirs, keyring: VaultKeyring(password: mine).adding(password: other))
+            return try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: VaultKeyring(password: mine).adding(password: other))
         } catch let refusal as ReconcileRefusal {
             guard case .differentPasswords = refusal else { throw refusal }
             throw CommandFailure(.wrongPassword, "the password given does not open the other machine's copy of the vault; nothing was merged")

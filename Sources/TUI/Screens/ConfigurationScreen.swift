@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Passwords
 import Platform
 import VaultCrypto
 import VaultModel

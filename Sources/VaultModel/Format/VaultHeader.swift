@@ -1,6 +1,7 @@
 import VaultCrypto
 
-/// The 234 bytes in front of every vault's ciphertext (DESIGN §4), little-endian:
+/// The 234 bytes in front of every vault's ciphertext (docs/design.md#the-vault-file),
+/// little-endian:
 ///
 ///     offset size field
 ///          0    8 magic                \x89 P W V \r \n \x1a \n (PNG-style: catches text-mode
@@ -90,9 +91,10 @@ public struct VaultHeader: Sendable, Equatable {
         }
     }
 
-    /// Parses and checks a header in the order DESIGN §4 gives, up to (not including) any key
-    /// derivation: magic, version, flags, checksum, ids, then the file size against the length.
-    /// `fileBytes` is the whole file, or its beginning when `fileSize` gives the whole size.
+    /// Parses and checks a header in the order docs/design.md#the-vault-file gives, up to (not
+    /// including) any key derivation: magic, version, flags, checksum, ids, then the file size
+    /// against the length. `fileBytes` is the whole file, or its beginning when `fileSize` gives
+    /// the whole size.
     public static func parse(_ fileBytes: UnsafeRawBufferPointer, path: String, fileSize: Int? = nil) throws -> VaultHeader {
         func corrupt(_ reason: String) -> VaultError { .corrupt(path: path, reason: reason) }
         guard fileBytes.count >= magic.count, fileBytes.prefix(magic.count).elementsEqual(magic) else {

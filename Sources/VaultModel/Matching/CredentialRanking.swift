@@ -1,7 +1,7 @@
 import FoundationEssentials
 import ServiceMatching
 
-// Ranking: which credentials answer a request, best first (DESIGN §5).
+// Ranking: which credentials answer a request, best first (docs/design.md#ranking).
 //
 // How one stored service identifier matches one request — the tiers, from exact URL to
 // equivalent domains, and the rules that hold across them — is `ServiceMatch` (ServiceMatching).

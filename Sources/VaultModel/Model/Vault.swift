@@ -9,7 +9,7 @@ import Platform
 ///
 /// A `Vault` remembers the checksum of the file it was read from, and the changes made since.
 /// When it saves and finds a different file on disk, another process saved in between; its
-/// changes are replayed onto that version (see `VaultMerge`) as long as both are under the same
+/// changes are replayed onto that version (see `ChangeReplay`) as long as both are under the same
 /// key, and the save is refused otherwise, never overwriting what the other process wrote.
 public final class Vault {
     public let path: String
@@ -335,7 +335,7 @@ public final class Vault {
         do {
             // A merge would have to read the other file with the old key; a password change is
             // rare enough to simply refuse when someone else saved in between.
-            try save(backup: .removeAll, mergeIfChanged: false)
+            try save(backup: .removeAll, replayIfChanged: false)
         } catch let error as VaultError where error.isSavedNotDurable {
             throw error  // the new password is in force: nothing to restore
         } catch {
@@ -345,7 +345,7 @@ public final class Vault {
         }
     }
 
-    private func save(backup: VaultStorage.Backup, mergeIfChanged: Bool = true) throws {
+    private func save(backup: VaultStorage.Backup, replayIfChanged: Bool = true) throws {
         guard header.minorVersion <= VaultHeader.currentMinorVersion else {
             throw VaultError.unsupported(path: path, reason: "it was written by a newer pwtui (format \(header.majorVersion).\(header.minorVersion)); it can be read but not changed here")
         }
@@ -361,10 +361,10 @@ public final class Vault {
                 if let current {
                     let currentChecksum = Self.checksum(of: current)
                     if currentChecksum != checksumOnDisk {
-                        guard mergeIfChanged else {
+                        guard replayIfChanged else {
                             throw VaultError.conflict(path: path, reason: "another process saved it meanwhile; try again")
                         }
-                        base = try merge(with: current)
+                        base = try replayed(onto: current)
                         merged = base
                     }
                 } else if checksumOnDisk != nil {
@@ -394,8 +394,8 @@ public final class Vault {
     }
 
     /// The file another process saved, with this vault's changes replayed onto it (see
-    /// `VaultMerge`), when both use the same keys; refuses otherwise.
-    private func merge(with current: [UInt8]) throws -> VaultContents {
+    /// `ChangeReplay`), when both use the same keys; refuses otherwise.
+    private func replayed(onto current: [UInt8]) throws -> VaultContents {
         guard checksumOnDisk != nil else {
             throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile; move one of them elsewhere")
         }
@@ -406,7 +406,7 @@ public final class Vault {
         }
         header.generation = max(header.generation, theirs.generation)
         let other = try VaultFormat.decrypt(current, header: theirs, dataKey: dataKey, path: path)
-        return try VaultMerge.replay(pending, from: contents, onto: other, path: path)
+        return try ChangeReplay.replay(pending, from: contents, onto: other, path: path)
     }
 
     /// Another save of this vault under the same keys, or a conflict saying what differs.

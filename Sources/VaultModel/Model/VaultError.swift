@@ -3,8 +3,9 @@ import Platform
 import VaultCrypto
 
 /// Everything that can go wrong with a vault, each case carrying what the user needs to act.
-/// The command line maps these to the exit codes of DESIGN §3 (`exitCode` below is the single
-/// place that mapping lives).
+/// Which exit code each one ends in (docs/design.md#exit-codes) is decided in one place,
+/// `ExitStatus(error)` in PwtuiKit/Errors/ExitStatusOfError.swift, for the command line and the
+/// agent's refusals alike.
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No vault at the path.
     case notFound(path: String)

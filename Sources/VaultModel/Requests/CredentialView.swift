@@ -1,6 +1,7 @@
 /// What `show` and `history` print of one credential: asked of an unlocked agent as of a vault
 /// opened here, so it is a value both sides know. The rendering itself is `PwtuiKit`'s
-/// (`CredentialViewRendering`), written into protected memory when it holds a password.
+/// (`CredentialView.render`, Output/CredentialViewRendering.swift), written into protected memory
+/// when it holds a password.
 public struct CredentialView: Equatable, Sendable, Codable {
     public enum Kind: String, Equatable, Sendable, Codable {
         /// Everything but the history's passwords (`show`).

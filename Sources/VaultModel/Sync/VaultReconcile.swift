@@ -7,7 +7,7 @@ import Platform
 // ancestor BASE, and OURS and THEIRS), or a conflict copy a file-sync service left beside the vault
 // (no ancestor at all).
 //
-// This is a different problem from `VaultMerge`. There one process knows exactly which changes
+// This is a different problem from `ChangeReplay`. There one process knows exactly which changes
 // it made and replays them onto the newer file. Here there are only states: two (or three) whole
 // contents, and nobody knows which commands produced them. So the merge works per credential id
 // and per field, and has to be a function of the states alone, with these properties:
@@ -88,9 +88,9 @@ public struct ReconcileSummary: Equatable, Sendable, Codable, CustomStringConver
 }
 
 public enum VaultReconcile {
-    /// The merge of `ours` and `theirs` (see above), with `base` their common ancestor when there
+    /// `ours` and `theirs` reconciled (see above), with `base` their common ancestor when there
     /// is one. The result has its own arena; the summary counts what came from `theirs`.
-    public static func merge(base: VaultContents?, ours: VaultContents, theirs: VaultContents) throws -> (VaultContents, ReconcileSummary) {
+    public static func reconcile(base: VaultContents?, ours: VaultContents, theirs: VaultContents) throws -> (VaultContents, ReconcileSummary) {
         var summary = ReconcileSummary()
         var merged = VaultContents(secrets: try SecretArena())
         let baseCredentials = base.map(index) ?? [:]

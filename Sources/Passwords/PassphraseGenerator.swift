@@ -11,13 +11,21 @@ public enum PassphraseGenerator {
     public static let recommendedWords = 6
     public static let wordRange = 1...64
 
+    /// A count of words outside `wordRange`; the command checks first and says it in its own words.
+    public struct InvalidWordCount: Error, CustomStringConvertible {
+        public let count: Int
+        public var description: String { "a passphrase has 1 to 64 words, not \(count)" }
+    }
+
+    /// A passphrase of `count` words, in protected memory. Throws `InvalidWordCount`, or the
+    /// `VaultCryptoError` of protected memory or randomness.
     public static func generate(words count: Int) throws -> SecureBytes {
-        guard wordRange.contains(count) else { throw VaultError.invalidRequest("a passphrase has 1 to 64 words, not \(count)") }
-        var phrase = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: count * 10) }
+        guard wordRange.contains(count) else { throw InvalidWordCount(count: count) }
+        var phrase = try SecureBytes(capacity: count * 10)
         for position in 0..<count {
-            let index = Int(try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.uniform(UInt32(words.count)) })
-            if position > 0 { try cryptoCall { () throws(VaultCryptoError) in try phrase.append(UInt8(ascii: "-")) } }
-            for byte in words[index].utf8 { try cryptoCall { () throws(VaultCryptoError) in try phrase.append(byte) } }
+            let index = Int(try RandomBytes.uniform(UInt32(words.count)))
+            if position > 0 { try phrase.append(UInt8(ascii: "-")) }
+            for byte in words[index].utf8 { try phrase.append(byte) }
         }
         return phrase
     }

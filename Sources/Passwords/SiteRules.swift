@@ -1,5 +1,3 @@
-import ServiceMatching
-
 /// The `passwordrules` sites publish through Apple's password-manager-resources: what a
 /// generated password for a site must meet (a site whose form refuses `-`, or wants at most 16
 /// characters). A host takes the rules of its own entry, else of its nearest parent domain that

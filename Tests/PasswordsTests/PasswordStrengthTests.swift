@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VaultCrypto
-@testable import VaultModel
+@testable import Passwords
 
 /// The strength estimate against the patterns attackers try first (issue 9, fix 9), driven by the
 /// ranked lists Debian ships in python3-zxcvbn.

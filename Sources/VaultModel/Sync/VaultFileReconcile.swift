@@ -10,28 +10,28 @@ import Platform
 /// input is read and checked before anything is written: two different vaults, a copy under
 /// another master password, or one written by a newer pwtui are refused, and the files are left
 /// as they were.
-public enum VaultFileMerge {
+public enum VaultFileReconcile {
     /// git's merge driver (`%O %A %B`): the result replaces `ours` atomically. `base` may be
     /// empty or missing (no common ancestor).
-    public static func merge(base: String, ours: String, theirs: String, keyring: VaultKeyring) throws -> ReconcileSummary {
+    public static func reconcile(base: String, ours: String, theirs: String, keyring: VaultKeyring) throws -> ReconcileSummary {
         let baseImage = (try StoredFile.readIfPresent(base)).flatMap { $0.isEmpty ? nil : $0 }
         let ourImage = try VaultStorage.load(ours)
         let theirImage = try VaultStorage.load(theirs)
-        let (image, summary) = try reconcile(base: baseImage.map { ($0, base) }, ours: (ourImage, ours),
+        let (image, summary) = try reconciledImage(base: baseImage.map { ($0, base) }, ours: (ourImage, ours),
                                              theirs: (theirImage, theirs), keyring: keyring)
         try AtomicFile.write(Data(image), to: ours)
         return summary
     }
 
-    /// Merges the copy at `other` into the vault at `vault`, with the vault's save protocol (its
-    /// lock held while reading and replacing it, the previous file kept as `.bak`).
-    public static func merge(copy other: String, into vault: String, keyring: VaultKeyring) throws -> ReconcileSummary {
+    /// Reconciles the copy at `other` into the vault at `vault`, with the vault's save protocol
+    /// (its lock held while reading and replacing it, the previous file kept as `.bak`).
+    public static func reconcile(copy other: String, into vault: String, keyring: VaultKeyring) throws -> ReconcileSummary {
         let theirImage = try VaultStorage.load(other)
         var summary = ReconcileSummary()
         var expected: [UInt8] = []
         try VaultStorage.commit(path: vault, backup: .keepPrevious, produce: { current in
             guard let current else { throw VaultError.notFound(path: vault) }
-            let (image, merged) = try reconcile(base: nil, ours: (current, vault), theirs: (theirImage, other), keyring: keyring)
+            let (image, merged) = try reconciledImage(base: nil, ours: (current, vault), theirs: (theirImage, other), keyring: keyring)
             summary = merged
             expected = image
             return image
@@ -43,8 +43,8 @@ public enum VaultFileMerge {
     }
 
     /// The merged image and what came from `theirs`.
-    static func reconcile(base: ([UInt8], String)?, ours: ([UInt8], String), theirs: ([UInt8], String),
-                          keyring: VaultKeyring) throws -> ([UInt8], ReconcileSummary) {
+    static func reconciledImage(base: ([UInt8], String)?, ours: ([UInt8], String), theirs: ([UInt8], String),
+                                keyring: VaultKeyring) throws -> ([UInt8], ReconcileSummary) {
         let ourHeader = try header(of: ours)
         let theirHeader = try header(of: theirs)
         guard ourHeader.vaultID == theirHeader.vaultID else { throw ReconcileRefusal.differentVaults(ours.1, theirs.1) }
@@ -62,7 +62,7 @@ public enum VaultFileMerge {
             // without it the merge falls back to the stamps.
             baseContents = try? keyring.open(base.0, path: base.1).contents
         }
-        let (merged, summary) = try VaultReconcile.merge(base: baseContents, ours: ourContents, theirs: theirContents)
+        let (merged, summary) = try VaultReconcile.reconcile(base: baseContents, ours: ourContents, theirs: theirContents)
         var written = newerKey(ours: ourHeader, theirs: theirHeader, base: baseHeader)
         written.generation = max(ourHeader.generation, theirHeader.generation, baseHeader?.generation ?? 0) + 1
         return (try keyring.seal(merged, header: written), summary)

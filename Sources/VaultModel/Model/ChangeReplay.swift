@@ -2,7 +2,7 @@ import FoundationEssentials
 import ServiceMatching
 import Platform
 
-// Merging what one process changed into what another process saved meanwhile.
+// Replaying what one process changed onto what another process saved meanwhile.
 //
 // Several pwtui processes may open the same vault, change it, and save: a script adding
 // credentials while the user edits one in another terminal, an agent answering git while `rm`
@@ -31,10 +31,10 @@ import Platform
 // of reporting success.
 //
 // Secrets live in an arena per decrypted version. The base's arena is kept, and the secrets the
-// replayed changes bring (a new credential's, a replaced one) are copied into it, so the merged
+// replayed changes bring (a new credential's, a replaced one) are copied into it, so the replayed
 // contents reference one arena.
 
-/// One change made to a vault's contents, as replayed by `VaultMerge`.
+/// One change made to a vault's contents, as replayed by `ChangeReplay`.
 enum VaultChange {
     /// A new credential; its secret and history are in the arena of the contents it was made in.
     case add(Credential)
@@ -50,7 +50,7 @@ enum VaultChange {
     case equivalents(at: Timestamp, body: (inout EquivalentDomains, Timestamp) -> Void)
 }
 
-enum VaultMerge {
+enum ChangeReplay {
     /// `changes` (made to `ours`, whose arena holds their secrets) replayed onto `theirs`.
     static func replay(_ changes: [VaultChange], from ours: VaultContents, onto theirs: VaultContents, path: String) throws -> VaultContents {
         var result = theirs

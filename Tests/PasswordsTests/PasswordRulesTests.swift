@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import VaultCrypto
-@testable import VaultModel
+import VaultModel
+@testable import Passwords
 
 /// `passwordrules`: the parser, and the generator against every rule set Apple publishes, judged
 /// by a checker written apart from both (`IndependentRuleCheck`, below), and for uniformity.
@@ -94,6 +95,14 @@ struct PasswordRulesTests {
         }
         #expect(throws: RulesPasswordGenerator.Impossible.self) {
             _ = try RulesPasswordGenerator.generate(try PasswordRules(parsing: "allowed: [a]; max-consecutive: 1; minlength: 5")).count
+        }
+    }
+
+    @Test("No password made is longer than a vault takes (VaultModel's Limits.secretBytes, which Passwords sits below)")
+    func longestIsWhatAVaultTakes() throws {
+        #expect(RulesPasswordGenerator.longest == Limits.secretBytes)
+        #expect(throws: RulesPasswordGenerator.Impossible.self) {
+            _ = try RulesPasswordGenerator.generate(try PasswordRules(parsing: "minlength: \(Limits.secretBytes + 1)")).count
         }
     }
 
@@ -219,5 +228,7 @@ struct PassphraseTests {
             #expect(words.count >= count && Set(words).isSubset(of: known.union(Set(onDisk.flatMap { $0.split(separator: "-").map(String.init) }))))
         }
         #expect(abs(PassphraseGenerator.bits(words: 6) - 77.5) < 0.1)
+        #expect(throws: PassphraseGenerator.InvalidWordCount.self) { _ = try PassphraseGenerator.generate(words: 0).count }
+        #expect(throws: PassphraseGenerator.InvalidWordCount.self) { _ = try PassphraseGenerator.generate(words: 65).count }
     }
 }

@@ -24,12 +24,17 @@ import VaultCrypto
 public enum RulesPasswordGenerator {
     public static let defaultLength = 20
     static let attempts = 10_000
+    /// The longest password made: the longest secret a vault takes (VaultModel's
+    /// `Limits.secretBytes`, which PasswordsTests holds this to: Passwords does not import
+    /// VaultModel).
+    static let longest = 64 * 1024
 
     public struct Impossible: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// A password that meets `rules`, in protected memory.
+    /// A password that meets `rules`, in protected memory. Throws `Impossible`, or the
+    /// `VaultCryptoError` of protected memory or randomness.
     public static func generate(_ rules: PasswordRules) throws -> SecureBytes {
         try requirePossible(rules)
         for _ in 0..<20 {
@@ -41,7 +46,7 @@ public enum RulesPasswordGenerator {
             throw Impossible(description: "minlength \(minimum) is above maxlength \(maximum)")
         }
         let length = max(minimum, min(defaultLength, maximum))
-        guard length >= rules.required.count, length <= Limits.secretBytes else {
+        guard length >= rules.required.count, length <= longest else {
             throw Impossible(description: "no password of \(length) characters can hold one of each of \(rules.required.count) required sets")
         }
         var alphabet = rules.permitted.subtracting([0x20])
@@ -49,10 +54,10 @@ public enum RulesPasswordGenerator {
         let characters = alphabet.sorted()
         guard !characters.isEmpty else { throw Impossible(description: "the rules permit no character") }
         for _ in 0..<attempts {
-            var password = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: length) }
+            var password = try SecureBytes(capacity: length)
             for _ in 0..<length {
-                let index = Int(try cryptoCall { () throws(VaultCryptoError) in try RandomBytes.uniform(UInt32(characters.count)) })
-                try cryptoCall { () throws(VaultCryptoError) in try password.append(characters[index]) }
+                let index = Int(try RandomBytes.uniform(UInt32(characters.count)))
+                try password.append(characters[index])
             }
             if password.withUnsafeBytes({ satisfies($0, rules) }) { return password }
         }
