@@ -68,20 +68,11 @@ install-files:
 themes:
 	./Resources/embed-themes.sh
 
-# The test process itself has been seen to crash, twice in many runs, inside Foundation's
-# Process.run() (memcpy) while spawning children. That is not a test failure: when the runner dies
-# of a signal with no failed test recorded, the suite runs once more, and says so. Any recorded
-# failure fails at once.
+# The tests run in three processes at once (Tests/run-tests.sh: the in-process tests and the two
+# halves of the end-to-end ones); each log is in .build/test-*.log.
 test: deps git-tests
 	@$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests
-	@for attempt in 1 2; do \
-		PWTUI_BIN_DIR="$(BIN_DIR)" $(SWIFT) test --no-parallel 2>&1 | tee .build/test.log; status=$${PIPESTATUS[0]}; \
-		if [ $$status -ne 0 ] && [ $$attempt = 1 ] && grep -q 'exited with unexpected signal code' .build/test.log \
-			&& ! grep -q 'recorded an issue' .build/test.log; then \
-			echo "make test: the test runner crashed without a failed test; running the suite once more"; continue; \
-		fi; \
-		exit $$status; \
-	done
+	@Tests/run-tests.sh "$(BIN_DIR)" .build
 
 # git's own credential-helper tests (t0303 and lib-credential.sh of the installed git), unpacked
 # from Debian's source package once; GitHelperContractTests runs them (docs/git.md). git is
