@@ -368,9 +368,11 @@ public final class Vault {
                     throw VaultError.conflict(path: path, reason: "the vault file was removed; put it back, or restore it from its .bak")
                 }
                 written.generation = max(written.generation, header.generation) + 1
-                return try VaultFormat.seal(base, header: &written, dataKey: dataKey)
-            }, verify: { readBack in
-                let count = try VaultFormat.credentialCount(readBack, header: written, dataKey: dataKey, path: path)
+                return try VaultFormat.sealImage(base, header: &written, dataKey: dataKey)
+            }, verify: { image in
+                // The image is the file's bytes (the save protocol compared them): decrypted in
+                // place, it says what the file holds without a second copy of the payload.
+                let count = try VaultFormat.credentialCount(decryptingInPlace: &image, header: written, dataKey: dataKey, path: path)
                 guard count == (merged ?? contents).credentials.count else {
                     throw VaultError.io(path: path, operation: "verifying", errno: EIO)
                 }
