@@ -28,7 +28,14 @@ public enum ImportReader {
                 guard let arena = try csvArena(all, format: format) else { return nil }
                 return (try CSVReader.records(all, into: arena), arena)
             }
-            guard csv != nil else { return try bytes.withUnsafeBytes { try read(bytes: $0, format: format) } }
+            guard csv != nil else {
+                let batch = try bytes.withUnsafeBytes { try read(bytes: $0, format: format) }
+                _ = consume bytes
+                // As for a CSV: the reader's arena holds every field it read, the secrets keep
+                // one of their own (issue 23).
+                try batch.keepOnlySecrets()
+                return batch
+            }
             _ = consume bytes
             return try csvBatch(from: &csv, format: format)
         } catch let failure as ImportFailure {
