@@ -95,8 +95,8 @@ public enum VaultFormat {
             dek, key: kek, nonce: header.wrappedKeyNonce, associatedData: try header.keyWrappingAssociatedData)
     }
 
-    /// Decrypts a file image with a data key already held: the read-back check of a save, and
-    /// re-reading a vault that changed on disk.
+    /// Decrypts a file image with a data key already held: a vault that changed on disk (to
+    /// merge with it, or to follow it), and the copies a sync merge reads and checks.
     public static func decrypt(
         _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> VaultContents {
