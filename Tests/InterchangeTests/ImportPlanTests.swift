@@ -100,6 +100,31 @@ struct ImportPlanTests {
         #expect(update.secret(current.key) != update.secret(previous.key.key))
     }
 
+    /// Issue 23: a CSV's cells are read into one protected arena, notes and all; once they are
+    /// entries, only the secrets stay in protected memory (the rest is text in the entries), and
+    /// every reference still reads its own secret.
+    @Test("a CSV batch keeps its secrets alone in its arena, each still read right")
+    func aCSVBatchKeepsOnlyItsSecrets() throws {
+        let notes = String(repeating: "a long note and not a secret; ", count: 40)
+        let batch = try csv("""
+            One,https://one.example,alice,first secret,\(notes)
+            Two,https://two.example,bob,2nd,\(notes)
+
+            """)
+        let passwords = batch.entries.map { entry in
+            entry.password.map { batch.secrets.withBytes(of: $0) { String(decoding: $0, as: UTF8.self) } }
+        }
+        #expect(passwords == ["first secret", "2nd"])
+        #expect(batch.entries.map(\.notes) == [notes, notes])
+        #expect(batch.secrets.byteCount == "first secret".utf8.count + "2nd".utf8.count)
+        // And they go on into the vault as they were.
+        let vault = try vault()
+        let plan = plan(batch, vault, .skip)
+        try plan.apply(to: vault)
+        let one = try #require(vault.contents.credentials.first { $0.username == "alice" && $0.title == "One" })
+        #expect(vault.contents.secrets.withBytes(of: one.secret) { String(decoding: $0, as: UTF8.self) } == "first secret")
+    }
+
     @Test("other usernames, hosts or ports are other accounts")
     func otherAccounts() throws {
         let vault = try vault()

@@ -54,6 +54,48 @@ import VaultCrypto
         }
     }
 
+    /// The in-place forms (a vault's payload sealed in the buffer it was encoded in, and its
+    /// read-back decrypted where it lies) give exactly the ciphertext and plaintext of the others.
+    @Test func inPlaceSealAndOpenMatchTheDraftVector() throws {
+        let key = try secure(key)
+        var buffer = plaintext + [UInt8](repeating: 0, count: XChaCha20Poly1305.tagByteCount)
+        try buffer.withUnsafeMutableBytes { bytes in
+            try nonce.withUnsafeBytes { nonce in
+                try associatedData.withUnsafeBytes { ad in
+                    try XChaCha20Poly1305.sealInPlace(bytes, key: key, nonce: nonce, associatedData: ad)
+                }
+            }
+        }
+        #expect(hex(buffer) == hex(expected))
+        try buffer.withUnsafeMutableBytes { bytes in
+            try nonce.withUnsafeBytes { nonce in
+                try associatedData.withUnsafeBytes { ad in
+                    try XChaCha20Poly1305.openInPlace(bytes, key: key, nonce: nonce, associatedData: ad)
+                }
+            }
+        }
+        #expect(Array(buffer.prefix(plaintext.count)) == plaintext)
+    }
+
+    /// A damaged ciphertext opened in place fails as a whole, and leaves no decrypted byte behind.
+    @Test func inPlaceOpenRejectsAFlippedBitAndLeavesNoPlaintext() throws {
+        let key = try secure(key)
+        for index in [0, plaintext.count / 2, expected.count - 1] {
+            var tampered = expected
+            tampered[index] ^= 0x01
+            #expect(throws: VaultCryptoError.authenticationFailed) {
+                try tampered.withUnsafeMutableBytes { bytes in
+                    try nonce.withUnsafeBytes { nonce in
+                        try associatedData.withUnsafeBytes { ad in
+                            try XChaCha20Poly1305.openInPlace(bytes, key: key, nonce: nonce, associatedData: ad)
+                        }
+                    }
+                }
+            }
+            #expect(tampered.prefix(plaintext.count).allSatisfy { $0 == 0 })
+        }
+    }
+
     @Test func emptyPlaintextAndAssociatedDataRoundTrip() throws {
         let key = try SecureBytes.random(count: XChaCha20Poly1305.keyByteCount)
         let nonce = try RandomBytes.make(XChaCha20Poly1305.nonceByteCount)

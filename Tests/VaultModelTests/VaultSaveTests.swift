@@ -23,6 +23,12 @@ import VaultCrypto
         try Vault.open(at: path, password: try secure(password), environment: environment)
     }
 
+    /// A header and data key of their own, for sealing images by hand (the vault's key is private).
+    func freshKeys() throws -> VaultKeys {
+        try VaultFormat.makeKeys(password: try secure(testPassword), parameters: .interactive, derivation: environment.derivation,
+                                 vaultID: Array(repeating: 7, count: 16), generation: 1)
+    }
+
     func directoryListing(_ path: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).sorted()
     }
@@ -169,6 +175,59 @@ import VaultCrypto
         #expect(try readFile(a.path) == afterPasswordChange)
         #expect(try directoryListing(a.path) == listing)
         #expect(!listing.contains { $0.contains(".tmp-") })
+    }
+
+    /// The read-back check still runs now that it compares the file with the image a chunk at a
+    /// time instead of reading a second copy (issue 23): a temporary file damaged after its write
+    /// (a flipped byte, a lost tail, a stray byte more) fails the save, and the vault, its `.bak`
+    /// and the directory are as they were.
+    @Test func aTemporaryDamagedAfterItsWriteFailsTheSaveAndChangesNothing() throws {
+        let vault = try newVault()
+        try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        try vault.save()
+        let before = try readFile(vault.path)
+        let listing = try directoryListing(vault.path)
+        let damages: [(String, ([UInt8]) -> [UInt8])] = [
+            ("a flipped byte", { var bytes = $0; bytes[bytes.count / 2] ^= 0x40; return bytes }),
+            ("a lost tail", { Array($0.dropLast(1)) }),
+            ("a byte more", { $0 + [0] }),
+        ]
+        let keys = try freshKeys()
+        for (damage, change) in damages {
+            var header = keys.header
+            #expect(throws: VaultError.self, "\(damage)") {
+                try VaultStorage.commit(path: vault.path, backup: .keepPrevious, produce: { _ in
+                    try VaultFormat.sealImage(vault.contents, header: &header, dataKey: keys.dataKey)
+                }, verify: { _ in }, afterWriting: { temporary in
+                    try writeFile(temporary, change(try readFile(temporary)))
+                })
+            }
+            #expect(try readFile(vault.path) == before, "\(damage)")
+            #expect(try directoryListing(vault.path) == listing, "\(damage)")
+        }
+    }
+
+    /// The other half of the read-back check: an image whose payload does not authenticate (or
+    /// whose size is not its header's) is refused by the in-place decryption, not counted.
+    @Test func anImageThatDoesNotAuthenticateIsRefusedWhenDecryptedInPlace() throws {
+        let vault = try newVault()
+        try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        let keys = try freshKeys()
+        var header = keys.header
+        var image = try VaultFormat.sealImage(vault.contents, header: &header, dataKey: keys.dataKey)
+        #expect(try VaultFormat.credentialCount(decryptingInPlace: &image, header: header, dataKey: keys.dataKey, path: vault.path) == 1)
+
+        for offset in [VaultHeader.byteCount + 10, image.count - 1] {
+            var damaged = try VaultFormat.sealImage(vault.contents, header: &header, dataKey: keys.dataKey)
+            damaged.withUnsafeMutableBytes { $0[offset] ^= 0x01 }
+            #expect(throws: VaultError.self) {
+                _ = try VaultFormat.credentialCount(decryptingInPlace: &damaged, header: header, dataKey: keys.dataKey, path: vault.path)
+            }
+        }
+        var short = try SecureBytes(zeros: VaultHeader.byteCount + 3)
+        #expect(throws: VaultError.self) {
+            _ = try VaultFormat.credentialCount(decryptingInPlace: &short, header: header, dataKey: keys.dataKey, path: vault.path)
+        }
     }
 
     @Test func staleTemporariesFromAKilledSaverAreRemoved() throws {

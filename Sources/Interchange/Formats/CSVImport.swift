@@ -29,6 +29,8 @@ enum CSVImport {
         }
         let roles = header.map { layout.columns[$0] }
         let result = ImportBatch(format: layout.format, secrets: arena)
+        // One entry per record at most: sized once rather than doubled (issue 23).
+        result.entries.reserveCapacity(records.count - 1)
         for record in records.dropFirst() {
             // A lone empty field is a blank line some writers add at the end.
             if record.fields.count == 1, record.fields[0].count == 0, header.count > 1 { continue }

@@ -161,6 +161,9 @@ enum ImportConversion {
     /// Titles and usernames are one line: what surrounds them (spaces, a newline some exports
     /// leave at the end) is trimmed.
     private static func oneLine(_ text: String) -> String {
-        text.trimmingSpacesAndNewlines()
+        // Nothing to trim (nearly always): the same string, shared, not a copy per entry.
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+              first.isHorizontalSpace || first.isLineEnd || last.isHorizontalSpace || last.isLineEnd else { return text }
+        return text.trimmingSpacesAndNewlines()
     }
 }

@@ -102,6 +102,10 @@ public struct ImportPlan: Sendable {
         for failure in batch.rejected {
             steps.append(Step(origin: failure.line.map(ImportOrigin.line) ?? .path(failure.file ?? ""), summary: "", action: .invalid(failure.reason)))
         }
+        // Sized once: 100,000 steps and additions grown by doubling held each old array beside
+        // its copy (issue 23).
+        steps.reserveCapacity(batch.rejected.count + batch.entries.count)
+        additions.reserveCapacity(batch.entries.count)
         var accounts = AccountIndex()
         for credential in existing { accounts.insert(.vault(credential), for: credential) }
         for (number, entry) in batch.entries.enumerated() {
@@ -329,6 +333,7 @@ extension ImportPlan {
     @discardableResult
     public func apply(to vault: Vault) throws -> [(id: UUID, lastUsed: Timestamp)] {
         var used: [(UUID, Timestamp)] = []
+        vault.reserveCapacity(forAdding: additions.count)
         for addition in additions {
             let added = try vault.adopt(addition.credential, secretsFrom: batch.secrets)
             if let lastUsed = addition.lastUsed { used.append((added.id, lastUsed)) }

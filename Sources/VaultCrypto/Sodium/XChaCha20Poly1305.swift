@@ -27,6 +27,27 @@ public enum XChaCha20Poly1305 {
         guard status == 0 else { throw .invalidInput("encryption failed") }
     }
 
+    /// Encrypts in place: the first `message.count - tagByteCount` bytes are the plaintext and
+    /// become the ciphertext, the last `tagByteCount` receive the tag. libsodium's AEAD permits
+    /// the output to be the input (it encrypts before it authenticates the ciphertext), so a
+    /// vault's payload is sealed in the protected buffer it was encoded in, which then is the
+    /// file image: the payload held once instead of twice (issue 23). `associatedData` must not
+    /// overlap `message`.
+    public static func sealInPlace(
+        _ message: UnsafeMutableRawBufferPointer, key: borrowing SecureBytes,
+        nonce: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer
+    ) throws(VaultCryptoError) {
+        try Sodium.ready()
+        try check(key: key, nonce: nonce)
+        guard message.count >= tagByteCount else { throw .invalidInput("AEAD buffer is shorter than the tag") }
+        let status = key.withUnsafeBytes { keyBytes in
+            crypto_aead_xchacha20poly1305_ietf_encrypt(
+                message.mutableBytes, nil, UnsafePointer(message.mutableBytes), UInt64(message.count - tagByteCount),
+                associatedData.bytes, UInt64(associatedData.count), nil, nonce.bytes, keyBytes.bytes)
+        }
+        guard status == 0 else { throw .invalidInput("encryption failed") }
+    }
+
     /// Convenience for small messages (the wrapped data key).
     public static func seal(
         _ plaintext: borrowing SecureBytes, key: borrowing SecureBytes,
@@ -66,6 +87,27 @@ public enum XChaCha20Poly1305 {
         }
         guard status == 0 else { throw .authenticationFailed }
         return plaintext
+    }
+
+    /// Decrypts and authenticates in place: `sealed` (ciphertext followed by the tag) has its
+    /// first `sealed.count - tagByteCount` bytes replaced by the plaintext. libsodium checks the
+    /// tag over the ciphertext before it decrypts, so the output may be the input; on a failed
+    /// check it zeroes the output, and nothing unauthenticated is ever left in `sealed`. The
+    /// read-back check of a save decrypts the file image this way instead of into a second
+    /// buffer of the payload's size (issue 23). `associatedData` must not overlap `sealed`.
+    public static func openInPlace(
+        _ sealed: UnsafeMutableRawBufferPointer, key: borrowing SecureBytes,
+        nonce: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer
+    ) throws(VaultCryptoError) {
+        try Sodium.ready()
+        try check(key: key, nonce: nonce)
+        guard sealed.count >= tagByteCount else { throw .authenticationFailed }
+        let status = key.withUnsafeBytes { keyBytes in
+            crypto_aead_xchacha20poly1305_ietf_decrypt(
+                sealed.mutableBytes, nil, nil, UnsafePointer(sealed.mutableBytes), UInt64(sealed.count),
+                associatedData.bytes, UInt64(associatedData.count), nonce.bytes, keyBytes.bytes)
+        }
+        guard status == 0 else { throw .authenticationFailed }
     }
 
     public static func open(

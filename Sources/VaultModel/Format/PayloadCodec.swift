@@ -74,7 +74,16 @@ package enum PayloadCodec {
     // MARK: Encoding
 
     package static func encode(_ contents: VaultContents) throws -> SecureBytes {
-        var writer = try Writer(capacity: estimatedSize(of: contents))
+        try encode(contents, reservingBefore: 0, after: 0)
+    }
+
+    /// The padded plaintext with `before` zero bytes ahead of it and `after` behind it, in one
+    /// protected buffer sized for all of it up front: room for the file header and the tag, so
+    /// that the payload is encrypted where it was encoded and that buffer is the file image
+    /// (`VaultFormat.sealImage`). A copy into a separate image held a 100 MB import's payload
+    /// twice (issue 23); so would a buffer that had to grow.
+    package static func encode(_ contents: VaultContents, reservingBefore before: Int, after: Int) throws -> SecureBytes {
+        var writer = try Writer(capacity: before + estimatedSize(of: contents) + after, prefix: before)
         try writer.bytes(magic)
         try writer.u8(version)
         for credential in contents.credentials {
@@ -172,9 +181,10 @@ package enum PayloadCodec {
             }
             writer.endRecord(start)
         }
-        let padded = try writer.finishPadded()
-        guard padded.count + XChaCha20Poly1305.tagByteCount <= Limits.vaultPayloadBytes else {
-            throw VaultError.invalidRequest("the vault would hold \(padded.count) bytes, over pwtui's limit of \(Limits.vaultPayloadBytes); nothing was saved")
+        let padded = try writer.finishPadded(reserving: after)
+        let paddedCount = padded.count - before - after
+        guard paddedCount + XChaCha20Poly1305.tagByteCount <= Limits.vaultPayloadBytes else {
+            throw VaultError.invalidRequest("the vault would hold \(paddedCount) bytes, over pwtui's limit of \(Limits.vaultPayloadBytes); nothing was saved")
         }
         return padded
     }
@@ -205,16 +215,22 @@ package enum PayloadCodec {
             }
         }
         size += contents.tombstones.count * (5 + 32)
+        size += 5 + 8
+        for group in contents.equivalents.groups { size += 5 + group.reduce(0) { $0 + $1.utf8.count + 1 } }
         return paddedSize(contentLength: size)
     }
 
     private struct Writer: ~Copyable {
         var buffer: SecureBytes
+        /// Bytes reserved ahead of the plaintext (the file header's room), not part of it.
+        let prefix: Int
 
-        init(capacity: Int) throws {
+        init(capacity: Int, prefix: Int) throws {
             var buffer = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: capacity) }
-            _ = try cryptoCall { () throws(VaultCryptoError) in try buffer.appendZeros(4) }  // contentLength, set by finishPadded
+            // The reserved prefix, then the content's length, set by finishPadded.
+            _ = try cryptoCall { () throws(VaultCryptoError) in try buffer.appendZeros(prefix + 4) }
             self.buffer = buffer
+            self.prefix = prefix
         }
 
         mutating func raw(_ bytes: UnsafeRawBufferPointer) throws {
@@ -280,13 +296,15 @@ package enum PayloadCodec {
             }
         }
 
-        consuming func finishPadded() throws -> SecureBytes {
-            let contentLength = buffer.count - 4
+        /// The padded plaintext, followed by `suffix` zero bytes (the tag's room).
+        consuming func finishPadded(reserving suffix: Int) throws -> SecureBytes {
+            let contentLength = buffer.count - prefix - 4
             let padded = PayloadCodec.paddedSize(contentLength: contentLength)
-            do { _ = try buffer.appendZeros(padded - buffer.count) } catch { throw VaultError.crypto(error) }
+            do { _ = try buffer.appendZeros(prefix + padded - buffer.count + suffix) } catch { throw VaultError.crypto(error) }
             let length = UInt32(contentLength).littleEndian
+            let offset = prefix
             buffer.withUnsafeMutableBytes { bytes in
-                bytes.storeBytes(of: length, toByteOffset: 0, as: UInt32.self)
+                bytes.storeBytes(of: length, toByteOffset: offset, as: UInt32.self)
             }
             return buffer
         }
@@ -309,24 +327,23 @@ package enum PayloadCodec {
         return (reader, contentLength)
     }
 
-    /// The credentials `plaintext` holds, counted as `decode` would read them (the marker, the
-    /// version, every record's and every field's length within bounds) without building any.
-    package static func credentialCount(_ plaintext: borrowing SecureBytes, path: String) throws -> Int {
-        try plaintext.withUnsafeBytes { all in
-            var reader = try records(all, path: path).cursor
-            var count = 0
-            while !reader.isAtEnd {
-                let kind = try reader.u8()
-                var body = try reader.subcursor(Int(try reader.u32()))
-                guard Kind(rawValue: kind) == .credential else { continue }
-                while !body.isAtEnd {
-                    _ = try body.u8()
-                    _ = try body.subcursor(Int(try body.u32()))
-                }
-                count += 1
+    /// The credentials the plaintext `all` holds, counted as `decode` would read them (the
+    /// marker, the version, every record's and every field's length within bounds) without
+    /// building any. `all` may lie inside a larger buffer (a file image decrypted in place).
+    package static func credentialCount(_ all: UnsafeRawBufferPointer, path: String) throws -> Int {
+        var reader = try records(all, path: path).cursor
+        var count = 0
+        while !reader.isAtEnd {
+            let kind = try reader.u8()
+            var body = try reader.subcursor(Int(try reader.u32()))
+            guard Kind(rawValue: kind) == .credential else { continue }
+            while !body.isAtEnd {
+                _ = try body.u8()
+                _ = try body.subcursor(Int(try body.u32()))
             }
-            return count
+            count += 1
         }
+        return count
     }
 
     /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,

@@ -95,8 +95,8 @@ public enum VaultFormat {
             dek, key: kek, nonce: header.wrappedKeyNonce, associatedData: try header.keyWrappingAssociatedData)
     }
 
-    /// Decrypts a file image with a data key already held: the read-back check of a save, and
-    /// re-reading a vault that changed on disk.
+    /// Decrypts a file image with a data key already held: a vault that changed on disk (to
+    /// merge with it, or to follow it), and the copies a sync merge reads and checks.
     public static func decrypt(
         _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> VaultContents {
@@ -105,12 +105,34 @@ public enum VaultFormat {
 
     /// How many credentials a file image holds, checked record by record and field by field
     /// (every length within its record) without building them: the read-back check of a save.
-    /// Decoding them whole would hold every note a second time as text, and the image read back
-    /// is already the one written byte for byte, authenticated by its tag.
+    /// Decoding them whole would hold every note a second time as text, and the image is already
+    /// the one written byte for byte, authenticated by its tag. The payload is decrypted in
+    /// place, where it lies in `image` (which then holds the plaintext, until it ends): a
+    /// separate plaintext held a 100 MB import's payload a second time (issue 23).
     public static func credentialCount(
-        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
+        decryptingInPlace image: inout SecureBytes, header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> Int {
-        try PayloadCodec.credentialCount(try plaintext(file, header: header, dataKey: dataKey, path: path), path: path)
+        guard image.count == VaultHeader.byteCount + Int(header.payloadLength),
+              Int(header.payloadLength) >= XChaCha20Poly1305.tagByteCount else {
+            throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
+        }
+        do {
+            try image.withUnsafeMutableBytes { bytes in
+                try header.payloadNonce.withUnsafeBytes { nonce in
+                    try XChaCha20Poly1305.openInPlace(
+                        UnsafeMutableRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey, nonce: nonce,
+                        associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
+                }
+            }
+        } catch VaultCryptoError.authenticationFailed {
+            throw VaultError.corrupt(path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)")
+        } catch let error as VaultCryptoError {
+            throw VaultError.crypto(error)
+        }
+        let plaintextEnd = image.count - XChaCha20Poly1305.tagByteCount
+        return try image.withUnsafeBytes { bytes in
+            try PayloadCodec.credentialCount(UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount ..< plaintextEnd]), path: path)
+        }
     }
 
     private static func plaintext(
@@ -140,35 +162,49 @@ public enum VaultFormat {
     }
 
     /// The file image for `contents` under `header` (whose payload nonce and length this fills
-    /// in) and `dataKey`.
+    /// in) and `dataKey`, as an array: for images that are compared and handed around (a sync
+    /// merge's), not the save of a large vault (`sealImage`).
     public static func seal(
         _ contents: VaultContents, header: inout VaultHeader, dataKey: borrowing SecureBytes
     ) throws -> [UInt8] {
-        let plaintext = try PayloadCodec.encode(contents)
+        try sealImage(contents, header: &header, dataKey: dataKey).withUnsafeBytes { Array($0) }
+    }
+
+    /// The file image for `contents` under `header` (whose payload nonce and length this fills
+    /// in) and `dataKey`, in the one protected buffer the payload was encoded in: the header is
+    /// written into the room reserved before it, the payload encrypted in place, the tag into
+    /// the room after it. The save writes the file from this buffer, so the payload exists
+    /// once, as plaintext and then as ciphertext, never twice side by side (issue 23: a 100 MB
+    /// import held plaintext and image together, 110 MB each).
+    public static func sealImage(
+        _ contents: VaultContents, header: inout VaultHeader, dataKey: borrowing SecureBytes
+    ) throws -> SecureBytes {
+        var image = try PayloadCodec.encode(
+            contents, reservingBefore: VaultHeader.byteCount, after: XChaCha20Poly1305.tagByteCount)
         header.payloadNonce = try cryptoCall { () throws(VaultCryptoError) in
             try RandomBytes.make(XChaCha20Poly1305.nonceByteCount)
         }
-        header.payloadLength = UInt64(plaintext.count + XChaCha20Poly1305.tagByteCount)
-        var file = try header.serialized()
-        // Grown in place: a temporary array of zeros appended would hold the payload's size twice.
-        file.reserveCapacity(file.count + Int(header.payloadLength))
-        file.append(contentsOf: repeatElement(0, count: Int(header.payloadLength)))
+        header.payloadLength = UInt64(image.count - VaultHeader.byteCount)
+        let serialized = try header.serialized()
+        guard serialized.count == VaultHeader.byteCount else {
+            throw VaultError.invalidRequest("the vault header serialized to \(serialized.count) bytes, not \(VaultHeader.byteCount)")
+        }
         let nonce = header.payloadNonce
         do {
-            try plaintext.withUnsafeBytes { plain in
-                try file.withUnsafeMutableBytes { bytes in
-                    try nonce.withUnsafeBytes { nonceBytes in
-                        let headerBytes = UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount])
-                        try XChaCha20Poly1305.seal(
-                            plain, into: UnsafeMutableRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]),
-                            key: dataKey, nonce: nonceBytes, associatedData: headerBytes)
-                    }
+            try image.withUnsafeMutableBytes { bytes in
+                serialized.withUnsafeBytes { headerBytes in
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]).copyMemory(from: headerBytes)
+                }
+                try nonce.withUnsafeBytes { nonceBytes in
+                    try XChaCha20Poly1305.sealInPlace(
+                        UnsafeMutableRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey,
+                        nonce: nonceBytes, associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
                 }
             }
         } catch let error as VaultCryptoError {
             throw VaultError.crypto(error)
         }
-        return file
+        return image
     }
 
     /// BLAKE2b-256 keyed with the KEK over a fixed context, the vault id and the salt. Equal

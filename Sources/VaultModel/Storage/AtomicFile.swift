@@ -50,10 +50,6 @@ public enum AtomicFile {
 
     /// Writes `bytes` to a new temporary file beside `path` (O_EXCL, 0600) and fsyncs it when
     /// `sync`; returns its path. On failure nothing is left behind.
-    static func writeTemporary(_ bytes: [UInt8], beside path: String, sync: Bool = true) throws -> String {
-        try bytes.withUnsafeBytes { try writeTemporary($0, beside: path, sync: sync) }
-    }
-
     static func writeTemporary(_ bytes: UnsafeRawBufferPointer, beside path: String, sync: Bool = true) throws -> String {
         let temporary = temporaryPrefix(of: path) + (try randomSuffix())
         let fd = try VaultError.during("creating", of: temporary) {

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import Platform
+import VaultCrypto
 
 /// Reconciling vault files (see `VaultReconcile` for the rules): git's three files, or a conflict
 /// copy that a file-sync service left beside the vault.
@@ -28,16 +28,15 @@ public enum VaultFileReconcile {
     public static func reconcile(copy other: String, into vault: String, keyring: VaultKeyring) throws -> ReconcileSummary {
         let theirImage = try VaultStorage.load(other)
         var summary = ReconcileSummary()
-        var expected: [UInt8] = []
         try VaultStorage.commit(path: vault, backup: .keepPrevious, produce: { current in
             guard let current else { throw VaultError.notFound(path: vault) }
             let (image, merged) = try reconciledImage(base: nil, ours: (current, vault), theirs: (theirImage, other), keyring: keyring)
             summary = merged
-            expected = image
-            return image
-        }, verify: { readBack in
-            guard readBack == expected else { throw VaultError.io(path: vault, operation: "verifying", errno: EIO) }
-            _ = try keyring.open(readBack, path: vault)
+            return try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(copying: image) }
+        }, verify: { image in
+            // The save protocol has compared the file with the image byte for byte; what is
+            // left to check is that it opens. The image is ciphertext: an array copy is harmless.
+            _ = try keyring.open(image.withUnsafeBytes { Array($0) }, path: vault)
         })
         return summary
     }
