@@ -34,8 +34,8 @@ public struct ImportCredentials {
 
     public func run(in session: Session) throws {
         // The export read into protected memory and what it became (the batch and the plan) are
-        // let go before the save, which holds the vault's payload twice more (plaintext and file
-        // image): with them, a 100 MB CSV's import peaked at over 4x the file.
+        // let go before the save, which holds the vault's payload once more (the file image,
+        // sealed in place): with them, a 100 MB CSV's import peaked at over 4x the file.
         guard let applied = try planAndApply(in: session) else { return }
         MemoryTuning.returnFreedMemory()
         try session.save(applied.vault)
