@@ -49,13 +49,13 @@ let package = Package(
         .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "UnicodeText", "CZlib"]),
         .target(name: "TUI", dependencies: ["Platform", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
-        .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),
+        .target(name: "Commands", dependencies: ["Interchange", "VaultAgent", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),
         .target(name: "FuzzTargets", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "PwtuiKit", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
+                "Commands", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -81,9 +81,9 @@ let package = Package(
         .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "VaultModel", "VaultCrypto", "ServiceMatching", "PwtuiTestSupport"],
                     exclude: ["Samples"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
                                                           "PwtuiTestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop", "PwtuiKit", "Passwords", "VaultModel", "VaultCrypto",
+        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop", "Commands", "Passwords", "VaultModel", "VaultCrypto",
                                                              "PwtuiTestSupport"],
                     exclude: ["Fixtures"]),
     ],

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// Two mistakes ArgumentParser answers wrongly, caught before it parses.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Platform
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultModel
 

@@ -1,4 +1,4 @@
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultModel
 
@@ -70,6 +70,6 @@ struct QuickGet: Equatable {
         let (query, titleFallback) = try GetCredential.query(words: services, id: id)
         var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
         get.titleFallback = titleFallback
-        try get.run(in: GlobalOptions.session(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
+        try get.run(in: GlobalOptions.context(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
     }
 }

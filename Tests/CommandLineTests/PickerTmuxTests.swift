@@ -9,7 +9,7 @@ import Testing
 @Suite("Picker under tmux")
 struct PickerTmuxTests {
     /// For github.com: "GitHub login" (same host) first, "Gist" (same site) second.
-    func session() throws -> (Sandbox, TmuxSession, String) {
+    func context() throws -> (Sandbox, TmuxSession, String) {
         let sandbox = try Sandbox.withVault()
         try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
@@ -36,7 +36,7 @@ struct PickerTmuxTests {
 
     @Test("x=$(pwtui pick github.com) with ↓ Enter gives exactly the second match's password")
     func pickSecondMatch() throws {
-        let (sandbox, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try context()
         let list = try #require(tmux.captures.last)
         let githubLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("GitHub login") })
         let gistLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("Gist") })
@@ -55,14 +55,14 @@ struct PickerTmuxTests {
 
     @Test("Esc cancels: exit 130 and nothing on stdout")
     func escapeCancels() throws {
-        let (_, tmux, rc) = try session()
+        let (_, tmux, rc) = try context()
         try tmux.press("Escape")
         #expect(commandResult(rc) == "RC=130 X=\n")
     }
 
     @Test("Tab shows all; typing filters the sections; a resize redraws")
     func showAllFilterResize() throws {
-        let (sandbox, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try context()
         try tmux.press("Tab")
         let all = try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("GitLab") }
         #expect(all != nil, "\(tmux.captures.last ?? "")")
@@ -83,7 +83,7 @@ struct PickerTmuxTests {
 
     @Test("with the agent unlocked the list comes at once and a choice is answered without any password")
     func agentAnswersTheChoice() throws {
-        let (sandbox, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try context()
         try tmux.press("Escape")
         #expect(commandResult(rc) == "RC=130 X=\n")
         try FileManager.default.removeItem(atPath: rc)

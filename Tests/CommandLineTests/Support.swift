@@ -11,7 +11,7 @@
 
 import Foundation
 import Platform
-import PwtuiKit
+import Commands
 import PwtuiTestSupport
 import Testing
 import VaultModel
@@ -363,8 +363,8 @@ final class Sandbox: @unchecked Sendable {
     /// tested on its own (ExitCodeTests, UsageMessageTests, PasswordStrengthCommandLineTests).
     func initVault(at path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let path = path ?? vault
-        let session = Session(vault: path, environment: Platform.Environment(environment()))
-        try session.save(try Vault.createCheaply(at: path, password: password))
+        let context = CommandContext(vault: path, environment: Platform.Environment(environment()))
+        try context.save(try Vault.createCheaply(at: path, password: password))
         try #require(FileManager.default.fileExists(atPath: path), sourceLocation: sourceLocation)
     }
 

@@ -10,7 +10,7 @@ struct TerminalPromptTests {
     private let prompt = "Master password:"
 
     /// A vault with github.com → s3cret, and a tmux session whose shell has PWTUI_VAULT set.
-    private func session() throws -> (Sandbox, TmuxSession) {
+    private func context() throws -> (Sandbox, TmuxSession) {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         return (sandbox, tmux)
@@ -40,7 +40,7 @@ struct TerminalPromptTests {
     /// The opening both tests share: `pwtui get github.com` typed into the shell and its prompt
     /// up with echo off, so what the test types next goes to pwtui unseen.
     private func promptedGet(sourceLocation: SourceLocation = #_sourceLocation) throws -> (Sandbox, TmuxSession, out: String, rc: String) {
-        let (sandbox, tmux) = try session()
+        let (sandbox, tmux) = try context()
         let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
         let (out, rc) = try startGet(pwtui, in: tmux, sandbox)
         try waitForPrompt(tmux, sourceLocation: sourceLocation)

@@ -4,7 +4,7 @@ import ServiceMatching
 import VaultModel
 
 /// What the detail screen shows of one credential and may do to it, given by whatever unlocking
-/// opened (pwtui's `Vault`, behind `PwtuiKit`): `TUI` knows no vault, so the screen reads the
+/// opened (pwtui's `Vault`, behind `Commands`): `TUI` knows no vault, so the screen reads the
 /// credential, borrows its secrets and asks for a restore through this, and nothing else.
 ///
 /// The secrets stay where they are (pwtui: the vault's protected arena); they are lent to the

@@ -4,7 +4,7 @@ import VaultCrypto
 
 /// Everything that can go wrong with a vault, each case carrying what the user needs to act.
 /// Which exit code each one ends in (docs/design.md#exit-codes) is decided in one place,
-/// `ExitStatus(error)` in PwtuiKit/Errors/ExitStatusOfError.swift, for the command line and the
+/// `ExitStatus(error)` in Commands/Errors/ExitStatusOfError.swift, for the command line and the
 /// agent's refusals alike.
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No vault at the path.

@@ -41,7 +41,7 @@ public struct CredentialQuery: Sendable, Equatable {
     /// The credential this query names in `vault` (the one with the id, else the best match for
     /// the services that the query accepts), and how many accepted credentials, itself included,
     /// were equally good (`RankedCredential.isEquallyGood`): more than one means the use history
-    /// chose. An id names one credential: 1. Recording the use is the caller's (`Session`).
+    /// chose. An id names one credential: 1. Recording the use is the caller's (`CommandContext`).
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let id { return (try vault.credential(id: id), 1) }
         if let title { return (try Self.titled(title, in: vault, accepting: accepts), 1) }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct AddCommand: ParsableCommand {
@@ -69,6 +69,6 @@ struct AddCommand: ParsableCommand {
                                 force: force, printPassword: printPassword)
         add.oneTimeKey = totp
         add.generationRules = rules
-        try add.run(in: global.session())
+        try add.run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultAgent
 import VaultModel
@@ -40,14 +40,14 @@ struct AgentCommand: ParsableCommand {
 
         func run() throws {
             let timeout = try AgentCommand.duration(idleTimeout)
-            let session = global.session()
-            guard try AgentControl.launch(idleTimeout: timeout, idleTimeoutText: idleTimeout, foreground: foreground, in: session)
+            let context = global.context()
+            guard try AgentControl.launch(idleTimeout: timeout, idleTimeoutText: idleTimeout, foreground: foreground, in: context)
             else {
-                session.streams.say("The agent is already running.")
+                context.streams.say("The agent is already running.")
                 return
             }
             if !foreground {
-                session.streams.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
+                context.streams.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
             }
         }
     }
@@ -55,35 +55,35 @@ struct AgentCommand: ParsableCommand {
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stop", abstract: "Lock and stop the agent.")
         func run() throws {
-            let session = Session()
-            guard try AgentControl.send(.stop, in: session) else {
-                session.streams.say("No agent is running.")
+            let context = CommandContext()
+            guard try AgentControl.send(.stop, in: context) else {
+                context.streams.say("No agent is running.")
                 return
             }
-            session.streams.say("Agent stopped; the vault it held is locked.")
+            context.streams.say("Agent stopped; the vault it held is locked.")
         }
     }
 
     struct Lock: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked vault; the agent keeps running.")
         func run() throws {
-            let session = Session()
-            guard try AgentControl.send(.lock, in: session) else {
-                session.streams.say("No agent is running.")
+            let context = CommandContext()
+            guard try AgentControl.send(.lock, in: context) else {
+                context.streams.say("No agent is running.")
                 return
             }
-            session.streams.say("Agent locked; it keeps running (`pwtui unlock` to unlock again).")
+            context.streams.say("Agent locked; it keeps running (`pwtui unlock` to unlock again).")
         }
     }
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Is an agent running, and is it unlocked? (exit 0 unlocked, 75 locked or none)")
         func run() throws {
-            let session = Session()
-            guard let status = try AgentControl.status(in: session) else {
+            let context = CommandContext()
+            guard let status = try AgentControl.status(in: context) else {
                 throw CommandFailure(.interactionRequired, "no agent is running")
             }
-            try session.streams.write(status.locked ? "locked (\(status.vault))\n"
+            try context.streams.write(status.locked ? "locked (\(status.vault))\n"
                 : "unlocked (\(status.vault)); locks in \(status.locksInSeconds) s unless used\n")
             if status.locked { throw ExitCode(ExitStatus.interactionRequired.rawValue) }
         }
@@ -105,11 +105,11 @@ struct UnlockCommand: ParsableCommand {
     var idleTimeout: String?
 
     func run() throws {
-        let session = global.session()
-        let timeout = try idleTimeout ?? session.settings().agentIdleTimeout
+        let context = global.context()
+        let timeout = try idleTimeout ?? context.settings().agentIdleTimeout
         _ = try AgentCommand.duration(timeout)
-        let started = try AgentControl.unlock(idleTimeoutText: timeout, in: session)
-        session.streams.say(started ? "Agent started and unlocked (locks after \(timeout) unused; `pwtui agent lock` locks now)."
+        let started = try AgentControl.unlock(idleTimeoutText: timeout, in: context)
+        context.streams.say(started ? "Agent started and unlocked (locks after \(timeout) unused; `pwtui agent lock` locks now)."
             : "Unlocked in the agent.")
     }
 }

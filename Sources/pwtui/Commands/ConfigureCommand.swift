@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// `pwtui` alone: the picker over every credential, or, when there is no vault yet, the
@@ -11,7 +11,7 @@ struct StartCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try Configuration.start(in: global.session())
+        try Configuration.start(in: global.context())
     }
 }
 
@@ -38,9 +38,9 @@ struct ConfigureCommand: ParsableCommand {
 
     func run() throws {
         if let useVault {
-            try Configuration.nameVault(useVault, in: global.session())
+            try Configuration.nameVault(useVault, in: global.context())
         } else {
-            try Configuration.configure(in: global.session())
+            try Configuration.configure(in: global.context())
         }
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 /// `pwtui doctor`: see `Doctor`.
 struct DoctorCommand: ParsableCommand {
@@ -15,6 +15,6 @@ struct DoctorCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try Doctor().run(in: global.session())
+        try Doctor().run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import VaultModel
 import ServiceMatching
 
@@ -97,6 +97,6 @@ struct EditCommand: ParsableCommand {
         edit.fieldName = field
         edit.fieldIsText = text
         edit.generationRules = rules
-        try edit.run(in: global.session())
+        try edit.run(in: global.context())
     }
 }

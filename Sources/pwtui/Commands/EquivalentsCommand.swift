@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// `pwtui equivalents add|list|rm`: domains that are one site to the user (stored in the vault).
@@ -27,7 +27,7 @@ struct EquivalentsCommand: ParsableCommand {
         }
 
         func run() throws {
-            try EditEquivalents.add(domains, in: global.session())
+            try EditEquivalents.add(domains, in: global.context())
         }
     }
 
@@ -40,7 +40,7 @@ struct EquivalentsCommand: ParsableCommand {
         var user = false
 
         func run() throws {
-            try EditEquivalents.list(userOnly: user, in: global.session())
+            try EditEquivalents.list(userOnly: user, in: global.context())
         }
     }
 
@@ -52,7 +52,7 @@ struct EquivalentsCommand: ParsableCommand {
         var domains: [String]
 
         func run() throws {
-            try EditEquivalents.setBuiltIn(domains, on: false, in: global.session())
+            try EditEquivalents.setBuiltIn(domains, on: false, in: global.context())
         }
     }
 
@@ -63,7 +63,7 @@ struct EquivalentsCommand: ParsableCommand {
         var domains: [String]
 
         func run() throws {
-            try EditEquivalents.setBuiltIn(domains, on: true, in: global.session())
+            try EditEquivalents.setBuiltIn(domains, on: true, in: global.context())
         }
     }
 
@@ -74,7 +74,7 @@ struct EquivalentsCommand: ParsableCommand {
         var domains: [String]
 
         func run() throws {
-            try EditEquivalents.remove(domains, in: global.session())
+            try EditEquivalents.remove(domains, in: global.context())
         }
     }
 }

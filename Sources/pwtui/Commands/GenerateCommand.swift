@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct GenerateCommand: ParsableCommand {
@@ -34,6 +34,6 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         try GeneratePassword(rules: rules, hosts: try site.map { [try ServiceIdentifier($0).host] } ?? [], length: length, words: words)
-            .run(in: Session())
+            .run(in: CommandContext())
     }
 }

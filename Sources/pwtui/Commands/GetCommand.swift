@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import VaultModel
 import ServiceMatching
 
@@ -38,6 +38,6 @@ struct GetCommand: ParsableCommand {
         let (query, titleFallback) = try GetCredential.query(words: services, id: id)
         var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
         get.titleFallback = titleFallback
-        try get.run(in: global.session())
+        try get.run(in: global.context())
     }
 }

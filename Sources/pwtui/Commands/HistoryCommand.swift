@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +21,6 @@ struct HistoryCommand: ParsableCommand {
     var reveal = false
 
     func run() throws {
-        try ShowHistory(reference: id, reveal: reveal).run(in: global.session())
+        try ShowHistory(reference: id, reveal: reveal).run(in: global.context())
     }
 }

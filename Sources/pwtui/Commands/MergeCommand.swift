@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 /// `pwtui merge BASE OURS THEIRS` (git's merge driver) and `pwtui merge OTHER`: see `MergeVaults`.
 struct MergeCommand: ParsableCommand {
@@ -27,6 +27,6 @@ struct MergeCommand: ParsableCommand {
         case 3: merge = .driver(base: files[0], ours: files[1], theirs: files[2])
         default: throw CommandFailure(.usage, "pwtui merge takes one file (a copy to merge into the vault) or three (git's %O %A %B), not \(files.count)")
         }
-        try MergeVaults(files: merge).run(in: global.session())
+        try MergeVaults(files: merge).run(in: global.context())
     }
 }

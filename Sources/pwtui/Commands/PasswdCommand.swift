@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct PasswdCommand: ParsableCommand {
@@ -27,6 +27,6 @@ struct PasswdCommand: ParsableCommand {
 
     func run() throws {
         try ChangeMasterPassword(newPasswordFD: newMasterPasswordFD, parameters: kdf?.parameters, allowWeak: allowWeak)
-            .run(in: global.session())
+            .run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import VaultModel
 import ServiceMatching
 
@@ -24,6 +24,6 @@ struct PickCommand: ParsableCommand {
     var output: CredentialField = .password
 
     func run() throws {
-        try Picker.pick(services, output: output, in: global.session())
+        try Picker.pick(services, output: output, in: global.context())
     }
 }

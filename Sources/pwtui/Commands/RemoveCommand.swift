@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct RemoveCommand: ParsableCommand {
@@ -19,6 +19,6 @@ struct RemoveCommand: ParsableCommand {
     var yes = false
 
     func run() throws {
-        try RemoveCredential(id: id, confirmed: yes).run(in: global.session())
+        try RemoveCredential(id: id, confirmed: yes).run(in: global.context())
     }
 }

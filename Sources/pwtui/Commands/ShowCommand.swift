@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 import VaultModel
 
@@ -28,6 +28,6 @@ struct ShowCommand: ParsableCommand {
     var format: CredentialView.Format = .text
 
     func run() throws {
-        try ShowCredential(reference: id, reveal: reveal, format: format).run(in: global.session())
+        try ShowCredential(reference: id, reveal: reveal, format: format).run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 /// `pwtui sync` and `pwtui sync setup`: see `SyncVault` and `SetUpSync`.
 struct SyncCommand: ParsableCommand {
@@ -19,7 +19,7 @@ struct SyncCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try SyncVault().run(in: global.session())
+            try SyncVault().run(in: global.context())
         }
     }
 
@@ -28,7 +28,7 @@ struct SyncCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try SetUpSync().run(in: global.session())
+            try SetUpSync().run(in: global.context())
         }
     }
 }

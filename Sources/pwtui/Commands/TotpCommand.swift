@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultModel
 
@@ -33,10 +33,10 @@ struct TotpCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = global.session()
-        var get = GetCredential(query: try OneTimeCodeQuery.query(services: services, id: id, in: session), field: .totp,
+        let context = global.context()
+        var get = GetCredential(query: try OneTimeCodeQuery.query(services: services, id: id, in: context), field: .totp,
                                 noInteraction: noInteraction)
         get.saysTimeLeft = true
-        try get.run(in: session)
+        try get.run(in: context)
     }
 }
