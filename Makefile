@@ -10,7 +10,7 @@ PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffi
 	zlib1g-dev
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run run-built test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds
+.PHONY: git-tests run run-built test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds fuzz-smoke lint format
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
@@ -68,11 +68,26 @@ install-files:
 themes:
 	./Resources/embed-themes.sh
 
-# The tests run in three processes at once (Tests/run-tests.sh: the in-process tests and the two
-# halves of the end-to-end ones); each log is in .build/test-*.log.
-test: deps git-tests
+# The layout checked (`lint`), the build with its tests (no warnings anywhere), then the tests in
+# three processes at once (Tests/run-tests.sh: the in-process tests and the two halves of the
+# end-to-end ones; each log in .build/test-*.log) beside a short run of every fuzz target
+# (`fuzz-smoke`, its log in .build/fuzz-smoke.log): both wait for the other, and either fails the run.
+test: deps git-tests lint
 	@$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests
-	@Tests/run-tests.sh "$(BIN_DIR)" .build
+	@$(MAKE) --no-print-directory fuzz-smoke > .build/fuzz-smoke.log 2>&1 & fuzz=$$!; \
+	Tests/run-tests.sh "$(BIN_DIR)" .build; tests=$$?; \
+	wait $$fuzz; fuzzed=$$?; \
+	if [ $$fuzzed -ne 0 ]; then echo "make test: the fuzz targets failed (.build/fuzz-smoke.log):"; tail -30 .build/fuzz-smoke.log; \
+	else grep -E "^make fuzz|^Done" .build/fuzz-smoke.log; fi; \
+	[ $$tests -eq 0 ] && [ $$fuzzed -eq 0 ]
+
+# swift-format (in the toolchain) with the committed .swift-format: `lint` fails on any difference
+# from what `format` writes; `format` rewrites the tree in place.
+FORMATTED := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources
+lint:
+	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
 
 # git's own credential-helper tests (t0303 and lib-credential.sh of the installed git), unpacked
 # from Debian's source package once; GitHelperContractTests runs them (docs/git.md). git is
@@ -107,6 +122,10 @@ bench-fast-path: release
 	cd Benchmarks && $(SWIFT) build -c release --product pwtui-bench
 	python3 Benchmarks/fast-path.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" \
 		"$$(cd Benchmarks && $(SWIFT) build -c release --show-bin-path)/pwtui-bench"
+
+# Every fuzz target for 10 s, as `make test` runs them.
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
 # libFuzzer, one target after another, FUZZ_SECONDS each (a package of its own under Fuzz/, so the
 # main build never sees the sanitizers). What a run discovers stays in Fuzz/.build-fuzz/corpus; a crash
