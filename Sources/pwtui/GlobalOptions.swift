@@ -5,14 +5,21 @@ import ServiceMatching
 /// Options every command takes: which vault, which settings, and where the master password
 /// comes from. Parsed here, resolved once in a `CommandContext`.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The vault file (default: $PWTUI_VAULT, else $XDG_DATA_HOME/pwtui/vault.pwtui).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The vault file (default: $PWTUI_VAULT, else $XDG_DATA_HOME/pwtui/vault.pwtui).", valueName: "path"))
     var vault: String?
 
-    @Option(name: .long, help: ArgumentHelp("The settings file (default: $XDG_CONFIG_HOME/pwtui/config.toml).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The settings file (default: $XDG_CONFIG_HOME/pwtui/config.toml).", valueName: "path"))
     var config: String?
 
-    @Option(name: .customLong("master-password-fd"),
-            help: ArgumentHelp("Read the master password's first line from this file descriptor (for scripts).", valueName: "n"))
+    @Option(
+        name: .customLong("master-password-fd"),
+        help: ArgumentHelp(
+            "Read the master password's first line from this file descriptor (for scripts).", valueName: "n"))
     var masterPasswordFD: Int32?
 
     /// An empty `--vault` is a mistake (an unset shell variable), never a request for the default.

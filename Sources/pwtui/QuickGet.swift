@@ -49,8 +49,9 @@ struct QuickGet: Equatable {
                 continue
             }
             guard ["--id", "--field", "--vault", "--config", "--master-password-fd"].contains(name),
-                  let value = name == word ? words.next() : String(word.dropFirst(name.count + 1)),
-                  !value.isEmpty, !value.hasPrefix("-") else { return nil }
+                let value = name == word ? words.next() : String(word.dropFirst(name.count + 1)),
+                !value.isEmpty, !value.hasPrefix("-")
+            else { return nil }
             switch name {
             case "--id": id = value
             case "--field":

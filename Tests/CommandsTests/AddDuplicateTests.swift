@@ -13,7 +13,8 @@ import VaultModel
 @Suite("add: the same service and username twice")
 struct AddDuplicateTests {
     static func add(_ service: String, _ username: String, force: Bool = false) -> AddCredential {
-        AddCredential(services: [service], username: username, title: "", notes: "", rank: 0, generate: true, force: force)
+        AddCredential(
+            services: [service], username: username, title: "", notes: "", rank: 0, generate: true, force: force)
     }
 
     @Test("no terminal: refused with 64, naming the one there, edit ID --password and --force; nothing is added")
@@ -21,10 +22,14 @@ struct AddDuplicateTests {
         let fixture = try AgentInProcessTests.Fixture()
         #expect(try fixture.unlock() == .done)
         for service in ["github.com", "https://github.com/login"] {
-            let failure = #expect(throws: CommandFailure.self, "\(service)") { try Self.add(service, "octocat").run(in: fixture.context) }
+            let failure = #expect(throws: CommandFailure.self, "\(service)") {
+                try Self.add(service, "octocat").run(in: fixture.context)
+            }
             #expect(failure?.code == .usage)
             let message = failure?.message ?? ""
-            #expect(message.contains("GitHub") && message.contains("--force") && message.contains("--password"), "\(message)")
+            #expect(
+                message.contains("GitHub") && message.contains("--force") && message.contains("--password"),
+                "\(message)")
         }
         #expect(try fixture.client.identities(vault: fixture.context.vaultPath)?.identities.count == 1)
     }
@@ -44,9 +49,11 @@ struct AddDuplicateTests {
     @Test("updating instead of adding takes the new password and what else add gave: title, rank, services it lacks")
     func updateCarriesTheRest() throws {
         let fixture = try AgentInProcessTests.Fixture()
-        let vault = try Vault.open(at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let vault = try Vault.open(
+            at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
         let existing = IdentityStore.Identity(try #require(vault.contents.credentials.first))
-        let add = AddCredential(services: [], username: "octocat", title: "GitHub work", notes: "", rank: 3, generate: false)
+        let add = AddCredential(
+            services: [], username: "octocat", title: "GitHub work", notes: "", rank: 3, generate: false)
         let edits = add.edits(existing, [try ServiceIdentifier("github.com"), try ServiceIdentifier("api.github.com")])
         #expect(edits.replacesSecret && edits.title == "GitHub work" && edits.rank == 3 && edits.notes == nil)
         #expect(edits.addServices == ["api.github.com"] && edits.removeServices.isEmpty)
@@ -57,9 +64,12 @@ struct AddDuplicateTests {
     @Test("the check reads a vault opened here as it reads the agent's")
     func localVault() throws {
         let fixture = try AgentInProcessTests.Fixture()
-        let vault = try Vault.open(at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let vault = try Vault.open(
+            at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
         let identities = try VaultAccess.local(vault, fixture.context).identities().identities
-        #expect(Self.add("github.com", "octocat").existing(identities, for: [try ServiceIdentifier("GitHub.com")])?.title == "GitHub")
+        #expect(
+            Self.add("github.com", "octocat").existing(identities, for: [try ServiceIdentifier("GitHub.com")])?.title
+                == "GitHub")
         #expect(Self.add("github.com", "other").existing(identities, for: [try ServiceIdentifier("github.com")]) == nil)
         #expect(Self.add("x", "octocat").existing(identities, for: [try ServiceIdentifier("sub.github.com")]) == nil)
     }

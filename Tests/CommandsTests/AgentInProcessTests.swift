@@ -26,15 +26,19 @@ struct AgentInProcessTests {
 
         init(idleTimeout: Duration = .seconds(60)) throws {
             root = NSTemporaryDirectory() + "pwtui-kit-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            let environment = Environment(["HOME": root, "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state",
-                                           "XDG_RUNTIME_DIR": root + "/run"])
+            try FileManager.default.createDirectory(
+                atPath: root, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            let environment = Environment([
+                "HOME": root, "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state",
+                "XDG_RUNTIME_DIR": root + "/run",
+            ])
             streams = try RecordedStreams()
             context = CommandContext(vault: root + "/vault.pwtui", environment: environment, streams: streams.streams)
             let vault = try Vault.createCheaply(at: context.vaultPath, password: "master")
-            try vault.add(services: [try ServiceIdentifier("github.com")], username: "octocat",
-                          secret: try SecureBytes(copying: Array("gh-secret".utf8)), title: "GitHub")
+            try vault.add(
+                services: [try ServiceIdentifier("github.com")], username: "octocat",
+                secret: try SecureBytes(copying: Array("gh-secret".utf8)), title: "GitHub")
             try vault.save()
             service = AgentService(context: context, idleTimeout: idleTimeout)
             server = AgentServer(socketPath: "", handler: service)
@@ -69,29 +73,43 @@ struct AgentInProcessTests {
         payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    @Test("through the agent: an item without a site by its title, a named field by its name, a missing one refused as a usage error")
+    @Test(
+        "through the agent: an item without a site by its title, a named field by its name, a missing one refused as a usage error"
+    )
     func titlesAndFields() throws {
         let fixture = try Fixture()
-        let vault = try Vault.open(at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
-        let wifi = try vault.add(services: [], username: "", secret: try SecureBytes(copying: Array("wifi-pass".utf8)), title: "Home Wi-Fi")
+        let vault = try Vault.open(
+            at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let wifi = try vault.add(
+            services: [], username: "", secret: try SecureBytes(copying: Array("wifi-pass".utf8)), title: "Home Wi-Fi")
         try vault.setField(of: wifi.id, name: "SSID", text: "home-net", secret: try SecureBytes(zeros: 0))
-        try vault.setField(of: wifi.id, name: "admin PIN", text: nil, secret: try SecureBytes(copying: Array("2468".utf8)))
+        try vault.setField(
+            of: wifi.id, name: "admin PIN", text: nil, secret: try SecureBytes(copying: Array("2468".utf8)))
         try vault.save()
         #expect(try fixture.unlock() == .done)
         let path = fixture.context.vaultPath
-        guard let byTitle = try fixture.client.get(CredentialQuery(title: "home wi-fi"), field: .password, vault: path) else {
+        guard let byTitle = try fixture.client.get(CredentialQuery(title: "home wi-fi"), field: .password, vault: path)
+        else {
             Issue.record("declined")
             return
         }
         #expect(Self.text(byTitle.payload) == "wifi-pass\n")
-        guard let pin = try fixture.client.get(CredentialQuery(title: "Home Wi-Fi"), field: .named("admin pin"), vault: path) else {
+        guard
+            let pin = try fixture.client.get(
+                CredentialQuery(title: "Home Wi-Fi"), field: .named("admin pin"), vault: path)
+        else {
             Issue.record("declined")
             return
         }
         #expect(Self.text(pin.payload) == "2468\n")
-        #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(CredentialQuery(title: "Home Wi-Fi"), field: .named("nope"), vault: path) }
+        #expect(throws: AgentRefusal.self) {
+            _ = try fixture.client.get(CredentialQuery(title: "Home Wi-Fi"), field: .named("nope"), vault: path)
+        }
         // A service request never reaches it.
-        #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(CredentialQuery(services: [try ServiceIdentifier("home")]), field: .password, vault: path) }
+        #expect(throws: AgentRefusal.self) {
+            _ = try fixture.client.get(
+                CredentialQuery(services: [try ServiceIdentifier("home")]), field: .password, vault: path)
+        }
 
         // `get` as the command runs it: a one-word service that matches nothing is tried as a title.
         let (query, fallback) = try GetCredential.query(words: ["Home Wi-Fi"], id: nil)
@@ -104,11 +122,13 @@ struct AgentInProcessTests {
     func getBeforeAndAfterUnlock() throws {
         let fixture = try Fixture()
         let query = CredentialQuery(services: [try ServiceIdentifier("https://github.com/login")])
-        let declinedWhileLocked = Self.declined(try fixture.client.get(query, field: .password, vault: fixture.context.vaultPath))
+        let declinedWhileLocked = Self.declined(
+            try fixture.client.get(query, field: .password, vault: fixture.context.vaultPath))
         #expect(declinedWhileLocked)
         #expect(try fixture.unlock() == .done)
         guard let answer = try fixture.client.get(query, field: .password, vault: fixture.context.vaultPath),
-              case .credential(let identity, _, _) = answer.body else {
+            case .credential(let identity, _, _) = answer.body
+        else {
             Issue.record("no credential in the answer")
             return
         }
@@ -142,7 +162,9 @@ struct AgentInProcessTests {
         let fixture = try Fixture()
         _ = try fixture.unlock()
         let query = CredentialQuery(services: [try ServiceIdentifier("gitlab.com")])
-        let refusal = #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(query, field: .password, vault: fixture.context.vaultPath) }
+        let refusal = #expect(throws: AgentRefusal.self) {
+            _ = try fixture.client.get(query, field: .password, vault: fixture.context.vaultPath)
+        }
         #expect(refusal?.status == .noMatch && refusal.flatMap { ExitStatus($0) } == .noMatch)
     }
 
@@ -151,20 +173,27 @@ struct AgentInProcessTests {
         let fixture = try Fixture()
         _ = try fixture.unlock()
         let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
-        let declined = Self.declined(try fixture.client.get(query, field: .password, vault: fixture.root + "/other.pwtui"))
+        let declined = Self.declined(
+            try fixture.client.get(query, field: .password, vault: fixture.root + "/other.pwtui"))
         #expect(declined)
     }
 
-    @Test("a one-time code through the agent like any field: set with VaultAccess, got as --field totp, marked in identities")
+    @Test(
+        "a one-time code through the agent like any field: set with VaultAccess, got as --field totp, marked in identities"
+    )
     func oneTimeCodeThroughTheAgent() throws {
         let fixture = try Fixture()
         _ = try fixture.unlock()
         let access = try VaultAccess.open(fixture.context)
         let id = try #require(try access.identities().identities.first { $0.services.contains("github.com") }).id
         let key = try SecureBytes(copying: Array("12345678901234567890".utf8))
-        let touched = try access.apply(.edit(id: id.uuidString, CredentialChange.Edits(totp: .set(.standard))), secret: key)
+        let touched = try access.apply(
+            .edit(id: id.uuidString, CredentialChange.Edits(totp: .set(.standard))), secret: key)
         #expect(touched.oneTime == .standard)
-        guard let answer = try fixture.client.get(CredentialQuery(id: id.uuidString), field: .totp, vault: fixture.context.vaultPath) else {
+        guard
+            let answer = try fixture.client.get(
+                CredentialQuery(id: id.uuidString), field: .totp, vault: fixture.context.vaultPath)
+        else {
             Issue.record("the agent did not answer")
             return
         }
@@ -180,8 +209,9 @@ struct AgentInProcessTests {
         _ = try fixture.unlock()
         let access = try VaultAccess.open(fixture.context)
         for (service, username) in [("gitlab.com", "tanuki"), ("gitlab.com", "octocat"), ("codeberg.org", "tanuki")] {
-            try access.apply(.add(services: [service], username: username, title: "", notes: "", rank: 0),
-                             secret: try SecureBytes(copying: Array("pw".utf8)))
+            try access.apply(
+                .add(services: [service], username: username, title: "", notes: "", rank: 0),
+                secret: try SecureBytes(copying: Array("pw".utf8)))
         }
         let listed = try #require(try fixture.client.identities(vault: fixture.context.vaultPath, username: "octocat"))
         #expect(listed.identities.map(\.username) == ["octocat", "octocat"])
@@ -201,15 +231,20 @@ struct AgentInProcessTests {
             return
         }
         let access = try VaultAccess.open(fixture.context)
-        let added = try access.apply(.add(services: ["gitlab.com"], username: "tanuki", title: "", notes: "", rank: 0),
-                                     secret: try SecureBytes(copying: Array("gl-secret".utf8)))
-        try access.apply(.edit(id: added.id.uuidString, CredentialChange.Edits(title: "GitLab")), secret: try SecureBytes(zeros: 0))
-        let reopened = try Vault.open(at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        let added = try access.apply(
+            .add(services: ["gitlab.com"], username: "tanuki", title: "", notes: "", rank: 0),
+            secret: try SecureBytes(copying: Array("gl-secret".utf8)))
+        try access.apply(
+            .edit(id: added.id.uuidString, CredentialChange.Edits(title: "GitLab")), secret: try SecureBytes(zeros: 0))
+        let reopened = try Vault.open(
+            at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
         let saved = try #require(reopened.contents.credential(withID: added.id))
         #expect(saved.title == "GitLab" && saved.username == "tanuki")
         let store = try fixture.context.currentIdentityStore()
         #expect(store.identities.contains { $0.id == added.id && $0.title == "GitLab" })
-        #expect(store == IdentityStore(vault: reopened) && store.isCurrent(for: reopened.header), "rebuilt whole after each save")
+        #expect(
+            store == IdentityStore(vault: reopened) && store.isCurrent(for: reopened.header),
+            "rebuilt whole after each save")
         guard let found = try access.password(for: CredentialQuery(id: added.id.uuidString)) else {
             Issue.record("the added credential was not found")
             return
@@ -225,9 +260,11 @@ struct AgentInProcessTests {
     func agentParsesAgain() throws {
         let fixture = try Fixture()
         _ = try fixture.unlock()
-        let reply = try fixture.client.request(.write(vault: fixture.context.vaultPath,
-                                                      change: .add(services: ["*.github.io"], username: "x", title: "", notes: "", rank: 0)),
-                                               payload: try SecureBytes(copying: Array("p".utf8)))?.body
+        let reply = try fixture.client.request(
+            .write(
+                vault: fixture.context.vaultPath,
+                change: .add(services: ["*.github.io"], username: "x", title: "", notes: "", rank: 0)),
+            payload: try SecureBytes(copying: Array("p".utf8)))?.body
         guard case .refused(let status, let message) = reply else {
             Issue.record("accepted: \(String(describing: reply))")
             return
@@ -269,7 +306,9 @@ struct AgentInProcessTests {
         #expect(stillServing)
     }
 
-    @Test("an agent of another version (its reply unreadable) is passed over: ask answers nil, so the caller unlocks itself")
+    @Test(
+        "an agent of another version (its reply unreadable) is passed over: ask answers nil, so the caller unlocks itself"
+    )
     func anotherVersionIsPassedOver() throws {
         // What the agent before the typed protocol answered to anything: an untyped header.
         let client = AgentClient(connect: {
@@ -277,7 +316,10 @@ struct AgentInProcessTests {
             Thread.detachNewThread {
                 var request = [UInt8](repeating: 0, count: 4096)
                 _ = try? request.withUnsafeMutableBytes { try theirs.readSome(into: $0, before: .after(.seconds(2))) }
-                try? theirs.writeAll(Array(#"{"code":74,"length":0,"message":"agent protocol: unknown operation","ok":false}"#.utf8) + [0x0A])
+                try? theirs.writeAll(
+                    Array(#"{"code":74,"length":0,"message":"agent protocol: unknown operation","ok":false}"#.utf8) + [
+                        0x0A
+                    ])
                 theirs.close()
             }
             return AgentConnection(mine, timeout: .seconds(2))

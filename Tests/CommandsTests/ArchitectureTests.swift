@@ -37,14 +37,17 @@ struct ArchitectureTests {
     static let standard: Set<String> = ["FoundationEssentials", "Synchronization", "Dispatch"]
 
     static var sources: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources")
     }
 
     static func imports(in file: URL) throws -> [(line: Int, module: String)] {
         let text = try String(contentsOf: file, encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-            let words = line.split(separator: " ").filter { !$0.hasPrefix("@") && !["internal", "public", "private"].contains($0) }
+            let words = line.split(separator: " ").filter {
+                !$0.hasPrefix("@") && !["internal", "public", "private"].contains($0)
+            }
             guard words.count >= 2, words[0] == "import" else { return nil }
             return (index + 1, String(words[1]))
         }
@@ -68,8 +71,10 @@ struct ArchitectureTests {
     func theTableIsTheDocument() {
         #expect(Self.allowed["VaultModel"]?.contains("TUI") == false)
         #expect(Self.allowed["pwtui"]?.contains("ArgumentParser") == true)
-        #expect(Self.allowed["Interchange"]?.contains("CZlib") == true && Self.allowed["Interchange"]?.contains("Inflate") == false,
-                "a name in parentheses grants nothing: \(Self.allowed["Interchange"] ?? [])")
+        #expect(
+            Self.allowed["Interchange"]?.contains("CZlib") == true
+                && Self.allowed["Interchange"]?.contains("Inflate") == false,
+            "a name in parentheses grants nothing: \(Self.allowed["Interchange"] ?? [])")
         #expect(Self.allowed.count >= 10, "\(Self.allowed.keys.sorted())")
     }
 
@@ -89,7 +94,9 @@ struct ArchitectureTests {
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
         var texts: [String: String] = [:]
         var declaredIn: [String: String] = [:]
-        let declaration = try Regex(#"(?m)^(?:(?:public|package|internal|fileprivate|private|final|indirect) )*(?:struct|enum|class|protocol|actor|typealias) (\w+)"#)
+        let declaration = try Regex(
+            #"(?m)^(?:(?:public|package|internal|fileprivate|private|final|indirect) )*(?:struct|enum|class|protocol|actor|typealias) (\w+)"#
+        )
         for file in files {
             let name = String(file.path.dropFirst(directory.path.count + 1))
             let text = try String(contentsOf: file, encoding: .utf8)

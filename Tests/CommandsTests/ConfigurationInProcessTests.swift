@@ -15,7 +15,10 @@ struct ConfigurationInProcessTests {
     func useVault() throws {
         let fixture = try CommandFixture()
         let recorded = try fixture.run { try Configuration.nameVault(fixture.context.vaultPath, in: $0) }
-        #expect(recorded.messages == ["Settings saved to \(fixture.context.configPath): later commands open \(fixture.context.vaultPath)."])
+        #expect(
+            recorded.messages == [
+                "Settings saved to \(fixture.context.configPath): later commands open \(fixture.context.vaultPath)."
+            ])
         #expect(try Settings.load(from: fixture.context.configPath).vault == fixture.context.vaultPath)
 
         let (missing, _) = try fixture.failure { try Configuration.nameVault(fixture.root + "/nothing.pwtui", in: $0) }
@@ -24,7 +27,9 @@ struct ConfigurationInProcessTests {
         try "hello".write(toFile: notAVault, atomically: true, encoding: .utf8)
         let (refused, _) = try fixture.failure { try Configuration.nameVault(notAVault, in: $0) }
         #expect(refused != nil)
-        #expect(try Settings.load(from: fixture.context.configPath).vault == fixture.context.vaultPath, "a refusal changes nothing")
+        #expect(
+            try Settings.load(from: fixture.context.configPath).vault == fixture.context.vaultPath,
+            "a refusal changes nothing")
 
         try fixture.run { try Configuration.nameVault("default", in: $0) }
         #expect(try Settings.load(from: fixture.context.configPath).vault == nil)
@@ -35,10 +40,14 @@ struct ConfigurationInProcessTests {
         let fixture = try CommandFixture(settings: "theme = \"default\"\nagent = \"off\"\n")
         let before = try String(contentsOfFile: fixture.context.configPath, encoding: .utf8)
         let screen = GridTerminal(script: [.key(.escape)])
-        let (failure, _) = try fixture.failure(typing: CommandFixture.unlock, screen: screen) { try Configuration.configure(in: $0) }
+        let (failure, _) = try fixture.failure(typing: CommandFixture.unlock, screen: screen) {
+            try Configuration.configure(in: $0)
+        }
         #expect(failure?.code == .cancelled && failure?.message == "nothing changed", "\(String(describing: failure))")
         #expect(screen.isClosed)
-        #expect(screen.frames.last.map { $0.text.lowercased().contains("unlock") } == true, "\(screen.frames.last?.text ?? "no frame")")
+        #expect(
+            screen.frames.last.map { $0.text.lowercased().contains("unlock") } == true,
+            "\(screen.frames.last?.text ?? "no frame")")
         #expect(try String(contentsOfFile: fixture.context.configPath, encoding: .utf8) == before)
     }
 

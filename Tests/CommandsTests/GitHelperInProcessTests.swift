@@ -39,7 +39,9 @@ struct GitHelperInProcessTests {
     func pathScopedGet() throws {
         let fixture = try AgentInProcessTests.Fixture()
         _ = try fixture.unlock()
-        #expect(try Self.helper("get", "protocol=https\nhost=github.com\npath=org/repo.git", context: fixture.context) == "")
+        #expect(
+            try Self.helper("get", "protocol=https\nhost=github.com\npath=org/repo.git", context: fixture.context) == ""
+        )
     }
 
     @Test("store adds a new login through the agent; the next get answers it; an unknown operation is ignored")
@@ -48,10 +50,16 @@ struct GitHelperInProcessTests {
         _ = try fixture.unlock()
         let login = "protocol=https\nhost=gitlab.com\nusername=tanuki\npassword=gl-secret"
         #expect(try Self.helper("store", login, context: fixture.context) == "")
-        #expect(try Self.helper("get", "protocol=https\nhost=gitlab.com", context: fixture.context) == "username=tanuki\npassword=gl-secret\n")
+        #expect(
+            try Self.helper("get", "protocol=https\nhost=gitlab.com", context: fixture.context)
+                == "username=tanuki\npassword=gl-secret\n")
         #expect(try Self.helper("capability", login, context: fixture.context) == "")
-        let reopened = try Vault.open(at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
-        #expect(reopened.contents.credentials.filter { $0.username == "tanuki" }.map { $0.services.map(\.text) } == [["https://gitlab.com"]])
+        let reopened = try Vault.open(
+            at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        #expect(
+            reopened.contents.credentials.filter { $0.username == "tanuki" }.map { $0.services.map(\.text) } == [
+                ["https://gitlab.com"]
+            ])
     }
 
     @Test("a credential with a line break in its password is never given to git")
@@ -59,8 +67,9 @@ struct GitHelperInProcessTests {
         let fixture = try AgentInProcessTests.Fixture()
         _ = try fixture.unlock()
         let access = try VaultAccess.open(fixture.context)
-        try access.apply(.add(services: ["bitbucket.org"], username: "a", title: "", notes: "", rank: 0),
-                         secret: try SecureBytes(copying: Array("line\nusername=evil".utf8)))
+        try access.apply(
+            .add(services: ["bitbucket.org"], username: "a", title: "", notes: "", rank: 0),
+            secret: try SecureBytes(copying: Array("line\nusername=evil".utf8)))
         #expect(try Self.helper("get", "protocol=https\nhost=bitbucket.org", context: fixture.context) == "")
     }
 }

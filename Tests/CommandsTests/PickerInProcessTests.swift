@@ -19,8 +19,9 @@ struct PickerInProcessTests {
         let fixture = try AgentInProcessTests.Fixture()
         _ = try fixture.unlock()  // also writes the identity store the list comes from
         let terminal = GridTerminal(script: [.key(.enter)])
-        let flow = Picker.flow(on: terminal, vaultPath: fixture.context.vaultPath, requests: [try ServiceIdentifier("github.com")],
-                               context: fixture.context, agentField: .both)
+        let flow = Picker.flow(
+            on: terminal, vaultPath: fixture.context.vaultPath, requests: [try ServiceIdentifier("github.com")],
+            context: fixture.context, agentField: .both)
         guard case .answeredWithoutUnlocking(let answer) = try flow.run() else {
             Issue.record("not answered by the agent")
             return
@@ -31,7 +32,8 @@ struct PickerInProcessTests {
             return
         }
         #expect(AgentInProcessTests.text(payload) == "octocat\ngh-secret\n")
-        #expect(terminal.frames.allSatisfy { !$0.text.contains("Master password") }, "the password screen was never shown")
+        #expect(
+            terminal.frames.allSatisfy { !$0.text.contains("Master password") }, "the password screen was never shown")
     }
 
     @Test("with the agent locked, the same choice asks for the master password and opens the vault here")
@@ -42,8 +44,9 @@ struct PickerInProcessTests {
         let terminal = GridTerminal(script: [.key(.enter)])
         terminal.enqueue(typing: "master")
         terminal.enqueue(.key(.enter))
-        let flow = Picker.flow(on: terminal, vaultPath: fixture.context.vaultPath, requests: [try ServiceIdentifier("github.com")],
-                               context: fixture.context, agentField: .password)
+        let flow = Picker.flow(
+            on: terminal, vaultPath: fixture.context.vaultPath, requests: [try ServiceIdentifier("github.com")],
+            context: fixture.context, agentField: .password)
         guard case .chosen(_, let credential) = try flow.run() else {
             Issue.record("not chosen after unlocking")
             return

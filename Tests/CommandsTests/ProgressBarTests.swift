@@ -8,8 +8,9 @@ struct ProgressBarTests {
     /// What a bar draws for `steps` updates of `total`, into a pipe it takes for a terminal or not.
     func drawn(total: Int, terminal: Bool?) throws -> String {
         let pipe = Pipe()
-        let bar = ProgressBar(label: "Decrypting", output: FileDescriptor(rawValue: pipe.fileHandleForWriting.fileDescriptor),
-                              isTerminal: terminal)
+        let bar = ProgressBar(
+            label: "Decrypting", output: FileDescriptor(rawValue: pipe.fileHandleForWriting.fileDescriptor),
+            isTerminal: terminal)
         for done in 0 ... total { bar.update(done, of: total) }
         try pipe.fileHandleForWriting.close()
         return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -34,8 +34,10 @@ final class RecordedStreams {
     /// `input`: all of stdin (a pipe's worth at most); `inputIsTerminal`: a person would type
     /// (then the prompt answers). `screen`, `prompt` and `device` (a file standing for the
     /// terminal's own bytes: the clipboard's OSC 52): the terminal, when there is one.
-    init(input: String = "", inputIsTerminal: Bool = false, answerIsTerminal: Bool = false, messagesAreSeen: Bool = true,
-         screen: GridTerminal? = nil, prompt: ScriptedPrompt? = nil, device: String? = nil) throws {
+    init(
+        input: String = "", inputIsTerminal: Bool = false, answerIsTerminal: Bool = false, messagesAreSeen: Bool = true,
+        screen: GridTerminal? = nil, prompt: ScriptedPrompt? = nil, device: String? = nil
+    ) throws {
         precondition(input.utf8.count < 60_000, "stdin is a pipe here: give less than its buffer")
         let pipe = try FileDescriptor.pipe()
         try pipe.writing.writeAll(input)
@@ -50,14 +52,17 @@ final class RecordedStreams {
             let promptBox = UncheckedBox(prompt)
             terminal = StandardStreams.TerminalAccess(
                 openScreen: { _, _, _ in
-                    guard let screen = screenBox.value else { throw CommandFailure(.interactionRequired, "no screen in this test") }
+                    guard let screen = screenBox.value else {
+                        throw CommandFailure(.interactionRequired, "no screen in this test")
+                    }
                     return screen
                 },
                 openPrompt: { promptBox.value },
                 openDevice: { device.flatMap { try? FileDescriptor.open($0, [.writeOnly, .create, .append]) } })
         }
-        streams = StandardStreams(answer: answer, messages: messages, messagesAreSeen: messagesAreSeen, input: pipe.reading,
-                                  inputIsTerminal: inputIsTerminal, terminal: terminal)
+        streams = StandardStreams(
+            answer: answer, messages: messages, messagesAreSeen: messagesAreSeen, input: pipe.reading,
+            inputIsTerminal: inputIsTerminal, terminal: terminal)
     }
 
     deinit {

@@ -17,7 +17,9 @@ struct SyncInProcessTests {
     /// `git ARGUMENTS` in `directory`, started through `Platform.ChildProcess`; its exit status.
     @discardableResult
     static func git(_ arguments: [String], in directory: String) throws -> Int32 {
-        let identity = ["-c", "user.name=pwtui tests", "-c", "user.email=tests@pwtui.invalid", "-c", "init.defaultBranch=main"]
+        let identity = [
+            "-c", "user.name=pwtui tests", "-c", "user.email=tests@pwtui.invalid", "-c", "init.defaultBranch=main",
+        ]
         let child = try ChildProcess.start("git", identity + ["-C", directory] + arguments)
         guard case .exited(let status) = child.wait() else { return -1 }
         return status
@@ -27,7 +29,9 @@ struct SyncInProcessTests {
     func notARepository() throws {
         let fixture = try CommandFixture()
         let (failure, streams) = try fixture.failure { try SyncVault().run(in: $0) }
-        #expect(failure?.code == .usage && failure?.message.contains("is not in a git repository") == true, "\(String(describing: failure))")
+        #expect(
+            failure?.code == .usage && failure?.message.contains("is not in a git repository") == true,
+            "\(String(describing: failure))")
         #expect(streams.output.isEmpty)
     }
 
@@ -42,20 +46,31 @@ struct SyncInProcessTests {
         let setup = try fixture.run { try SetUpSync().run(in: $0) }
         let lines = setup.output.split(separator: "\n")
         #expect(lines.first == "\(directory)/.gitattributes: /vault.pwtui merge=pwtui -diff -text", "\(setup.output)")
-        #expect(lines.last?.hasPrefix("git config merge.pwtui.driver \"") == true && lines.last?.hasSuffix(" merge %O %A %B\"") == true)
-        #expect(setup.messages == ["pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes."])
+        #expect(
+            lines.last?.hasPrefix("git config merge.pwtui.driver \"") == true
+                && lines.last?.hasSuffix(" merge %O %A %B\"") == true)
+        #expect(
+            setup.messages == [
+                "pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes."
+            ])
 
         let (noUpstream, _) = try fixture.failure { try SyncVault().run(in: $0) }
-        #expect(noUpstream?.code == .usage && noUpstream?.message.contains("git push -u origin HEAD") == true, "\(String(describing: noUpstream))")
+        #expect(
+            noUpstream?.code == .usage && noUpstream?.message.contains("git push -u origin HEAD") == true,
+            "\(String(describing: noUpstream))")
         #expect(try Self.git(["add", "-A"], in: directory) == 0)
         #expect(try Self.git(["commit", "-q", "-m", "start"], in: directory) == 0)
         #expect(try Self.git(["push", "-q", "-u", "origin", "HEAD"], in: directory) == 0)
 
         let vault = try fixture.vault()
-        try vault.add(services: [try ServiceIdentifier("gitlab.com")], username: "tanuki", secret: try SecureBytes(copying: "gl".utf8), title: "GitLab")
+        try vault.add(
+            services: [try ServiceIdentifier("gitlab.com")], username: "tanuki",
+            secret: try SecureBytes(copying: "gl".utf8), title: "GitLab")
         try vault.save()
         let synced = try fixture.run { try SyncVault().run(in: $0) }
-        #expect(synced.messages.last == "pwtui: synced vault.pwtui: sent this machine's change, nothing new from elsewhere", "\(synced.messages)")
+        #expect(
+            synced.messages.last == "pwtui: synced vault.pwtui: sent this machine's change, nothing new from elsewhere",
+            "\(synced.messages)")
         let again = try fixture.run { try SyncVault().run(in: $0) }
         #expect(again.messages.last == "pwtui: synced vault.pwtui: nothing to send, nothing new from elsewhere")
     }
@@ -66,15 +81,21 @@ struct SyncInProcessTests {
         let copy = fixture.root + "/vault (conflicted copy).pwtui"
         try FileManager.default.copyItem(atPath: fixture.context.vaultPath, toPath: copy)
         let other = try Vault.open(at: copy, password: try SecureBytes(copying: CommandFixture.password.utf8))
-        try other.add(services: [try ServiceIdentifier("gitlab.com")], username: "tanuki", secret: try SecureBytes(copying: "gl".utf8), title: "GitLab")
+        try other.add(
+            services: [try ServiceIdentifier("gitlab.com")], username: "tanuki",
+            secret: try SecureBytes(copying: "gl".utf8), title: "GitLab")
         try other.save()
 
-        let recorded = try fixture.run(typing: CommandFixture.unlock) { try MergeVaults(files: .copy(copy)).run(in: $0) }
+        let recorded = try fixture.run(typing: CommandFixture.unlock) {
+            try MergeVaults(files: .copy(copy)).run(in: $0)
+        }
         #expect(recorded.messages.last?.hasPrefix("pwtui: merged \(copy): ") == true, "\(recorded.messages)")
         #expect(recorded.messages.last?.hasSuffix("; \(copy) can be deleted now") == true)
         #expect(Set(try fixture.vault().contents.credentials.map(\.username)) == ["octocat", "tanuki"])
 
-        let (wrong, _) = try fixture.failure(typing: [.secret("not it")]) { try MergeVaults(files: .copy(copy)).run(in: $0) }
+        let (wrong, _) = try fixture.failure(typing: [.secret("not it")]) {
+            try MergeVaults(files: .copy(copy)).run(in: $0)
+        }
         #expect(wrong?.code == .wrongPassword, "\(String(describing: wrong))")
     }
 }

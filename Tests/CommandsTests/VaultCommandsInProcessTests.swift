@@ -17,7 +17,8 @@ struct VaultCommandsInProcessTests {
 
     /// A context for a vault that does not exist yet, beside the fixture's.
     static func newVaultSession(_ fixture: CommandFixture, _ recorded: RecordedStreams) -> CommandContext {
-        CommandContext(vault: fixture.root + "/new/vault.pwtui", environment: fixture.environment, streams: recorded.streams)
+        CommandContext(
+            vault: fixture.root + "/new/vault.pwtui", environment: fixture.environment, streams: recorded.streams)
     }
 
     @Test("init on a terminal: typed twice, its strength said, the vault written at the cost asked; nothing on stdout")
@@ -36,29 +37,38 @@ struct VaultCommandsInProcessTests {
         #expect(vault.header.kdf == .interactive && vault.contents.credentials.isEmpty)
         // A second init refuses to touch it.
         let again = try RecordedStreams(prompt: ScriptedPrompt([.secret(Self.newPassword), .secret(Self.newPassword)]))
-        #expect(throws: VaultError.self) { try CreateVault(parameters: .interactive).run(in: Self.newVaultSession(fixture, again)) }
+        #expect(throws: VaultError.self) {
+            try CreateVault(parameters: .interactive).run(in: Self.newVaultSession(fixture, again))
+        }
     }
 
     @Test("init: entries that differ three times are a usage error, and no file is written")
     func initEntriesDiffer() throws {
         let fixture = try CommandFixture()
-        let prompt = ScriptedPrompt((0 ..< 3).flatMap { [ScriptedPrompt.Answer.secret("one \($0)"), .secret("other \($0)")] })
+        let prompt = ScriptedPrompt(
+            (0 ..< 3).flatMap { [ScriptedPrompt.Answer.secret("one \($0)"), .secret("other \($0)")] })
         let recorded = try RecordedStreams(prompt: prompt)
         let context = Self.newVaultSession(fixture, recorded)
-        let failure = #expect(throws: CommandFailure.self) { try CreateVault(parameters: .interactive).run(in: context) }
+        let failure = #expect(throws: CommandFailure.self) {
+            try CreateVault(parameters: .interactive).run(in: context)
+        }
         #expect(failure?.code == .usage && failure?.message == "the master password was not confirmed")
         #expect(prompt.transcript.filter { $0 == "The two entries differ; again.\n" }.count == 3)
         #expect(!FileManager.default.fileExists(atPath: context.vaultPath))
     }
 
-    @Test("init without a terminal or a descriptor: 75, naming --master-password-fd; a weak password refused unless --allow-weak")
+    @Test(
+        "init without a terminal or a descriptor: 75, naming --master-password-fd; a weak password refused unless --allow-weak"
+    )
     func initWithoutTerminalAndWeak() throws {
         let fixture = try CommandFixture()
         let none = try RecordedStreams()
         let failure = #expect(throws: CommandFailure.self) {
             try CreateVault(parameters: .interactive).run(in: Self.newVaultSession(fixture, none))
         }
-        #expect(failure?.code == .interactionRequired && failure?.message.contains("--master-password-fd N") == true, "\(String(describing: failure))")
+        #expect(
+            failure?.code == .interactionRequired && failure?.message.contains("--master-password-fd N") == true,
+            "\(String(describing: failure))")
 
         let weak = try RecordedStreams(prompt: ScriptedPrompt([.secret("Password1234!"), .secret("Password1234!")]))
         let refused = #expect(throws: CommandFailure.self) {
@@ -72,10 +82,14 @@ struct VaultCommandsInProcessTests {
         #expect(FileManager.default.fileExists(atPath: context.vaultPath))
     }
 
-    @Test("passwd: the current password, then the new one twice; the old one no longer opens it, and a cheap vault comes out at the floor")
+    @Test(
+        "passwd: the current password, then the new one twice; the old one no longer opens it, and a cheap vault comes out at the floor"
+    )
     func passwdOnTheTerminal() throws {
         let fixture = try CommandFixture([("github.com", "octocat", "gh-secret", "GitHub")])
-        let recorded = try fixture.run(typing: CommandFixture.unlock + [.secret(Self.newPassword), .secret(Self.newPassword)]) {
+        let recorded = try fixture.run(
+            typing: CommandFixture.unlock + [.secret(Self.newPassword), .secret(Self.newPassword)]
+        ) {
             try ChangeMasterPassword(newPasswordFD: nil, parameters: nil).run(in: $0)
         }
         #expect(recorded.messages.last == "Master password changed for \(fixture.context.vaultPath).")
@@ -104,6 +118,9 @@ struct VaultCommandsInProcessTests {
         #expect(fine.output == "vault: \(path) (named by --vault)\nok: \(path) looks fine\n")
         #expect(chmod(path, 0o644) == 0)
         let found = try fixture.run { try Doctor().run(in: $0) }
-        #expect(found.output == "vault: \(path) (named by --vault)\n- \(path) can be read by other users (mode 644)\n  run: chmod 600 \(ShellWord.quoted(path))\n")
+        #expect(
+            found.output
+                == "vault: \(path) (named by --vault)\n- \(path) can be read by other users (mode 644)\n  run: chmod 600 \(ShellWord.quoted(path))\n"
+        )
     }
 }

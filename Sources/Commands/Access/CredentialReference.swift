@@ -26,13 +26,16 @@ public struct CredentialReference {
     public func resolve(in access: VaultAccess, context: CommandContext) throws -> IdentityStore.Identity {
         do {
             return try access.identity(of: text)
-        } catch where namesNoID(error) {}
+        } catch  where namesNoID(error) {}
         let named = candidates(in: try access.identities().identities)
         switch named.count {
         case 0:
             // Text with an '@' may be a pasted `user:password@host`: not repeated.
-            guard !text.contains("@") else { throw VaultError.noMatch("no credential has that text as its id, a service or its title") }
-            throw VaultError.noMatch("no credential has an id starting with '\(text)', a service '\(text)' or the title '\(text)'")
+            guard !text.contains("@") else {
+                throw VaultError.noMatch("no credential has that text as its id, a service or its title")
+            }
+            throw VaultError.noMatch(
+                "no credential has an id starting with '\(text)', a service '\(text)' or the title '\(text)'")
         case 1:
             return named[0]
         default:
@@ -61,7 +64,8 @@ public struct CredentialReference {
     func candidates(in identities: [IdentityStore.Identity]) -> [IdentityStore.Identity] {
         var named = (try? ServiceIdentifier(text)).map { Self.sameHost($0, in: identities) } ?? []
         let wanted = text.lowercased()
-        for identity in identities where identity.title.lowercased() == wanted && !named.contains(where: { $0.id == identity.id }) {
+        for identity in identities
+        where identity.title.lowercased() == wanted && !named.contains(where: { $0.id == identity.id }) {
             named.append(identity)
         }
         return named
@@ -69,19 +73,26 @@ public struct CredentialReference {
 
     /// The credentials with a service for `service`'s very host (`CredentialQuery.sameHost`), in
     /// ranked order: never a parent domain's, a same-site or an equivalent one.
-    static func sameHost(_ service: ServiceIdentifier, in identities: [IdentityStore.Identity]) -> [IdentityStore.Identity] {
+    static func sameHost(_ service: ServiceIdentifier, in identities: [IdentityStore.Identity]) -> [IdentityStore
+        .Identity]
+    {
         let credentials = identities.compactMap { try? $0.secretlessCredential() }
         let query = CredentialQuery(services: [service], tiers: CredentialQuery.sameHost)
-        let matches = CredentialRanking.matches(credentials, for: [service], context: RankingContext(suffixes: NoPublicSuffixList()))
+        let matches = CredentialRanking.matches(
+            credentials, for: [service], context: RankingContext(suffixes: NoPublicSuffixList()))
         let byID = Dictionary(identities.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return matches.filter(query.accepts).compactMap { byID[$0.credential.id] }
     }
 
     /// The picker over `named` alone when there is a terminal; otherwise they are listed, 64.
-    private func choose(among named: [IdentityStore.Identity], context: CommandContext) throws -> IdentityStore.Identity {
-        guard context.mayUseTerminal, let terminal = try? context.openTerminal(theme: try context.settings().theme) else {
-            throw CommandFailure(.usage, "'\(text)' names \(named.count) credentials; give one's id (or a prefix of it):\n"
-                + Self.lines(named).joined(separator: "\n"))
+    private func choose(among named: [IdentityStore.Identity], context: CommandContext) throws -> IdentityStore.Identity
+    {
+        guard context.mayUseTerminal, let terminal = try? context.openTerminal(theme: try context.settings().theme)
+        else {
+            throw CommandFailure(
+                .usage,
+                "'\(text)' names \(named.count) credentials; give one's id (or a prefix of it):\n"
+                    + Self.lines(named).joined(separator: "\n"))
         }
         defer { terminal.close() }
         return try pick(among: named, on: terminal, commandName: Invocation.current(context.environment).command)
@@ -89,20 +100,24 @@ public struct CredentialReference {
 
     /// The picker's list of `named` only (nothing to unlock: they are known), on `terminal`;
     /// cancelling it is 130.
-    func pick(among named: [IdentityStore.Identity], on terminal: Terminal, commandName: String) throws -> IdentityStore.Identity {
+    func pick(among named: [IdentityStore.Identity], on terminal: Terminal, commandName: String) throws
+        -> IdentityStore.Identity
+    {
         let credentials = named.compactMap { try? $0.secretlessCredential() }
         let flow = PickerFlow<[Credential], Never>(
             // No request label: the screen would list only ranked matches under it, and these are
             // named by title as much as by service; all of them are the list.
             // The list says what was asked for; a choice here names a credential (rm, edit, show),
             // it hands nothing over, so ^T (a one-time code) is not offered.
-            terminal: terminal, vaultPath: "", requestLabel: nil, listTitle: "Credentials named '\(text)'", offersCodes: false,
+            terminal: terminal, vaultPath: "", requestLabel: nil, listTitle: "Credentials named '\(text)'",
+            offersCodes: false,
             commandName: commandName,
             unlock: { _ in credentials },
             rank: { CredentialRanking.rank($0, for: [], context: RankingContext(suffixes: NoPublicSuffixList())) },
             credential: { list, id in list.first { $0.id == id } })
         guard case .chosen(_, let credential) = try flow.run(unlocked: credentials),
-              let chosen = named.first(where: { $0.id == credential.id }) else {
+            let chosen = named.first(where: { $0.id == credential.id })
+        else {
             throw CommandFailure(.cancelled, "nothing chosen")
         }
         return chosen
@@ -113,7 +128,8 @@ public struct CredentialReference {
     static func lines(_ named: [IdentityStore.Identity]) -> [String] {
         // Escaped before they are measured: the message is escaped anyway, and a title's
         // `\u{202E}` must be padded as the ten columns it is shown as.
-        let titles = named.map { PrintableText.escaped($0.displayTitle) }, users = named.map { PrintableText.escaped($0.username) }
+        let titles = named.map { PrintableText.escaped($0.displayTitle) },
+            users = named.map { PrintableText.escaped($0.username) }
         let titleWidth = titles.map(TextWidth.columns(of:)).max() ?? 0
         let userWidth = users.map(TextWidth.columns(of:)).max() ?? 0
         func padded(_ text: String, _ width: Int) -> String {

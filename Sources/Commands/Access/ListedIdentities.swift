@@ -34,17 +34,20 @@ public struct ListedIdentities {
         try VaultStorage.requireVaultFile(path)
         // Missing, stale, switched off or unreadable: the next source answers (or says why not).
         if let store = try? context.currentIdentityStore() {
-            return ListedIdentities(credentials: try store.identities.map { try $0.secretlessCredential() },
-                                    equivalents: store.equivalents, source: .identityStore, vault: nil)
+            return ListedIdentities(
+                credentials: try store.identities.map { try $0.secretlessCredential() },
+                equivalents: store.equivalents, source: .identityStore, vault: nil)
         }
         // An agent that is locked, holds another vault or fails is not asked again: unlock here.
         if let agent = context.agent, let listed = (try? agent.identities(vault: path)) ?? nil {
-            return ListedIdentities(credentials: try listed.identities.map { try $0.secretlessCredential() },
-                                    equivalents: listed.equivalents, source: .agent, vault: nil)
+            return ListedIdentities(
+                credentials: try listed.identities.map { try $0.secretlessCredential() },
+                equivalents: listed.equivalents, source: .agent, vault: nil)
         }
         let vault = try context.openVault()
-        return ListedIdentities(credentials: vault.contents.credentials, equivalents: vault.contents.equivalents,
-                                source: .vault, vault: vault)
+        return ListedIdentities(
+            credentials: vault.contents.credentials, equivalents: vault.contents.equivalents,
+            source: .vault, vault: vault)
     }
 
     /// How ranking sees these credentials: the vault's context, or the equivalents listed with them.

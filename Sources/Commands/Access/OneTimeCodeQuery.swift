@@ -19,8 +19,9 @@ public enum OneTimeCodeQuery {
     static func credentialID(startingWith text: String, in context: CommandContext) -> String? {
         let prefix = text.lowercased()
         guard prefix.count >= CredentialReference.shortestIDPrefix,
-              prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }),
-              let store = try? context.currentIdentityStore() else { return nil }
+            prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }),
+            let store = try? context.currentIdentityStore()
+        else { return nil }
         let named = store.identities.filter { $0.id.uuidString.lowercased().hasPrefix(prefix) }
         return named.count == 1 ? named[0].id.uuidString : nil
     }

@@ -15,7 +15,8 @@ public enum VaultAccess {
     /// local unlock; otherwise the vault opened here (asking for the master password).
     public static func open(_ context: CommandContext) throws -> VaultAccess {
         if let agent = context.agent, let status = try? agent.request(.status),
-           case .status(let state) = status.body, !state.locked, state.vault == context.vaultPath {
+            case .status(let state) = status.body, !state.locked, state.vault == context.vaultPath
+        {
             // The agent's stderr is nobody's: an older file it reloaded is warned of here.
             context.checkRollbackOfFile()
             return .agent(agent, context)
@@ -44,16 +45,22 @@ public enum VaultAccess {
     /// 50 ms to read, on every `edit` or `rm` that names a credential by service or title.
     /// With `username`, only that account's: the agent filters them, so a few travel instead of
     /// all (an `add`'s duplicate check).
-    public func identities(username: String? = nil) throws -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains) {
+    public func identities(username: String? = nil) throws -> (
+        identities: [IdentityStore.Identity], equivalents: EquivalentDomains
+    ) {
         switch self {
         case .agent(let agent, let context):
-            if username == nil, let store = try? context.currentIdentityStore() { return (store.identities, store.equivalents) }
+            if username == nil, let store = try? context.currentIdentityStore() {
+                return (store.identities, store.equivalents)
+            }
             guard let listed = try agent.identities(vault: context.vaultPath, username: username) else {
                 return try Self.local(context.openVault(), context).identities(username: username)
             }
             return listed
         case .local(let vault, _):
-            let credentials = username.map { name in vault.contents.credentials.filter { $0.username == name } } ?? vault.contents.credentials
+            let credentials =
+                username.map { name in vault.contents.credentials.filter { $0.username == name } }
+                ?? vault.contents.credentials
             return (credentials.map(IdentityStore.Identity.init), vault.contents.equivalents)
         }
     }
@@ -82,14 +89,16 @@ public enum VaultAccess {
         switch self {
         case .agent(let agent, let context):
             // Nil: locked since `open`, or an agent of an older version; unlock here instead.
-            guard let answer = try agent.ask(.view(vault: context.vaultPath, id: identity.id.uuidString, view: view)) else {
+            guard let answer = try agent.ask(.view(vault: context.vaultPath, id: identity.id.uuidString, view: view))
+            else {
                 return try Self.local(context.openVault(), context).render(view, of: identity)
             }
             guard case .identity = answer.body else { throw AgentError.unexpected(answer.body) }
             return answer.takePayload()
         case .local(let vault, let context):
             let credential = try vault.credential(id: identity.id.uuidString)
-            return try view.render(credential, from: vault, lastUsed: context.usageHistory.read().lastUsed(credential.id))
+            return try view.render(
+                credential, from: vault, lastUsed: context.usageHistory.read().lastUsed(credential.id))
         }
     }
 
@@ -101,15 +110,21 @@ public enum VaultAccess {
                 guard let answer = try agent.get(query, field: .password, vault: context.vaultPath) else {
                     return try Self.local(context.openVault(), context).password(for: query)
                 }
-                guard case .credential(let identity, let secretSet, _) = answer.body else { throw AgentError.unexpected(answer.body) }
+                guard case .credential(let identity, let secretSet, _) = answer.body else {
+                    throw AgentError.unexpected(answer.body)
+                }
                 var password = try SecureBytes(capacity: answer.payload.count)
-                try answer.payload.withUnsafeBytes { try password.append(contentsOf: CredentialField.value(ofRendered: $0)) }
-                return FoundPassword(identity: identity, password: password, secretSet: Timestamp(millisecondsSince1970: secretSet))
+                try answer.payload.withUnsafeBytes {
+                    try password.append(contentsOf: CredentialField.value(ofRendered: $0))
+                }
+                return FoundPassword(
+                    identity: identity, password: password, secretSet: Timestamp(millisecondsSince1970: secretSet))
             case .local(let vault, let context):
                 let credential = try context.answer(query, in: vault)
                 var password = try SecureBytes(capacity: credential.secret.count)
                 try vault.withSecret(credential.secret) { try password.append(contentsOf: $0) }
-                return FoundPassword(identity: IdentityStore.Identity(credential), password: password, secretSet: credential.secretSet)
+                return FoundPassword(
+                    identity: IdentityStore.Identity(credential), password: password, secretSet: credential.secretSet)
             }
         } catch VaultError.noMatch {
             return nil

@@ -28,8 +28,10 @@ public struct AddCredential {
     /// An authenticator key too, read after the password (the next line of stdin, or asked).
     public var oneTimeKey = false
 
-    public init(services: [String], username: String, title: String, notes: String, rank: Int32, generate: Bool,
-                force: Bool = false, printPassword: Bool = false) {
+    public init(
+        services: [String], username: String, title: String, notes: String, rank: Int32, generate: Bool,
+        force: Bool = false, printPassword: Bool = false
+    ) {
         self.services = services
         self.username = username
         self.title = title
@@ -48,9 +50,12 @@ public struct AddCredential {
             // "Home Wi-Fi" given where a service goes: what was meant is an item without a site. Never
             // for a URL or anything with an '@': that may be `user:password@host`, not to be repeated.
             guard let invalid = error as? InvalidServiceIdentifier, services.count == 1, title.isEmpty,
-                  Self.mayBeTitle(services[0]) else { throw error }
-            throw CommandFailure(.usage, "\(invalid); for an item without a site, give its name as the title: "
-                + "pwtui add --title \(ShellWord.quoted(services[0]))")
+                Self.mayBeTitle(services[0])
+            else { throw error }
+            throw CommandFailure(
+                .usage,
+                "\(invalid); for an item without a site, give its name as the title: "
+                    + "pwtui add --title \(ShellWord.quoted(services[0]))")
         }
         context.notePublicSuffixes(identifiers)
         let access = try VaultAccess.open(context)
@@ -58,24 +63,33 @@ public struct AddCredential {
         if !force, let duplicate = existing(try access.identities(username: username).identities, for: identifiers) {
             updating = try offerUpdate(of: duplicate, context)
         }
-        let secret = generate
+        let secret =
+            generate
             ? try GeneratePassword(rules: generationRules, hosts: identifiers.map(\.host)).make(in: context)
-            : try SecretReader.newSecret(label: "password for \(identifiers.first?.text ?? title)", from: context.streams)
+            : try SecretReader.newSecret(
+                label: "password for \(identifiers.first?.text ?? title)", from: context.streams)
         // Read and checked before anything is saved: a mistyped key adds nothing.
-        let key = oneTimeKey ? try SecretReader.oneTimeKey(for: title.isEmpty ? identifiers.first?.text ?? "" : title, from: context.streams) : nil
+        let key =
+            oneTimeKey
+            ? try SecretReader.oneTimeKey(
+                for: title.isEmpty ? identifiers.first?.text ?? "" : title, from: context.streams) : nil
         var touched: IdentityStore.Identity
         if let updating {
             touched = try access.apply(.edit(id: updating.id.uuidString, edits(updating, identifiers)), secret: secret)
         } else {
             touched = try access.apply(
-                .add(services: identifiers.map(\.text), username: username, title: defaultedTitle(identifiers), notes: notes, rank: rank),
+                .add(
+                    services: identifiers.map(\.text), username: username, title: defaultedTitle(identifiers),
+                    notes: notes, rank: rank),
                 secret: secret)
         }
         if let key {
-            touched = try access.apply(.edit(id: touched.id.uuidString, CredentialChange.Edits(totp: .set(key.parameters))), secret: key.key)
+            touched = try access.apply(
+                .edit(id: touched.id.uuidString, CredentialChange.Edits(totp: .set(key.parameters))), secret: key.key)
         }
         let id = touched.id.uuidString.lowercased()
-        try context.streams.write(id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
+        try context.streams.write(
+            id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
         if generate { try handOver(secret, of: touched, context) }
     }
 
@@ -107,7 +121,9 @@ public struct AddCredential {
 
     /// A credential with this username for one of `identifiers`' very hosts
     /// (`CredentialQuery.sameHost`), if any.
-    func existing(_ identities: [IdentityStore.Identity], for identifiers: [ServiceIdentifier]) -> IdentityStore.Identity? {
+    func existing(_ identities: [IdentityStore.Identity], for identifiers: [ServiceIdentifier]) -> IdentityStore
+        .Identity?
+    {
         let sameAccount = identities.filter { $0.username == username }
         // An item without a site is the same one when it has the same title.
         if identifiers.isEmpty {
@@ -121,11 +137,16 @@ public struct AddCredential {
 
     /// The credential to update instead of adding one (yes on the terminal), or nil to add a
     /// second one (no); without a terminal, 64 and what to type instead.
-    private func offerUpdate(of duplicate: IdentityStore.Identity, _ context: CommandContext) throws -> IdentityStore.Identity? {
+    private func offerUpdate(of duplicate: IdentityStore.Identity, _ context: CommandContext) throws -> IdentityStore
+        .Identity?
+    {
         let prefix = duplicate.id.uuidString.lowercased().prefix(8)
         guard let terminal = context.terminalPrompt() else {
-            throw CommandFailure(.usage, "\(duplicate.summary), id \(prefix), has this service and username already; "
-                + "to change its password: pwtui edit \(prefix) --password (or --generate); to add a second one anyway: --force")
+            throw CommandFailure(
+                .usage,
+                "\(duplicate.summary), id \(prefix), has this service and username already; "
+                    + "to change its password: pwtui edit \(prefix) --password (or --generate); to add a second one anyway: --force"
+            )
         }
         terminal.say("\(duplicate.summary), id \(prefix), has this service and username already.\n")
         return try terminal.confirm("Update its password instead of adding a second credential?") ? duplicate : nil
@@ -133,7 +154,9 @@ public struct AddCredential {
 
     /// The generated password: on stdout after the id with `printPassword`; to the clipboard when
     /// stdout is a terminal; otherwise only where to find it.
-    private func handOver(_ secret: borrowing SecureBytes, of credential: IdentityStore.Identity, _ context: CommandContext) throws {
+    private func handOver(
+        _ secret: borrowing SecureBytes, of credential: IdentityStore.Identity, _ context: CommandContext
+    ) throws {
         let id = credential.id.uuidString.lowercased()
         let instead = "pwtui get --id \(id.prefix(8)) prints it"
         do {
@@ -147,13 +170,18 @@ public struct AddCredential {
                 return
             }
             let timeout = try context.settings().clipboardTimeout
-            let copied = try secret.withUnsafeBytes { try Clipboard.copy($0, clearAfter: timeout, environment: context.environment,
-                                                                                 streams: context.streams) }
-            context.streams.say("Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
-                + "\(copied.clearing(after: timeout)).")
+            let copied = try secret.withUnsafeBytes {
+                try Clipboard.copy(
+                    $0, clearAfter: timeout, environment: context.environment,
+                    streams: context.streams)
+            }
+            context.streams.say(
+                "Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
+                    + "\(copied.clearing(after: timeout)).")
         } catch let failure as CommandFailure {
             // Saved already: not the 74 of a vault left unchanged.
-            throw CommandFailure(.savedButUnconfirmed, "the generated password of \(id) is saved, but \(failure.message); \(instead)")
+            throw CommandFailure(
+                .savedButUnconfirmed, "the generated password of \(id) is saved, but \(failure.message); \(instead)")
         }
     }
 }

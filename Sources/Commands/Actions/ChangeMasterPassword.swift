@@ -21,8 +21,9 @@ public struct ChangeMasterPassword {
 
     public func run(in context: CommandContext) throws {
         let vault = try context.openVault()
-        let newPassword = try NewMasterPassword.read(from: newPasswordFD, option: "--new-master-password-fd",
-                                                     heading: "New master password", allowWeak: allowWeak, in: context)
+        let newPassword = try NewMasterPassword.read(
+            from: newPasswordFD, option: "--new-master-password-fd",
+            heading: "New master password", allowWeak: allowWeak, in: context)
         try Self.rekey(vault, to: newPassword, parameters: parameters, in: context)
         context.streams.say("Master password changed for \(vault.path).")
     }
@@ -30,7 +31,9 @@ public struct ChangeMasterPassword {
     /// The one re-key, for `passwd` and `configure`'s new unlock cost alike: new salt and keys,
     /// everything re-encrypted, with the note on disk meanwhile (so a kill midway is reported at
     /// the next unlock), the new generation remembered, and an agent holding the old keys locked.
-    static func rekey(_ vault: Vault, to newPassword: borrowing SecureBytes, parameters: KDFParameters?, in context: CommandContext) throws {
+    static func rekey(
+        _ vault: Vault, to newPassword: borrowing SecureBytes, parameters: KDFParameters?, in context: CommandContext
+    ) throws {
         let oldSalt = vault.header.salt
         let marker = try PasswordChangeMarker.begin(vaultPath: vault.path, salt: oldSalt)
         do {
@@ -52,8 +55,10 @@ public struct ChangeMasterPassword {
     /// Asked even with `--master-password-fd`: the agent's keys are stale either way.
     private static func lockAgent(holding path: String, _ context: CommandContext) {
         guard let agent = context.agentClient, let answer = try? agent.request(.status),
-              case .status(let status) = answer.body, status.vault == path, !status.locked,
-              (try? agent.request(.lock)) != nil else { return }
-        context.streams.say("The agent held the old keys and is now locked; `pwtui unlock` with the master password now in force.")
+            case .status(let status) = answer.body, status.vault == path, !status.locked,
+            (try? agent.request(.lock)) != nil
+        else { return }
+        context.streams.say(
+            "The agent held the old keys and is now locked; `pwtui unlock` with the master password now in force.")
     }
 }

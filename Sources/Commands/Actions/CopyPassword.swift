@@ -16,17 +16,21 @@ public struct CopyPassword {
     public func run(in context: CommandContext) throws {
         let timeout = try context.settings().clipboardTimeout
         if let answer = try context.agent?.get(query, field: .password, vault: context.vaultPath) {
-            guard case .credential(let identity, _, let tied) = answer.body else { throw AgentError.unexpected(answer.body) }
-            try Handover.copy(answer.payload, of: "\(identity.displayTitle) (\(identity.username))", clipboardTimeout: timeout,
-                              in: context)
+            guard case .credential(let identity, _, let tied) = answer.body else {
+                throw AgentError.unexpected(answer.body)
+            }
+            try Handover.copy(
+                answer.payload, of: "\(identity.displayTitle) (\(identity.username))", clipboardTimeout: timeout,
+                in: context)
             TieNotice.say(tied: tied, chosen: identity, query: query, in: context)
             return
         }
         let vault = try context.openVault()
         let (credential, tied) = try context.rankedAnswer(query, in: vault)
-        try Handover.copy(try CredentialField.password.render(credential, from: vault),
-                          of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: timeout,
-                          in: context)
+        try Handover.copy(
+            try CredentialField.password.render(credential, from: vault),
+            of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: timeout,
+            in: context)
         TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query, in: context)
     }
 }

@@ -18,9 +18,10 @@ public struct CreateVault {
     public func run(in context: CommandContext) throws {
         let path = context.vaultPath
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.alreadyExists(path: path) }
-        let password = try NewMasterPassword.read(from: context.masterPasswordFD, option: "--master-password-fd",
-                                                  example: " (pwtui init --master-password-fd 3 3<file)",
-                                                  heading: "Master password", allowWeak: allowWeak, in: context)
+        let password = try NewMasterPassword.read(
+            from: context.masterPasswordFD, option: "--master-password-fd",
+            example: " (pwtui init --master-password-fd 3 3<file)",
+            heading: "Master password", allowWeak: allowWeak, in: context)
         try VaultStorage.createDirectory(for: path)
         let vault = try Vault.create(at: path, password: password, parameters: parameters)
         try context.save(vault)

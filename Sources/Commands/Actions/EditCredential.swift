@@ -30,13 +30,18 @@ public struct EditCredential {
         _ = try edits.removeServices.map { try ServiceIdentifier($0) }
         let access = try VaultAccess.open(context)
         let credential = try CredentialReference(id).resolve(in: access, context: context)
-        var secret = !edits.replacesSecret ? try SecureBytes(zeros: 0)
-            : generate ? try GeneratePassword(rules: generationRules, hosts: credential.hosts).make(in: context)
-            : try SecretReader.newSecret(label: "password for \(credential.displayTitle)", from: context.streams)
+        var secret =
+            !edits.replacesSecret
+            ? try SecureBytes(zeros: 0)
+            : generate
+                ? try GeneratePassword(rules: generationRules, hosts: credential.hosts).make(in: context)
+                : try SecretReader.newSecret(label: "password for \(credential.displayTitle)", from: context.streams)
         // The full id: the change is about the credential shown, whatever is added meanwhile.
         var edits = edits
         if let fieldName {
-            let value = try SecretReader.fieldValue(label: "value of the field '\(fieldName)' of \(credential.displayTitle)", secret: !fieldIsText, from: context.streams)
+            let value = try SecretReader.fieldValue(
+                label: "value of the field '\(fieldName)' of \(credential.displayTitle)", secret: !fieldIsText,
+                from: context.streams)
             if fieldIsText {
                 // A text field is no secret: its text travels in the change.
                 let text = value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
@@ -59,7 +64,8 @@ public struct EditCredential {
         }
         let named = "\(credential.displayTitle) (\(credential.id.uuidString.lowercased().prefix(8)))"
         if let number = edits.restore {
-            context.streams.say("Restored previous password \(number) of \(named); the one it replaced is now previous password 1.")
+            context.streams.say(
+                "Restored previous password \(number) of \(named); the one it replaced is now previous password 1.")
         } else {
             context.streams.say("Updated \(named).")
         }

@@ -22,7 +22,9 @@ public enum EditEquivalents {
         if !userOnly {
             let disabled = Set(try context.settings().disabledEquivalents)
             for group in BuiltInEquivalents.groups {
-                lines.append(group.joined(separator: " ") + (group.contains(where: disabled.contains) ? "  (built in, off)\n" : "  (built in)\n"))
+                lines.append(
+                    group.joined(separator: " ")
+                        + (group.contains(where: disabled.contains) ? "  (built in, off)\n" : "  (built in)\n"))
             }
         }
         try context.streams.write(lines.joined())
@@ -34,7 +36,8 @@ public enum EditEquivalents {
         var settings = try context.settings()
         for domain in normalized {
             guard let group = BuiltInEquivalents.groups.first(where: { $0.contains(domain) }) else {
-                throw CommandFailure(.noMatch, "\(domain) is in no built-in group (pwtui equivalents list shows them); nothing changed")
+                throw CommandFailure(
+                    .noMatch, "\(domain) is in no built-in group (pwtui equivalents list shows them); nothing changed")
             }
             settings.disabledEquivalents.removeAll { group.contains($0) }
             if !on { settings.disabledEquivalents.append(domain) }

@@ -27,8 +27,10 @@ public struct ExportCredentials {
                 throw CommandFailure(.usage, "\(output) exists; give another --output, or --force to replace it")
             }
         } else if context.streams.answerIsTerminal {
-            throw CommandFailure(.usage, "an export holds every password in plaintext and is not written to a terminal; "
-                + "give --output FILE, or redirect stdout to a file")
+            throw CommandFailure(
+                .usage,
+                "an export holds every password in plaintext and is not written to a terminal; "
+                    + "give --output FILE, or redirect stdout to a file")
         }
         let vault = try context.openVault()
         var writer = ExportWriter(format: format)
@@ -42,15 +44,20 @@ public struct ExportCredentials {
             try context.streams.write(bytes)
         }
         let destination = output ?? "stdout"
-        context.streams.say("Exported \(count) credential\(count == 1 ? "" : "s") to \(destination) as \(format.rawValue). "
-            + "It holds every password in plaintext: keep it off shared disks and backups, and delete it when done (shred -u).")
+        context.streams.say(
+            "Exported \(count) credential\(count == 1 ? "" : "s") to \(destination) as \(format.rawValue). "
+                + "It holds every password in plaintext: keep it off shared disks and backups, and delete it when done (shred -u)."
+        )
         if writer.notesServices > 0 {
-            context.streams.say("\(writer.notesServices) credential\(writer.notesServices == 1 ? " has" : "s have") more than one service; "
-                + "KeePassXC's CSV has one URL column, so the others are in the notes as 'URL: …' lines.")
+            context.streams.say(
+                "\(writer.notesServices) credential\(writer.notesServices == 1 ? " has" : "s have") more than one service; "
+                    + "KeePassXC's CSV has one URL column, so the others are in the notes as 'URL: …' lines.")
         }
         if writer.notesFields > 0 {
-            context.streams.say("\(writer.notesFields) credential\(writer.notesFields == 1 ? " has" : "s have") secret fields; "
-                + "KeePassXC's CSV has no column for them, so they are in the notes as 'name: value' lines, no longer secret there.")
+            context.streams.say(
+                "\(writer.notesFields) credential\(writer.notesFields == 1 ? " has" : "s have") secret fields; "
+                    + "KeePassXC's CSV has no column for them, so they are in the notes as 'name: value' lines, no longer secret there."
+            )
         }
     }
 }

@@ -38,14 +38,16 @@ public struct GeneratePassword {
                 throw CommandFailure(.usage, "--words takes 1 to 64 words, not \(words)")
             }
             if words < PassphraseGenerator.recommendedWords {
-                context.streams.say("pwtui: \(words) words are \(Int(PassphraseGenerator.bits(words: words))) bits; "
-                    + "\(PassphraseGenerator.recommendedWords) or more are recommended")
+                context.streams.say(
+                    "pwtui: \(words) words are \(Int(PassphraseGenerator.bits(words: words))) bits; "
+                        + "\(PassphraseGenerator.recommendedWords) or more are recommended")
             }
             return try PassphraseGenerator.generate(words: words)
         }
         var parsed = try chosenRules(in: context)
         if let length {
-            guard (parsed?.minimumLength ?? 1)...(parsed?.maximumLength ?? Limits.secretBytes) ~= length, length >= 1 else {
+            guard (parsed?.minimumLength ?? 1) ... (parsed?.maximumLength ?? Limits.secretBytes) ~= length, length >= 1
+            else {
                 throw CommandFailure(.usage, "--length \(length) is outside what the rules allow")
             }
             var withLength = parsed ?? Self.lengthOnly
@@ -85,8 +87,10 @@ public struct GeneratePassword {
             do {
                 return try PasswordRules(parsing: rules)
             } catch {
-                throw CommandFailure(.usage, "the password rules: \(PrintableText.echoed(error.problem)) (column \(error.column))"
-                    + Self.pointing(at: error.column, in: rules))
+                throw CommandFailure(
+                    .usage,
+                    "the password rules: \(PrintableText.echoed(error.problem)) (column \(error.column))"
+                        + Self.pointing(at: error.column, in: rules))
             }
         }
         for host in hosts {

@@ -25,7 +25,10 @@ public struct GetCredential {
         if id == nil, words.count == 1, !words[0].contains("://"), (try? ServiceIdentifier(words[0])) == nil {
             return (CredentialQuery(title: words[0]), nil)
         }
-        return (CredentialQuery(id: id, services: try words.map { try ServiceIdentifier($0) }), id == nil && words.count == 1 ? words[0] : nil)
+        return (
+            CredentialQuery(id: id, services: try words.map { try ServiceIdentifier($0) }),
+            id == nil && words.count == 1 ? words[0] : nil
+        )
     }
 
     public init(query: CredentialQuery, field: CredentialField, noInteraction: Bool) {
@@ -35,7 +38,9 @@ public struct GetCredential {
     }
 
     public func run(in context: CommandContext) throws {
-        if let answer = try withTitleFallback({ query in try context.agent?.get(query, field: field, vault: context.vaultPath) }) {
+        if let answer = try withTitleFallback({ query in
+            try context.agent?.get(query, field: field, vault: context.vaultPath)
+        }) {
             // The agent reloads a file another process wrote (a sync's fast-forward, a backup put
             // back) without anyone to tell: an older one is warned of here, like an opened one.
             context.checkRollbackOfFile()
@@ -48,7 +53,8 @@ public struct GetCredential {
             return
         }
         if noInteraction, context.masterPasswordFD == nil {
-            throw CommandFailure(.interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
+            throw CommandFailure(
+                .interactionRequired, "the vault is locked and --no-interaction forbids asking for the master password")
         }
         // Opened once: the master password is read once, whichever question answers.
         let vault = try context.openVault()
@@ -69,8 +75,9 @@ public struct GetCredential {
             stored.contains { ServiceMatch.tier(stored: $0, request: request, context: ranking) != nil }
         }
         guard !matches else { return }
-        context.streams.say("pwtui: \(identity.displayTitle) (\(identity.username)) is not saved for "
-            + "\(query.services.map(\.text).joined(separator: " ")); given because --id names it.")
+        context.streams.say(
+            "pwtui: \(identity.displayTitle) (\(identity.username)) is not saved for "
+                + "\(query.services.map(\.text).joined(separator: " ")); given because --id names it.")
     }
 
     /// `ask(query)`; when nothing matches and there is a title to try, `ask` of the title.

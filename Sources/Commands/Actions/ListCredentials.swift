@@ -33,7 +33,9 @@ public struct ListCredentials {
             rows = (sorted.filter { !$0.services.isEmpty } + sorted.filter(\.services.isEmpty)).map { ($0, nil) }
         } else {
             let ranking = listed.rankingContext(context)
-            let ranked = all ? CredentialRanking.rank(listed.credentials, for: requests, context: ranking)
+            let ranked =
+                all
+                ? CredentialRanking.rank(listed.credentials, for: requests, context: ranking)
                 : CredentialRanking.matches(listed.credentials, for: requests, context: ranking)
             rows = ranked.map { ($0.credential, $0.match) }
             if rows.isEmpty, format == .table {
@@ -63,8 +65,10 @@ public struct ListCredentials {
         } catch {
             // The store is authenticated, so this is a store an older pwtui wrote: a cache to
             // rebuild, never a usage error (the user did not type these services).
-            throw CommandFailure(.interactionRequired, "the identity store holds a service this pwtui cannot read (\(error)); "
-                + "any command that unlocks the vault (pwtui list) rebuilds it")
+            throw CommandFailure(
+                .interactionRequired,
+                "the identity store holds a service this pwtui cannot read (\(error)); "
+                    + "any command that unlocks the vault (pwtui list) rebuilds it")
         }
         let ranked = CredentialRanking.matches(credentials, for: requests, context: ranking)
         guard !ranked.isEmpty || format == .json else {
@@ -97,15 +101,20 @@ public struct ListCredentials {
     static func table(_ rows: [(Credential, MatchKind?)]) -> String {
         let header = ["ID", "TITLE", "USERNAME", "SERVICES"]
         let cells = rows.map { credential, _ in
-            [String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
-             credential.services.isEmpty ? "(no site)" : credential.services.map(\.text).joined(separator: " ")].map(PrintableText.escaped)
+            [
+                String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
+                credential.services.isEmpty ? "(no site)" : credential.services.map(\.text).joined(separator: " "),
+            ].map(PrintableText.escaped)
         }
         // Padded by terminal columns, not characters: 日本語 takes six, an emoji two.
         var widths = header.map(TextWidth.columns(of:))
-        for row in cells { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], TextWidth.columns(of: cell)) } }
+        for row in cells {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], TextWidth.columns(of: cell)) }
+        }
         func line(_ row: [String]) -> String {
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - TextWidth.columns(of: cell))
+                column == row.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[column] - TextWidth.columns(of: cell))
             }.joined(separator: "  ") + "\n"
         }
         return line(header) + cells.map(line).joined()

@@ -7,7 +7,8 @@ extension MasterPasswordPolicy {
     static func check(_ strength: PasswordStrength, allowWeak: Bool, in context: CommandContext) throws {
         guard !accepts(strength) else { return }
         guard allowWeak else {
-            throw CommandFailure(.usage, "the master password is \(shortfall(strength)); or pass --allow-weak to keep it")
+            throw CommandFailure(
+                .usage, "the master password is \(shortfall(strength)); or pass --allow-weak to keep it")
         }
         context.streams.say("Kept a weak master password (--allow-weak).")
     }

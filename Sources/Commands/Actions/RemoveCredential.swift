@@ -18,7 +18,8 @@ public struct RemoveCredential {
         let credential = try CredentialReference(id).resolve(in: access, context: context)
         if !confirmed {
             guard let terminal = context.terminalPrompt() else {
-                throw CommandFailure(.interactionRequired, "no terminal to confirm deleting \(credential.summary); pass --yes")
+                throw CommandFailure(
+                    .interactionRequired, "no terminal to confirm deleting \(credential.summary); pass --yes")
             }
             guard try terminal.confirm("Delete \(credential.summary)?") else {
                 throw CommandFailure(.cancelled, "nothing deleted")

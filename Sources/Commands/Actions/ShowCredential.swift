@@ -21,8 +21,9 @@ public struct ShowCredential {
     public func run(in context: CommandContext) throws {
         let access = try VaultAccess.open(context)
         let identity = try CredentialReference(reference).resolve(in: access, context: context)
-        let view = CredentialView(kind: .details, reveal: reveal, format: format,
-                                  command: Invocation.current(context.environment).command)
+        let view = CredentialView(
+            kind: .details, reveal: reveal, format: format,
+            command: Invocation.current(context.environment).command)
         try context.streams.write(try access.render(view, of: identity))
     }
 }

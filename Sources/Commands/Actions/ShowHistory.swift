@@ -41,13 +41,17 @@ public struct ShowHistory {
         }
         let name = PrintableText.escaped("\(identity.displayTitle) (\(identity.username))")
         if fieldCount > 0 {
-            context.streams.say("\(name): \(fieldCount) earlier value\(fieldCount == 1 ? "" : "s") of secret fields (lines 'field NAME N'), newest first.")
+            context.streams.say(
+                "\(name): \(fieldCount) earlier value\(fieldCount == 1 ? "" : "s") of secret fields (lines 'field NAME N'), newest first."
+            )
         }
         if count == 0 {
             context.streams.say("\(name) has no previous passwords.")
         } else {
-            context.streams.say("\(name): \(count) previous password\(count == 1 ? "" : "s"), newest first; "
-                + "make one current again with: \(command) edit \(identity.id.uuidString.lowercased().prefix(8)) --restore N")
+            context.streams.say(
+                "\(name): \(count) previous password\(count == 1 ? "" : "s"), newest first; "
+                    + "make one current again with: \(command) edit \(identity.id.uuidString.lowercased().prefix(8)) --restore N"
+            )
         }
         return output
     }

@@ -15,7 +15,9 @@ public enum AgentControl {
 
     /// Starts the agent, locked: in the background, unless `foreground` (then returns when it
     /// stops). False when one is running already. `idleTimeoutText` is passed on as given.
-    public static func launch(idleTimeout: Duration, idleTimeoutText: String, foreground: Bool, in context: CommandContext) throws -> Bool {
+    public static func launch(
+        idleTimeout: Duration, idleTimeoutText: String, foreground: Bool, in context: CommandContext
+    ) throws -> Bool {
         let client = try client(context)
         if try client.request(.status) != nil { return false }
         guard let socketPath = client.socketPath else { return false }
@@ -24,14 +26,16 @@ public enum AgentControl {
             // Descriptors inherited from whoever started us (a test harness's pipe that its
             // reader waits on until it closes) must not live as long as the agent.
             CurrentProcess.closeDescriptors(from: 3)
-            try AgentServer(socketPath: socketPath, handler: AgentService(context: context, idleTimeout: idleTimeout)).run()
+            try AgentServer(socketPath: socketPath, handler: AgentService(context: context, idleTimeout: idleTimeout))
+                .run()
             return true
         }
         // Detached: a session of its own, so closing the terminal that started it does not end it.
-        _ = try ChildProcess.start(CurrentProcess.executablePath,
-                                   ["agent", "start", "--foreground", "--idle-timeout", idleTimeoutText, "--vault", context.vaultPath]
-                                       + (context.configOption.map { ["--config", $0] } ?? []),
-                                   detached: true)
+        _ = try ChildProcess.start(
+            CurrentProcess.executablePath,
+            ["agent", "start", "--foreground", "--idle-timeout", idleTimeoutText, "--vault", context.vaultPath]
+                + (context.configOption.map { ["--config", $0] } ?? []),
+            detached: true)
         for _ in 0 ..< 100 {
             if try client.request(.status) != nil { return true }
             CurrentProcess.sleep(for: .milliseconds(20))
@@ -68,12 +72,16 @@ public enum AgentControl {
     /// this command goes on. Any failure only means the next command asks again.
     public static func keepUnlocked(with password: borrowing SecureBytes, in context: CommandContext) {
         guard context.sharesUnlocks, context.masterPasswordFD == nil, let settings = try? context.settings(),
-              settings.agent == .auto, let client = try? client(context) else { return }
+            settings.agent == .auto, let client = try? client(context)
+        else { return }
         if let answer = try? client.request(.status), case .status(let state) = answer.body {
             guard state.vault == context.vaultPath, state.locked else { return }
         } else {
-            guard (try? launch(idleTimeout: .seconds(Settings.durationSeconds(settings.agentIdleTimeout) ?? 900),
-                               idleTimeoutText: settings.agentIdleTimeout, foreground: false, in: context)) == true else { return }
+            guard
+                (try? launch(
+                    idleTimeout: .seconds(Settings.durationSeconds(settings.agentIdleTimeout) ?? 900),
+                    idleTimeoutText: settings.agentIdleTimeout, foreground: false, in: context)) == true
+            else { return }
         }
         _ = try? client.post(.unlock, payload: password)
     }
@@ -86,7 +94,8 @@ public enum AgentControl {
         let client = try client(context)
         var started = false
         if try client.request(.status) == nil {
-            started = try launch(idleTimeout: .seconds(15 * 60), idleTimeoutText: idleTimeoutText, foreground: false, in: context)
+            started = try launch(
+                idleTimeout: .seconds(15 * 60), idleTimeoutText: idleTimeoutText, foreground: false, in: context)
         }
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
         if let interrupted { context.streams.say(interrupted.notice) }
@@ -94,7 +103,9 @@ public enum AgentControl {
             guard let answer = try client.request(.unlock, payload: password) else {
                 throw CommandFailure(.ioError, "the agent went away")
             }
-            if case .refused(let status, let message) = answer.body { throw AgentRefusal(status: status, message: message) }
+            if case .refused(let status, let message) = answer.body {
+                throw AgentRefusal(status: status, message: message)
+            }
         }
         interrupted?.marker.remove()
         return started

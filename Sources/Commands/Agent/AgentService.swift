@@ -46,8 +46,12 @@ public final class AgentService: AgentHandler {
     private func answer(_ request: AgentRequest, _ payload: inout SecureBytes) throws -> AgentAnswer {
         switch request {
         case .status:
-            let idle = vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
-            return AgentAnswer(.status(state: AgentStatus(locked: vault == nil, vault: context.vaultPath, locksInSeconds: idle, pid: CurrentProcess.id)))
+            let idle =
+                vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
+            return AgentAnswer(
+                .status(
+                    state: AgentStatus(
+                        locked: vault == nil, vault: context.vaultPath, locksInSeconds: idle, pid: CurrentProcess.id)))
         case .unlock:
             // The vault's one opening: the generation check, the identity store rebuilt if missing
             // or stale, and an interrupted passwd's note removed (nobody reads the agent's stderr,
@@ -64,15 +68,21 @@ public final class AgentService: AgentHandler {
         case .get(let path, let query, let field):
             let vault = try unlocked(for: path)
             let (credential, tied) = try context.rankedAnswer(query, in: vault)
-            return AgentAnswer(.credential(identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970,
-                                           tied: tied),
-                               payload: try field.render(credential, from: vault))
+            return AgentAnswer(
+                .credential(
+                    identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970,
+                    tied: tied),
+                payload: try field.render(credential, from: vault))
         case .identities(let path, let username):
             // For a picker when the identity store is off: the same, never written to disk.
             let vault = try unlocked(for: path)
-            let credentials = username.map { name in vault.contents.credentials.filter { $0.username == name } } ?? vault.contents.credentials
-            return AgentAnswer(.identities(identities: credentials.map(IdentityStore.Identity.init),
-                                           equivalents: vault.contents.equivalents.groups))
+            let credentials =
+                username.map { name in vault.contents.credentials.filter { $0.username == name } }
+                ?? vault.contents.credentials
+            return AgentAnswer(
+                .identities(
+                    identities: credentials.map(IdentityStore.Identity.init),
+                    equivalents: vault.contents.equivalents.groups))
         case .describe(let path, let id):
             let vault = try unlocked(for: path)
             return AgentAnswer(.identity(IdentityStore.Identity(try vault.credential(id: id))))
@@ -80,8 +90,9 @@ public final class AgentService: AgentHandler {
             let vault = try unlocked(for: path)
             let credential = try vault.credential(id: id)
             let lastUsed = context.usageHistory.read().lastUsed(credential.id)
-            return AgentAnswer(.identity(IdentityStore.Identity(credential)),
-                               payload: try view.render(credential, from: vault, lastUsed: lastUsed))
+            return AgentAnswer(
+                .identity(IdentityStore.Identity(credential)),
+                payload: try view.render(credential, from: vault, lastUsed: lastUsed))
         case .write(let path, let change):
             let vault = try unlocked(for: path)
             defer { payload.removeAll() }
@@ -104,10 +115,16 @@ public final class AgentService: AgentHandler {
                 _ = keyring.adding(password: try payload.withUnsafeBytes { try SecureBytes(copying: $0) })
                 payload.removeAll()
             }
-            return AgentAnswer(.merged(try heldKeyOnly { try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring) }))
+            return AgentAnswer(
+                .merged(
+                    try heldKeyOnly {
+                        try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring)
+                    }))
         case .mergeCopy(let path, let copy):
             let vault = try unlocked(for: path)
-            let summary = try heldKeyOnly { try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: try vault.keyring()) }
+            let summary = try heldKeyOnly {
+                try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: try vault.keyring())
+            }
             if try vault.reloadIfChanged() {
                 context.rememberSaved(vault.header)
                 context.syncIdentities(with: vault, saved: true)

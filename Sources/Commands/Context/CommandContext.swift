@@ -37,8 +37,11 @@ public final class CommandContext {
     private var resolvedVaultChoice: VaultChoice?
     private var resolvedAgent: AgentClient??
 
-    public init(vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil, environment: Environment = .process,
-                streams: StandardStreams = .process()) {
+    public init(
+        vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil,
+        environment: Environment = .process,
+        streams: StandardStreams = .process()
+    ) {
         self.environment = environment
         self.streams = streams
         paths = Paths(environment: environment)
@@ -115,8 +118,9 @@ public final class CommandContext {
         if let loaded = LibPSL(file: file) {
             list = loaded
         } else {
-            streams.say("pwtui: the Public Suffix List could not be loaded\(file.map { " from \($0)" } ?? ""); "
-                + "matching exact hosts and parent domains only")
+            streams.say(
+                "pwtui: the Public Suffix List could not be loaded\(file.map { " from \($0)" } ?? ""); "
+                    + "matching exact hosts and parent domains only")
             list = NoPublicSuffixList()
         }
         loadedSuffixes = list
@@ -185,15 +189,18 @@ public final class CommandContext {
         let candidates = services.filter { $0.hostKind == .name && !$0.isSingleLabel && !$0.isWildcard }
         guard !candidates.isEmpty else { return }
         for service in candidates where suffixes.isPublicSuffix(service.host) {
-            streams.say("Note: \(service.host) is a public suffix: this credential is offered to \(service.host) itself only, "
-                + "never to sites under it (such as example.\(service.host)), which belong to others.")
+            streams.say(
+                "Note: \(service.host) is a public suffix: this credential is offered to \(service.host) itself only, "
+                    + "never to sites under it (such as example.\(service.host)), which belong to others.")
         }
     }
 
     /// `body` with the master password: from the descriptor, one try (a script's password is
     /// right or not); typed on the terminal, up to three, as the picker's screen allows, so a
     /// mistyped password is typed again here and not into the shell after an exit.
-    public func withMasterPassword<T>(prompt: String = "Master password: ", _ body: (borrowing SecureBytes) throws -> T) throws -> T {
+    public func withMasterPassword<T>(prompt: String = "Master password: ", _ body: (borrowing SecureBytes) throws -> T)
+        throws -> T
+    {
         let tries = masterPasswordFD == nil ? MasterPasswordScreen<Vault>.defaultMaximumAttempts : 1
         var attempt = 1
         while true {
@@ -221,8 +228,10 @@ public final class CommandContext {
             return try SecretReader.firstLine(of: masterPasswordFD, what: "--master-password-fd")
         }
         guard let terminal = terminalPrompt() else {
-            throw CommandFailure(.interactionRequired,
-                                 "the vault is locked and there is no terminal to ask for the master password; pass --master-password-fd N")
+            throw CommandFailure(
+                .interactionRequired,
+                "the vault is locked and there is no terminal to ask for the master password; pass --master-password-fd N"
+            )
         }
         return try terminal.readSecret(prompt: prompt)
     }

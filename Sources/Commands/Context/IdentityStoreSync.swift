@@ -31,18 +31,23 @@ extension CommandContext {
     public func currentIdentityStore(filter: ((EquivalentDomains) -> HostFilter)? = nil) throws -> IdentityStore {
         let header = try VaultStorage.loadHeader(vaultPath)
         guard try settings().identityStore else {
-            throw CommandFailure(.interactionRequired, "the identity store is off (identity_store = false in \(configPath))")
+            throw CommandFailure(
+                .interactionRequired, "the identity store is off (identity_store = false in \(configPath))")
         }
         let loaded: IdentityStore?
         do {
             loaded = try IdentityStore.read(from: try identityStorePath(), filter: filter)
         } catch {
             // A cache, never the user's input: damage is reported as such and repaired by an unlock.
-            throw CommandFailure(.interactionRequired, "\(error); it is ignored, and any command that unlocks the vault (pwtui unlock, pwtui get) rebuilds it")
+            throw CommandFailure(
+                .interactionRequired,
+                "\(error); it is ignored, and any command that unlocks the vault (pwtui unlock, pwtui get) rebuilds it")
         }
         guard let store = loaded, store.isCurrent(for: header) else {
-            throw CommandFailure(.interactionRequired,
-                                 "the identity store is missing or older than the vault; any command that unlocks it (pwtui unlock, pwtui get) rebuilds it")
+            throw CommandFailure(
+                .interactionRequired,
+                "the identity store is missing or older than the vault; any command that unlocks it (pwtui unlock, pwtui get) rebuilds it"
+            )
         }
         return store
     }
@@ -73,7 +78,9 @@ extension CommandContext {
         // After a save the store is built anew from the vault in memory, never read back and
         // compared: reading and diffing the old one cost more than building it (a quarter of an
         // agent's `add` at 10,000 credentials, by perf).
-        if !saved, let existing = IdentityStore.load(from: identityStorePath), existing.isCurrent(for: vault.header) { return }
+        if !saved, let existing = IdentityStore.load(from: identityStorePath), existing.isCurrent(for: vault.header) {
+            return
+        }
         do {
             try IdentityStore(vault: vault).save(to: identityStorePath)
         } catch {

@@ -8,11 +8,15 @@ import VaultModel
 enum NewMasterPassword {
     /// `option`: the descriptor's option, named when there is no terminal to type on;
     /// `heading`: how the strength line starts ("Master password", "New master password").
-    static func read(from descriptor: Int32?, option: String, example: String = "", heading: String,
-                     allowWeak: Bool, in context: CommandContext) throws -> SecureBytes {
-        let password = try descriptor.map { try SecretReader.firstLine(of: $0, what: option) }
-            ?? SecretReader.typedTwice(label: "master password", otherwise: "pass it on a descriptor: \(option) N\(example)",
-                                           from: context.streams)
+    static func read(
+        from descriptor: Int32?, option: String, example: String = "", heading: String,
+        allowWeak: Bool, in context: CommandContext
+    ) throws -> SecureBytes {
+        let password =
+            try descriptor.map { try SecretReader.firstLine(of: $0, what: option) }
+            ?? SecretReader.typedTwice(
+                label: "master password", otherwise: "pass it on a descriptor: \(option) N\(example)",
+                from: context.streams)
         guard !password.isEmpty else { throw CommandFailure(.usage, "the master password must not be empty") }
         let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
         context.streams.say("\(heading) strength: " + strength.summary)

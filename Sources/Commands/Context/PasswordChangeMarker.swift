@@ -64,16 +64,25 @@ struct PasswordChangeMarker {
         }
         let when = fields["started"].map { " (started \($0))" } ?? ""
         guard let salt = fields["salt"], let header = try? VaultStorage.loadHeader(vaultPath) else {
-            return (marker, "A master password change\(when) was interrupted; if the master password does not work, try the new one.",
-                    "A password change was interrupted: if this one fails, try the new one")
+            return (
+                marker,
+                "A master password change\(when) was interrupted; if the master password does not work, try the new one.",
+                "A password change was interrupted: if this one fails, try the new one"
+            )
         }
         let current = Hex.string(header.salt)
         if current != salt {
-            return (marker, "A master password change\(when) was interrupted after it completed: the vault now opens with the NEW master password, not the old one.",
-                    "An interrupted password change completed: use the NEW master password")
+            return (
+                marker,
+                "A master password change\(when) was interrupted after it completed: the vault now opens with the NEW master password, not the old one.",
+                "An interrupted password change completed: use the NEW master password"
+            )
         }
-        return (marker, "A master password change\(when) was interrupted before it changed anything: the old master password still opens the vault.",
-                "An interrupted password change changed nothing: the old master password works")
+        return (
+            marker,
+            "A master password change\(when) was interrupted before it changed anything: the old master password still opens the vault.",
+            "An interrupted password change changed nothing: the old master password works"
+        )
     }
 
     /// Whether the vault's salt is no longer `salt`: the change reached the disk.

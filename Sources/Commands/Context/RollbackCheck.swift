@@ -18,15 +18,19 @@ extension CommandContext {
     /// The same for a file's header: `name` says which copy it is (a path, or "the copy git
     /// merged in"). Returns the higher generation seen when it warned.
     @discardableResult
-    public func checkRollback(_ header: VaultHeader, of name: String,
-                              consequence: String = "changes made since may be missing") -> UInt64? {
+    public func checkRollback(
+        _ header: VaultHeader, of name: String,
+        consequence: String = "changes made since may be missing"
+    ) -> UInt64? {
         let remembered = GenerationMemory.load(from: paths.generationsFile)
         var memory = remembered
         if let seen = memory.opened(header) {
-            streams.say("pwtui: warning: \(name) is generation \(header.generation) of this vault, but generation \(seen) "
-                + "was seen on this machine: it is an older copy (a stale backup, or a sync that served an old file), "
-                + "and \(consequence). If you did not restore it on purpose, look for the newer copy "
-                + "(its .bak, another machine, the sync service's history, git's log) and merge it with 'pwtui merge FILE'.")
+            streams.say(
+                "pwtui: warning: \(name) is generation \(header.generation) of this vault, but generation \(seen) "
+                    + "was seen on this machine: it is an older copy (a stale backup, or a sync that served an old file), "
+                    + "and \(consequence). If you did not restore it on purpose, look for the newer copy "
+                    + "(its .bak, another machine, the sync service's history, git's log) and merge it with 'pwtui merge FILE'."
+            )
             return seen
         }
         // Written only when it changed: opening a vault as it was last saved here writes nothing.

@@ -36,7 +36,8 @@ enum SecretReader {
     private static func unreadable(_ descriptor: FileDescriptor) -> String {
         let fd = descriptor.rawValue
         if descriptor.isWriteOnly == true {
-            return "descriptor \(fd) is open for writing only, so the master password cannot be read from it; give a descriptor opened for reading (e.g. --master-password-fd 3 3<file)"
+            return
+                "descriptor \(fd) is open for writing only, so the master password cannot be read from it; give a descriptor opened for reading (e.g. --master-password-fd 3 3<file)"
         }
         return "descriptor \(fd) is not open"
     }
@@ -63,7 +64,9 @@ enum SecretReader {
             }
             value = try terminal.readSecret(prompt: "The \(label)\(secret ? "" : " (shown nowhere but here)"): ")
         }
-        guard !value.isEmpty else { throw CommandFailure(.usage, "the \(label) is empty; --remove-field removes a field") }
+        guard !value.isEmpty else {
+            throw CommandFailure(.usage, "the \(label) is empty; --remove-field removes a field")
+        }
         return value
     }
 

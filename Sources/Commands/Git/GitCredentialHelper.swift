@@ -113,7 +113,9 @@ public struct GitCredentialHelper {
             !value.contains { $0 == 0x0A || $0 == 0 } && value.last != 0x0D
         }
         guard carriable(Array(username.utf8)), carriable(password) else {
-            context.streams.say("pwtui: the chosen credential's username or password contains a line break, which git's credential protocol cannot carry; nothing was given to git")
+            context.streams.say(
+                "pwtui: the chosen credential's username or password contains a line break, which git's credential protocol cannot carry; nothing was given to git"
+            )
             return
         }
         try context.streams.write("username=\(username)\npassword=")
@@ -127,7 +129,8 @@ public struct GitCredentialHelper {
 
     private func get(_ request: borrowing GitCredentialRequest, _ scope: Scope, path: String) throws {
         let rejected = GitRejections.load(from: rejectionsPath).rejected(at: scope.origin)
-        let automatic = CredentialQuery(services: [scope.service], username: request.username, tiers: scope.tiers, rejected: rejected)
+        let automatic = CredentialQuery(
+            services: [scope.service], username: request.username, tiers: scope.tiers, rejected: rejected)
         if context.masterPasswordFD != nil {
             // The vault's one opening (its checks), the password read from the descriptor.
             let vault = try context.openVault()
@@ -138,10 +141,13 @@ public struct GitCredentialHelper {
         var locked = true
         do {
             if let message = try context.agent?.get(automatic, field: .password, vault: path),
-               case .credential(let identity, _, _) = message.body {
+                case .credential(let identity, _, _) = message.body
+            {
                 // git shows the helper's stderr: an older file the agent reloaded is said there.
                 context.checkRollbackOfFile()
-                try message.payload.withUnsafeBytes { try answer(username: identity.username, password: CredentialField.value(ofRendered: $0)) }
+                try message.payload.withUnsafeBytes {
+                    try answer(username: identity.username, password: CredentialField.value(ofRendered: $0))
+                }
                 return
             }
         } catch let refusal as AgentRefusal where refusal.status == .noMatch {
@@ -154,8 +160,9 @@ public struct GitCredentialHelper {
             if locked { context.streams.say(Self.lockedAdvice(path)) }
             return
         }
-        let flow = Picker.flow(on: terminal, vaultPath: path, requests: [scope.service], context: context,
-                               preferring: request.username, agentField: .password, codes: false)
+        let flow = Picker.flow(
+            on: terminal, vaultPath: path, requests: [scope.service], context: context,
+            preferring: request.username, agentField: .password, codes: false)
         let outcome: PickerFlow<Vault, Picker.AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
@@ -168,8 +175,12 @@ public struct GitCredentialHelper {
             try answer(credential, from: vault)
         case .answeredWithoutUnlocking(let agentAnswer):
             context.checkRollbackOfFile()
-            guard let password = agentAnswer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
-            try password.withUnsafeBytes { try answer(username: agentAnswer.identity.username, password: CredentialField.value(ofRendered: $0)) }
+            guard let password = agentAnswer.payload.take() else {
+                throw CommandFailure(.ioError, "the agent's answer was lost")
+            }
+            try password.withUnsafeBytes {
+                try answer(username: agentAnswer.identity.username, password: CredentialField.value(ofRendered: $0))
+            }
         case .cancelled: try context.streams.write("quit=1\n")
         case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
         }
@@ -180,20 +191,24 @@ public struct GitCredentialHelper {
     /// git stores only after the server accepted the password, so the request is the truth: the
     /// same password confirms the saved one, a different one replaces it (the old one stays in
     /// the credential's history), and a new account is added.
-    private func store(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes) throws {
+    private func store(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes)
+        throws
+    {
         guard let username = request.storedUsername else { return }  // git always names one, if only `username=`
         // A password that expires (an OAuth token another helper made, git 2.41+) would be kept
         // here for good and offered after it died.
         guard request.passwordExpiry == nil else { return }
         guard let access = try? VaultAccess.open(context) else {
-            context.streams.say(Self.lockedAdvice(context.vaultPath) + "; git's login to \(scope.service.host) was not saved")
+            context.streams.say(
+                Self.lockedAdvice(context.vaultPath) + "; git's login to \(scope.service.host) was not saved")
             return
         }
         // The password worked: the credential holding it is confirmed, also one a person chose
         // in the picker for a parent domain (not copied to every subdomain it logs in to). With
         // a path, the host's credential instead gains the repository's URL (below).
-        let chosen = CredentialQuery(services: [scope.service], username: username,
-                                     tiers: scope.pathScoped ? scope.tiers : CredentialQuery.hostLevel)
+        let chosen = CredentialQuery(
+            services: [scope.service], username: username,
+            tiers: scope.pathScoped ? scope.tiers : CredentialQuery.hostLevel)
         if let answered = try access.password(for: chosen), answered.password.isEqual(to: password) {
             try confirm(answered.identity.id, at: scope.origin)
             return
@@ -204,20 +219,27 @@ public struct GitCredentialHelper {
             // here too (a person chose it in the picker). This repository's URL joins that
             // credential rather than a copy of the password that would go stale on its own.
             if scope.pathScoped {
-                let host = CredentialQuery(services: [scope.service], username: username, tiers: CredentialQuery.sameHost)
+                let host = CredentialQuery(
+                    services: [scope.service], username: username, tiers: CredentialQuery.sameHost)
                 if let same = try access.password(for: host), same.password.isEqual(to: password) {
-                    try access.apply(.edit(id: same.identity.id.uuidString, CredentialChange.Edits(addServices: [scope.storedURL])),
-                                     secret: try SecureBytes(zeros: 0))
+                    try access.apply(
+                        .edit(id: same.identity.id.uuidString, CredentialChange.Edits(addServices: [scope.storedURL])),
+                        secret: try SecureBytes(zeros: 0))
                     try confirm(same.identity.id, at: scope.origin)
                     return
                 }
             }
-            try access.apply(.add(services: [scope.storedURL], username: username, title: "", notes: "", rank: 0), secret: password)
+            try access.apply(
+                .add(services: [scope.storedURL], username: username, title: "", notes: "", rank: 0), secret: password)
             return
         }
         if !existing.password.isEqual(to: password) {
-            try access.apply(.edit(id: existing.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)), secret: password)
-            say("pwtui: git logged in to \(scope.service.host) as \(username) with a new password; \(existing.identity.displayTitle) now has it, and the previous one is in its history")
+            try access.apply(
+                .edit(id: existing.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)),
+                secret: password)
+            say(
+                "pwtui: git logged in to \(scope.service.host) as \(username) with a new password; \(existing.identity.displayTitle) now has it, and the previous one is in its history"
+            )
         }
         try confirm(existing.identity.id, at: scope.origin)
     }
@@ -248,15 +270,21 @@ public struct GitCredentialHelper {
     /// credential `get` would answer with for the request. It never deletes silently: it marks
     /// them rejected at this origin, so `get` stops answering with them (git then asks its own
     /// prompt), and with a terminal offers to delete the one whose password failed.
-    private func erase(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes?) throws {
-        guard let access = try? VaultAccess.open(context) else { return }  // locked and no way to ask: nothing to compare with
+    private func erase(_ request: borrowing GitCredentialRequest, _ scope: Scope, password: consuming SecureBytes?)
+        throws
+    {
+        // Locked and no way to ask: nothing to compare with.
+        guard let access = try? VaultAccess.open(context) else { return }
         var rejections = GitRejections.load(from: rejectionsPath)
         guard let password else {
             // Each answer is marked and excluded from the next question, until none is left.
             var marked: Set<UUID> = []
-            while let found = try access.password(for: CredentialQuery(services: [scope.service], username: request.username,
-                                                                       tiers: scope.tiers, rejected: rejections.rejected(at: scope.origin))),
-                  marked.insert(found.identity.id).inserted {
+            while let found = try access.password(
+                for: CredentialQuery(
+                    services: [scope.service], username: request.username,
+                    tiers: scope.tiers, rejected: rejections.rejected(at: scope.origin))),
+                marked.insert(found.identity.id).inserted
+            {
                 rejections.markRejected(found.identity.id, secretSet: found.secretSet, at: scope.origin)
             }
             if !marked.isEmpty { try rejections.save(to: rejectionsPath) }
@@ -265,8 +293,9 @@ public struct GitCredentialHelper {
         // What get would have answered, else this host's own credential for that user (one
         // rejected before): erase acts only on the one whose saved password git tried.
         let queries = [
-            CredentialQuery(services: [scope.service], username: request.username, tiers: scope.tiers,
-                            rejected: rejections.rejected(at: scope.origin)),
+            CredentialQuery(
+                services: [scope.service], username: request.username, tiers: scope.tiers,
+                rejected: rejections.rejected(at: scope.origin)),
             CredentialQuery(services: [scope.service], username: request.username, tiers: scope.tiers),
         ]
         var tried: FoundPassword?
@@ -282,10 +311,15 @@ public struct GitCredentialHelper {
         rejections.markRejected(tried.identity.id, secretSet: tried.secretSet, at: scope.origin)
         try rejections.save(to: rejectionsPath)
         guard let terminal = context.terminalPrompt() else {
-            say("pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again")
+            say(
+                "pwtui: \(scope.service.host) rejected the saved password of \(title); it is kept, and not given to git again without asking until it is changed or works again"
+            )
             return
         }
-        guard try terminal.confirm("Git says the login to \(scope.service.host) as \(tried.identity.username) failed. Delete the saved credential \(title)?")
+        guard
+            try terminal.confirm(
+                "Git says the login to \(scope.service.host) as \(tried.identity.username) failed. Delete the saved credential \(title)?"
+            )
         else { return }
         try access.apply(.remove(id: tried.identity.id.uuidString), secret: try SecureBytes(zeros: 0))
         rejections.clear(tried.identity.id, at: scope.origin)

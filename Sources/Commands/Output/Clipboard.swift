@@ -42,10 +42,13 @@ enum Clipboard {
 
         func clearing(after seconds: Int) -> String {
             guard seconds > 0 else { return "not cleared (clipboard_timeout = 0)" }
-            if clearingFailed { return "NOT cleared: the process that clears it could not be started; clear the clipboard yourself" }
+            if clearingFailed {
+                return "NOT cleared: the process that clears it could not be started; clear the clipboard yourself"
+            }
             var text = "cleared in \(seconds) s"
             if tmuxUnreachable {
-                text += "; tmux could not be reached, so a copy may stay in its paste buffers (tmux list-buffers, delete-buffer)"
+                text +=
+                    "; tmux could not be reached, so a copy may stay in its paste buffers (tmux list-buffers, delete-buffer)"
             } else if terminalOSC52 {
                 text += " where the terminal allows (not every terminal clears its clipboard when asked)"
             }
@@ -59,8 +62,12 @@ enum Clipboard {
             candidates.append(Tool(name: "wl-copy", copyArguments: [], clearCommand: "wl-copy --clear"))
         }
         if environment.isSet("DISPLAY") {
-            candidates.append(Tool(name: "xclip", copyArguments: ["-selection", "clipboard"], clearCommand: "xclip -selection clipboard < /dev/null"))
-            candidates.append(Tool(name: "xsel", copyArguments: ["--clipboard", "--input"], clearCommand: "xsel --clipboard --clear"))
+            candidates.append(
+                Tool(
+                    name: "xclip", copyArguments: ["-selection", "clipboard"],
+                    clearCommand: "xclip -selection clipboard < /dev/null"))
+            candidates.append(
+                Tool(name: "xsel", copyArguments: ["--clipboard", "--input"], clearCommand: "xsel --clipboard --clear"))
         }
         var found: [(Tool, String)] = []
         for tool in candidates {
@@ -83,8 +90,10 @@ enum Clipboard {
     }
 
     /// `streams`: the terminal the OSC 52 sequence goes to, when tmux does not take the copy.
-    static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int, environment: Environment,
-                     streams: StandardStreams) throws -> Copied {
+    static func copy(
+        _ secret: UnsafeRawBufferPointer, clearAfter seconds: Int, environment: Environment,
+        streams: StandardStreams
+    ) throws -> Copied {
         var copied = Copied()
         var clears: [String] = []
         let insideTmux = environment.isSet("TMUX")
@@ -93,8 +102,9 @@ enum Clipboard {
             if run(tmux, ["load-buffer", "-b", buffer, "-w", "-"], input: secret) {
                 copied.tmuxBuffer = buffer
                 let (t, b) = (ShellWord.quoted(tmux), ShellWord.quoted(buffer))
-                clears.append("if [ \"$(\(t) list-buffers -F '#{buffer_name}' 2>/dev/null | head -n 1)\" = \(b) ]; then "
-                              + "printf ' ' | \(t) load-buffer -b \(b) -w -; fi; \(t) delete-buffer -b \(b)")
+                clears.append(
+                    "if [ \"$(\(t) list-buffers -F '#{buffer_name}' 2>/dev/null | head -n 1)\" = \(b) ]; then "
+                        + "printf ' ' | \(t) load-buffer -b \(b) -w -; fi; \(t) delete-buffer -b \(b)")
             }
         }
         // The terminal the copy went to, kept for the clearing process (see above).
@@ -114,7 +124,9 @@ enum Clipboard {
         // Detached: the clear still happens when the shell pwtui ran in is gone before it is due.
         let output: ChildProcess.Stream = terminal.map { .descriptor($0) } ?? .null
         do {
-            _ = try ChildProcess.start("/bin/sh", ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")], output: output, detached: true)
+            _ = try ChildProcess.start(
+                "/bin/sh", ["-c", "sleep \(seconds); " + clears.joined(separator: "; ")], output: output, detached: true
+            )
         } catch {
             copied.clearingFailed = true
         }
@@ -123,7 +135,8 @@ enum Clipboard {
 
     /// OSC 52 to the terminal: the secret base64-encoded in protected memory, one write(2).
     /// Returns the terminal, still open, for the clearing process; the caller closes it.
-    private static func writeOSC52(_ secret: UnsafeRawBufferPointer, streams: StandardStreams) throws -> FileDescriptor {
+    private static func writeOSC52(_ secret: UnsafeRawBufferPointer, streams: StandardStreams) throws -> FileDescriptor
+    {
         guard let tty = streams.terminal?.openDevice() else {
             throw CommandFailure(.interactionRequired, "no terminal to copy to; pipe the output instead")
         }
@@ -153,7 +166,9 @@ enum Clipboard {
     /// Runs a clipboard program with the secret on its stdin, written straight from protected
     /// memory; true when it took it all and exited 0.
     private static func run(_ executable: String, _ arguments: [String], input: UnsafeRawBufferPointer) -> Bool {
-        guard let tool = try? ChildProcess.start(executable, arguments, input: .pipe), let pipe = tool.input else { return false }
+        guard let tool = try? ChildProcess.start(executable, arguments, input: .pipe), let pipe = tool.input else {
+            return false
+        }
         // A tool that stops reading before the end has not taken the secret, whatever it exits with.
         let tookAll = (try? pipe.writeAll(input)) != nil
         pipe.close()

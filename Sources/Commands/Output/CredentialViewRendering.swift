@@ -22,12 +22,15 @@ extension CredentialView {
         return output
     }
 
-    private func detailsText(_ credential: Credential, lastUsed: Timestamp?, from vault: Vault, into output: inout SecureBytes) throws {
+    private func detailsText(
+        _ credential: Credential, lastUsed: Timestamp?, from vault: Vault, into output: inout SecureBytes
+    ) throws {
         func field(_ label: String, _ values: [String]) throws {
             for (index, value) in values.enumerated() {
                 let name = index == 0 ? label : ""
-                try output.append(utf8: "  " + name + String(repeating: " ", count: 12 - name.count)
-                    + PrintableText.escaped(value) + "\n")
+                try output.append(
+                    utf8: "  " + name + String(repeating: " ", count: 12 - name.count)
+                        + PrintableText.escaped(value) + "\n")
             }
         }
         try output.append(utf8: PrintableText.escaped(credential.displayTitle) + "\n")
@@ -41,12 +44,15 @@ extension CredentialView {
         } else {
             try output.append(utf8: CredentialDetailScreen.mask + "  (--reveal shows it)\n")
         }
-        try field("services", credential.services.isEmpty ? ["none: an item without a site"] : credential.services.map(\.text))
+        try field(
+            "services", credential.services.isEmpty ? ["none: an item without a site"] : credential.services.map(\.text)
+        )
         // Named fields, one a line; a secret one masked like the password unless revealed.
         for (index, named) in credential.fields.enumerated() {
             let label = index == 0 ? "fields" : ""
-            try output.append(utf8: "  " + label + String(repeating: " ", count: 12 - label.count)
-                + PrintableText.escaped(named.name) + ": ")
+            try output.append(
+                utf8: "  " + label + String(repeating: " ", count: 12 - label.count)
+                    + PrintableText.escaped(named.name) + ": ")
             switch named.value {
             case .text(let text):
                 try output.append(utf8: PrintableText.escaped(text))
@@ -61,7 +67,8 @@ extension CredentialView {
         try field("modified", [credential.modified.minuteText])
         try field("last used", [lastUsed?.minuteText ?? "never here"])
         if !credential.notes.isEmpty {
-            try field("notes", credential.notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            try field(
+                "notes", credential.notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         }
         let previous = credential.history.count
         let fieldValues = credential.fields.reduce(0) { $0 + $1.history.count }
@@ -69,30 +76,41 @@ extension CredentialView {
         var counts: [String] = []
         if previous > 0 { counts.append("\(previous) previous password\(previous == 1 ? "" : "s")") }
         if fieldValues > 0 { counts.append("\(fieldValues) earlier field value\(fieldValues == 1 ? "" : "s")") }
-        try field("history", [counts.isEmpty ? "no previous passwords"
-            : counts.joined(separator: ", ") + " (\(command) history \(shortID))"])
+        try field(
+            "history",
+            [
+                counts.isEmpty
+                    ? "no previous passwords"
+                    : counts.joined(separator: ", ") + " (\(command) history \(shortID))"
+            ])
     }
 
-    private func detailsJSON(_ credential: Credential, lastUsed: Timestamp?, from vault: Vault, into output: inout SecureBytes) throws {
+    private func detailsJSON(
+        _ credential: Credential, lastUsed: Timestamp?, from vault: Vault, into output: inout SecureBytes
+    ) throws {
         let history = credential.previousSecrets.enumerated().map { index, entry in
             "{\"number\":\(index + 1),\"replaced\":\(JSONText.quote(entry.replaced.description))}"
         }
-        try output.append(utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
-            + "\"title\":\(JSONText.quote(credential.displayTitle)),"
-            + "\"kind\":\(JSONText.quote(credential.kind == .login ? "login" : credential.kind.token)),"
-            + "\"username\":\(JSONText.quote(credential.username)),"
-            + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
-            + "\"notes\":\(JSONText.quote(credential.notes)),"
-            + "\"created\":\(JSONText.quote(credential.created.description)),"
-            + "\"modified\":\(JSONText.quote(credential.modified.description)),"
-            + "\"lastUsed\":\(lastUsed.map { JSONText.quote($0.description) } ?? "null"),"
-            + "\"history\":[\(history.joined(separator: ","))],"
-            + "\"fields\":[")
+        try output.append(
+            utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
+                + "\"title\":\(JSONText.quote(credential.displayTitle)),"
+                + "\"kind\":\(JSONText.quote(credential.kind == .login ? "login" : credential.kind.token)),"
+                + "\"username\":\(JSONText.quote(credential.username)),"
+                + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
+                + "\"notes\":\(JSONText.quote(credential.notes)),"
+                + "\"created\":\(JSONText.quote(credential.created.description)),"
+                + "\"modified\":\(JSONText.quote(credential.modified.description)),"
+                + "\"lastUsed\":\(lastUsed.map { JSONText.quote($0.description) } ?? "null"),"
+                + "\"history\":[\(history.joined(separator: ","))],"
+                + "\"fields\":[")
         for (index, named) in credential.fields.enumerated() {
-            try output.append(utf8: (index == 0 ? "" : ",") + "{\"name\":\(JSONText.quote(named.name)),\"secret\":\(named.isSecret),\"value\":")
+            try output.append(
+                utf8: (index == 0 ? "" : ",")
+                    + "{\"name\":\(JSONText.quote(named.name)),\"secret\":\(named.isSecret),\"value\":")
             switch named.value {
             case .text(let text): try output.append(utf8: JSONText.quote(text))
-            case .secret(let secret) where reveal: try vault.withSecret(secret) { try JSONText.appendQuoted($0, to: &output) }
+            case .secret(let secret) where reveal:
+                try vault.withSecret(secret) { try JSONText.appendQuoted($0, to: &output) }
             case .secret: try output.append(utf8: "null")
             }
             try output.append(utf8: "}")

@@ -16,18 +16,24 @@ enum Handover {
         return .password
     }
 
-    static func deliver(_ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int,
-                        in context: CommandContext) throws {
+    static func deliver(
+        _ credential: Credential, from vault: Vault, field: CredentialField, clipboardTimeout: Int,
+        in context: CommandContext
+    ) throws {
         let handed = Self.field(for: field, in: context)
         let rendered = try handed.render(credential, from: vault)
-        try deliver(rendered, handed, of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: clipboardTimeout,
-                    in: context)
+        try deliver(
+            rendered, handed, of: "\(credential.displayTitle) (\(credential.username))",
+            clipboardTimeout: clipboardTimeout,
+            in: context)
     }
 
     /// `rendered`: `field` (as `field(for:)` chose it) as `CredentialField.render` makes it (the
     /// agent sends it so); `description` names the credential in the confirmation.
-    static func deliver(_ rendered: borrowing SecureBytes, _ field: CredentialField, of description: String, clipboardTimeout: Int,
-                        in context: CommandContext) throws {
+    static func deliver(
+        _ rendered: borrowing SecureBytes, _ field: CredentialField, of description: String, clipboardTimeout: Int,
+        in context: CommandContext
+    ) throws {
         if !context.streams.answerIsTerminal {
             try context.streams.write(rendered)
             return
@@ -37,11 +43,18 @@ enum Handover {
 
     /// The rendered password or code to the clipboard, whatever stdout is (`pwtui copy`), and the
     /// confirmation on stderr, naming what was copied.
-    static func copy(_ rendered: borrowing SecureBytes, _ field: CredentialField = .password, of description: String, clipboardTimeout: Int,
-                     in context: CommandContext) throws {
-        let copied = try rendered.withUnsafeBytes { try Clipboard.copy(CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout,
-                                                                    environment: context.environment, streams: context.streams) }
+    static func copy(
+        _ rendered: borrowing SecureBytes, _ field: CredentialField = .password, of description: String,
+        clipboardTimeout: Int,
+        in context: CommandContext
+    ) throws {
+        let copied = try rendered.withUnsafeBytes {
+            try Clipboard.copy(
+                CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout,
+                environment: context.environment, streams: context.streams)
+        }
         let what = field == .totp ? "one-time code" : "password"
-        context.streams.say("Copied the \(what) of \(description) to the clipboard; \(copied.clearing(after: clipboardTimeout)).")
+        context.streams.say(
+            "Copied the \(what) of \(description) to the clipboard; \(copied.clearing(after: clipboardTimeout)).")
     }
 }

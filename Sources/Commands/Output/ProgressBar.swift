@@ -12,7 +12,8 @@ public final class ProgressBar {
     private var shown = -1
 
     /// `isTerminal`: whether `output` is one (asked of it unless a test says).
-    public init(label: String, minimumSteps: Int = 50, output: FileDescriptor = .standardError, isTerminal: Bool? = nil) {
+    public init(label: String, minimumSteps: Int = 50, output: FileDescriptor = .standardError, isTerminal: Bool? = nil)
+    {
         self.label = label
         self.minimumSteps = minimumSteps
         self.output = output
@@ -31,7 +32,8 @@ public final class ProgressBar {
         shown = percent
         let width = 30
         let filled = done * width / total
-        try? output.writeAll("\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                             + "] \(done)/\(total)")
+        try? output.writeAll(
+            "\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                + "] \(done)/\(total)")
     }
 }

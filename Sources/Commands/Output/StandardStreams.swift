@@ -22,16 +22,19 @@ public final class StandardStreams {
     /// How screens and prompts reach the person: nil when there is nobody (no terminal).
     public struct TerminalAccess: Sendable {
         /// A full-screen terminal in a theme, its stderr held in `messages` while it is open.
-        public var openScreen: @Sendable (_ theme: Theme, _ messages: HeldMessages, _ environment: Environment) throws -> any Terminal
+        public var openScreen:
+            @Sendable (_ theme: Theme, _ messages: HeldMessages, _ environment: Environment) throws -> any Terminal
         /// A line prompt (secrets without echo, yes/no), or nil when none can be opened.
         public var openPrompt: @Sendable () -> (any LinePrompt)?
         /// The terminal itself, open for writing escape sequences (the clipboard's OSC 52); the
         /// caller closes it. Nil when none can be opened.
         public var openDevice: @Sendable () -> FileDescriptor?
 
-        public init(openScreen: @escaping @Sendable (Theme, HeldMessages, Environment) throws -> any Terminal,
-                    openPrompt: @escaping @Sendable () -> (any LinePrompt)?,
-                    openDevice: @escaping @Sendable () -> FileDescriptor?) {
+        public init(
+            openScreen: @escaping @Sendable (Theme, HeldMessages, Environment) throws -> any Terminal,
+            openPrompt: @escaping @Sendable () -> (any LinePrompt)?,
+            openDevice: @escaping @Sendable () -> FileDescriptor?
+        ) {
             self.openScreen = openScreen
             self.openPrompt = openPrompt
             self.openDevice = openDevice
@@ -39,7 +42,9 @@ public final class StandardStreams {
 
         /// The controlling terminal, /dev/tty: ncurses for screens, `TerminalPrompt` for lines.
         public static let controllingTerminal = TerminalAccess(
-            openScreen: { theme, messages, environment in try NcursesTerminal(theme: theme, messages: messages, environment: environment) },
+            openScreen: { theme, messages, environment in
+                try NcursesTerminal(theme: theme, messages: messages, environment: environment)
+            },
             openPrompt: { TerminalPrompt() },
             openDevice: { try? FileDescriptor.open("/dev/tty", [.writeOnly, .noControllingTerminal]) })
     }
@@ -55,8 +60,10 @@ public final class StandardStreams {
     /// nil: no terminal for screens or prompts.
     public let terminal: TerminalAccess?
 
-    public init(answer: any Destination, messages: HeldMessages, messagesAreSeen: Bool, input: FileDescriptor,
-                inputIsTerminal: Bool, terminal: TerminalAccess?) {
+    public init(
+        answer: any Destination, messages: HeldMessages, messagesAreSeen: Bool, input: FileDescriptor,
+        inputIsTerminal: Bool, terminal: TerminalAccess?
+    ) {
         self.answer = answer
         self.messages = messages
         self.messagesAreSeen = messagesAreSeen
@@ -67,9 +74,10 @@ public final class StandardStreams {
 
     /// The process's own stdout, stderr and stdin, and its controlling terminal.
     public static func process() -> StandardStreams {
-        StandardStreams(answer: DescriptorDestination(.standardOutput), messages: .shared,
-                        messagesAreSeen: FileDescriptor.standardError.isTerminal, input: .standardInput,
-                        inputIsTerminal: FileDescriptor.standardInput.isTerminal, terminal: .controllingTerminal)
+        StandardStreams(
+            answer: DescriptorDestination(.standardOutput), messages: .shared,
+            messagesAreSeen: FileDescriptor.standardError.isTerminal, input: .standardInput,
+            inputIsTerminal: FileDescriptor.standardInput.isTerminal, terminal: .controllingTerminal)
     }
 
     /// Whether the answer goes to a person's terminal (then a secret goes to the clipboard instead).

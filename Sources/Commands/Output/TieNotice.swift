@@ -10,7 +10,8 @@ enum TieNotice {
         guard tied > 1, query.id == nil else { return nil }
         let services = query.services.map(\.text).joined(separator: " ")
         let id = chosen.id.uuidString.lowercased().prefix(8)
-        return "pwtui: \(tied) credentials match \(services) equally well; chose \(chosen.displayTitle) (\(chosen.username), id \(id)) "
+        return
+            "pwtui: \(tied) credentials match \(services) equally well; chose \(chosen.displayTitle) (\(chosen.username), id \(id)) "
             + "by recent use (then title). Pass --id ID, or a narrower service, to choose another."
     }
 

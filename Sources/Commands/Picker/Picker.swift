@@ -21,13 +21,16 @@ public enum Picker {
     }
 
     /// The picker on the terminal, then the handover of the choice (shared with `demo`).
-    public static func run(vaultPath path: String, requests: [ServiceIdentifier], context: CommandContext,
-                          output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil,
-                          terminal existing: (any Terminal)? = nil) throws {
+    public static func run(
+        vaultPath path: String, requests: [ServiceIdentifier], context: CommandContext,
+        output: CredentialField, unlocked: Vault? = nil, passwordHint: String? = nil,
+        terminal existing: (any Terminal)? = nil
+    ) throws {
         let settings = try context.settings()
         let terminal = try existing ?? context.openTerminal(theme: settings.theme)
-        let flow = Self.flow(on: terminal, vaultPath: path, requests: requests, context: context, passwordHint: passwordHint,
-                             agentField: unlocked == nil ? Handover.field(for: output, in: context) : nil)
+        let flow = Self.flow(
+            on: terminal, vaultPath: path, requests: requests, context: context, passwordHint: passwordHint,
+            agentField: unlocked == nil ? Handover.field(for: output, in: context) : nil)
         let outcome: PickerFlow<Vault, AgentAnswer>.Outcome
         do {
             defer { terminal.close() }
@@ -40,19 +43,24 @@ public enum Picker {
             throw CommandFailure(.wrongPassword, "wrong master password \(attempts) times for \(path)")
         case .chosen(let vault, let credential):
             context.recordChoice(of: credential.id, for: requests)
-            try Handover.deliver(credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout,
-                                 in: context)
+            try Handover.deliver(
+                credential, from: vault, field: output, clipboardTimeout: settings.clipboardTimeout,
+                in: context)
         case .chosenCode(let vault, let credential):
             context.recordChoice(of: credential.id, for: requests)
-            try Handover.deliver(credential, from: vault, field: .totp, clipboardTimeout: settings.clipboardTimeout,
-                                 in: context)
+            try Handover.deliver(
+                credential, from: vault, field: .totp, clipboardTimeout: settings.clipboardTimeout,
+                in: context)
         case .answeredWithoutUnlocking(let answer):
             // The agent recorded the use (its query named the requests). Its vault is the file's:
             // an older copy put in place is said here, once the screen is gone, as `get` says it.
             context.checkRollbackOfFile()
-            guard let rendered = answer.payload.take() else { throw CommandFailure(.ioError, "the agent's answer was lost") }
-            try Handover.deliver(rendered, answer.field, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
-                                 in: context)
+            guard let rendered = answer.payload.take() else {
+                throw CommandFailure(.ioError, "the agent's answer was lost")
+            }
+            try Handover.deliver(
+                rendered, answer.field, of: answer.identity.summary, clipboardTimeout: settings.clipboardTimeout,
+                in: context)
         }
     }
 
@@ -76,15 +84,19 @@ public enum Picker {
     /// of it, as the outcome) or, failing that, after the master password. Unlocking here also
     /// refreshes the identity store. `preferring` a username lists that account's credentials
     /// first (git names one).
-    static func flow(on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], context: CommandContext,
-                     passwordHint: String? = nil, preferring username: String? = nil,
-                     agentField: CredentialField?, codes: Bool = true) -> PickerFlow<Vault, AgentAnswer> {
+    static func flow(
+        on terminal: Terminal, vaultPath path: String, requests: [ServiceIdentifier], context: CommandContext,
+        passwordHint: String? = nil, preferring username: String? = nil,
+        agentField: CredentialField?, codes: Bool = true
+    ) -> PickerFlow<Vault, AgentAnswer> {
         func order(_ credentials: [Credential], _ ranking: @autoclosure () -> RankingContext) -> [RankedCredential] {
-            let ranked = requests.isEmpty
+            let ranked =
+                requests.isEmpty
                 ? CredentialRanking.rank(credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
                 : CredentialRanking.rank(credentials, for: requests, context: ranking())
             guard let username else { return ranked }
-            return ranked.filter { $0.credential.username == username } + ranked.filter { $0.credential.username != username }
+            return ranked.filter { $0.credential.username == username }
+                + ranked.filter { $0.credential.username != username }
         }
         // No agent field: the vault is open already (a descriptor gave the password), no preview.
         let agent = context.agent
@@ -104,12 +116,16 @@ public enum Picker {
                 // The requests with the id: a choice counts as a use for them (the next `get` prefers it).
                 let query = CredentialQuery(id: id.uuidString, services: requests)
                 guard let message = try agent.get(query, field: field, vault: path) else { return nil }
-                guard case .credential(let identity, _, _) = message.body else { throw AgentError.unexpected(message.body) }
+                guard case .credential(let identity, _, _) = message.body else {
+                    throw AgentError.unexpected(message.body)
+                }
                 return AgentAnswer(payload: message.takePayload(), identity: identity, field: field)
             }
         }
         let preview = listed.map { listed in
-            order(listed.identities.compactMap { try? $0.secretlessCredential() }, context.rankingContext(equivalents: listed.equivalents))
+            order(
+                listed.identities.compactMap { try? $0.secretlessCredential() },
+                context.rankingContext(equivalents: listed.equivalents))
         }
         // A passwd killed midway: which master password to type is said where it is typed.
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)

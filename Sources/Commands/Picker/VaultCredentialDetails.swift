@@ -32,12 +32,16 @@ final class VaultCredentialDetails: CredentialDetails {
     var credential: Credential { vault.contents.credential(withID: id) ?? shown }
 
     func match(of service: ServiceIdentifier) -> MatchKind? {
-        requests.compactMap { ServiceMatch.tier(stored: service, request: $0, context: ranking) }.min { $0.order < $1.order }
+        requests.compactMap { ServiceMatch.tier(stored: service, request: $0, context: ranking) }.min {
+            $0.order < $1.order
+        }
     }
 
     var lastUsed: Timestamp? { ranking.usage.lastUsed(id) }
 
-    func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
         try vault.withSecret(reference, body)
     }
 

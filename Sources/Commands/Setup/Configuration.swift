@@ -31,21 +31,27 @@ public enum Configuration {
             throw error
         }
         try pointingOnWhenEmpty(vault: vault, context) {
-            try Picker.run(vaultPath: vault.path, requests: [], context: context, output: .password,
-                           unlocked: vault, terminal: terminal)
+            try Picker.run(
+                vaultPath: vault.path, requests: [], context: context, output: .password,
+                unlocked: vault, terminal: terminal)
         }
     }
 
     /// Left with an empty vault (just created, or nothing added yet), the user is told the next
     /// command, in a form that runs: `make run` puts nothing on PATH.
-    private static func pointingOnWhenEmpty(vault: Vault?, _ context: CommandContext, _ picker: () throws -> Void) throws {
+    private static func pointingOnWhenEmpty(vault: Vault?, _ context: CommandContext, _ picker: () throws -> Void)
+        throws
+    {
         do {
             try picker()
         } catch let failure as CommandFailure where failure.code == .cancelled {
-            let empty = vault.map { $0.contents.credentials.isEmpty } ?? (try? context.currentIdentityStore())?.identities.isEmpty
+            let empty =
+                vault.map { $0.contents.credentials.isEmpty }
+                ?? (try? context.currentIdentityStore())?.identities.isEmpty
             if empty == true {
-                context.streams.say("The vault is empty. Add a credential (the password is asked, or read from stdin):\n  "
-                    + Invocation.current(context.environment).nextStep("add github.com --username NAME"))
+                context.streams.say(
+                    "The vault is empty. Add a credential (the password is asked, or read from stdin):\n  "
+                        + Invocation.current(context.environment).nextStep("add github.com --username NAME"))
             }
             throw failure
         }
@@ -74,8 +80,10 @@ public enum Configuration {
             defer { terminal.close() }
             var screen = try Self.screen(
                 firstRun: false,
-                defaults: .init(vaultPath: path, parameters: vault.header.kdf, theme: settings.theme, clipboardTimeout: settings.clipboardTimeout,
-                                keepsAgentUnlocked: settings.agent == .auto),
+                defaults: .init(
+                    vaultPath: path, parameters: vault.header.kdf, theme: settings.theme,
+                    clipboardTimeout: settings.clipboardTimeout,
+                    keepsAgentUnlocked: settings.agent == .auto),
                 context: context)
             let named = context.vaultChoice.source
             screen.settingsVaultNote = { _ in "(named by \(named.description))" }
@@ -104,7 +112,8 @@ public enum Configuration {
             path = nil
         } else {
             let expanded = Paths.expandingTilde(in: text, home: context.environment["HOME"] ?? "")
-            let absolute = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+            let absolute =
+                expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
             try VaultStorage.requireVaultFile(absolute)
             _ = try VaultStorage.loadHeader(absolute)  // a vault, not any file
             path = absolute == context.paths.defaultVaultFile ? nil : absolute
@@ -112,24 +121,31 @@ public enum Configuration {
         settings.vault = path
         try settings.save(to: context.configPath)
         let named = path ?? context.paths.defaultVaultFile
-        context.streams.say("Settings saved to \(context.configPath): later commands open \(named)"
-            + (context.environment["PWTUI_VAULT"].map { $0.isEmpty ? "" : " (but PWTUI_VAULT, set to \($0), comes first while it is set)" } ?? "")
-            + ".")
+        context.streams.say(
+            "Settings saved to \(context.configPath): later commands open \(named)"
+                + (context.environment["PWTUI_VAULT"].map {
+                    $0.isEmpty ? "" : " (but PWTUI_VAULT, set to \($0), comes first while it is set)"
+                } ?? "")
+                + ".")
     }
 
-    static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices, context: CommandContext) throws -> ConfigurationScreen {
+    static func screen(firstRun: Bool, defaults: ConfigurationScreen.Choices, context: CommandContext) throws
+        -> ConfigurationScreen
+    {
         let environment = context.environment
-        return try ConfigurationScreen(firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(environment: environment),
-                                home: environment["HOME"] ?? "",
-                                calibrate: { try KDFCalibration.measure(with: Argon2id()) },
-                                loadTheme: { ThemeLocator.current(named: $0, in: context) })
+        return try ConfigurationScreen(
+            firstRun: firstRun, defaults: defaults, themes: ThemeLocator.available(environment: environment),
+            home: environment["HOME"] ?? "",
+            calibrate: { try KDFCalibration.measure(with: Argon2id()) },
+            loadTheme: { ThemeLocator.current(named: $0, in: context) })
     }
 
     /// What the settings' `vault =` becomes when the wizard creates `path`: a vault that
     /// --vault or PWTUI_VAULT named (and the person kept) leaves it as it was, since that name was
     /// for one command or one shell; the default location needs none; any other path typed in
     /// the wizard is the person's lasting choice.
-    static func settingsVault(for path: String, named: VaultChoice, settings: Settings, defaultFile: String) -> String? {
+    static func settingsVault(for path: String, named: VaultChoice, settings: Settings, defaultFile: String) -> String?
+    {
         if path == named.path, named.source.isTransient { return settings.vault }
         return path == defaultFile ? nil : path
     }
@@ -139,20 +155,24 @@ public enum Configuration {
         let settings = try context.settings()
         var screen = try Self.screen(
             firstRun: true,
-            defaults: .init(vaultPath: context.vaultPath, parameters: .moderate, theme: settings.theme,
-                            clipboardTimeout: settings.clipboardTimeout, keepsAgentUnlocked: settings.agent == .auto),
+            defaults: .init(
+                vaultPath: context.vaultPath, parameters: .moderate, theme: settings.theme,
+                clipboardTimeout: settings.clipboardTimeout, keepsAgentUnlocked: settings.agent == .auto),
             context: context)
         let named = context.vaultChoice
         let defaultFile = context.paths.defaultVaultFile
         screen.settingsVaultNote = { path in
             let kept = settingsVault(for: path, named: named, settings: settings, defaultFile: defaultFile)
             let opens = kept ?? defaultFile
-            return path == opens ? "(the settings name it: later commands open it)"
+            return path == opens
+                ? "(the settings name it: later commands open it)"
                 : "(named by \(named.source.description): not written to the settings; later commands open \(opens))"
         }
         guard let choices = try terminal.run(&screen) else { return nil }
         try VaultStorage.createDirectory(for: choices.vaultPath)
-        let vault = try screen.withPassword { try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters) }
+        let vault = try screen.withPassword {
+            try Vault.create(at: choices.vaultPath, password: $0, parameters: choices.parameters)
+        }
         try context.save(vault)
         var saved = settings
         saved.vault = settingsVault(for: choices.vaultPath, named: named, settings: settings, defaultFile: defaultFile)

@@ -9,7 +9,8 @@ struct Invocation {
     let isOnPath: Bool
 
     static func current(_ environment: Environment) -> Invocation {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let own =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let resolved = URL(fileURLWithPath: own).resolvingSymlinksInPath().path
         let path = environment["PATH"] ?? ""
         for directory in path.split(separator: ":") where !directory.isEmpty {
@@ -25,6 +26,8 @@ struct Invocation {
     /// "pwtui add ...", or the full path and how to put pwtui on PATH.
     func nextStep(_ arguments: String) -> String {
         let line = "\(command) \(arguments)"
-        return isOnPath ? line : line + "\n  (pwtui is not on your PATH yet: `make install` in its source folder puts it in ~/.local/bin)"
+        return isOnPath
+            ? line
+            : line + "\n  (pwtui is not on your PATH yet: `make install` in its source folder puts it in ~/.local/bin)"
     }
 }

@@ -16,7 +16,8 @@ enum ThemeLocator {
     static func available(environment: Environment = .process) -> [String] {
         var names = Theme.builtInNames
         for directory in directories(environment: environment) {
-            for file in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() where file.hasSuffix(".theme") {
+            for file in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            where file.hasSuffix(".theme") {
                 let name = String(file.dropLast(6))
                 if !names.contains(name) { names.append(name) }
             }
@@ -28,6 +29,8 @@ enum ThemeLocator {
     /// standard one used.
     static func current(named name: String = "default", in context: CommandContext) -> Theme {
         if context.environment.isSet("NO_COLOR") { return .monochrome }
-        return Theme.load(named: name, from: directories(environment: context.environment)) { context.streams.say("pwtui: " + $0) }
+        return Theme.load(named: name, from: directories(environment: context.environment)) {
+            context.streams.say("pwtui: " + $0)
+        }
     }
 }

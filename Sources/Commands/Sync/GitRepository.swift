@@ -12,8 +12,10 @@ struct GitRepository {
     static func containing(_ directory: String) throws -> GitRepository {
         let found = try run(["-C", directory, "rev-parse", "--show-toplevel"], quiet: true)
         guard found.status == 0, !found.output.isEmpty else {
-            throw CommandFailure(.usage, "\(directory) is not in a git repository; to sync the vault through git: "
-                + "cd \(directory) && git init && git remote add origin URL, then pwtui sync setup")
+            throw CommandFailure(
+                .usage,
+                "\(directory) is not in a git repository; to sync the vault through git: "
+                    + "cd \(directory) && git init && git remote add origin URL, then pwtui sync setup")
         }
         return GitRepository(root: found.output)
     }

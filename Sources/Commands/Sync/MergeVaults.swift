@@ -31,7 +31,8 @@ public struct MergeVaults {
         switch files {
         case .driver(let base, let ours, let other):
             theirs = other
-            summary = try Self.driver(base: Self.absolute(base), ours: Self.absolute(ours), theirs: Self.absolute(other), context)
+            summary = try Self.driver(
+                base: Self.absolute(base), ours: Self.absolute(ours), theirs: Self.absolute(other), context)
         case .copy(let other):
             theirs = other
             let vault = context.vaultPath
@@ -40,9 +41,11 @@ public struct MergeVaults {
             let copyHeader = try VaultStorage.loadHeader(other)
             // Without an ancestor the stamps decide, so an older copy's values lose to later ones.
             if let seen = GenerationMemory.load(from: context.paths.generationsFile).seen(above: copyHeader) {
-                context.streams.say("pwtui: warning: \(other) is generation \(copyHeader.generation) of this vault, below generation \(seen) "
-                    + "seen on this machine: an older copy (a stale backup, an old file a sync service kept), or one changed apart "
-                    + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay.")
+                context.streams.say(
+                    "pwtui: warning: \(other) is generation \(copyHeader.generation) of this vault, below generation \(seen) "
+                        + "seen on this machine: an older copy (a stale backup, an old file a sync service kept), or one changed apart "
+                        + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay."
+                )
             }
             if let answer = try context.agent?.ask(.mergeCopy(vault: vault, copy: Self.absolute(other))) {
                 summary = try Self.summary(of: answer.body)
@@ -67,7 +70,8 @@ public struct MergeVaults {
     /// vault takes the newer master password (`VaultFileReconcile.newerKey`). The person is told so,
     /// and asked once for the other copy's password: an unlocked agent holds this copy's key;
     /// without one, this copy's password is asked for too.
-    static func driver(base: String, ours: String, theirs: String, _ context: CommandContext) throws -> ReconcileSummary {
+    static func driver(base: String, ours: String, theirs: String, _ context: CommandContext) throws -> ReconcileSummary
+    {
         let ourHeader = try VaultStorage.loadHeader(ours)
         let theirHeader = try VaultStorage.loadHeader(theirs)
         warnOfReplays(base: try? VaultStorage.loadHeader(base), ours: ourHeader, theirs: theirHeader, context)
@@ -75,29 +79,41 @@ public struct MergeVaults {
             if let answer = try context.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs)) {
                 return try summary(of: answer.body)
             }
-            let keyring = VaultKeyring(password: try context.masterPassword(prompt: "Master password (to merge the vault): "))
+            let keyring = VaultKeyring(
+                password: try context.masterPassword(prompt: "Master password (to merge the vault): "))
             return try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring)
         }
-        let newer = VaultFileReconcile.newerKey(ours: ourHeader, theirs: theirHeader, base: try? VaultStorage.loadHeader(base))
+        let newer = VaultFileReconcile.newerKey(
+            ours: ourHeader, theirs: theirHeader, base: try? VaultStorage.loadHeader(base))
         let changedHere = VaultKeyring.sameKey(newer, ourHeader)
-        context.streams.say(changedHere
-            ? "pwtui: this vault's master password was changed here since the other machine's copy was saved; the merged vault keeps the new one."
-            : "pwtui: the vault's master password was changed on another machine; the merged vault takes that new one (this machine then unlocks with it).")
-        let other = try context.masterPassword(prompt: changedHere
-            ? "The previous master password (the other machine's copy is still under it): "
-            : "The new master password (set on the other machine): ")
+        context.streams.say(
+            changedHere
+                ? "pwtui: this vault's master password was changed here since the other machine's copy was saved; the merged vault keeps the new one."
+                : "pwtui: the vault's master password was changed on another machine; the merged vault takes that new one (this machine then unlocks with it)."
+        )
+        let other = try context.masterPassword(
+            prompt: changedHere
+                ? "The previous master password (the other machine's copy is still under it): "
+                : "The new master password (set on the other machine): ")
         do {
-            if let answer = try context.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs), payload: other) {
+            if let answer = try context.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs), payload: other)
+            {
                 return try summary(of: answer.body)
             }
-            let mine = try context.masterPassword(prompt: changedHere ? "Master password (the new one, this copy's): "
-                : "Master password (the previous one, this copy's): ")
-            return try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: VaultKeyring(password: mine).adding(password: other))
+            let mine = try context.masterPassword(
+                prompt: changedHere
+                    ? "Master password (the new one, this copy's): "
+                    : "Master password (the previous one, this copy's): ")
+            return try VaultFileReconcile.reconcile(
+                base: base, ours: ours, theirs: theirs, keyring: VaultKeyring(password: mine).adding(password: other))
         } catch let refusal as ReconcileRefusal {
             guard case .differentPasswords = refusal else { throw refusal }
-            throw CommandFailure(.wrongPassword, "the password given does not open the other machine's copy of the vault; nothing was merged")
+            throw CommandFailure(
+                .wrongPassword,
+                "the password given does not open the other machine's copy of the vault; nothing was merged")
         } catch VaultError.wrongPassword {
-            throw CommandFailure(.wrongPassword, "wrong master password for this machine's copy of the vault; nothing was merged")
+            throw CommandFailure(
+                .wrongPassword, "wrong master password for this machine's copy of the vault; nothing was merged")
         }
     }
 
@@ -105,11 +121,16 @@ public struct MergeVaults {
     /// committed): the merge takes none of its older values (`VaultReconcile.replays`), and the
     /// person hears of it.
     static func warnOfReplays(base: VaultHeader?, ours: VaultHeader, theirs: VaultHeader, _ context: CommandContext) {
-        for (header, name) in [(ours, "this machine's copy of the vault"), (theirs, "the other machine's copy of the vault (the commit merged in)")] {
+        for (header, name) in [
+            (ours, "this machine's copy of the vault"),
+            (theirs, "the other machine's copy of the vault (the commit merged in)"),
+        ] {
             guard let base, base.vaultID == header.vaultID, header.generation < base.generation else { continue }
-            context.streams.say("pwtui: warning: \(name) is generation \(header.generation), older than the copy both sides started from "
-                + "(generation \(base.generation)): a restored backup or a replayed file, committed as a change. Its older values "
-                + "are not taken; what changed since stays. If it was meant to undo changes, make them again after the merge.")
+            context.streams.say(
+                "pwtui: warning: \(name) is generation \(header.generation), older than the copy both sides started from "
+                    + "(generation \(base.generation)): a restored backup or a replayed file, committed as a change. Its older values "
+                    + "are not taken; what changed since stays. If it was meant to undo changes, make them again after the merge."
+            )
         }
         // Not held against what was seen here: a commit that changed apart from this machine's
         // copy has its own count of saves, often lower, and is no older for it. The ancestor is

@@ -20,7 +20,9 @@ public struct SetUpSync {
         // Both files checked before either is written: a link at the second must not leave the
         // first half set up.
         for file in [attributes, repository.root + "/.gitignore"] {
-            do { _ = try RegularFile.readIfPresent(file, links: .refuse) } catch { throw Self.refusal(error, file: file) }
+            do { _ = try RegularFile.readIfPresent(file, links: .refuse) } catch {
+                throw Self.refusal(error, file: file)
+            }
         }
         try Self.appendMissing([line], to: attributes)
         // What the save protocol leaves beside the vault is this machine's own: never committed.
@@ -28,17 +30,21 @@ public struct SetUpSync {
         let directory = AtomicFile.split(repository.relative(vault)).directory
         let prefix = directory == "." ? "/" : "/" + directory + "/"
         let escaped = String(Self.attributesPattern(name).dropFirst())
-        try Self.appendMissing([prefix + escaped + ".lock", prefix + escaped + ".bak", prefix + "." + escaped + ".tmp-*"],
-                               to: repository.root + "/.gitignore")
+        try Self.appendMissing(
+            [prefix + escaped + ".lock", prefix + escaped + ".bak", prefix + "." + escaped + ".tmp-*"],
+            to: repository.root + "/.gitignore")
         let driver = "\(ShellWord.quoted(CurrentProcess.executablePath)) merge %O %A %B"
-        for (key, value) in [("merge.pwtui.name", "pwtui: merge copies of a vault per credential"), ("merge.pwtui.driver", driver)] {
+        for (key, value) in [
+            ("merge.pwtui.name", "pwtui: merge copies of a vault per credential"), ("merge.pwtui.driver", driver),
+        ] {
             guard try repository.git(["config", key, value]).status == 0 else {
                 throw CommandFailure(.ioError, "git config \(key) failed in \(repository.root)")
             }
         }
         try context.streams.write(PrintableText.escaped("\(attributes): \(line)") + "\n")
         try context.streams.write("git config merge.pwtui.driver \"\(driver)\"\n")
-        context.streams.say("pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes.")
+        context.streams.say(
+            "pwtui: set up; 'pwtui sync' commits the vault (and .gitattributes), pulls, merges and pushes.")
     }
 
     /// Adds the lines `file` lacks at its end. The file is in a repository whose contents come
@@ -55,7 +61,9 @@ public struct SetUpSync {
         let present = Set(existing.split(separator: "\n").map(String.init))
         let missing = lines.filter { !present.contains($0) }
         guard !missing.isEmpty else { return }
-        let text = existing + (existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n") + missing.joined(separator: "\n") + "\n"
+        let text =
+            existing + (existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n") + missing.joined(separator: "\n")
+            + "\n"
         try AtomicFile.write(Data(text.utf8), to: file)
     }
 
@@ -64,8 +72,11 @@ public struct SetUpSync {
         switch failure {
         case .symbolicLink, .notRegular:
             let what = failure == .symbolicLink(path: file) ? "a symbolic link" : "not a regular file"
-            return CommandFailure(.ioError, "\(file) is \(what); pwtui does not follow it, and git ignores such a file "
-                + "(a link there could point at any file of yours): replace it with a regular file, then run 'pwtui sync setup' again")
+            return CommandFailure(
+                .ioError,
+                "\(file) is \(what); pwtui does not follow it, and git ignores such a file "
+                    + "(a link there could point at any file of yours): replace it with a regular file, then run 'pwtui sync setup' again"
+            )
         case .tooLarge, .system:
             return CommandFailure(.ioError, "\(failure); nothing was changed")
         }

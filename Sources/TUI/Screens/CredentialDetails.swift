@@ -19,7 +19,8 @@ public protocol CredentialDetails: AnyObject {
     var lastUsed: Timestamp? { get }
     /// Lends one secret of `credential` (its password or a previous one); the bytes must not
     /// escape `body`.
-    func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+    func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
     /// Lends the one-time code valid now (ASCII digits) and the seconds it stays valid; nil when
     /// the credential has no authenticator key. The bytes must not escape `body`.
     func withOneTimeCode<Result>(_ body: (UnsafeRawBufferPointer, Int) throws -> Result) throws -> Result?

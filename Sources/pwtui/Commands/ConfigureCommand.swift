@@ -20,7 +20,8 @@ struct StartCommand: ParsableCommand {
 /// clipboard timeout.
 struct ConfigureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "configure", abstract: "Change the unlock cost, theme, clipboard timeout and agent use (or set up a first vault).",
+        commandName: "configure",
+        abstract: "Change the unlock cost, theme, clipboard timeout and agent use (or set up a first vault).",
         discussion: """
             Example: the settings of the vault in another place; then make it the one every \
             command opens (written to the settings), and back to the default place
@@ -31,9 +32,11 @@ struct ConfigureCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("use-vault"),
-            help: ArgumentHelp("Name this vault file in the settings, so later commands open it ('default': the XDG place); no screen.",
-                               valueName: "path"))
+    @Option(
+        name: .customLong("use-vault"),
+        help: ArgumentHelp(
+            "Name this vault file in the settings, so later commands open it ('default': the XDG place); no screen.",
+            valueName: "path"))
     var useVault: String?
 
     func run() throws {

@@ -4,7 +4,8 @@ import Commands
 /// `pwtui doctor`: see `Doctor`.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "doctor", abstract: "Check the vault without unlocking it: conflict copies, older copies, permissions, sync.",
+        commandName: "doctor",
+        abstract: "Check the vault without unlocking it: conflict copies, older copies, permissions, sync.",
         discussion: """
             Each finding comes with the command that deals with it.
 

@@ -15,8 +15,9 @@ struct PasswdCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("new-master-password-fd"),
-            help: ArgumentHelp("Read the new master password's first line from this descriptor.", valueName: "n"))
+    @Option(
+        name: .customLong("new-master-password-fd"),
+        help: ArgumentHelp("Read the new master password's first line from this descriptor.", valueName: "n"))
     var newMasterPasswordFD: Int32?
 
     @Option(help: "Also change the unlock cost.")

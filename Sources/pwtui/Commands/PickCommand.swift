@@ -17,10 +17,15 @@ struct PickCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to rank for, most specific first (none: list everything).", completion: CredentialCompletion.services)
+    @Argument(
+        help: "Services to rank for, most specific first (none: list everything).",
+        completion: CredentialCompletion.services)
     var services: [String] = []
 
-    @Option(help: "What a pipe receives: password, username, both (username, newline, password), json, or totp (the one-time code).")
+    @Option(
+        help:
+            "What a pipe receives: password, username, both (username, newline, password), json, or totp (the one-time code)."
+    )
     var output: CredentialField = .password
 
     func run() throws {

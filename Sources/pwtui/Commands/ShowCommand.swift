@@ -18,7 +18,9 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.", completion: CredentialCompletion.credentials)
+    @Argument(
+        help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.",
+        completion: CredentialCompletion.credentials)
     var id: String
 
     @Flag(help: "Print the password instead of dots.")

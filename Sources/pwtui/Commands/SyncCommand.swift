@@ -15,7 +15,8 @@ struct SyncCommand: ParsableCommand {
         subcommands: [Now.self, Setup.self], defaultSubcommand: Now.self)
 
     struct Now: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "now", abstract: "Commit, pull (merging the vault), push (the default).")
+        static let configuration = CommandConfiguration(
+            commandName: "now", abstract: "Commit, pull (merging the vault), push (the default).")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -24,7 +25,8 @@ struct SyncCommand: ParsableCommand {
     }
 
     struct Setup: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "setup", abstract: "Make git merge the vault with pwtui merge.")
+        static let configuration = CommandConfiguration(
+            commandName: "setup", abstract: "Make git merge the vault with pwtui merge.")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
