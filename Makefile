@@ -10,7 +10,7 @@ PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffi
 	zlib1g-dev
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run run-built test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds fuzz-smoke lint format
+.PHONY: git-tests run run-built test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
@@ -71,15 +71,23 @@ themes:
 # The layout checked (`lint`), the build with its tests (no warnings anywhere), then the tests in
 # three processes at once (Tests/run-tests.sh: the in-process tests and the two halves of the
 # end-to-end ones; each log in .build/test-*.log) beside a short run of every fuzz target
-# (`fuzz-smoke`, its log in .build/fuzz-smoke.log): both wait for the other, and either fails the run.
+# and the benchmarks' build (`test-extras`, its log in .build/test-extras.log): either fails the run.
 test: deps git-tests lint
 	@$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests
-	@$(MAKE) --no-print-directory fuzz-smoke > .build/fuzz-smoke.log 2>&1 & fuzz=$$!; \
+	@$(MAKE) --no-print-directory test-extras > .build/test-extras.log 2>&1 & extras=$$!; \
 	Tests/run-tests.sh "$(BIN_DIR)" .build; tests=$$?; \
-	wait $$fuzz; fuzzed=$$?; \
-	if [ $$fuzzed -ne 0 ]; then echo "make test: the fuzz targets failed (.build/fuzz-smoke.log):"; tail -30 .build/fuzz-smoke.log; \
-	else grep -E "^make fuzz|^Done" .build/fuzz-smoke.log; fi; \
-	[ $$tests -eq 0 ] && [ $$fuzzed -eq 0 ]
+	wait $$extras; extra=$$?; \
+	if [ $$extra -ne 0 ]; then echo "make test: the benchmarks' build or the fuzz targets failed (.build/test-extras.log):"; \
+		tail -30 .build/test-extras.log; else grep -E "^make fuzz|^Done|^benchmarks" .build/test-extras.log; fi; \
+	[ $$tests -eq 0 ] && [ $$extra -eq 0 ]
+
+# Beside the tests: the benchmarks build without a warning, and every fuzz target runs for 10 s
+# (its own build, with the sanitizers, without a warning of ours either).
+test-extras: deps
+	@$(SWIFT) build --package-path Benchmarks 2>&1 | tee .build/benchmarks-build.log; status=$${PIPESTATUS[0]}; \
+	if [ $$status -eq 0 ] && grep -q 'warning:' .build/benchmarks-build.log; then echo "benchmarks: the build printed warnings"; exit 1; fi; \
+	[ $$status -eq 0 ] && echo "benchmarks: built without warnings"
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 # swift-format (in the toolchain) with the committed .swift-format: `lint` fails on any difference
 # from what `format` writes; `format` rewrites the tree in place.
@@ -140,7 +148,10 @@ FUZZERS ?= VaultHeader PayloadCodec ServiceIdentifier AgentMessage IdentityStore
 FUZZ_BUILD := $(SWIFT) build --package-path Fuzz --scratch-path Fuzz/.build-fuzz \
 	--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
 fuzz: deps
-	@for target in $(FUZZERS); do $(FUZZ_BUILD) --product Fuzz$$target || exit 1; done
+	@mkdir -p Fuzz/.build-fuzz; for target in $(FUZZERS); do \
+		$(FUZZ_BUILD) --product Fuzz$$target 2>&1 | tee Fuzz/.build-fuzz/build.log; [ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
+		if grep 'warning:' Fuzz/.build-fuzz/build.log | grep -v 'ld.gold'; then echo "make fuzz: the build printed warnings"; exit 1; fi; \
+	done
 	@bin="$$($(FUZZ_BUILD) --show-bin-path)"; mkdir -p Fuzz/Crashes; failed=""; \
 	for target in $(FUZZERS); do \
 		mkdir -p Fuzz/.build-fuzz/corpus/$$target; \
