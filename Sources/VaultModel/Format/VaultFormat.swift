@@ -125,7 +125,7 @@ public enum VaultFormat {
         else {
             throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
         }
-        do {
+        try openingPayload(of: path) {
             try image.withUnsafeMutableBytes { bytes in
                 try header.payloadNonce.withUnsafeBytes { nonce in
                     try XChaCha20Poly1305.openInPlace(
@@ -134,17 +134,25 @@ public enum VaultFormat {
                         associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
                 }
             }
+        }
+        let plaintextEnd = image.count - XChaCha20Poly1305.tagByteCount
+        return try image.withUnsafeBytes { bytes in
+            try PayloadCodec.credentialCount(
+                UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount ..< plaintextEnd]), path: path)
+        }
+    }
+
+    /// The payload's decryption, in a copy or in place: a payload that does not authenticate is a
+    /// damaged or tampered file, any other failure the crypto's own.
+    private static func openingPayload(of path: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
         } catch VaultCryptoError.authenticationFailed {
             throw VaultError.corrupt(
                 path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)"
             )
         } catch let error as VaultCryptoError {
             throw VaultError.crypto(error)
-        }
-        let plaintextEnd = image.count - XChaCha20Poly1305.tagByteCount
-        return try image.withUnsafeBytes { bytes in
-            try PayloadCodec.credentialCount(
-                UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount ..< plaintextEnd]), path: path)
         }
     }
 
@@ -155,7 +163,7 @@ public enum VaultFormat {
             throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
         }
         var plaintext: SecureBytes?
-        do {
+        try openingPayload(of: path) {
             try file.withUnsafeBytes { bytes in
                 try header.payloadNonce.withUnsafeBytes { nonce in
                     plaintext = try XChaCha20Poly1305.open(
@@ -164,12 +172,6 @@ public enum VaultFormat {
                         associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
                 }
             }
-        } catch VaultCryptoError.authenticationFailed {
-            throw VaultError.corrupt(
-                path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)"
-            )
-        } catch let error as VaultCryptoError {
-            throw VaultError.crypto(error)
         }
         guard let plaintext = plaintext.take() else {
             throw VaultError.corrupt(path: path, reason: "the encrypted contents could not be read")
