@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "TUI", dependencies: ["Platform", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses"]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
         .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),
-        .target(name: "FuzzTargets", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
+        .target(name: "FuzzTargets", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",

@@ -12,7 +12,7 @@ public enum Configuration {
     /// first-run wizard followed by the (empty) picker.
     public static func start(in session: Session) throws {
         let path = session.vaultPath
-        if FileManager.default.fileExists(atPath: path) {
+        if FileSystem.exists(path) {
             try pointingOnWhenEmpty(vault: nil, session) {
                 try Picker.run(vaultPath: path, requests: [], session: session, output: .password)
             }
@@ -55,7 +55,7 @@ public enum Configuration {
     /// cost (re-encrypting, after the master password), the theme and the clipboard timeout.
     public static func configure(in session: Session) throws {
         let path = session.vaultPath
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileSystem.exists(path) else {
             let terminal = try session.openTerminal(theme: try session.settings().theme)
             defer { terminal.close() }
             guard try firstRun(on: terminal, session: session) != nil else {
@@ -104,7 +104,7 @@ public enum Configuration {
             path = nil
         } else {
             let expanded = Paths.expandingTilde(in: text, home: session.environment["HOME"] ?? "")
-            let absolute = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+            let absolute = FileSystem.absolute(expanded)
             try VaultStorage.requireVaultFile(absolute)
             _ = try VaultStorage.loadHeader(absolute)  // a vault, not any file
             path = absolute == session.paths.defaultVaultFile ? nil : absolute

@@ -130,6 +130,6 @@ public struct MergeVaults {
 
     /// The agent runs in another directory: paths go to it absolute.
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        FileSystem.absolute(path)
     }
 }

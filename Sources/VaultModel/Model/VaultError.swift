@@ -53,7 +53,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) already exists; refusing to overwrite it"
         case .corrupt(let path, let reason):
             // Named only when it is there: a message must not send anyone to a file that is not.
-            let backup = FileManager.default.fileExists(atPath: path + ".bak")
+            let backup = FileSystem.exists(path + ".bak")
                 ? "restore it from \(path).bak (the previous save) or a backup" : "restore it from a backup"
             return "\(path) is damaged: \(reason). The file was not changed; \(backup)"
         case .unsupported(let path, let reason):
