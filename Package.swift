@@ -33,7 +33,7 @@ let package = Package(
 
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
         .target(name: "Platform", dependencies: ["CSystem"]),
-        .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        .target(name: "VaultCrypto", dependencies: ["CSodium", "Platform"]),
         // Text without Foundation's full module: trimming, normalization, folding, escapes.
         .target(name: "UnicodeText"),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
                 path: "Tests/PwtuiTestSupport"),
 
-        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "PwtuiTestSupport"]),
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "Platform", "PwtuiTestSupport"]),
         .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
         .testTarget(name: "PasswordsTests", dependencies: ["Passwords", "VaultModel", "VaultCrypto", "PwtuiTestSupport"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Passwords", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],

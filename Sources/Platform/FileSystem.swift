@@ -87,9 +87,10 @@ public enum FileSystem {
             try makeDirectories(String(trimmed[..<slash]))
         }
         guard mkdir(path, mode_t(permissions)) == 0 else {
+            let failure = SystemError.current  // before stat can touch errno
             // Made meanwhile by another process: there now, which is all that was asked.
-            if errno == EEXIST, (try? status(path))?.kind == .directory { return }
-            throw .current
+            if failure.code == EEXIST, (try? status(path))?.kind == .directory { return }
+            throw failure
         }
     }
 
