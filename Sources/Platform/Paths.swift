@@ -14,9 +14,9 @@ public struct Paths: Sendable, Equatable {
     public let stateDirectory: String
     /// `$XDG_RUNTIME_DIR/pwtui`, else `/tmp/pwtui-<uid>`: the agent's socket.
     public let runtimeDirectory: String
-    /// `$TMPDIR` (set and not empty), else `/tmp`, without a trailing slash (the root is "", so that `+ "/name"` is
-    /// always right): scratch folders (the demo's vault). A relative one is taken from the current
-    /// directory, as Foundation's `temporaryDirectory` took it.
+    /// `$TMPDIR` (set and not empty), else `/tmp`, without a trailing slash (the root is "", so
+    /// that `+ "/name"` is always right): scratch folders (the demo's vault). A relative one is
+    /// taken from the current directory, as Foundation's `temporaryDirectory` took it.
     public let temporaryDirectory: String
 
     public init(environment: Environment, userID: UInt32) {

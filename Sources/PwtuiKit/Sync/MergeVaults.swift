@@ -31,7 +31,9 @@ public struct MergeVaults {
         switch files {
         case .driver(let base, let ours, let other):
             theirs = other
-            summary = try Self.driver(base: Self.absolute(base), ours: Self.absolute(ours), theirs: Self.absolute(other), session)
+            // The agent runs in another directory: paths go to it absolute.
+            summary = try Self.driver(base: FileSystem.absolute(base), ours: FileSystem.absolute(ours),
+                                      theirs: FileSystem.absolute(other), session)
         case .copy(let other):
             theirs = other
             let vault = session.vaultPath
@@ -44,7 +46,7 @@ public struct MergeVaults {
                     + "seen on this machine: an older copy (a stale backup, an old file a sync service kept), or one changed apart "
                     + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay.")
             }
-            if let answer = try session.agent?.ask(.mergeCopy(vault: vault, copy: Self.absolute(other))) {
+            if let answer = try session.agent?.ask(.mergeCopy(vault: vault, copy: FileSystem.absolute(other))) {
                 summary = try Self.summary(of: answer.body)
             } else {
                 let keyring = VaultKeyring(password: try session.masterPassword())
@@ -126,10 +128,5 @@ public struct MergeVaults {
     private static func summary(of reply: AgentReply) throws -> ReconcileSummary {
         guard case .merged(let summary) = reply else { throw AgentError.unexpected(reply) }
         return summary
-    }
-
-    /// The agent runs in another directory: paths go to it absolute.
-    static func absolute(_ path: String) -> String {
-        FileSystem.absolute(path)
     }
 }
