@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one way pwtui reads a file whole: the vault, its header, the identity store, settings,
@@ -67,8 +67,10 @@ public enum RegularFile {
 
     /// The file's bytes, or nil when nothing is at `path`. `limit`: a larger file is refused
     /// (`tooLarge`), unless `prefix`, which reads only the first `limit` bytes.
-    public static func readIfPresent(_ path: String, limit: Int = defaultLimit, prefix: Bool = false,
-                                     links: Links = .follow) throws(Failure) -> [UInt8]? {
+    public static func readIfPresent(
+        _ path: String, limit: Int = defaultLimit, prefix: Bool = false,
+        links: Links = .follow
+    ) throws(Failure) -> [UInt8]? {
         var bytes: [UInt8] = []
         guard try readIfPresent(path, into: &bytes, limit: limit, prefix: prefix, links: links) else { return nil }
         return bytes
@@ -76,9 +78,11 @@ public enum RegularFile {
 
     /// As `readIfPresent`, the bytes appended to `bytes`, the caller's memory; false when nothing
     /// is at `path`. The one read loop, whatever the memory.
-    public static func readIfPresent<Bytes: Destination & ~Copyable>(_ path: String, into bytes: inout Bytes,
-                                                                     limit: Int = defaultLimit, prefix: Bool = false,
-                                                                     links: Links = .follow) throws(Failure) -> Bool {
+    public static func readIfPresent<Bytes: Destination & ~Copyable>(
+        _ path: String, into bytes: inout Bytes,
+        limit: Int = defaultLimit, prefix: Bool = false,
+        links: Links = .follow
+    ) throws(Failure) -> Bool {
         guard let (fd, info) = try openIfPresent(path, links: links) else { return false }
         defer { fd.close() }
         if !prefix, info.size > limit { throw .tooLarge(path: path, size: info.size, limit: limit) }
@@ -122,14 +126,18 @@ public enum RegularFile {
     }
 
     /// Room for `more` bytes, or the failure to have it, told as a read that failed for memory.
-    private static func grow<Bytes: Destination & ~Copyable>(_ bytes: inout Bytes, by more: Int, path: String) throws(Failure) {
+    private static func grow<Bytes: Destination & ~Copyable>(_ bytes: inout Bytes, by more: Int, path: String)
+        throws(Failure)
+    {
         guard bytes.grow(by: more) else { throw .system(path: path, operation: "reading", SystemError(code: ENOMEM)) }
     }
 
     /// The open file and what fstat says of it, nil when nothing is at `path`; anything but a
     /// regular file is refused before a byte is read. For a reader that takes it from here (into
     /// protected memory, or as a child's standard input); the caller closes it.
-    public static func openIfPresent(_ path: String, links: Links = .follow) throws(Failure) -> (FileDescriptor, FileStatus)? {
+    public static func openIfPresent(_ path: String, links: Links = .follow) throws(Failure) -> (
+        FileDescriptor, FileStatus
+    )? {
         var options: FileDescriptor.OpenOptions = [.readOnly, .nonBlocking, .noControllingTerminal]
         if links == .refuse { options.insert(.noFollow) }
         let fd: FileDescriptor
@@ -157,7 +165,9 @@ public enum RegularFile {
     }
 
     /// As `readIfPresent`, as text (invalid UTF-8 repaired with U+FFFD).
-    public static func textIfPresent(_ path: String, limit: Int = defaultLimit, links: Links = .follow) throws(Failure) -> String? {
+    public static func textIfPresent(_ path: String, limit: Int = defaultLimit, links: Links = .follow) throws(Failure)
+        -> String?
+    {
         guard let bytes = try readIfPresent(path, limit: limit, links: links) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -184,7 +194,9 @@ public enum RegularFile {
 
     /// One read; 0 at the end of the file. A `Result`: the buffer closures that call it rethrow
     /// untyped errors.
-    private static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, path: String) -> Result<Int, Failure> {
+    private static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, path: String) -> Result<
+        Int, Failure
+    > {
         do {
             return .success(try fd.readSome(into: buffer))
         } catch {
@@ -197,7 +209,11 @@ public enum RegularFile {
 extension Array: RegularFile.Destination where Element == UInt8 {
     public mutating func grow(by more: Int) -> Bool {
         // Zeros made at once (a memset), not element by element: every vault read comes here.
-        if isEmpty { self = Array(repeating: 0, count: more) } else { append(contentsOf: Array(repeating: 0, count: more)) }
+        if isEmpty {
+            self = Array(repeating: 0, count: more)
+        } else {
+            append(contentsOf: Array(repeating: 0, count: more))
+        }
         return true
     }
 

@@ -8,12 +8,17 @@ struct BuiltInEquivalentsCommandTests {
     func offAndOn() throws {
         let sandbox = try Sandbox.withVault(Login(["envato.com"], username: "author", secret: "envato-pw"))
         let listed = try sandbox.pwtui(["equivalents", "list"], password: .none)
-        #expect(listed.out.contains("envato.com graphicriver.net") && listed.out.contains("themeforest.net tutsplus.com videohive.net  (built in)\n"), "\(listed.out.prefix(300))")
+        #expect(
+            listed.out.contains("envato.com graphicriver.net")
+                && listed.out.contains("themeforest.net tutsplus.com videohive.net  (built in)\n"),
+            "\(listed.out.prefix(300))")
         let get = try sandbox.pwtui(["get", "themeforest.net"])
         #expect(get.exitCode == 0 && get.out == "envato-pw\n", "\(get)")
         let off = try sandbox.pwtui(["equivalents", "off", "themeforest.net"], password: .none)
         #expect(off.exitCode == 0 && off.err.contains("off"), "\(off)")
-        #expect(try sandbox.pwtui(["equivalents", "list"], password: .none).out.contains("videohive.net  (built in, off)\n"))
+        #expect(
+            try sandbox.pwtui(["equivalents", "list"], password: .none).out.contains("videohive.net  (built in, off)\n")
+        )
         #expect(try sandbox.pwtui(["get", "themeforest.net"]).exitCode == 1, "off: no match")
         #expect(try sandbox.pwtui(["equivalents", "on", "envato.com"], password: .none).exitCode == 0)
         #expect(try sandbox.pwtui(["get", "themeforest.net"]).out == "envato-pw\n")

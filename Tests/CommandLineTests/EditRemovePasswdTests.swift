@@ -64,12 +64,14 @@ struct EditRemovePasswdTests {
         let staleTemporary = sandbox.vaultDirectory + "/.vault.pwtui.tmp-0123456789ab"
         try FileManager.default.copyItem(atPath: sandbox.vault, toPath: staleTemporary)
         let openableBefore = try filesOpening(sandbox, password: sandbox.password)
-        #expect(openableBefore.isSuperset(of: ["vault.pwtui", "vault.pwtui.bak", ".vault.pwtui.tmp-0123456789ab"]),
-                "the check below must be able to fail: \(openableBefore)")
+        #expect(
+            openableBefore.isSuperset(of: ["vault.pwtui", "vault.pwtui.bak", ".vault.pwtui.tmp-0123456789ab"]),
+            "the check below must be able to fail: \(openableBefore)")
 
         let newPassword = "a much better passphrase"
-        let passwd = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4"],
-                                       descriptors: [4: .text(newPassword)])
+        let passwd = try sandbox.pwtui(
+            ["passwd", "--new-master-password-fd", "4"],
+            descriptors: [4: .text(newPassword)])
         #expect(passwd.exitCode == 0, "\(passwd)")
 
         let withNew = try sandbox.pwtui(["get", "github.com"], password: .text(newPassword))
@@ -86,8 +88,9 @@ struct EditRemovePasswdTests {
     private func filesOpening(_ sandbox: Sandbox, password: String) throws -> Set<String> {
         var opened: Set<String> = []
         for name in try sandbox.vaultDirectoryFiles().keys {
-            let result = try sandbox.pwtui(["get", "github.com", "--vault", sandbox.vaultDirectory + "/" + name],
-                                           password: .text(password))
+            let result = try sandbox.pwtui(
+                ["get", "github.com", "--vault", sandbox.vaultDirectory + "/" + name],
+                password: .text(password))
             if result.exitCode == 0 { opened.insert(name) }
         }
         return opened

@@ -7,14 +7,18 @@ import Testing
 
 @Suite("everyday commands: ties, names, duplicates, generated passwords")
 struct EverydayCommandTests {
-    @Test("get with two equally good matches: one password on stdout, the choice and the count on stderr, locally and through the agent; not from git's helper")
+    @Test(
+        "get with two equally good matches: one password on stdout, the choice and the count on stderr, locally and through the agent; not from git's helper"
+    )
     func tieIsSaid() throws {
-        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "alice-pw"),
-                                            Login(["github.com"], username: "bob", secret: "bob-pw"),
-                                            Login(["gitlab.com"], username: "carol", secret: "carol-pw"))
+        let sandbox = try Sandbox.withVault(
+            Login(["github.com"], username: "alice", secret: "alice-pw"),
+            Login(["github.com"], username: "bob", secret: "bob-pw"),
+            Login(["gitlab.com"], username: "carol", secret: "carol-pw"))
         let local = try sandbox.pwtui(["get", "github.com"])
         #expect(local.exitCode == 0 && ["alice-pw\n", "bob-pw\n"].contains(local.out), "\(local)")
-        #expect(local.err.contains("2 credentials match github.com equally well") && local.err.contains("--id"), "\(local)")
+        #expect(
+            local.err.contains("2 credentials match github.com equally well") && local.err.contains("--id"), "\(local)")
         let chosen = local.out == "alice-pw\n" ? "alice" : "bob"
         #expect(local.err.contains("(\(chosen), id "), "the one on stdout is the one named: \(local)")
         #expect(!local.err.contains("alice-pw") && !local.err.contains("bob-pw"), "no secret on stderr: \(local)")
@@ -31,24 +35,35 @@ struct EverydayCommandTests {
         defer { sandbox.stopAgent() }
         let agent = try sandbox.pwtui(["get", "github.com"], password: .none)
         #expect(agent.exitCode == 0 && agent.out == local.out, "the use history settled it the same way: \(agent)")
-        #expect(agent.err.contains("2 credentials match github.com equally well") && agent.err.contains("(\(chosen), id "), "\(agent)")
-        let agentGit = try sandbox.pwtui(["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=github.com\n\n")
+        #expect(
+            agent.err.contains("2 credentials match github.com equally well") && agent.err.contains("(\(chosen), id "),
+            "\(agent)")
+        let agentGit = try sandbox.pwtui(
+            ["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=github.com\n\n")
         #expect(agentGit.exitCode == 0 && !agentGit.err.contains("equally"), "\(agentGit)")
     }
 
-    @Test("the tie notice's advice works: get SERVICE --id ID gives that one, counts as its use, and says when the id is saved for another service (issue 26, 8)")
+    @Test(
+        "the tie notice's advice works: get SERVICE --id ID gives that one, counts as its use, and says when the id is saved for another service (issue 26, 8)"
+    )
     func tieAdviceWorks() throws {
-        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "alice-pw"),
-                                            Login(["github.com"], username: "bob", secret: "bob-pw"),
-                                            Login(["gitlab.com"], username: "carol", secret: "carol-pw"))
-        let ids = Dictionary(uniqueKeysWithValues: try sandbox.listJSON().map { ($0["username"] as? String ?? "", $0["id"] as? String ?? "") })
+        let sandbox = try Sandbox.withVault(
+            Login(["github.com"], username: "alice", secret: "alice-pw"),
+            Login(["github.com"], username: "bob", secret: "bob-pw"),
+            Login(["gitlab.com"], username: "carol", secret: "carol-pw"))
+        let ids = Dictionary(
+            uniqueKeysWithValues: try sandbox.listJSON().map {
+                ($0["username"] as? String ?? "", $0["id"] as? String ?? "")
+            })
         let first = try sandbox.pwtui(["get", "github.com"])
         let other = first.out == "alice-pw\n" ? "bob" : "alice"
         let id = String(try #require(ids[other]).prefix(8))
         #expect(first.err.contains("--id"), "\(first)")
 
         let chosen = try sandbox.pwtui(["get", "github.com", "--id", id])
-        #expect(chosen.exitCode == 0 && chosen.out == "\(other)-pw\n" && chosen.err.isEmpty, "as the notice advised: \(chosen)")
+        #expect(
+            chosen.exitCode == 0 && chosen.out == "\(other)-pw\n" && chosen.err.isEmpty,
+            "as the notice advised: \(chosen)")
         let after = try sandbox.pwtui(["get", "github.com"])
         #expect(after.out == "\(other)-pw\n", "the choice counts as a use of github.com: \(after)")
 
@@ -59,7 +74,8 @@ struct EverydayCommandTests {
         try sandbox.startUnlockedAgent()
         defer { sandbox.stopAgent() }
         let agent = try sandbox.pwtui(["get", "github.com", "--id", id], password: .none)
-        #expect(agent.exitCode == 0 && agent.out == "\(other)-pw\n" && agent.err.isEmpty, "through the agent too: \(agent)")
+        #expect(
+            agent.exitCode == 0 && agent.out == "\(other)-pw\n" && agent.err.isEmpty, "through the agent too: \(agent)")
         #expect(try sandbox.pwtui(["get", "github.com", "--id"], password: .none).exitCode == 64)
     }
 
@@ -72,22 +88,32 @@ struct EverydayCommandTests {
         }
         #expect(try sandbox.listJSON().isEmpty)
         let missing = try sandbox.pwtui(["add", "github.com"], stdin: "pw")
-        #expect(missing.exitCode == 64 && missing.err.contains("--username"), "a service still needs its account: \(missing)")
+        #expect(
+            missing.exitCode == 64 && missing.err.contains("--username"),
+            "a service still needs its account: \(missing)")
     }
 
-    @Test("rm and edit by title or service: one named acts on it; several named are listed on stderr with exit 64, nothing changed")
+    @Test(
+        "rm and edit by title or service: one named acts on it; several named are listed on stderr with exit 64, nothing changed"
+    )
     func byServiceOrTitle() throws {
-        let sandbox = try Sandbox.withVault(Login(["site.example"], username: "alice", secret: "a"),
-                                            Login(["shop.example"], username: "bob", secret: "b"),
-                                            Login(["shop.example"], username: "carol", secret: "c"))
+        let sandbox = try Sandbox.withVault(
+            Login(["site.example"], username: "alice", secret: "a"),
+            Login(["shop.example"], username: "bob", secret: "b"),
+            Login(["shop.example"], username: "carol", secret: "c"))
         var ids: [String: String] = [:]
         for entry in try sandbox.listJSON() {
-            if let username = entry["username"] as? String, let id = entry["id"] as? String { ids[username] = String(id.prefix(8)) }
+            if let username = entry["username"] as? String, let id = entry["id"] as? String {
+                ids[username] = String(id.prefix(8))
+            }
         }
         let several = try sandbox.pwtui(["rm", "shop.example", "--yes"])
         #expect(several.exitCode == 64 && several.stdout.isEmpty, "\(several)")
-        #expect(several.err.contains("bob") && several.err.contains("carol") && !several.err.contains("alice"), "\(several)")
-        #expect(ids.count == 3 && several.err.contains(ids["bob"] ?? "?") && several.err.contains(ids["carol"] ?? "?")
+        #expect(
+            several.err.contains("bob") && several.err.contains("carol") && !several.err.contains("alice"), "\(several)"
+        )
+        #expect(
+            ids.count == 3 && several.err.contains(ids["bob"] ?? "?") && several.err.contains(ids["carol"] ?? "?")
                 && !several.err.contains(ids["alice"] ?? "?"), "each listed with its id prefix: \(several)")
         #expect(try sandbox.listJSON().count == 3)
         let editSeveral = try sandbox.pwtui(["edit", "shop.example", "--notes", "x"])
@@ -103,12 +129,16 @@ struct EverydayCommandTests {
         #expect(none.exitCode == 1 && none.err.contains("'site'"), "\(none)")
     }
 
-    @Test("add of a service and username already there: 64 without a terminal, naming both ways out; --force adds a second")
+    @Test(
+        "add of a service and username already there: 64 without a terminal, naming both ways out; --force adds a second"
+    )
     func duplicateAdd() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "first"))
         let again = try sandbox.pwtui(["add", "https://github.com", "--username", "alice"], stdin: "second")
         #expect(again.exitCode == 64 && again.stdout.isEmpty, "\(again)")
-        #expect(again.err.contains("--force") && again.err.contains("edit ") && again.err.contains("--password"), "\(again)")
+        #expect(
+            again.err.contains("--force") && again.err.contains("edit ") && again.err.contains("--password"), "\(again)"
+        )
         #expect(try sandbox.listJSON().count == 1)
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "first\n")
 
@@ -133,7 +163,9 @@ struct EverydayCommandTests {
         #expect(get.out == password + "\n", "\(get)")
 
         let quiet = try sandbox.pwtui(["add", "other.example", "--username", "u", "--generate"])
-        #expect(quiet.exitCode == 0 && UUID(uuidString: quiet.out.trimmingCharacters(in: .newlines)) != nil, "only the id: \(quiet)")
+        #expect(
+            quiet.exitCode == 0 && UUID(uuidString: quiet.out.trimmingCharacters(in: .newlines)) != nil,
+            "only the id: \(quiet)")
         #expect(quiet.err.contains("--print"), "where the password is: \(quiet)")
 
         let typed = try sandbox.pwtui(["add", "third.example", "--username", "u", "--print"], stdin: "typed")

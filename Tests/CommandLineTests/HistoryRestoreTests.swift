@@ -17,7 +17,9 @@ struct HistoryRestoreTests {
         }
         let masked = try sandbox.pwtui(["history", "shop.example"])
         #expect(masked.exitCode == 0)
-        #expect(masked.out.split(separator: "\n").map { $0.prefix(3) + $0.suffix(8) } == ["1  ••••••••", "2  ••••••••"], "\(masked)")
+        #expect(
+            masked.out.split(separator: "\n").map { $0.prefix(3) + $0.suffix(8) } == ["1  ••••••••", "2  ••••••••"],
+            "\(masked)")
         #expect(masked.err.contains("edit \(id.lowercased().prefix(8)) --restore N"), "\(masked)")
         let revealed = try sandbox.pwtui(["history", "shop.example", "--reveal"])
         #expect(revealed.out.split(separator: "\n").map { $0.split(separator: " ").last ?? "" } == ["second", "first"])
@@ -27,7 +29,9 @@ struct HistoryRestoreTests {
         #expect(restore.err.contains("Restored previous password 2"), "\(restore)")
         #expect(try sandbox.pwtui(["get", "shop.example"]).out == "first\n")
         let after = try sandbox.pwtui(["history", id, "--reveal"])
-        #expect(after.out.split(separator: "\n").first?.hasSuffix("  third") == true, "the replaced one is 1:\n\(after.out)")
+        #expect(
+            after.out.split(separator: "\n").first?.hasSuffix("  third") == true, "the replaced one is 1:\n\(after.out)"
+        )
         #expect(after.out.split(separator: "\n").count == 3)
     }
 

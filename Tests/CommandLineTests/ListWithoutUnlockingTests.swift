@@ -11,7 +11,9 @@ struct ListWithoutUnlockingTests {
         try sandbox.writeConfig("identity_store = false\n")
     }
 
-    @Test("with a current identity store, list and equivalents list need no password: none given, or a wrong one never read")
+    @Test(
+        "with a current identity store, list and equivalents list need no password: none given, or a wrong one never read"
+    )
     func fromTheIdentityStore() throws {
         let sandbox = try Sandbox.withVault(
             Login(["github.com"], username: "alice", secret: "s1"),
@@ -25,14 +27,16 @@ struct ListWithoutUnlockingTests {
         #expect(wrong.exitCode == 0, "the password is not needed, so not checked: \(wrong)")
         let ranked = try sandbox.pwtui(["list", "amazon.co.uk", "--format", "json"], password: .none)
         let entries = try parseJSONArray(ranked.stdout)
-        #expect(entries.map { $0["match"] as? String } == ["equivalent"], "ranked with the store's equivalents: \(ranked)")
+        #expect(
+            entries.map { $0["match"] as? String } == ["equivalent"], "ranked with the store's equivalents: \(ranked)")
         #expect(entries.first?["created"] == nil, "no times outside the vault: \(ranked)")
         let groups = try sandbox.pwtui(["equivalents", "list", "--user"], password: .none)
         #expect(groups.exitCode == 0 && groups.out == "amazon.co.uk amazon.com\n", "\(groups)")
 
         // A vault changed behind the store's back: the store is stale, so list unlocks.
         try FileManager.default.copyItem(atPath: sandbox.vault, toPath: sandbox.root + "/copy.pwtui")
-        try sandbox.add(["gitlab.com"], username: "carol", secret: "s3", extra: ["--vault", sandbox.root + "/copy.pwtui"])
+        try sandbox.add(
+            ["gitlab.com"], username: "carol", secret: "s3", extra: ["--vault", sandbox.root + "/copy.pwtui"])
         try FileManager.default.removeItem(atPath: sandbox.vault)
         try FileManager.default.copyItem(atPath: sandbox.root + "/copy.pwtui", toPath: sandbox.vault)
         #expect(try sandbox.pwtui(["list"], password: .none).exitCode == 75, "stale store, no agent, no terminal")
@@ -80,8 +84,10 @@ struct ListWithoutUnlockingTests {
     @Test("the table lines up CJK and emoji titles and usernames by terminal columns")
     func wideCharactersAlign() throws {
         let sandbox = try Sandbox.withVault()
-        let rows = [("日本語のサイト", "ユーザー", "jp.example"), ("Emoji 🔐🎉", "bob😀", "emoji.example"),
-                    ("plain", "carol", "plain.example"), ("한국어 계정", "사용자", "kr.example"), ("Ｆｕｌｌ", "ｗｉｄｅ", "full.example")]
+        let rows = [
+            ("日本語のサイト", "ユーザー", "jp.example"), ("Emoji 🔐🎉", "bob😀", "emoji.example"),
+            ("plain", "carol", "plain.example"), ("한국어 계정", "사용자", "kr.example"), ("Ｆｕｌｌ", "ｗｉｄｅ", "full.example"),
+        ]
         for (title, username, service) in rows {
             try sandbox.add([service], username: username, secret: "s", extra: ["--title", title])
         }
@@ -99,7 +105,10 @@ struct ListWithoutUnlockingTests {
         let header = try #require(table.out.split(separator: "\n").first.map(String.init))
         let usernameColumns = try columnsBefore(["USERNAME"] + usernames, in: [header] + lines, sandbox: sandbox)
         let serviceColumns = try columnsBefore(["SERVICES"] + services, in: [header] + lines, sandbox: sandbox)
-        #expect(usernameColumns.count == rows.count + 1 && Set(usernameColumns).count == 1, "\(usernameColumns)\n\(table.out)")
-        #expect(serviceColumns.count == rows.count + 1 && Set(serviceColumns).count == 1, "\(serviceColumns)\n\(table.out)")
+        #expect(
+            usernameColumns.count == rows.count + 1 && Set(usernameColumns).count == 1,
+            "\(usernameColumns)\n\(table.out)")
+        #expect(
+            serviceColumns.count == rows.count + 1 && Set(serviceColumns).count == 1, "\(serviceColumns)\n\(table.out)")
     }
 }

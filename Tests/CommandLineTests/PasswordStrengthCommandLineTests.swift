@@ -10,14 +10,16 @@ struct PasswordStrengthCommandLineTests {
     @Test("init rates Password1234! weak and names why; passwd rates a five-word passphrase strong")
     func initAndPasswdRateTheMasterPassword() throws {
         let sandbox = try Sandbox()
-        let created = try sandbox.pwtui(["init", "--kdf", "interactive", "--allow-weak"], password: .text("Password1234!"))
+        let created = try sandbox.pwtui(
+            ["init", "--kdf", "interactive", "--allow-weak"], password: .text("Password1234!"))
         #expect(created.exitCode == 0, "\(created)")
         #expect(created.err.contains("Master password strength: weak (about "), "\(created)")
         #expect(created.err.contains("a common word or password"), "\(created)")
         #expect(!created.err.contains("Password1234!"), "the password itself is never shown")
 
-        let changed = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4"], password: .text("Password1234!"),
-                                        descriptors: [4: .text("tiger lamp orbit velvet seven")])
+        let changed = try sandbox.pwtui(
+            ["passwd", "--new-master-password-fd", "4"], password: .text("Password1234!"),
+            descriptors: [4: .text("tiger lamp orbit velvet seven")])
         #expect(changed.exitCode == 0, "\(changed)")
         #expect(changed.err.contains("New master password strength: strong (about "), "\(changed)")
     }
@@ -34,7 +36,8 @@ struct PasswordStrengthCommandLineTests {
         #expect(!refused.err.contains("Password1234!"), "the password itself is never shown")
         #expect(!FileManager.default.fileExists(atPath: sandbox.vault), "no vault is created")
 
-        let kept = try sandbox.pwtui(["init", "--kdf", "interactive", "--allow-weak"], password: .text("Password1234!"))
+        let kept = try sandbox.pwtui(
+            ["init", "--kdf", "interactive", "--allow-weak"], password: .text("Password1234!"))
         #expect(kept.exitCode == 0, "\(kept)")
         #expect(kept.err.contains("--allow-weak"), "says the weak password was kept on purpose: \(kept)")
         #expect(FileManager.default.fileExists(atPath: sandbox.vault))
@@ -52,13 +55,15 @@ struct PasswordStrengthCommandLineTests {
     func passwdRefusesAWeakMasterPassword() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.vault))
-        let refused = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text("hunter2")])
+        let refused = try sandbox.pwtui(
+            ["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text("hunter2")])
         #expect(refused.exitCode == 64, "\(refused)")
         #expect(refused.err.contains("too weak: about ") && refused.err.contains("--allow-weak"), "\(refused)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.vault)) == before, "the vault is unchanged")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n", "the old password still opens it")
 
-        let kept = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4", "--allow-weak"], descriptors: [4: .text("hunter2")])
+        let kept = try sandbox.pwtui(
+            ["passwd", "--new-master-password-fd", "4", "--allow-weak"], descriptors: [4: .text("hunter2")])
         #expect(kept.exitCode == 0, "\(kept)")
         #expect(try sandbox.pwtui(["get", "github.com"], password: .text("hunter2")).out == "s3cret\n")
     }

@@ -27,11 +27,13 @@ struct PerVaultIdentityStoreTests {
         let usual = try sandbox.pwtui(["suggest", "github.com", "--format", "json"], password: .none)
         #expect(usual.exitCode == 0, "\(usual)")
         #expect(try parseJSONArray(usual.stdout).map { $0["username"] as? String } == ["alice"])
-        let second = try sandbox.pwtui(["suggest", "gitlab.com", "--format", "json", "--vault", other], password: .none)
+        let second = try sandbox.pwtui(
+            ["suggest", "gitlab.com", "--format", "json", "--vault", other], password: .none)
         #expect(second.exitCode == 0, "\(second)")
         #expect(try parseJSONArray(second.stdout).map { $0["username"] as? String } == ["bob"])
-        #expect(try sandbox.pwtui(["suggest", "gitlab.com", "--format", "json"], password: .none).out == "[]\n",
-                "the usual vault's store has none of the other's identities")
+        #expect(
+            try sandbox.pwtui(["suggest", "gitlab.com", "--format", "json"], password: .none).out == "[]\n",
+            "the usual vault's store has none of the other's identities")
         #expect(sandbox.identityStoreFiles().count == 2, "\(sandbox.identityStoreFiles())")
     }
 
@@ -42,8 +44,12 @@ struct PerVaultIdentityStoreTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.vault)
         let throughLink = try sandbox.pwtui(["suggest", "github.com", "--vault", link], password: .none)
         #expect(throughLink.exitCode == 0 && throughLink.out.contains("alice"), "\(throughLink)")
-        let relative = try sandbox.run("/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" suggest github.com --vault ./vault/../vault/vault.pwtui",
-                                                   "sh", sandbox.root, try Binaries.require(Binaries.pwtui)])
+        let relative = try sandbox.run(
+            "/bin/sh",
+            [
+                "-c", "cd \"$1\" && exec \"$2\" suggest github.com --vault ./vault/../vault/vault.pwtui",
+                "sh", sandbox.root, try Binaries.require(Binaries.pwtui),
+            ])
         #expect(relative.exitCode == 0 && relative.out.contains("alice"), "\(relative)")
         #expect(sandbox.identityStoreFiles().count == 1)
     }

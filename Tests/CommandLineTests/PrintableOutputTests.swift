@@ -9,7 +9,9 @@ struct PrintableOutputTests {
     /// C0, DEL, C1, bidi controls, zero-width characters (PrintableText's list).
     static func unsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x08, 0x0B...0x1F, 0x7F...0x9F, 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: return true
+        case 0x00 ... 0x08, 0x0B ... 0x1F, 0x7F ... 0x9F, 0x061C, 0x200B ... 0x200F, 0x202A ... 0x202E, 0x2060,
+            0x2066 ... 0x2069, 0xFEFF:
+            return true
         default: return false
         }
     }
@@ -22,9 +24,13 @@ struct PrintableOutputTests {
     func bidiAndZeroWidthTitles() throws {
         let sandbox = try Sandbox.withVault()
         let title = "invoice\u{202E}gpj.exe", username = "al\u{200B}ice"
-        try sandbox.add(["files.example"], username: username, secret: "pw-1", extra: ["--title", title, "--notes", "csi\u{9B}31m here"])
+        try sandbox.add(
+            ["files.example"], username: username, secret: "pw-1",
+            extra: ["--title", title, "--notes", "csi\u{9B}31m here"])
         #expect(try sandbox.pwtui(["edit", "files.example", "--password"], stdin: "pw-2").exitCode == 0)
-        for arguments in [["list"], ["suggest", "files.example"], ["show", "files.example"], ["history", "files.example"]] {
+        for arguments in [
+            ["list"], ["suggest", "files.example"], ["show", "files.example"], ["history", "files.example"],
+        ] {
             let result = try sandbox.pwtui(arguments)
             #expect(result.exitCode == 0, "\(result)")
             #expect(Self.clean(result), "\(arguments): \(result)")
@@ -72,16 +78,19 @@ struct PrintableOutputTests {
         let store = sandbox.scratch + "/store"
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         try "nobody@example.com\n".write(toFile: store + "/.gpg-id", atomically: true, encoding: .utf8)
-        try "not encrypted".write(toFile: store + "/evil\nadd       forged.example\u{1B}[2J.gpg", atomically: true, encoding: .utf8)
+        try "not encrypted".write(
+            toFile: store + "/evil\nadd       forged.example\u{1B}[2J.gpg", atomically: true, encoding: .utf8)
         let home = sandbox.root + "/gnupg"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { _ = try? sandbox.run("/usr/bin/env", ["gpgconf", "--homedir", home, "--kill", "gpg-agent"]) }
         for arguments in [["import", store, "--dry-run"], ["import", store]] {
             let result = try sandbox.pwtui(arguments, environment: ["GNUPGHOME": home])
             #expect(Self.clean(result), "\(arguments): \(result)")
             let lines = (result.out + result.err).split(separator: "\n")
             #expect(!lines.contains { $0.hasPrefix("add       forged") }, "\(arguments): \(result)")
-            #expect((result.out + result.err).contains("evil\\nadd       forged.example\\e[2J"), "\(arguments): \(result)")
+            #expect(
+                (result.out + result.err).contains("evil\\nadd       forged.example\\e[2J"), "\(arguments): \(result)")
         }
     }
 }

@@ -19,7 +19,9 @@ struct RankingCommandLineTests {
         return sandbox
     }
 
-    func ranked(_ sandbox: Sandbox, _ arguments: [String], environment: [String: String] = [:]) throws -> [(String, String?)] {
+    func ranked(_ sandbox: Sandbox, _ arguments: [String], environment: [String: String] = [:]) throws -> [(
+        String, String?
+    )] {
         let result = try sandbox.pwtui(["list"] + arguments + ["--format", "json"], environment: environment)
         try #require(result.exitCode == 0, "\(result)")
         return try parseJSONArray(result.stdout).map { ($0["username"] as? String ?? "", $0["match"] as? String) }
@@ -62,7 +64,9 @@ struct RankingCommandLineTests {
         // In the vault, not beside it: a copy of the vault file alone carries them.
         let copy = sandbox.root + "/copy.pwtui"
         try FileManager.default.copyItem(atPath: sandbox.vault, toPath: copy)
-        #expect(try sandbox.pwtui(["equivalents", "list", "--user", "--vault", copy]).out == "amazon.co.uk amazon.com amazon.com.be\n")
+        #expect(
+            try sandbox.pwtui(["equivalents", "list", "--user", "--vault", copy]).out
+                == "amazon.co.uk amazon.com amazon.com.be\n")
         #expect(try sandbox.pwtui(["equivalents", "rm", "amazon.com.be", "amazon.co.uk"]).exitCode == 0)
         #expect(try sandbox.pwtui(["equivalents", "list", "--user"]).out == "")
         #expect(try sandbox.pwtui(["get", "amazon.co.uk"]).exitCode == 1)
@@ -73,9 +77,11 @@ struct RankingCommandLineTests {
     @Test("invalid services exit 64 and quote the bad part")
     func invalidServices() throws {
         let sandbox = try Sandbox.withVault()
-        for (service, fragment) in [("*.com", "*.com"), ("*.co.uk", "co.uk"), ("*.github.io", "github.io"),
-                                    ("ftp://example.com", "'ftp'"), ("example.com:70000", "'70000'"),
-                                    ("foo.*.example.com", "foo.*.example.com"), ("git hub.com", "'git hub.com'")] {
+        for (service, fragment) in [
+            ("*.com", "*.com"), ("*.co.uk", "co.uk"), ("*.github.io", "github.io"),
+            ("ftp://example.com", "'ftp'"), ("example.com:70000", "'70000'"),
+            ("foo.*.example.com", "foo.*.example.com"), ("git hub.com", "'git hub.com'"),
+        ] {
             let result = try sandbox.pwtui(["add", service, "--username", "u"], stdin: "secret")
             #expect(result.exitCode == 64, "\(service): \(result)")
             #expect(result.err.contains(fragment), "\(service): \(result)")
@@ -89,7 +95,9 @@ struct RankingCommandLineTests {
             Login(["example.com"], username: "a-first", secret: "p-a"),
             Login(["example.com"], username: "b-second", secret: "p-b"))
         let vaultBefore = try sandbox.vaultDirectoryFiles()
-        let ids = try sandbox.listJSON().reduce(into: [String: String]()) { $0[$1["username"] as? String ?? ""] = $1["id"] as? String }
+        let ids = try sandbox.listJSON().reduce(into: [String: String]()) {
+            $0[$1["username"] as? String ?? ""] = $1["id"] as? String
+        }
         // Equal in tier, rank and title: without history the id decides. Whichever comes first,
         // a more recent use of the other one for this service must put it first.
         let first = try sandbox.pwtui(["get", "example.com", "--field", "username"]).out
@@ -110,7 +118,8 @@ struct RankingCommandLineTests {
     func missingSuffixList() throws {
         let sandbox = try rankingSandbox()
         let environment = ["PWTUI_PSL_FILE": sandbox.root + "/no-such-list.dat"]
-        let result = try sandbox.pwtui(["list", "https://api.github.com/login", "--format", "json"], environment: environment)
+        let result = try sandbox.pwtui(
+            ["list", "https://api.github.com/login", "--format", "json"], environment: environment)
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.err.components(separatedBy: "Public Suffix List").count == 2, "said exactly once: \(result.err)")
         let tiers = try parseJSONArray(result.stdout).map { $0["match"] as? String }

@@ -32,7 +32,10 @@ enum ProtectedFile {
     }
 
     private static func tooLarge(_ path: String, size: Int, limit: Int) -> ImportFailure {
-        ImportFailure(file: path, "is \(size) bytes; pwtui reads at most \(limit) bytes (\(limit / 1_048_576) MiB, the most one vault can hold)")
+        ImportFailure(
+            file: path,
+            "is \(size) bytes; pwtui reads at most \(limit) bytes (\(limit / 1_048_576) MiB, the most one vault can hold)"
+        )
     }
 }
 
