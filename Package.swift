@@ -35,7 +35,7 @@ let package = Package(
 
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
         .target(name: "Platform", dependencies: ["CSystem"]),
-        .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        .target(name: "VaultCrypto", dependencies: ["CSodium", "Platform"]),
         // Text without Foundation's full module: trimming, normalization, folding, escapes.
         .target(name: "UnicodeText"),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
@@ -65,7 +65,7 @@ let package = Package(
             ]),
         .target(
             name: "FuzzTargets",
-            dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
+            dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
@@ -88,7 +88,7 @@ let package = Package(
             name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
             path: "Tests/PwtuiTestSupport"),
 
-        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "PwtuiTestSupport"]),
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "Platform", "PwtuiTestSupport"]),
         .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
         .testTarget(
             name: "PasswordsTests", dependencies: ["Passwords", "VaultModel", "VaultCrypto", "PwtuiTestSupport"]),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Interchange
+import Platform
 import VaultCrypto
 import VaultModel
 import ServiceMatching
@@ -11,19 +12,19 @@ import ServiceMatching
 /// changes.
 public enum SeedCorpus {
     public static func write(to directory: String) throws {
-        let scratch = FileManager.default.temporaryDirectory.path + "/pwtui-seeds-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let scratch = Paths(environment: .process).temporaryDirectory + "/pwtui-seeds-" + UUID().uuidString
+        try FileSystem.makeDirectories(scratch)
+        defer { try? FileSystem.removeTree(scratch) }
 
         var seeds: [FuzzEntry: [String: [UInt8]]] = [:]
         for (name, credentials) in [("empty", 0), ("one", 1), ("three", 3), ("items", -1)] {
             let vault = try sampleVault(at: scratch + "/\(name).pwv", credentials: credentials)
-            let file = Array(try Data(contentsOf: URL(fileURLWithPath: vault.path)))
+            let file = try wholeFile(vault.path)
             seeds[.vaultHeader, default: [:]][name] = Array(file.prefix(VaultHeader.byteCount))
             seeds[.payload, default: [:]][name] = try PayloadCodec.encode(vault.contents).withUnsafeBytes { Array($0) }
             let store = scratch + "/\(name).identities"
             try IdentityStore(vault: vault).save(to: store)
-            seeds[.identityStore, default: [:]][name] = Array(try Data(contentsOf: URL(fileURLWithPath: store)))
+            seeds[.identityStore, default: [:]][name] = try wholeFile(store)
             // The vault exported in each format `pwtui export` writes; the hand-written samples of
             // the other managers' formats (Tests/InterchangeTests/Samples) are in the corpus too.
             for format in ExportFormat.allCases {
@@ -40,12 +41,21 @@ public enum SeedCorpus {
         }
         for (entry, files) in seeds {
             let folder = directory + "/" + entry.rawValue
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileSystem.makeDirectories(folder)
             for (name, bytes) in files {
                 try Data(bytes).write(to: URL(fileURLWithPath: folder + "/seed-" + name))
             }
         }
     }
+
+    /// A file just written, through the one funnel (`RegularFile`); the vault has no size bound.
+    private static func wholeFile(_ path: String) throws -> [UInt8] {
+        guard let bytes = try RegularFile.readIfPresent(path, limit: .max) else { throw Vanished(path: path) }
+        return bytes
+    }
+
+    /// A file this run wrote was gone when read back (something else cleaned the scratch folder).
+    private struct Vanished: Error { let path: String }
 
     /// `credentials` -1: what format 1.3 adds (an item without a site, app links, named fields).
     private static func sampleVault(at path: String, credentials: Int) throws -> Vault {

@@ -21,14 +21,34 @@ public enum FileSystem {
         return FileStatus(info)
     }
 
-    /// Whether anything is at `path` (a dangling link counts as nothing).
     /// Whether this process may create and rename files in `directory` (a save needs both).
     public static func isWritableDirectory(_ directory: String) -> Bool {
         access(directory, W_OK | X_OK) == 0
     }
 
+    /// Whether anything is at `path` (a dangling link counts as nothing).
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
+    }
+
+    /// Whether this process may execute `path` (access(2) with X_OK, as a shell's PATH search
+    /// asks; a searchable directory counts too, as it did with Foundation's `isExecutableFile`).
+    public static func isExecutable(_ path: String) -> Bool {
+        access(path, X_OK) == 0
+    }
+
+    /// getcwd(3); "" when it cannot be had (the directory was removed), as Foundation's
+    /// `currentDirectoryPath` gave, so that `absolute` still yields a path.
+    public static var currentDirectory: String {
+        guard let pointer = getcwd(nil, 0) else { return "" }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// `path` as it is when this process is elsewhere: unchanged when absolute, else under the
+    /// current directory. Nothing is resolved (links, `..`): the caller decides whether to.
+    public static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : currentDirectory + "/" + path
     }
 
     /// rename(2): atomic within one file system.
@@ -54,6 +74,34 @@ public enum FileSystem {
     /// mkdir(2) of one directory.
     public static func makeDirectory(_ path: String, permissions: UInt32 = 0o700) throws(SystemError) {
         guard mkdir(path, mode_t(permissions)) == 0 else { throw .current }
+    }
+
+    /// mkdir -p: the missing directories on the way to `path`, then `path` itself with
+    /// `permissions` (both less the umask); one already there, as a directory, is no error.
+    public static func makeDirectories(_ path: String, permissions: UInt32 = 0o777) throws(SystemError) {
+        if (try? status(path))?.kind == .directory { return }
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        if let slash = trimmed.lastIndex(of: "/"), slash != trimmed.startIndex {
+            // Ancestors get the default mode, as Foundation gave them; the caller's is for the last.
+            try makeDirectories(String(trimmed[..<slash]))
+        }
+        guard mkdir(path, mode_t(permissions)) == 0 else {
+            let failure = SystemError.current  // before stat can touch errno
+            // Made meanwhile by another process: there now, which is all that was asked.
+            if failure.code == EEXIST, (try? status(path))?.kind == .directory { return }
+            throw failure
+        }
+    }
+
+    /// rm -r: `path` and, when it is a directory (not a link to one), everything in it, depth
+    /// first. A link is removed, never followed. Missing: ENOENT.
+    public static func removeTree(_ path: String) throws(SystemError) {
+        guard try linkStatus(path).kind == .directory else { return try remove(path) }
+        for name in try entries(of: path) {
+            try removeTree(path + "/" + name)
+        }
+        guard rmdir(path) == 0 else { throw .current }
     }
 
     /// chmod(2).

@@ -14,6 +14,10 @@ public struct Paths: Sendable, Equatable {
     public let stateDirectory: String
     /// `$XDG_RUNTIME_DIR/pwtui`, else `/tmp/pwtui-<uid>`: the agent's socket.
     public let runtimeDirectory: String
+    /// `$TMPDIR` (set and not empty), else `/tmp`, without a trailing slash (the root is "", so
+    /// that `+ "/name"` is always right): scratch folders (the demo's vault). A relative one is
+    /// taken from the current directory, as Foundation's `temporaryDirectory` took it.
+    public let temporaryDirectory: String
 
     public init(environment: Environment, userID: UInt32) {
         let home = environment["HOME"] ?? "."
@@ -21,6 +25,9 @@ public struct Paths: Sendable, Equatable {
         dataDirectory = (environment["XDG_DATA_HOME"] ?? home + "/.local/share") + "/pwtui"
         stateDirectory = (environment["XDG_STATE_HOME"] ?? home + "/.local/state") + "/pwtui"
         runtimeDirectory = environment["XDG_RUNTIME_DIR"].map { $0 + "/pwtui" } ?? "/tmp/pwtui-\(userID)"
+        var temporary = Substring(environment["TMPDIR"] ?? "/tmp")
+        while temporary.hasSuffix("/") { temporary = temporary.dropLast() }
+        temporaryDirectory = temporary.isEmpty ? "" : FileSystem.absolute(String(temporary))
     }
 
     /// For this process's user.

@@ -4,7 +4,8 @@
 
 /// The one way pwtui reads a file whole: the vault, its header, the identity store, settings,
 /// themes, generations, git's rejections, the password-change marker, word lists, the files of a
-/// git repository it edits, a pass store's entries. Only a regular file is read: a FIFO, a device
+/// git repository it edits, an export (into protected memory: a `Destination`), a pass store's
+/// entries (opened here, read by gpg). Only a regular file is read: a FIFO, a device
 /// (`/dev/zero`), a socket or a directory at one of those paths is refused with what it is,
 /// and never opened for a read that could block or never end.
 ///
@@ -18,8 +19,9 @@ public enum RegularFile {
         case notRegular(path: String, kind: String)
         /// A symbolic link where links are refused (`Links.refuse`).
         case symbolicLink(path: String)
-        /// Larger than the caller's bound.
-        case tooLarge(path: String, limit: Int)
+        /// Larger than the caller's bound. `size`: what fstat said, or, for a file that grew past
+        /// the bound while it was read, the bytes seen by then (it holds at least that many).
+        case tooLarge(path: String, size: Int, limit: Int)
         /// A system call failed (permission, I/O).
         case system(path: String, operation: String, SystemError)
 
@@ -29,12 +31,25 @@ public enum RegularFile {
                 return "\(path) is \(kind), not a regular file; refusing to read it"
             case .symbolicLink(let path):
                 return "\(path) is a symbolic link; refusing to follow it (replace it with a regular file)"
-            case .tooLarge(let path, let limit):
+            case .tooLarge(let path, _, let limit):
                 return "\(path) is larger than \(limit) bytes; refusing to read it"
             case .system(let path, let operation, let error):
                 return "\(operation) \(path) failed: \(error)"
             }
         }
+    }
+
+    /// Memory a file is read into, filled where it stands: `[UInt8]` for most files; protected
+    /// memory (VaultCrypto's `SecureBytes`) for an export full of passwords, which must never
+    /// pass through an ordinary array on its way there.
+    public protocol Destination: ~Copyable {
+        var count: Int { get }
+        /// `more` zero bytes at the end, to be read into; false when the memory cannot be had.
+        mutating func grow(by more: Int) -> Bool
+        /// Drops the last `n` bytes: room the file did not fill.
+        mutating func shrink(by n: Int)
+        /// The bytes, for one read into them.
+        mutating func withBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result
     }
 
     /// Whether the last component of the path may be a symbolic link.
@@ -56,32 +71,65 @@ public enum RegularFile {
         _ path: String, limit: Int = defaultLimit, prefix: Bool = false,
         links: Links = .follow
     ) throws(Failure) -> [UInt8]? {
-        guard let (fd, info) = try openIfPresent(path, links: links) else { return nil }
+        var bytes: [UInt8] = []
+        guard try readIfPresent(path, into: &bytes, limit: limit, prefix: prefix, links: links) else { return nil }
+        return bytes
+    }
+
+    /// As `readIfPresent`, the bytes appended to `bytes`, the caller's memory; false when nothing
+    /// is at `path`. The one read loop, whatever the memory.
+    public static func readIfPresent<Bytes: Destination & ~Copyable>(
+        _ path: String, into bytes: inout Bytes,
+        limit: Int = defaultLimit, prefix: Bool = false,
+        links: Links = .follow
+    ) throws(Failure) -> Bool {
+        guard let (fd, info) = try openIfPresent(path, links: links) else { return false }
         defer { fd.close() }
-        if !prefix, info.size > limit { throw .tooLarge(path: path, limit: limit) }
-        var bytes = [UInt8](repeating: 0, count: min(info.size, limit))
+        if !prefix, info.size > limit { throw .tooLarge(path: path, size: info.size, limit: limit) }
+        let start = bytes.count
+        // Room for what fstat said; a file that grows while it is read gets more below.
+        try grow(&bytes, by: min(info.size, limit), path: path)
         var filled = 0
         while true {
-            if filled == bytes.count {
+            if start + filled == bytes.count {
+                if prefix, filled >= limit { break }
+                // Full: one more byte says whether the file grew since fstat. Read beside the
+                // memory rather than into more of it: growing it only to find the end would move
+                // a whole vault (or an export, in protected memory) to an allocation twice its size.
+                var probe: UInt8 = 0
+                let more = try withUnsafeMutableBytes(of: &probe) { read(fd, into: $0, path: path) }.get()
+                if more == 0 { break }
                 if filled >= limit {
-                    if prefix { break }
-                    // Grown past the bound since fstat: one more byte says whether it did.
-                    var probe: UInt8 = 0
-                    let more = withUnsafeMutableBytes(of: &probe) { read(fd, into: $0, path: path) }
-                    if try more.get() > 0 { throw .tooLarge(path: path, limit: limit) }
-                    break
+                    forget(&probe)
+                    throw .tooLarge(path: path, size: filled + 1, limit: limit)
                 }
-                // The file grew since fstat; read the rest too, so that trailing bytes are seen.
-                bytes += [UInt8](repeating: 0, count: min(4096, limit - filled))
+                // It grew: the rest is read too, so that trailing bytes are seen.
+                try grow(&bytes, by: min(64 << 10, limit - filled), path: path)
+                bytes.withBytes { $0[start + filled] = probe }
+                forget(&probe)
+                filled += 1
+                continue
             }
-            let got = try bytes.withUnsafeMutableBytes {
-                read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]), path: path)
+            let got = try bytes.withBytes { all in
+                read(fd, into: UnsafeMutableRawBufferPointer(rebasing: all[(start + filled)...]), path: path)
             }.get()
             if got == 0 { break }
             filled += got
         }
-        bytes.removeLast(bytes.count - filled)
-        return bytes
+        bytes.shrink(by: bytes.count - start - filled)
+        return true
+    }
+
+    /// Clears the probe byte in a way the optimizer keeps: it may be a byte of an export's password.
+    private static func forget(_ byte: inout UInt8) {
+        withUnsafeMutableBytes(of: &byte) { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } }
+    }
+
+    /// Room for `more` bytes, or the failure to have it, told as a read that failed for memory.
+    private static func grow<Bytes: Destination & ~Copyable>(_ bytes: inout Bytes, by more: Int, path: String)
+        throws(Failure)
+    {
+        guard bytes.grow(by: more) else { throw .system(path: path, operation: "reading", SystemError(code: ENOMEM)) }
     }
 
     /// The open file and what fstat says of it, nil when nothing is at `path`; anything but a
@@ -154,5 +202,26 @@ public enum RegularFile {
         } catch {
             return .failure(.system(path: path, operation: "reading", error))
         }
+    }
+}
+
+/// An ordinary array: for files that hold no secret, or whose secrets are sealed (the vault).
+extension Array: RegularFile.Destination where Element == UInt8 {
+    public mutating func grow(by more: Int) -> Bool {
+        // Zeros made at once (a memset), not element by element: every vault read comes here.
+        if isEmpty {
+            self = Array(repeating: 0, count: more)
+        } else {
+            append(contentsOf: Array(repeating: 0, count: more))
+        }
+        return true
+    }
+
+    public mutating func shrink(by n: Int) {
+        removeLast(n)
+    }
+
+    public mutating func withBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        withUnsafeMutableBytes { body($0) }
     }
 }

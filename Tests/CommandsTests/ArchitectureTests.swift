@@ -152,7 +152,7 @@ struct ArchitectureTests {
     }
 
     /// A concept has one home (docs/ARCHITECTURE.md): a vault is opened with a master password in
-    /// one place, `CommandContext.open` (Commands/CommandContext/VaultOpening.swift), so every command, the
+    /// one place, `CommandContext.open` (Commands/Context/VaultOpening.swift), so every command, the
     /// picker, git's helper, `configure` and the agent get its checks (an interrupted passwd, the
     /// generation). Six places called `Vault.open` themselves, and two of them checked the
     /// generation.
@@ -166,6 +166,41 @@ struct ArchitectureTests {
             if text.contains("Vault.open(at:") { openers.append(file) }
         }
         #expect(openers == ["Context/VaultOpening.swift"], "opened elsewhere: \(openers.sorted())")
+    }
+
+    /// What only Platform may name: the file system's API (`FileManager`) and Foundation's
+    /// whole-file reads. Platform is the one target that touches the file system (its calls in
+    /// `FileSystem`, one Swift function each) and reads a file whole (`RegularFile`: regular files
+    /// only, a size bound), so a read elsewhere cannot skip the funnel's checks and wait on a FIFO.
+    static let platformOnly = ["FileManager", "Data(contentsOf", "String(contentsOf", "FileHandle"]
+
+    /// Where `text` names something of `platformOnly`, by line; comments do not count.
+    static func platformOnlyUses(in text: String) -> [(line: Int, name: String)] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().flatMap { index, line in
+            let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+            return platformOnly.filter { code.contains($0) }.map { (index + 1, $0) }
+        }
+    }
+
+    @Test(
+        "only Platform touches the file system: no FileManager, no whole-file read outside Sources/Platform (issue 28)")
+    func fileSystemOnlyThroughPlatform() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.sources.path)
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Platform/") }
+        #expect(files.count > 100, "\(files.count) source files")
+        for file in files {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            for (line, name) in Self.platformOnlyUses(in: text) {
+                Issue.record("\(file):\(line) uses \(name); only Platform may (FileSystem, RegularFile)")
+            }
+        }
+    }
+
+    @Test("the file-system check sees a use in code and none in a comment")
+    func platformOnlyCheckWorks() {
+        let uses = Self.platformOnlyUses(
+            in: "let a = 1\nFileManager.default.fileExists(atPath: p) // FileHandle\n// Data(contentsOf: u)\n")
+        #expect(uses.map(\.line) == [2] && uses.map(\.name) == ["FileManager"], "\(uses)")
     }
 
     @Test("the loop finder finds a loop of three and none in a chain")

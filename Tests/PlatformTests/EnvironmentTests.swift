@@ -66,6 +66,16 @@ import Testing
         #expect(paths.runtimeDirectory == "/tmp/pwtui-\(CurrentProcess.userID)")
     }
 
+    @Test func theTemporaryDirectoryIsTmpdirWithoutItsTrailingSlash() {
+        #expect(Paths(environment: Environment([:]), userID: 1).temporaryDirectory == "/tmp")
+        #expect(Paths(environment: Environment(["TMPDIR": ""]), userID: 1).temporaryDirectory == "/tmp")
+        #expect(Paths(environment: Environment(["TMPDIR": "/var/tmp//"]), userID: 1).temporaryDirectory == "/var/tmp")
+        #expect(Paths(environment: Environment(["TMPDIR": "/"]), userID: 1).temporaryDirectory + "/x" == "/x")
+        #expect(
+            Paths(environment: Environment(["TMPDIR": "scratch"]), userID: 1).temporaryDirectory
+                == FileSystem.currentDirectory + "/scratch")
+    }
+
     @Test func aTypedTildeStandsForHomeOnlyAtTheStart() {
         #expect(Paths.expandingTilde(in: "~", home: "/home/u") == "/home/u")
         #expect(Paths.expandingTilde(in: "~/vault.pwtui", home: "/home/u") == "/home/u/vault.pwtui")

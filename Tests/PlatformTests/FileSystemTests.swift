@@ -38,6 +38,46 @@ import Testing
         #expect(FileSystem.exists(file))
     }
 
+    @Test func directoriesAreMadeWithTheirAncestorsAndRemovedWithTheirContents() throws {
+        let directory = NSTemporaryDirectory() + "platform-tree-" + UUID().uuidString.prefix(8)
+        let outside = NSTemporaryDirectory() + "platform-kept-" + UUID().uuidString.prefix(8)
+        defer {
+            try? FileManager.default.removeItem(atPath: directory); try? FileManager.default.removeItem(atPath: outside)
+        }
+        let deep = directory + "/a/b/c"
+        try FileSystem.makeDirectories(deep + "/", permissions: 0o700)
+        #expect(try FileSystem.status(deep).kind == .directory)
+        #expect(try FileSystem.status(deep).permissions == 0o700, "the last one has the caller's permissions")
+        #expect(try FileSystem.status(directory + "/a").permissions & 0o700 == 0o700)
+        try FileSystem.makeDirectories(deep, permissions: 0o700)  // already there: no error
+        let file = directory + "/a/file"
+        try FileDescriptor.open(file, [.writeOnly, .create, .exclusive]).close()
+        #expect(throws: SystemError(code: EEXIST)) { try FileSystem.makeDirectories(file) }
+        // The file is in the way.
+        #expect(throws: SystemError(code: EEXIST)) { try FileSystem.makeDirectories(file + "/below") }
+
+        // A link to a folder elsewhere is removed, and what it points at kept.
+        try FileSystem.makeDirectory(outside)
+        try FileDescriptor.open(outside + "/keep", [.writeOnly, .create, .exclusive]).close()
+        #expect(symlink(outside, deep + "/link") == 0)
+        try FileSystem.removeTree(directory)
+        #expect(!FileSystem.exists(directory))
+        #expect(FileSystem.exists(outside + "/keep"))
+        #expect(throws: SystemError(code: ENOENT)) { try FileSystem.removeTree(directory) }
+        try FileSystem.removeTree(outside + "/keep")  // a file alone
+        #expect(try FileSystem.entries(of: outside).isEmpty)
+    }
+
+    @Test func executablesAndTheCurrentDirectory() throws {
+        #expect(FileSystem.isExecutable("/bin/sh"))
+        #expect(!FileSystem.isExecutable("/etc/passwd"))
+        #expect(!FileSystem.isExecutable("/nonexistent/sh"))
+        let current = FileSystem.currentDirectory
+        #expect(current == FileManager.default.currentDirectoryPath && current.hasPrefix("/"))
+        #expect(FileSystem.absolute("/etc/passwd") == "/etc/passwd")
+        #expect(FileSystem.absolute("vault.pwtui") == current + "/vault.pwtui")
+    }
+
     @Test func theClockAndTheCalendarAgree() {
         #expect(
             SystemClock.utc(secondsSince1970: 0)

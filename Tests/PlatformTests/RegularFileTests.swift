@@ -39,9 +39,60 @@ import Testing
         #expect(try RegularFile.textIfPresent(directory + "/a") == "hello")
         #expect(try RegularFile.readIfPresent(directory + "/none") == nil)
         #expect(try RegularFile.readIfPresent(directory + "/a", limit: 2, prefix: true) == Array("he".utf8))
-        #expect(throws: RegularFile.Failure.tooLarge(path: directory + "/a", limit: 4)) {
+        #expect(throws: RegularFile.Failure.tooLarge(path: directory + "/a", size: 5, limit: 4)) {
             try RegularFile.readIfPresent(directory + "/a", limit: 4)
         }
+    }
+
+    /// Memory that counts how it was grown, and can refuse to grow (as protected memory can).
+    struct CountingBytes: RegularFile.Destination, ~Copyable {
+        var bytes: [UInt8]
+        var grows = 0
+        var memory = Int.max
+
+        var count: Int { bytes.count }
+
+        mutating func grow(by more: Int) -> Bool {
+            guard bytes.count + more <= memory else { return false }
+            grows += 1
+            bytes += [UInt8](repeating: 0, count: more)
+            return true
+        }
+
+        mutating func shrink(by n: Int) { bytes.removeLast(n) }
+
+        mutating func withBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+            bytes.withUnsafeMutableBytes { body($0) }
+        }
+    }
+
+    @Test func aDestinationOfTheCallersIsAppendedToInOneGrowth() throws {
+        defer { try? FileSystem.removeTree(directory) }
+        try "hello".write(toFile: directory + "/a", atomically: true, encoding: .utf8)
+        var into = CountingBytes(bytes: Array("> ".utf8))
+        #expect(try RegularFile.readIfPresent(directory + "/a", into: &into))
+        #expect(into.bytes == Array("> hello".utf8), "appended after what was there")
+        #expect(into.grows == 1, "room for what fstat said, once")
+        var none = CountingBytes(bytes: [])
+        #expect(try !RegularFile.readIfPresent(directory + "/none", into: &none))
+        #expect(none.bytes.isEmpty && none.grows == 0)
+        var small = CountingBytes(bytes: [], memory: 3)
+        #expect(
+            throws: RegularFile.Failure.system(path: directory + "/a", operation: "reading", SystemError(code: ENOMEM))
+        ) {
+            try RegularFile.readIfPresent(directory + "/a", into: &small)
+        }
+    }
+
+    /// /proc's files are regular and say they are empty: what a file that grew after fstat looks like.
+    @Test func aFileLargerThanFstatSaidIsReadWholeAndStillBounded() throws {
+        let status = try #require(try RegularFile.textIfPresent("/proc/self/status"))
+        #expect(status.hasPrefix("Name:") && status.contains("\nPid:"), "\(status.prefix(80))")
+        #expect(status.utf8.count > 100)
+        #expect(throws: RegularFile.Failure.tooLarge(path: "/proc/self/status", size: 11, limit: 10)) {
+            try RegularFile.readIfPresent("/proc/self/status", limit: 10)
+        }
+        #expect(try RegularFile.readIfPresent("/proc/self/status", limit: 5, prefix: true) == Array("Name:".utf8))
     }
 
     @Test func fifosAndDevicesAreRefusedWithoutWaiting() throws {

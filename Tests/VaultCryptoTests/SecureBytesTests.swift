@@ -1,3 +1,5 @@
+import Foundation
+import Platform
 import PwtuiTestSupport
 import Testing
 import VaultCrypto
@@ -20,6 +22,24 @@ import VaultCrypto
         let tail: [UInt8] = [9, 8, 7]
         try tail.withUnsafeBytes { try bytes.append(contentsOf: $0) }
         #expect(Array(contents(bytes).suffix(3)) == tail)
+    }
+
+    /// How an export is read (Interchange's ProtectedFile): by Platform's one read loop, straight
+    /// into protected memory, sized once from what fstat says.
+    @Test func aFileIsReadStraightIntoProtectedMemory() throws {
+        let temporary = TemporaryDirectory("secure-read")
+        let path = try temporary.freshPath("export.csv")
+        let text = Array("name,password\nsite,hunter2\n".utf8)
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        var bytes = try SecureBytes(capacity: 0)
+        #expect(try RegularFile.readIfPresent(path, into: &bytes, limit: 1024))
+        #expect(contents(bytes) == text)
+        #expect(bytes.capacity == text.count, "one allocation of the file's size, none to find its end")
+        var bounded = try SecureBytes(capacity: 0)
+        #expect(throws: RegularFile.Failure.tooLarge(path: path, size: text.count, limit: 8)) {
+            try RegularFile.readIfPresent(path, into: &bounded, limit: 8)
+        }
+        #expect(bounded.count == 0, "refused before a byte is read")
     }
 
     @Test func removeLastForgetsAndZeroes() throws {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Passwords
+import Platform
 import ServiceMatching
 import VaultCrypto
 import VaultModel
@@ -17,7 +18,7 @@ public struct CreateVault {
 
     public func run(in context: CommandContext) throws {
         let path = context.vaultPath
-        guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.alreadyExists(path: path) }
+        guard !FileSystem.exists(path) else { throw VaultError.alreadyExists(path: path) }
         let password = try NewMasterPassword.read(
             from: context.masterPasswordFD, option: "--master-password-fd",
             example: " (pwtui init --master-password-fd 3 3<file)",

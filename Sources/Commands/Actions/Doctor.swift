@@ -101,7 +101,7 @@ public struct Doctor {
         let (directory, name) = AtomicFile.split(vault)
         let stem = name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? name
         let suffix = String(name.dropFirst(stem.count))  // ".pwtui": a copy's own `.bak` or `.lock` is no copy
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        guard let names = try? FileSystem.entries(of: directory) else { return [] }
         return names.filter { candidate in
             candidate != name && candidate.hasPrefix(stem) && candidate.hasSuffix(suffix)
                 && (candidate.contains(".sync-conflict-") || candidate.contains("conflicted copy"))

@@ -47,7 +47,7 @@ public struct GitCredentialHelper {
         var request = try GitCredentialRequest.read(from: context.streams.input.rawValue)
         guard let operation = Operation(rawValue: operation), let service = try request.service() else { return }
         let path = context.vaultPath
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard FileSystem.exists(path) else { return }
         let scope = Scope(request, service)
         switch operation {
         case .get: try get(request, scope, path: path)

@@ -86,7 +86,7 @@ enum Clipboard {
 
     private static func find(_ name: String, environment: Environment) -> String? {
         let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        return path.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.map { $0 + "/" + name }.first { FileSystem.isExecutable($0) }
     }
 
     /// `streams`: the terminal the OSC 52 sequence goes to, when tmux does not take the copy.

@@ -12,7 +12,7 @@ public enum Configuration {
     /// first-run wizard followed by the (empty) picker.
     public static func start(in context: CommandContext) throws {
         let path = context.vaultPath
-        if FileManager.default.fileExists(atPath: path) {
+        if FileSystem.exists(path) {
             try pointingOnWhenEmpty(vault: nil, context) {
                 try Picker.run(vaultPath: path, requests: [], context: context, output: .password)
             }
@@ -61,7 +61,7 @@ public enum Configuration {
     /// cost (re-encrypting, after the master password), the theme and the clipboard timeout.
     public static func configure(in context: CommandContext) throws {
         let path = context.vaultPath
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileSystem.exists(path) else {
             let terminal = try context.openTerminal(theme: try context.settings().theme)
             defer { terminal.close() }
             guard try firstRun(on: terminal, context: context) != nil else {
@@ -112,8 +112,7 @@ public enum Configuration {
             path = nil
         } else {
             let expanded = Paths.expandingTilde(in: text, home: context.environment["HOME"] ?? "")
-            let absolute =
-                expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+            let absolute = FileSystem.absolute(expanded)
             try VaultStorage.requireVaultFile(absolute)
             _ = try VaultStorage.loadHeader(absolute)  // a vault, not any file
             path = absolute == context.paths.defaultVaultFile ? nil : absolute

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Passwords
+import Platform
 import ServiceMatching
 import VaultCrypto
 import VaultModel
@@ -46,11 +47,9 @@ public enum DemoVault {
 
     /// `pwtui demo`: the picker on the sample vault; the choice goes where `pick`'s would.
     public static func run(output: CredentialField, in context: CommandContext) throws {
-        let directory = FileManager.default.temporaryDirectory.path + "/pwtui-demo-" + UUID().uuidString
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = context.paths.temporaryDirectory + "/pwtui-demo-" + UUID().uuidString
+        try FileSystem.makeDirectories(directory, permissions: 0o700)
+        defer { try? FileSystem.removeTree(directory) }
         let path = directory + "/demo.pwtui"
         let vault = try Vault.create(
             at: path, password: try SecureBytes(copying: Array(password.utf8)), parameters: .interactive)

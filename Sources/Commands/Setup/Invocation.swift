@@ -9,13 +9,12 @@ struct Invocation {
     let isOnPath: Bool
 
     static func current(_ environment: Environment) -> Invocation {
-        let own =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let own = (try? FileSystem.linkDestination("/proc/self/exe")) ?? CommandLine.arguments[0]
         let resolved = URL(fileURLWithPath: own).resolvingSymlinksInPath().path
         let path = environment["PATH"] ?? ""
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = String(directory) + "/pwtui"
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            guard FileSystem.isExecutable(candidate) else { continue }
             // The first pwtui on PATH is the one a shell runs: it must be this one.
             let isThis = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path == resolved
             return Invocation(command: isThis ? "pwtui" : resolved, isOnPath: isThis)

@@ -16,8 +16,7 @@ enum ThemeLocator {
     static func available(environment: Environment = .process) -> [String] {
         var names = Theme.builtInNames
         for directory in directories(environment: environment) {
-            for file in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-            where file.hasSuffix(".theme") {
+            for file in ((try? FileSystem.entries(of: directory)) ?? []).sorted() where file.hasSuffix(".theme") {
                 let name = String(file.dropLast(6))
                 if !names.contains(name) { names.append(name) }
             }

@@ -35,7 +35,7 @@ struct GitRepository {
     /// `path` relative to the work tree's top (both resolved, so a link to the folder works).
     func relative(_ path: String) -> String {
         let resolve = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
-        let full = resolve(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        let full = resolve(FileSystem.absolute(path))
         let top = resolve(root)
         return full.hasPrefix(top + "/") ? String(full.dropFirst(top.count + 1)) : full
     }

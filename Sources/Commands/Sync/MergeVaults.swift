@@ -31,8 +31,10 @@ public struct MergeVaults {
         switch files {
         case .driver(let base, let ours, let other):
             theirs = other
+            // The agent runs in another directory: paths go to it absolute.
             summary = try Self.driver(
-                base: Self.absolute(base), ours: Self.absolute(ours), theirs: Self.absolute(other), context)
+                base: FileSystem.absolute(base), ours: FileSystem.absolute(ours),
+                theirs: FileSystem.absolute(other), context)
         case .copy(let other):
             theirs = other
             let vault = context.vaultPath
@@ -47,7 +49,7 @@ public struct MergeVaults {
                         + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay."
                 )
             }
-            if let answer = try context.agent?.ask(.mergeCopy(vault: vault, copy: Self.absolute(other))) {
+            if let answer = try context.agent?.ask(.mergeCopy(vault: vault, copy: FileSystem.absolute(other))) {
                 summary = try Self.summary(of: answer.body)
             } else {
                 let keyring = VaultKeyring(password: try context.masterPassword())
@@ -147,10 +149,5 @@ public struct MergeVaults {
     private static func summary(of reply: AgentReply) throws -> ReconcileSummary {
         guard case .merged(let summary) = reply else { throw AgentError.unexpected(reply) }
         return summary
-    }
-
-    /// The agent runs in another directory: paths go to it absolute.
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }

@@ -37,7 +37,7 @@ enum GnuPG {
         }
         let plaintext: SecureBytes
         do {
-            plaintext = try ProtectedFile.readAll(output, limit: 4 * 1024 * 1024, deadline: .after(timeLimit)) { _ in
+            plaintext = try readAll(output, limit: 4 * 1024 * 1024, deadline: .after(timeLimit)) { _ in
                 ImportFailure("decrypts to more than 4 MiB; not a pass entry")
             }
         } catch {
@@ -64,5 +64,22 @@ enum GnuPG {
             throw ImportFailure("gpg could not decrypt it: \(reason)")
         }
         return plaintext
+    }
+
+    /// Everything gpg writes to its pipe until it closes it, into protected memory; `overLimit`
+    /// (given the size reached) is thrown past `limit` bytes. A pipe, not a file: no size is known
+    /// before, and one that never ends is given up on at `deadline` (`SystemError.timedOut`).
+    private static func readAll(
+        _ fd: FileDescriptor, limit: Int, deadline: Deadline,
+        overLimit: (Int) -> ImportFailure
+    ) throws -> SecureBytes {
+        var bytes = try SecureBytes(capacity: 4096)
+        var chunk = try SecureBytes(zeros: 64 * 1024)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { buffer in try fd.readSome(into: buffer, before: deadline) }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw overLimit(bytes.count + count) }
+            try chunk.withUnsafeBytes { try bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
     }
 }

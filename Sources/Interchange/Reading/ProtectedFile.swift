@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Platform
 import VaultCrypto
 import VaultModel
@@ -11,46 +10,25 @@ enum ProtectedFile {
     static let limit = Limits.vaultPayloadBytes
 
     static func read(_ path: String, limit: Int = limit) throws -> SecureBytes {
-        // Through Platform's funnel: a FIFO or a device given by mistake is refused, not waited on.
-        let fd: FileDescriptor, status: FileStatus
+        var bytes: SecureBytes
         do {
-            guard let opened = try RegularFile.openIfPresent(path) else {
-                throw ImportFailure(file: path, "no such file")
-            }
-            (fd, status) = opened
-        } catch let failure as RegularFile.Failure {
-            throw ImportFailure(failure)
-        }
-        defer { fd.close() }
-        do {
-            guard status.size <= limit else { throw tooLarge(path, size: status.size, limit: limit) }
-            // The file may grow while it is read.
-            return try readAll(fd, expected: status.size, limit: limit) { tooLarge(path, size: $0, limit: limit) }
-        } catch let failure as ImportFailure {
-            throw failure
+            // Empty: the funnel makes room for what the file holds, once it knows.
+            bytes = try SecureBytes(capacity: 0)
         } catch {
             throw ImportFailure(file: path, "cannot be read (\(error))")
         }
-    }
-
-    /// Everything `fd` gives until its end, into protected memory; `overLimit` (given the size
-    /// reached) is thrown past `limit` bytes. Files and gpg's pipe alike.
-    /// `deadline`: a reader that may never finish (gpg) is given up on then (`SystemError.timedOut`).
-    static func readAll(
-        _ fd: FileDescriptor, expected: Int = 4096, limit: Int, deadline: Deadline? = nil,
-        overLimit: (Int) -> ImportFailure
-    ) throws -> SecureBytes {
-        var bytes = try SecureBytes(capacity: max(expected, 1))
-        var chunk = try SecureBytes(zeros: 64 * 1024)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in
-                if let deadline { return try fd.readSome(into: buffer, before: deadline) }
-                return try fd.readSome(into: buffer)
-            }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= limit else { throw overLimit(bytes.count + count) }
-            try chunk.withUnsafeBytes { try bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        // Through Platform's funnel, straight into protected memory: a FIFO or a device given by
+        // mistake is refused, not waited on; one past the limit is refused before it is read,
+        // and one that grows past it while read, when it does.
+        let found: Bool
+        do {
+            found = try RegularFile.readIfPresent(path, into: &bytes, limit: limit)
+        } catch {
+            if case .tooLarge(_, let size, _) = error { throw tooLarge(path, size: size, limit: limit) }
+            throw ImportFailure(error)
         }
+        guard found else { throw ImportFailure(file: path, "no such file") }
+        return bytes
     }
 
     private static func tooLarge(_ path: String, size: Int, limit: Int) -> ImportFailure {
@@ -67,7 +45,7 @@ extension ImportFailure {
         switch failure {
         case .notRegular(let path, let kind): self.init(file: path, "is \(kind), not a regular file; not read")
         case .symbolicLink(let path): self.init(file: path, "is a symbolic link; not followed")
-        case .tooLarge(let path, let limit): self.init(file: path, "is larger than \(limit) bytes; not read")
+        case .tooLarge(let path, _, let limit): self.init(file: path, "is larger than \(limit) bytes; not read")
         case .system(let path, let operation, let error): self.init(file: path, "\(operation) it failed (\(error))")
         }
     }

@@ -221,7 +221,7 @@ public final class ConfigurationScreen: Screen {
                 message = ("Give an absolute path (or ~/…)", .error)
                 return .stay
             }
-            guard !FileManager.default.fileExists(atPath: path) else {
+            guard !FileSystem.exists(path) else {
                 message = ("A file already exists there; choose another place", .error)
                 return .stay
             }

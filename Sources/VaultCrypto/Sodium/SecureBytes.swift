@@ -1,4 +1,5 @@
 internal import CSodium
+import Platform
 
 /// Bytes that must not outlive their use: master passwords, keys, decrypted vault contents.
 ///
@@ -160,5 +161,22 @@ public struct SecureBytes: ~Copyable {
         }
         pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(capacity, 1))
         return pointer
+    }
+}
+
+/// An export read straight into protected memory by Platform's one read loop (`RegularFile`):
+/// its passwords never pass through an ordinary array.
+extension SecureBytes: RegularFile.Destination {
+    public mutating func grow(by more: Int) -> Bool {
+        do { _ = try appendZeros(more) } catch { return false }
+        return true
+    }
+
+    public mutating func shrink(by n: Int) {
+        removeLast(n)
+    }
+
+    public mutating func withBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        withUnsafeMutableBytes { body($0) }
     }
 }

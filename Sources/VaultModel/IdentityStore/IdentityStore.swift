@@ -2,7 +2,6 @@ import FoundationEssentials
 import Platform
 import VaultCrypto
 import ServiceMatching
-import Platform
 
 /// The credential identity store (AutoFill's `ASCredentialIdentityStore`): what can be shown and
 /// ranked without unlocking — per credential its id, title, username, services and rank; never a
@@ -277,7 +276,7 @@ public struct IdentityStore: Equatable, Sendable {
 
     /// Removes every vault's store and key (the setting is off, and it is not per vault).
     public static func removeAll(in directory: String) {
-        try? FileManager.default.removeItem(atPath: directory)
+        try? FileSystem.removeTree(directory)
     }
 
     static func keyPath(beside path: String) -> String { path + ".key" }

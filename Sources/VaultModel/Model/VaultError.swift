@@ -54,7 +54,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corrupt(let path, let reason):
             // Named only when it is there: a message must not send anyone to a file that is not.
             let backup =
-                FileManager.default.fileExists(atPath: path + ".bak")
+                FileSystem.exists(path + ".bak")
                 ? "restore it from \(path).bak (the previous save) or a backup" : "restore it from a backup"
             return "\(path) is damaged: \(reason). The file was not changed; \(backup)"
         case .unsupported(let path, let reason):

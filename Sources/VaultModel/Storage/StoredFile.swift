@@ -57,7 +57,7 @@ extension VaultError {
         switch failure {
         case .notRegular(let path, let kind): self = .notAFile(path: path, kind: kind)
         case .symbolicLink(let path): self = .notAFile(path: path, kind: "a symbolic link")
-        case .tooLarge(let path, let limit): self = .corrupt(path: path, reason: "it is larger than \(limit) bytes")
+        case .tooLarge(let path, _, let limit): self = .corrupt(path: path, reason: "it is larger than \(limit) bytes")
         case .system(let path, let operation, let error):
             self = .io(path: path, operation: operation, errno: error.code)
         }
