@@ -16,7 +16,8 @@ final class CommandFixture {
     static let password = "correct horse battery staple"
 
     let root: String
-    let environment: Platform.Environment
+    /// The environment every later `run` sees (a test may change a variable for the commands after).
+    var environment: Platform.Environment
     /// The last command's session (the first: the one that created the vault).
     private(set) var session: Session
 
@@ -78,4 +79,16 @@ final class CommandFixture {
 
     /// The master password, typed once.
     static var unlock: [ScriptedPrompt.Answer] { [.secret(password)] }
+}
+
+extension GetCredential {
+    /// The command `pwtui get WORDS… [--id ID] [--field FIELD]` runs, built as GetCommand builds it
+    /// (a single word that names no service may be a title).
+    static func words(_ words: [String], id: String? = nil, field: CredentialField = .password,
+                      noInteraction: Bool = false) throws -> GetCredential {
+        let (query, titleFallback) = try GetCredential.query(words: words, id: id)
+        var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
+        get.titleFallback = titleFallback
+        return get
+    }
 }
