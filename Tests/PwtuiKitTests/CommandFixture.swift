@@ -44,24 +44,41 @@ final class CommandFixture {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// Runs `body` with fresh streams. `typing`: the terminal's prompt answers these, in order
-    /// (nil: no terminal at all); `input`: stdin.
+    /// (nil: no terminal at all); `input`: stdin; `passwordOnDescriptor`: the master password
+    /// on a pipe, as `--master-password-fd N` gives it (then no terminal is needed to unlock).
     @discardableResult
     func run(input: String = "", typing answers: [ScriptedPrompt.Answer]? = nil, inputIsTerminal: Bool = false,
-             answerIsTerminal: Bool = false, device: String? = nil, screen: GridTerminal? = nil,
+             answerIsTerminal: Bool = false, device: String? = nil, screen: GridTerminal? = nil, passwordOnDescriptor: Bool = false,
              _ body: (Session) throws -> Void) throws -> RecordedStreams {
         let recorded = try RecordedStreams(input: input, inputIsTerminal: inputIsTerminal, answerIsTerminal: answerIsTerminal,
                                            screen: screen, prompt: answers.map { ScriptedPrompt($0) }, device: device)
-        session = Session(vault: session.vaultPath, environment: environment, streams: recorded.streams)
+        let descriptor = try newSession(recorded, passwordOnDescriptor: passwordOnDescriptor)
+        defer { descriptor?.close() }
         try body(session)
         return recorded
     }
 
+    /// The next command's session; the descriptor of the master password's pipe, when it has one.
+    private func newSession(_ recorded: RecordedStreams, passwordOnDescriptor: Bool) throws -> FileDescriptor? {
+        var descriptor: FileDescriptor?
+        if passwordOnDescriptor {
+            let pipe = try FileDescriptor.pipe()
+            try pipe.writing.writeAll(Self.password + "\n")
+            pipe.writing.close()
+            descriptor = pipe.reading
+        }
+        session = Session(vault: session.vaultPath, masterPasswordFD: descriptor?.rawValue, environment: environment, streams: recorded.streams)
+        return descriptor
+    }
+
     /// The command's failure, with what it had printed and said by then.
     func failure(input: String = "", typing answers: [ScriptedPrompt.Answer]? = nil, answerIsTerminal: Bool = false,
-                 screen: GridTerminal? = nil, _ body: (Session) throws -> Void) throws -> (failure: CommandFailure?, streams: RecordedStreams) {
+                 screen: GridTerminal? = nil, passwordOnDescriptor: Bool = false,
+                 _ body: (Session) throws -> Void) throws -> (failure: CommandFailure?, streams: RecordedStreams) {
         let recorded = try RecordedStreams(input: input, answerIsTerminal: answerIsTerminal, screen: screen,
                                            prompt: answers.map { ScriptedPrompt($0) })
-        session = Session(vault: session.vaultPath, environment: environment, streams: recorded.streams)
+        let descriptor = try newSession(recorded, passwordOnDescriptor: passwordOnDescriptor)
+        defer { descriptor?.close() }
         do {
             try body(session)
             return (nil, recorded)
