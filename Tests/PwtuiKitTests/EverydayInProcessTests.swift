@@ -46,7 +46,7 @@ struct EverydayInProcessTests {
         #expect(git.output.contains("password=") && !git.errorText.contains("equally"), "\(git.output) \(git.messages)")
     }
 
-    @Test("through an unlocked agent: the same tie notice, and git's helper still without it")
+    @Test("through an unlocked agent: the same tie notice, --id as it advises, and git's helper still without it")
     func tieThroughTheAgent() throws {
         let agent = try AgentInProcessTests.Fixture()
         let vault = try Vault.open(at: agent.session.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
@@ -60,6 +60,13 @@ struct EverydayInProcessTests {
         #expect(recorded.errorText.contains("2 credentials match github.com equally well"), "\(recorded.messages)")
         let chosen = recorded.output == "gh-secret\n" ? "octocat" : "hubot"
         #expect(recorded.errorText.contains("(\(chosen), id "), "\(recorded.messages)")
+        // The notice's advice through the agent too: --id gives the other one, and nothing is said.
+        let other = chosen == "octocat" ? "hubot" : "octocat"
+        let otherID = try #require(vault.contents.credentials.first { $0.username == other }?.id.uuidString.lowercased().prefix(8))
+        let byID = try RecordedStreams()
+        agent.session.streams = byID.streams
+        try GetCredential.words(["github.com"], id: String(otherID)).run(in: agent.session)
+        #expect(byID.output == (other == "octocat" ? "gh-secret\n" : "bot-pw\n") && byID.messages.isEmpty, "\(byID.output) \(byID.messages)")
         let git = try RecordedStreams(input: "protocol=https\nhost=github.com\n\n")
         agent.session.streams = git.streams
         try GitCredentialHelper(session: agent.session).run(operation: "get")

@@ -13,9 +13,14 @@ import VaultModel
 struct RankingInProcessTests {
     /// One credential per tier for https://api.github.com/login, and one unrelated.
     static func fixture() throws -> CommandFixture {
-        try CommandFixture([("https://api.github.com/login", "exact", "p-exact", ""), ("api.github.com", "host", "p-host", ""),
-                            ("github.com", "parent", "p-parent", ""), ("*.github.com", "wild", "p-wild", ""),
-                            ("https://gist.github.com/x", "site", "p-site", ""), ("dropbox.com", "unrelated", "p-unrelated", "")])
+        let fixture = try CommandFixture([("https://api.github.com/login", "exact", "p-exact", ""), ("api.github.com", "host", "p-host", ""),
+                                          ("github.com", "parent", "p-parent", ""), ("*.github.com", "wild", "p-wild", ""),
+                                          ("https://gist.github.com/x", "site", "p-site", ""), ("dropbox.com", "unrelated", "p-unrelated", "")])
+        // The unrelated one has a second service, box.com: a suffix of dropbox.com's name, never its match.
+        try fixture.run(typing: CommandFixture.unlock) {
+            try EditCredential(id: "dropbox.com", edits: CredentialChange.Edits(addServices: ["box.com"]), generate: false).run(in: $0)
+        }
+        return fixture
     }
 
     /// (username, match) of `list SERVICES --format json [--all]`, and what it said on stderr.
@@ -51,7 +56,7 @@ struct RankingInProcessTests {
             let (failure, streams) = try Self.get(request, in: fixture)
             #expect(failure?.code == .noMatch && streams.output.isEmpty, "\(request): \(String(describing: failure))")
         }
-        #expect(try Self.get("www.dropbox.com", in: fixture).streams.output == "p-unrelated\n")
+        #expect(try Self.get("www.box.com", in: fixture).streams.output == "p-unrelated\n")
         let http = try Self.ranked(["http://api.github.com/login"], in: fixture).rows
         #expect(!http.map(\.0).contains("exact") && !http.map(\.0).contains("site"), "\(http)")
         #expect(http.first?.0 == "host")
