@@ -14,15 +14,17 @@ let package = Package(
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
     ],
     targets: [
         // C system libraries: a module map and a shim header, nothing else.
-        .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
-                       providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
 
-        .systemLibrary(name: "CPSL", pkgConfig: "libpsl",
-                       providers: [.apt(["libpsl-dev"])]),
+        .systemLibrary(
+            name: "CPSL", pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]),
         // zlib's inflate and crc32, for 1Password's .1pux (a zip archive).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // No pkgConfig: ncursesw's cflags are only -D flags, which SwiftPM refuses with a warning
@@ -46,46 +48,75 @@ let package = Package(
         .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
         // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
         // memory, each format's mapping to credentials, and the writers of exports.
-        .target(name: "Interchange", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "UnicodeText", "CZlib"]),
-        .target(name: "TUI", dependencies: ["Platform", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses"]),
+        .target(
+            name: "Interchange",
+            dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "UnicodeText", "CZlib"]),
+        .target(
+            name: "TUI",
+            dependencies: [
+                "Platform", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "UnicodeText", "CNcurses",
+            ]),
         // What the commands do: a Session, the agent's service, the picker, git's helper, output.
-        .target(name: "PwtuiKit", dependencies: ["Interchange", "VaultAgent", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "TUI", "Platform", "UnicodeText"]),
-        .target(name: "FuzzTargets", dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
+        .target(
+            name: "Commands",
+            dependencies: [
+                "Interchange", "VaultAgent", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "TUI",
+                "Platform", "UnicodeText",
+            ]),
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto"]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "PwtuiKit", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
+                "Commands", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // A process that saves in a loop, for the kill -9 tests: it exercises the real save
         // protocol from a separate process so the test can SIGKILL it mid-save.
-        .executableTarget(name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching"],
-                          path: "Tests/SaveLoop"),
+        .executableTarget(
+            name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching"],
+            path: "Tests/SaveLoop"),
 
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "PwtuiTestSupport"]),
         // The helpers every test target shares (secrets, hex, temporary directories, sample
         // vaults, the seeded random generator); for tests only.
-        .target(name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
-                path: "Tests/PwtuiTestSupport"),
+        .target(
+            name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
+            path: "Tests/PwtuiTestSupport"),
 
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "PwtuiTestSupport"]),
         .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
-        .testTarget(name: "PasswordsTests", dependencies: ["Passwords", "VaultModel", "VaultCrypto", "PwtuiTestSupport"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "Passwords", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
-                    exclude: ["Snapshots"]),
-        .testTarget(name: "VaultModelTests", dependencies: ["VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
-                    exclude: ["Golden"]),
-        .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "VaultModel", "VaultCrypto", "ServiceMatching", "PwtuiTestSupport"],
-                    exclude: ["Samples"]),
+        .testTarget(
+            name: "PasswordsTests", dependencies: ["Passwords", "VaultModel", "VaultCrypto", "PwtuiTestSupport"]),
+        .testTarget(
+            name: "TUITests",
+            dependencies: ["TUI", "Passwords", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
+            exclude: ["Snapshots"]),
+        .testTarget(
+            name: "VaultModelTests", dependencies: ["VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
+            exclude: ["Golden"]),
+        .testTarget(
+            name: "InterchangeTests",
+            dependencies: ["Interchange", "VaultModel", "VaultCrypto", "ServiceMatching", "PwtuiTestSupport"],
+            exclude: ["Samples"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "PwtuiKitTests", dependencies: ["PwtuiKit", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
-                                                          "PwtuiTestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["pwtui", "pwtui-save-loop", "PwtuiKit", "Passwords", "VaultModel", "VaultCrypto",
-                                                             "PwtuiTestSupport"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CommandsTests",
+            dependencies: [
+                "Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
+                "PwtuiTestSupport",
+            ]),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: [
+                "pwtui", "pwtui-save-loop", "Commands", "Passwords", "VaultModel", "VaultCrypto",
+                "PwtuiTestSupport",
+            ],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,7 +19,7 @@ let package = Package(
                 .product(name: "VaultCrypto", package: root.lastPathComponent),
                 .product(name: "ServiceMatching", package: root.lastPathComponent),
                 .product(name: "TUI", package: root.lastPathComponent),
-            ]),
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

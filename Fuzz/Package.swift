@@ -12,12 +12,14 @@ let package = Package(
     name: "pwtui-fuzz",
     dependencies: [.package(name: "pwtui", path: "..")],
     targets: fuzzers.map { name in
-        .executableTarget(name: "Fuzz" + name, dependencies: [.product(name: "FuzzTargets", package: "pwtui")],
-                          path: "Sources/Fuzz" + name)
+        .executableTarget(
+            name: "Fuzz" + name, dependencies: [.product(name: "FuzzTargets", package: "pwtui")],
+            path: "Sources/Fuzz" + name)
     } + [
         // Writes the seed corpus (`make fuzz-seeds`); built without sanitizers.
-        .executableTarget(name: "fuzz-seeds", dependencies: [.product(name: "FuzzTargets", package: "pwtui")],
-                          path: "Sources/SeedCorpus"),
+        .executableTarget(
+            name: "fuzz-seeds", dependencies: [.product(name: "FuzzTargets", package: "pwtui")],
+            path: "Sources/SeedCorpus")
     ],
     swiftLanguageModes: [.v6]
 )

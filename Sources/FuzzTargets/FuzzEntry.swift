@@ -38,7 +38,8 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     static func vaultHeader(_ bytes: UnsafeRawBufferPointer) {
         parseAndReserialize(bytes)
         guard bytes.count >= VaultHeader.byteCount,
-              let checksum = try? BLAKE2b.hash(UnsafeRawBufferPointer(rebasing: bytes[0 ..< 202])) else { return }
+            let checksum = try? BLAKE2b.hash(UnsafeRawBufferPointer(rebasing: bytes[0 ..< 202]))
+        else { return }
         var repaired = Array(bytes)
         repaired.replaceSubrange(202 ..< VaultHeader.byteCount, with: checksum)
         repaired.withUnsafeBytes(parseAndReserialize)
@@ -47,20 +48,23 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     private static func parseAndReserialize(_ bytes: UnsafeRawBufferPointer) {
         guard let header = try? VaultHeader.parse(bytes, path: "fuzz") else { return }
         guard let again = try? header.serialized() else { fatalError("a parsed header does not serialize") }
-        precondition(again.elementsEqual(bytes.prefix(VaultHeader.byteCount)), "a parsed header serializes to other bytes")
+        precondition(
+            again.elementsEqual(bytes.prefix(VaultHeader.byteCount)), "a parsed header serializes to other bytes")
     }
 
     /// The decrypted-payload decoder; what it accepts must encode and decode to the same entries.
     static func payload(_ bytes: UnsafeRawBufferPointer) {
         guard let plaintext = try? SecureBytes(copying: bytes),
-              let contents = try? PayloadCodec.decode(plaintext, path: "fuzz") else { return }
+            let contents = try? PayloadCodec.decode(plaintext, path: "fuzz")
+        else { return }
         do {
             let again = try PayloadCodec.decode(try PayloadCodec.encode(contents), path: "fuzz")
-            precondition(again.credentials.map(\.id) == contents.credentials.map(\.id)
-                         && again.credentials.map(\.services) == contents.credentials.map(\.services)
-                         && again.tombstones.map(\.id) == contents.tombstones.map(\.id)
-                         && again.equivalents.groups == contents.equivalents.groups,
-                         "decoded contents do not survive a round trip")
+            precondition(
+                again.credentials.map(\.id) == contents.credentials.map(\.id)
+                    && again.credentials.map(\.services) == contents.credentials.map(\.services)
+                    && again.tombstones.map(\.id) == contents.tombstones.map(\.id)
+                    && again.equivalents.groups == contents.equivalents.groups,
+                "decoded contents do not survive a round trip")
         } catch {
             fatalError("decoded contents do not re-encode: \(error)")
         }
@@ -77,8 +81,10 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     /// reply (what a client reads), then the payload it announces.
     static func agentMessage(_ bytes: UnsafeRawBufferPointer) {
         guard let newline = bytes.firstIndex(of: 0x0A) else { return }
-        for length in [(try? AgentFraming.header(AgentRequest.self, fromLine: bytes[..<newline]))?.length,
-                       (try? AgentFraming.header(AgentReply.self, fromLine: bytes[..<newline]))?.length] {
+        for length in [
+            (try? AgentFraming.header(AgentRequest.self, fromLine: bytes[..<newline]))?.length,
+            (try? AgentFraming.header(AgentReply.self, fromLine: bytes[..<newline]))?.length,
+        ] {
             guard let length else { continue }
             precondition(length >= 0 && length <= AgentFraming.maximumPayloadBytes, "a payload length out of bounds")
         }
@@ -87,9 +93,13 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     /// The identity store's reader, unfiltered and filtered by a host.
     static func identityStore(_ bytes: UnsafeRawBufferPointer) {
         _ = try? IdentityStore.decode(bytes, filter: nil)
-        _ = try? IdentityStore.decode(bytes, filter: { equivalents in
-            HostFilter(requests: hostFilterRequests, context: RankingContext(suffixes: NoPublicSuffixList(), equivalents: equivalents))
-        })
+        _ = try? IdentityStore.decode(
+            bytes,
+            filter: { equivalents in
+                HostFilter(
+                    requests: hostFilterRequests,
+                    context: RankingContext(suffixes: NoPublicSuffixList(), equivalents: equivalents))
+            })
     }
 
     /// An export as `pwtui import` reads it, in every format a file can be (the input sniffed,
@@ -98,12 +108,16 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     static func importFile(_ bytes: UnsafeRawBufferPointer) {
         for format in [nil, ImportFormat.bitwardenJSON, .keepassXML, .chrome, .bitwardenCSV] {
             guard let batch = try? ImportReader.read(bytes: bytes, format: format),
-                  let arena = try? SecretArena() else { continue }
-            let plan = ImportPlan(batch, existing: [], existingSecrets: arena, policy: .update,
-                                  now: Timestamp(millisecondsSince1970: 0), suffixes: NoPublicSuffixList())
+                let arena = try? SecretArena()
+            else { continue }
+            let plan = ImportPlan(
+                batch, existing: [], existingSecrets: arena, policy: .update,
+                now: Timestamp(millisecondsSince1970: 0), suffixes: NoPublicSuffixList())
             precondition(plan.steps.count == batch.entries.count + batch.rejected.count, "an entry without a decision")
         }
     }
 
-    private static let hostFilterRequests = ["github.com", "https://login.example.co.uk/"].compactMap { try? ServiceIdentifier($0) }
+    private static let hostFilterRequests = ["github.com", "https://login.example.co.uk/"].compactMap {
+        try? ServiceIdentifier($0)
+    }
 }

@@ -28,7 +28,8 @@ public enum SeedCorpus {
             // the other managers' formats (Tests/InterchangeTests/Samples) are in the corpus too.
             for format in ExportFormat.allCases {
                 var writer = ExportWriter(format: format)
-                seeds[.importFile, default: [:]]["\(name).\(format.rawValue)"] = try writer.write(vault).withUnsafeBytes { Array($0) }
+                seeds[.importFile, default: [:]]["\(name).\(format.rawValue)"] = try writer.write(vault).withUnsafeBytes
+                { Array($0) }
             }
         }
         for (index, service) in services.enumerated() {
@@ -51,11 +52,15 @@ public enum SeedCorpus {
         let password = try SecureBytes(copying: Array("correct horse".utf8))
         let vault = try Vault.create(at: path, password: password, parameters: .minimumForWriting)
         if credentials < 0 {
-            let wifi = try vault.add(services: [], username: "", secret: try SecureBytes(copying: Array("wifi".utf8)), title: "Home Wi-Fi")
+            let wifi = try vault.add(
+                services: [], username: "", secret: try SecureBytes(copying: Array("wifi".utf8)), title: "Home Wi-Fi")
             try vault.setField(of: wifi.id, name: "SSID", text: "home", secret: try SecureBytes(zeros: 0))
-            let app = try vault.add(services: [try ServiceIdentifier("android://aGFzaA==@com.example.app/"),
-                                               try ServiceIdentifier("iosapp://com.example.ios"), try ServiceIdentifier("example.com")],
-                                    username: "kim", secret: try SecureBytes(copying: Array("app".utf8)), title: "App")
+            let app = try vault.add(
+                services: [
+                    try ServiceIdentifier("android://aGFzaA==@com.example.app/"),
+                    try ServiceIdentifier("iosapp://com.example.ios"), try ServiceIdentifier("example.com"),
+                ],
+                username: "kim", secret: try SecureBytes(copying: Array("app".utf8)), title: "App")
             try vault.setField(of: app.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("1234".utf8)))
             try vault.setField(of: app.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("5678".utf8)))
             try vault.save()
@@ -67,16 +72,20 @@ public enum SeedCorpus {
             (["192.168.1.1", "[2001:db8::1]:8080", "localhost"], "admin", "Router"),
         ]
         for sample in samples.prefix(credentials) {
-            _ = try vault.add(services: try sample.services.map { try ServiceIdentifier($0) }, username: sample.username,
-                              secret: try SecureBytes(copying: Array("s3cret-\(sample.username)".utf8)), title: sample.title)
+            _ = try vault.add(
+                services: try sample.services.map { try ServiceIdentifier($0) }, username: sample.username,
+                secret: try SecureBytes(copying: Array("s3cret-\(sample.username)".utf8)), title: sample.title)
         }
         if credentials == samples.count {  // a tombstone too
-            let removed = try vault.add(services: [try ServiceIdentifier("old.example")], username: "gone",
-                                        secret: try SecureBytes(copying: Array("x".utf8)))
+            let removed = try vault.add(
+                services: [try ServiceIdentifier("old.example")], username: "gone",
+                secret: try SecureBytes(copying: Array("x".utf8)))
             try vault.remove(removed.id)
         }
         if credentials > 0 {
-            vault.updateEquivalents { groups, _ in groups = EquivalentDomains(groups: [["github.com", "githubusercontent.com"]]) }
+            vault.updateEquivalents { groups, _ in
+                groups = EquivalentDomains(groups: [["github.com", "githubusercontent.com"]])
+            }
         }
         try vault.save()
         return vault
@@ -93,8 +102,10 @@ public enum SeedCorpus {
     private static let agentMessages = [
         #"{"body":{"status":{}},"length":0}"# + "\n",
         #"{"body":{"unlock":{}},"length":13}"# + "\ncorrect horse",
-        #"{"body":{"get":{"field":"password","query":{"services":["github.com"]},"vault":"/home/u/.local/share/pwtui/vault.pwtui"}},"length":0}"# + "\n",
-        #"{"body":{"credential":{"identity":{"hosts":["github.com"],"id":"0B7C7E2A-93F4-4D0E-9A43-2B8F0C8D3E11","rank":0,"services":["github.com"],"title":"GitHub","username":"octocat"},"secretSet":1700000000000,"tied":1}},"length":6}"# + "\nhunter",
+        #"{"body":{"get":{"field":"password","query":{"services":["github.com"]},"vault":"/home/u/.local/share/pwtui/vault.pwtui"}},"length":0}"#
+            + "\n",
+        #"{"body":{"credential":{"identity":{"hosts":["github.com"],"id":"0B7C7E2A-93F4-4D0E-9A43-2B8F0C8D3E11","rank":0,"services":["github.com"],"title":"GitHub","username":"octocat"},"secretSet":1700000000000,"tied":1}},"length":6}"#
+            + "\nhunter",
         #"{"body":{"refused":{"message":"refused","status":77}},"length":0}"# + "\n",
     ]
 }

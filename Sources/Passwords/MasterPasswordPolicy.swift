@@ -19,7 +19,8 @@ public enum MasterPasswordPolicy {
 
     /// What would be strong enough, for a refusal: the estimator rates four random words from a
     /// common list, or nine random characters of every class, above the minimum.
-    public static let strongEnough = "4 random words (like `tiger lamp orbit velvet`) or 9 random letters, digits and symbols"
+    public static let strongEnough =
+        "4 random words (like `tiger lamp orbit velvet`) or 9 random letters, digits and symbols"
 
     /// "too weak: about 20 bits (a common word or password), and at least 40 are needed — …".
     public static func shortfall(_ strength: PasswordStrength) -> String {

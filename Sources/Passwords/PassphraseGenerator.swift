@@ -9,7 +9,7 @@ import VaultCrypto
 public enum PassphraseGenerator {
     static let words: [String] = wordText.split(separator: "\n").map(String.init)
     public static let recommendedWords = 6
-    public static let wordRange = 1...64
+    public static let wordRange = 1 ... 64
 
     /// A count of words outside `wordRange`; the command checks first and says it in its own words.
     public struct InvalidWordCount: Error, CustomStringConvertible {
@@ -22,7 +22,7 @@ public enum PassphraseGenerator {
     public static func generate(words count: Int) throws -> SecureBytes {
         guard wordRange.contains(count) else { throw InvalidWordCount(count: count) }
         var phrase = try SecureBytes(capacity: count * 10)
-        for position in 0..<count {
+        for position in 0 ..< count {
             let index = Int(try RandomBytes.uniform(UInt32(words.count)))
             if position > 0 { try phrase.append(UInt8(ascii: "-")) }
             for byte in words[index].utf8 { try phrase.append(byte) }

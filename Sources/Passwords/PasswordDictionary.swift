@@ -63,7 +63,8 @@ public struct PasswordDictionary: Sendable {
         for (name, words) in lists {
             sizes[name] = words.count
             for (index, word) in words.enumerated() {
-                entries.append(Entry(start: Int32(source.count), length: Int32(word.utf8.count), rank: Int32(index + 1)))
+                entries.append(
+                    Entry(start: Int32(source.count), length: Int32(word.utf8.count), rank: Int32(index + 1)))
                 source.append(contentsOf: word.utf8)
             }
         }
@@ -104,7 +105,10 @@ public struct PasswordDictionary: Sendable {
             var previous: Entry?
             for entry in sorted {
                 if let previous, previous.length == entry.length,
-                   memcmp(base + Int(previous.start), base + Int(entry.start), Int(entry.length)) == 0 { continue }
+                    memcmp(base + Int(previous.start), base + Int(entry.start), Int(entry.length)) == 0
+                {
+                    continue
+                }
                 previous = entry
                 starts.append(Int32(bytes.count))
                 lengths.append(UInt8(entry.length))
@@ -129,7 +133,8 @@ public struct PasswordDictionary: Sendable {
         for list in frequencyListRanges(source) {
             var rank: Int32 = 0
             var wordStart = list.words.lowerBound
-            for index in list.words.lowerBound ... list.words.upperBound where index == list.words.upperBound || source[index] == 0x2C {
+            for index in list.words.lowerBound ... list.words.upperBound
+            where index == list.words.upperBound || source[index] == 0x2C {
                 if index > wordStart {
                     rank += 1
                     entries.append(Entry(start: Int32(wordStart), length: Int32(index - wordStart), rank: rank))
@@ -153,9 +158,11 @@ public struct PasswordDictionary: Sendable {
             var cursor = lineStart
             while cursor < lineEnd, source[cursor] == 0x20 { cursor += 1 }
             // "name": "words",
-            if cursor < lineEnd, source[cursor] == quote, let nameEnd = source[(cursor + 1) ..< lineEnd].firstIndex(of: quote),
-               nameEnd + 4 <= lineEnd, Array(source[nameEnd ..< nameEnd + 4]) == Array("\": \"".utf8),
-               let wordsEnd = source[(nameEnd + 4) ..< lineEnd].lastIndex(of: quote) {
+            if cursor < lineEnd, source[cursor] == quote,
+                let nameEnd = source[(cursor + 1) ..< lineEnd].firstIndex(of: quote),
+                nameEnd + 4 <= lineEnd, Array(source[nameEnd ..< nameEnd + 4]) == Array("\": \"".utf8),
+                let wordsEnd = source[(nameEnd + 4) ..< lineEnd].lastIndex(of: quote)
+            {
                 let name = String(decoding: source[(cursor + 1) ..< nameEnd], as: UTF8.self)
                 lists.append((name, (nameEnd + 4) ..< wordsEnd))
             }
@@ -179,8 +186,10 @@ public struct PasswordDictionary: Sendable {
     public func rank(of word: String) -> Int? {
         var result: Int?
         Array(word.utf8).withUnsafeBytes { buffer in
-            for match in matches(in: buffer) where match.start == 0 && match.end == buffer.count && !match.reversed
-                && Array(buffer) == match.word {
+            for match in matches(in: buffer)
+            where match.start == 0 && match.end == buffer.count && !match.reversed
+                && Array(buffer) == match.word
+            {
                 result = match.rank
             }
         }
@@ -195,13 +204,20 @@ public struct PasswordDictionary: Sendable {
         let count = password.count
         for start in 0 ..< count {
             // Forwards: password[start], password[start+1], ...
-            walk(range: 0 ..< starts.count, depth: 0, next: { start + $0 < count ? password[start + $0] : nil }) { depth, index in
-                found.append(Match(start: start, end: start + depth, rank: Int(ranks[index]), word: word(index), reversed: false))
+            walk(range: 0 ..< starts.count, depth: 0, next: { start + $0 < count ? password[start + $0] : nil }) {
+                depth, index in
+                found.append(
+                    Match(start: start, end: start + depth, rank: Int(ranks[index]), word: word(index), reversed: false)
+                )
             }
             // Backwards from the end `start + 1`: password[start], password[start-1], ...
-            walk(range: 0 ..< starts.count, depth: 0, next: { start - $0 >= 0 ? password[start - $0] : nil }) { depth, index in
+            walk(range: 0 ..< starts.count, depth: 0, next: { start - $0 >= 0 ? password[start - $0] : nil }) {
+                depth, index in
                 guard depth > 2 else { return }  // a reversed short word is a forwards one, or noise
-                found.append(Match(start: start + 1 - depth, end: start + 1, rank: Int(ranks[index]), word: word(index), reversed: true))
+                found.append(
+                    Match(
+                        start: start + 1 - depth, end: start + 1, rank: Int(ranks[index]), word: word(index),
+                        reversed: true))
             }
         }
         return found
@@ -252,7 +268,8 @@ public struct PasswordDictionary: Sendable {
         switch byte {
         case UInt8(ascii: "4"), UInt8(ascii: "@"): return [lower, UInt8(ascii: "a")]
         case UInt8(ascii: "8"): return [lower, UInt8(ascii: "b")]
-        case UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "<"): return [lower, UInt8(ascii: "c")]
+        case UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "<"):
+            return [lower, UInt8(ascii: "c")]
         case UInt8(ascii: "3"): return [lower, UInt8(ascii: "e")]
         case UInt8(ascii: "6"), UInt8(ascii: "9"): return [lower, UInt8(ascii: "g")]
         case UInt8(ascii: "1"), UInt8(ascii: "|"): return [lower, UInt8(ascii: "i"), UInt8(ascii: "l")]

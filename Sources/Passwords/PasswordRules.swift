@@ -38,11 +38,12 @@ public struct PasswordRules: Equatable, Sendable {
         public var description: String { "column \(column): \(problem)" }
     }
 
-    public static let upper = Set(UInt8(ascii: "A")...UInt8(ascii: "Z"))
-    public static let lower = Set(UInt8(ascii: "a")...UInt8(ascii: "z"))
-    public static let digit = Set(UInt8(ascii: "0")...UInt8(ascii: "9"))
-    public static let special = Set((0x20...0x2F) as ClosedRange<UInt8>).union(0x3A...0x40).union(0x5B...0x60).union(0x7B...0x7E)
-    public static let asciiPrintable = Set((0x20...0x7E) as ClosedRange<UInt8>)
+    public static let upper = Set(UInt8(ascii: "A") ... UInt8(ascii: "Z"))
+    public static let lower = Set(UInt8(ascii: "a") ... UInt8(ascii: "z"))
+    public static let digit = Set(UInt8(ascii: "0") ... UInt8(ascii: "9"))
+    public static let special = Set((0x20 ... 0x2F) as ClosedRange<UInt8>).union(0x3A ... 0x40).union(0x5B ... 0x60)
+        .union(0x7B ... 0x7E)
+    public static let asciiPrintable = Set((0x20 ... 0x7E) as ClosedRange<UInt8>)
 
     /// Every character a password may hold: what is allowed and what is required (ASCII only;
     /// `unicode` counts as all of printable ASCII here, which is what a generator draws from).
@@ -72,10 +73,12 @@ public struct PasswordRules: Equatable, Sendable {
 
         mutating func identifier() -> String {
             let start = position
-            while let byte = current, byte == UInt8(ascii: "-") || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) {
+            while let byte = current,
+                byte == UInt8(ascii: "-") || (0x41 ... 0x5A).contains(byte) || (0x61 ... 0x7A).contains(byte)
+            {
                 position += 1
             }
-            return String(decoding: bytes[start..<position], as: UTF8.self).lowercased()
+            return String(decoding: bytes[start ..< position], as: UTF8.self).lowercased()
         }
 
         mutating func parse(into rules: inout PasswordRules) throws(ParseError) {
@@ -84,7 +87,9 @@ public struct PasswordRules: Equatable, Sendable {
                 guard current != nil else { return }
                 if current == UInt8(ascii: ";") { position += 1; continue }
                 let name = identifier()
-                guard !name.isEmpty else { throw error("expected a property name (required, allowed, max-consecutive, minlength, maxlength)") }
+                guard !name.isEmpty else {
+                    throw error("expected a property name (required, allowed, max-consecutive, minlength, maxlength)")
+                }
                 skipSpace()
                 guard current == UInt8(ascii: ":") else { throw error("expected ':' after '\(name)'") }
                 position += 1
@@ -113,14 +118,18 @@ public struct PasswordRules: Equatable, Sendable {
                     continue
                 }
                 skipSpace()
-                guard current == nil || current == UInt8(ascii: ";") else { throw error("expected ';' after the '\(name)' property") }
+                guard current == nil || current == UInt8(ascii: ";") else {
+                    throw error("expected ';' after the '\(name)' property")
+                }
             }
         }
 
         mutating func integer() throws(ParseError) -> Int {
             let start = position
-            while let byte = current, (0x30...0x39).contains(byte) { position += 1 }
-            guard position > start, position - start <= 6, let value = Int(String(decoding: bytes[start..<position], as: UTF8.self)) else {
+            while let byte = current, (0x30 ... 0x39).contains(byte) { position += 1 }
+            guard position > start, position - start <= 6,
+                let value = Int(String(decoding: bytes[start ..< position], as: UTF8.self))
+            else {
                 position = start
                 throw error("expected a number")
             }
@@ -147,10 +156,14 @@ public struct PasswordRules: Equatable, Sendable {
                         set.formUnion(PasswordRules.asciiPrintable)
                         unicode = true
                     case "":
-                        throw error("expected a character class (upper, lower, digit, special, ascii-printable, unicode or [...])")
+                        throw error(
+                            "expected a character class (upper, lower, digit, special, ascii-printable, unicode or [...])"
+                        )
                     case let other:
                         position = start
-                        throw error("'\(other)' is not a character class (upper, lower, digit, special, ascii-printable, unicode or [...])")
+                        throw error(
+                            "'\(other)' is not a character class (upper, lower, digit, special, ascii-printable, unicode or [...])"
+                        )
                     }
                 }
                 skipSpace()
@@ -180,7 +193,7 @@ public struct PasswordRules: Equatable, Sendable {
                     }
                     return set
                 }
-                guard (0x20...0x7E).contains(byte) else {
+                guard (0x20 ... 0x7E).contains(byte) else {
                     // Skipped, as Apple's parser does: a set names ASCII characters only.
                     position += 1
                     continue

@@ -61,9 +61,12 @@ public struct PasswordStrength: Equatable, Sendable {
 
     /// Estimates from the UTF-8 bytes of a password (which the caller holds in protected memory).
     /// `referenceYear`: the year dates are guessed around.
-    public init(utf8 password: UnsafeRawBufferPointer, dictionary: PasswordDictionary = .system,
-                keyboards: [KeyboardLayout] = [.qwerty, .keypad], referenceYear: Int = PasswordStrength.currentYear) {
-        let finder = PatternFinder(password: password, dictionary: dictionary, keyboards: keyboards, referenceYear: referenceYear)
+    public init(
+        utf8 password: UnsafeRawBufferPointer, dictionary: PasswordDictionary = .system,
+        keyboards: [KeyboardLayout] = [.qwerty, .keypad], referenceYear: Int = PasswordStrength.currentYear
+    ) {
+        let finder = PatternFinder(
+            password: password, dictionary: dictionary, keyboards: keyboards, referenceYear: referenceYear)
         let best = finder.cheapestCover()
         guesses = best.guesses
         // Long passwords overflow a Double's guess count (infinity): far beyond any verdict.
@@ -116,7 +119,10 @@ struct PatternFinder {
     /// The cost of not knowing how many pieces there are.
     static let pieceCountFactor = 10_000.0
 
-    init(password: UnsafeRawBufferPointer, dictionary: PasswordDictionary, keyboards: [KeyboardLayout], referenceYear: Int) {
+    init(
+        password: UnsafeRawBufferPointer, dictionary: PasswordDictionary, keyboards: [KeyboardLayout],
+        referenceYear: Int
+    ) {
         self.password = password
         self.dictionary = dictionary
         self.keyboards = keyboards
@@ -129,8 +135,11 @@ struct PatternFinder {
         var patterns = dictionaryPatterns() + spatialPatterns() + repeatPatterns() + sequencePatterns() + datePatterns()
         patterns = patterns.map { pattern in
             let wholePassword = pattern.start == 0 && pattern.end == count
-            let floor = wholePassword ? 1 : pattern.end - pattern.start == 1 ? Self.minimumGuessesSingleCharacter : Self.minimumGuesses
-            return PasswordPattern(start: pattern.start, end: pattern.end, kind: pattern.kind, guesses: max(pattern.guesses, floor))
+            let floor =
+                wholePassword
+                ? 1 : pattern.end - pattern.start == 1 ? Self.minimumGuessesSingleCharacter : Self.minimumGuesses
+            return PasswordPattern(
+                start: pattern.start, end: pattern.end, kind: pattern.kind, guesses: max(pattern.guesses, floor))
         }
         let byEnd = Dictionary(grouping: patterns) { $0.end }
 
@@ -163,7 +172,8 @@ struct PatternFinder {
             chosen.append(last)
             (end, pieces) = (last.start, pieces - 1)
         }
-        let weakness = chosen.filter { $0.kind != .bruteforce }.max { $0.end - $0.start < $1.end - $1.start }?.description
+        let weakness = chosen.filter { $0.kind != .bruteforce }.max { $0.end - $0.start < $1.end - $1.start }?
+            .description
         return (cheapest.guesses, weakness)
     }
 
@@ -243,7 +253,9 @@ struct PatternFinder {
             if plain == 0 {
                 variations *= 2
             } else {
-                variations *= (1 ... min(counts.substituted, plain)).reduce(0) { $0 + binomial(counts.substituted + plain, $1) }
+                variations *= (1 ... min(counts.substituted, plain)).reduce(0) {
+                    $0 + binomial(counts.substituted + plain, $1)
+                }
             }
         }
         return variations
@@ -271,8 +283,10 @@ struct PatternFinder {
                 end += 1
             }
             if end - start >= 3 {
-                patterns.append(PasswordPattern(start: start, end: end, kind: .spatial,
-                                                guesses: spatialGuesses(on: keyboard, length: end - start, turns: turns, shifted: shifted)))
+                patterns.append(
+                    PasswordPattern(
+                        start: start, end: end, kind: .spatial,
+                        guesses: spatialGuesses(on: keyboard, length: end - start, turns: turns, shifted: shifted)))
                 start = end
             } else {
                 start += 1
@@ -291,7 +305,9 @@ struct PatternFinder {
         }
         if shifted > 0 {
             let unshifted = length - shifted
-            guesses *= unshifted == 0 ? 2 : (1 ... min(shifted, unshifted)).reduce(0) { $0 + binomial(shifted + unshifted, $1) }
+            guesses *=
+                unshifted == 0
+                ? 2 : (1 ... min(shifted, unshifted)).reduce(0) { $0 + binomial(shifted + unshifted, $1) }
         }
         return guesses
     }
@@ -308,7 +324,9 @@ struct PatternFinder {
             var bestEnd = start, bestUnit = 0
             for unit in 1 ... (count - start) / 2 {
                 var end = start + unit
-                while end + unit <= count, (0 ..< unit).allSatisfy({ password[end + $0] == password[start + $0] }) { end += unit }
+                while end + unit <= count, (0 ..< unit).allSatisfy({ password[end + $0] == password[start + $0] }) {
+                    end += unit
+                }
                 if end - start >= 2 * unit, end > bestEnd { (bestEnd, bestUnit) = (end, unit) }
             }
             guard bestUnit > 0 else {
@@ -316,10 +334,13 @@ struct PatternFinder {
                 continue
             }
             let unit = UnsafeRawBufferPointer(rebasing: password[start ..< start + bestUnit])
-            let inner = PatternFinder(password: unit, dictionary: dictionary, keyboards: keyboards, referenceYear: referenceYear)
+            let inner = PatternFinder(
+                password: unit, dictionary: dictionary, keyboards: keyboards, referenceYear: referenceYear)
             let unitGuesses = inner.cheapestCover().guesses
-            patterns.append(PasswordPattern(start: start, end: bestEnd, kind: .repeated,
-                                            guesses: unitGuesses * Double((bestEnd - start) / bestUnit)))
+            patterns.append(
+                PasswordPattern(
+                    start: start, end: bestEnd, kind: .repeated,
+                    guesses: unitGuesses * Double((bestEnd - start) / bestUnit)))
             start = bestEnd
         }
         return patterns
@@ -336,13 +357,17 @@ struct PatternFinder {
             let step = Int(password[start + 1]) - Int(password[start])
             var end = start + 2
             if step != 0, abs(step) <= 5, Self.sameClass(password[start], password[start + 1]) {
-                while end < count, Int(password[end]) - Int(password[end - 1]) == step, Self.sameClass(password[end], password[start]) { end += 1 }
+                while end < count, Int(password[end]) - Int(password[end - 1]) == step,
+                    Self.sameClass(password[end], password[start])
+                { end += 1 }
             }
             if end - start >= 3, step != 0, abs(step) <= 5 {
                 let first = password[start]
-                var base: Double = Array("aAzZ019".utf8).contains(first) ? 4 : (first >= 0x30 && first <= 0x39) ? 10 : 26
+                var base: Double =
+                    Array("aAzZ019".utf8).contains(first) ? 4 : (first >= 0x30 && first <= 0x39) ? 10 : 26
                 if step < 0 { base *= 2 }
-                patterns.append(PasswordPattern(start: start, end: end, kind: .sequence, guesses: base * Double(end - start)))
+                patterns.append(
+                    PasswordPattern(start: start, end: end, kind: .sequence, guesses: base * Double(end - start)))
                 start = end - 1
             } else {
                 start += 1
@@ -378,30 +403,36 @@ struct PatternFinder {
             if start + 4 <= count, (start ..< start + 4).allSatisfy(isDigit) {
                 let year = number(start, 4)
                 if (1900 ... 2099).contains(year) {
-                    patterns.append(PasswordPattern(start: start, end: start + 4, kind: .year, guesses: yearSpace(year)))
+                    patterns.append(
+                        PasswordPattern(start: start, end: start + 4, kind: .year, guesses: yearSpace(year)))
                 }
             }
             // Dates without separators: 4 to 8 digits read as day, month and year in some order.
             for length in 4 ... 8 where start + length <= count && (start ..< start + length).allSatisfy(isDigit) {
                 if let year = dateYear(digitsAt: start, length: length, number: number) {
-                    patterns.append(PasswordPattern(start: start, end: start + length, kind: .date, guesses: 365 * yearSpace(year)))
+                    patterns.append(
+                        PasswordPattern(start: start, end: start + length, kind: .date, guesses: 365 * yearSpace(year)))
                 }
             }
             // With one separator used twice: 1-4 digits, separator, 1-2 digits, separator, 1-4 digits.
-            for first in 1 ... 4 where (start ..< min(start + first, count)).allSatisfy(isDigit) && start + first < count {
+            for first in 1 ... 4
+            where (start ..< min(start + first, count)).allSatisfy(isDigit) && start + first < count {
                 let separator = password[start + first]
                 guard Array(" -/\\_.".utf8).contains(separator) else { continue }
                 for second in 1 ... 2 {
                     let secondStart = start + first + 1
                     guard (secondStart ..< secondStart + second).allSatisfy(isDigit), secondStart + second < count,
-                          password[secondStart + second] == separator else { continue }
+                        password[secondStart + second] == separator
+                    else { continue }
                     let thirdStart = secondStart + second + 1
                     for third in 1 ... 4 where (thirdStart ..< thirdStart + third).allSatisfy(isDigit) {
                         let parts = [number(start, first), number(secondStart, second), number(thirdStart, third)]
                         let lengths = [first, second, third]
                         if let year = Self.dateYear(parts: parts, lengths: lengths) {
-                            patterns.append(PasswordPattern(start: start, end: thirdStart + third, kind: .date,
-                                                            guesses: 365 * yearSpace(year) * 4))
+                            patterns.append(
+                                PasswordPattern(
+                                    start: start, end: thirdStart + third, kind: .date,
+                                    guesses: 365 * yearSpace(year) * 4))
                         }
                     }
                 }
@@ -416,7 +447,9 @@ struct PatternFinder {
             for second in 1 ... 2 where first + second < length {
                 let third = length - first - second
                 guard third <= 4 else { continue }
-                let parts = [number(start, first), number(start + first, second), number(start + first + second, third)]
+                let parts = [
+                    number(start, first), number(start + first, second), number(start + first + second, third),
+                ]
                 if let year = Self.dateYear(parts: parts, lengths: [first, second, third]) { return year }
             }
         }

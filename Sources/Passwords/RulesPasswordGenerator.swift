@@ -37,7 +37,7 @@ public enum RulesPasswordGenerator {
     /// `VaultCryptoError` of protected memory or randomness.
     public static func generate(_ rules: PasswordRules) throws -> SecureBytes {
         try requirePossible(rules)
-        for _ in 0..<20 {
+        for _ in 0 ..< 20 {
             let safari = try PasswordGenerator.generate()
             if safari.withUnsafeBytes({ satisfies($0, rules) }) { return safari }
         }
@@ -47,21 +47,24 @@ public enum RulesPasswordGenerator {
         }
         let length = max(minimum, min(defaultLength, maximum))
         guard length >= rules.required.count, length <= longest else {
-            throw Impossible(description: "no password of \(length) characters can hold one of each of \(rules.required.count) required sets")
+            throw Impossible(
+                description:
+                    "no password of \(length) characters can hold one of each of \(rules.required.count) required sets")
         }
         var alphabet = rules.permitted.subtracting([0x20])
         for set in rules.required where set.isDisjoint(with: alphabet) { alphabet.formUnion(set) }
         let characters = alphabet.sorted()
         guard !characters.isEmpty else { throw Impossible(description: "the rules permit no character") }
-        for _ in 0..<attempts {
+        for _ in 0 ..< attempts {
             var password = try SecureBytes(capacity: length)
-            for _ in 0..<length {
+            for _ in 0 ..< length {
                 let index = Int(try RandomBytes.uniform(UInt32(characters.count)))
                 try password.append(characters[index])
             }
             if password.withUnsafeBytes({ satisfies($0, rules) }) { return password }
         }
-        throw Impossible(description: "no password met these rules in \(attempts) tries; they may contradict each other")
+        throw Impossible(
+            description: "no password met these rules in \(attempts) tries; they may contradict each other")
     }
 
     /// Refuses, before any drawing, rules that no password (and so only the empty one, which

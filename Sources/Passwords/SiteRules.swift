@@ -25,5 +25,7 @@ public enum SiteRules {
     }
 
     /// Every site with rules, for the tests and `generate --list-sites`.
-    public static var all: [(domain: String, rules: String)] { byDomain.map { ($0.key, $0.value) }.sorted { $0.domain < $1.domain } }
+    public static var all: [(domain: String, rules: String)] {
+        byDomain.map { ($0.key, $0.value) }.sorted { $0.domain < $1.domain }
+    }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CSystem
 
@@ -42,13 +42,17 @@ public struct ChildProcess: Sendable {
     /// `environment`: the child's whole environment (nil: this process's). `detached`: in a new
     /// session without a controlling terminal (a child that outlives this process, or one that
     /// must never reach the terminal this one runs on). Throws ENOENT when there is no such program.
-    public static func start(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
-                             input: Stream = .null, output: Stream = .null,
-                             errors: Stream = .null, detached: Bool = false) throws(SystemError) -> ChildProcess {
+    public static func start(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: Stream = .null, output: Stream = .null,
+        errors: Stream = .null, detached: Bool = false
+    ) throws(SystemError) -> ChildProcess {
         var opened: [FileDescriptor] = []  // this process's copies of the child's ends, closed once it has them
-        var kept: [FileDescriptor] = []    // the ends this process keeps, closed only on failure
+        var kept: [FileDescriptor] = []  // the ends this process keeps, closed only on failure
         var nullDevice: FileDescriptor?
-        func childEnd(_ stream: Stream, standard: FileDescriptor, childReads: Bool) throws(SystemError) -> (child: FileDescriptor, ours: FileDescriptor?) {
+        func childEnd(_ stream: Stream, standard: FileDescriptor, childReads: Bool) throws(SystemError) -> (
+            child: FileDescriptor, ours: FileDescriptor?
+        ) {
             switch stream {
             case .inherited:
                 return (standard, nil)
@@ -73,7 +77,8 @@ public struct ChildProcess: Sendable {
             let stdin = try childEnd(input, standard: .standardInput, childReads: true)
             let stdout = try childEnd(output, standard: .standardOutput, childReads: false)
             let stderr = try childEnd(errors, standard: .standardError, childReads: false)
-            let id = try spawn(program, arguments, environment, stdin.child, stdout.child, stderr.child, detached: detached)
+            let id = try spawn(
+                program, arguments, environment, stdin.child, stdout.child, stderr.child, detached: detached)
             return ChildProcess(id: id, input: stdin.ours, output: stdout.ours, errors: stderr.ours)
         } catch {
             kept.forEach { $0.close() }
@@ -84,22 +89,29 @@ public struct ChildProcess: Sendable {
     /// The C strings of argv and the environment live from here until posix_spawn has copied
     /// them into the child: allocated with strdup before the call and freed after it, never a
     /// temporary's pointer.
-    private static func spawn(_ program: String, _ arguments: [String], _ environment: [String: String]?, _ input: FileDescriptor,
-                              _ output: FileDescriptor, _ errors: FileDescriptor, detached: Bool) throws(SystemError) -> Int32 {
+    private static func spawn(
+        _ program: String, _ arguments: [String], _ environment: [String: String]?, _ input: FileDescriptor,
+        _ output: FileDescriptor, _ errors: FileDescriptor, detached: Bool
+    ) throws(SystemError) -> Int32 {
         var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) }
-        var envp: [UnsafeMutablePointer<CChar>?] = (environment ?? [:]).sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) }
+        var envp: [UnsafeMutablePointer<CChar>?] = (environment ?? [:]).sorted { $0.key < $1.key }.map {
+            strdup($0.key + "=" + $0.value)
+        }
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        guard !argv.contains(where: { $0 == nil }), !envp.contains(where: { $0 == nil }) else { throw SystemError(code: ENOMEM) }
+        guard !argv.contains(where: { $0 == nil }), !envp.contains(where: { $0 == nil }) else {
+            throw SystemError(code: ENOMEM)
+        }
         argv.append(nil)
         envp.append(nil)
         var id: pid_t = 0
         let result = argv.withUnsafeBufferPointer { arguments in
             envp.withUnsafeBufferPointer { variables in
-                pwtui_spawn(arguments[0], arguments.baseAddress, environment == nil ? nil : variables.baseAddress,
-                            input.rawValue, output.rawValue, errors.rawValue, detached ? 1 : 0, &id)
+                pwtui_spawn(
+                    arguments[0], arguments.baseAddress, environment == nil ? nil : variables.baseAddress,
+                    input.rawValue, output.rawValue, errors.rawValue, detached ? 1 : 0, &id)
             }
         }
         guard result == 0 else { throw SystemError(code: result) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A thread of its own for work nobody waits for (the agent serves each connection on one):
@@ -20,11 +20,13 @@ public enum DetachedThread {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Work>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, work)
+        let result = pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Work>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, work)
         guard result == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
             throw SystemError(code: result)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An open file, pipe, terminal or socket, and the one place its reads and writes are made
@@ -45,7 +45,9 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// open(2), retried on EINTR (an open of a FIFO or a terminal can wait).
-    public static func open(_ path: String, _ options: OpenOptions, permissions: UInt32 = 0o600) throws(SystemError) -> FileDescriptor {
+    public static func open(_ path: String, _ options: OpenOptions, permissions: UInt32 = 0o600) throws(SystemError)
+        -> FileDescriptor
+    {
         while true {
             let fd = Glibc.open(path, options.rawValue | O_CLOEXEC, mode_t(permissions))
             if fd >= 0 { return FileDescriptor(rawValue: fd) }
@@ -84,7 +86,9 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// As `readSome(into:)`, but waiting for input no longer than `deadline` (then
     /// `SystemError.timedOut`). Works on non-blocking descriptors too (EAGAIN waits again).
-    public func readSome(into buffer: UnsafeMutableRawBufferPointer, before deadline: Deadline) throws(SystemError) -> Int {
+    public func readSome(into buffer: UnsafeMutableRawBufferPointer, before deadline: Deadline) throws(SystemError)
+        -> Int
+    {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             try wait(for: .input, before: deadline)

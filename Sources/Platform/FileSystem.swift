@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The file-system calls the save protocol and its neighbours make, one Swift function each:

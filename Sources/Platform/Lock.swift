@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A mutual-exclusion lock with separate `lock()`, `unlock()` and `tryLock()` (the agent's idle

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // flock(2) has no timeout, and a lock another user's process holds in a shared directory may
@@ -54,7 +54,9 @@ extension FileDescriptor {
             throw error
         }
         var byte: UInt8 = 0
-        _ = try? withUnsafeMutableBytes(of: &byte) { (buffer) throws(SystemError) in try wakeUp.reading.readSome(into: buffer, before: deadline) }
+        _ = try? withUnsafeMutableBytes(of: &byte) { (buffer) throws(SystemError) in
+            try wakeUp.reading.readSome(into: buffer, before: deadline)
+        }
         if let code = wait.outcomeOrAbandon() {
             guard code == 0 else { throw SystemError(code: code) }
             return

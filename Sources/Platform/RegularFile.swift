@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one way pwtui reads a file whole: the vault, its header, the identity store, settings,
@@ -52,8 +52,10 @@ public enum RegularFile {
 
     /// The file's bytes, or nil when nothing is at `path`. `limit`: a larger file is refused
     /// (`tooLarge`), unless `prefix`, which reads only the first `limit` bytes.
-    public static func readIfPresent(_ path: String, limit: Int = defaultLimit, prefix: Bool = false,
-                                     links: Links = .follow) throws(Failure) -> [UInt8]? {
+    public static func readIfPresent(
+        _ path: String, limit: Int = defaultLimit, prefix: Bool = false,
+        links: Links = .follow
+    ) throws(Failure) -> [UInt8]? {
         guard let (fd, info) = try openIfPresent(path, links: links) else { return nil }
         defer { fd.close() }
         if !prefix, info.size > limit { throw .tooLarge(path: path, limit: limit) }
@@ -85,7 +87,9 @@ public enum RegularFile {
     /// The open file and what fstat says of it, nil when nothing is at `path`; anything but a
     /// regular file is refused before a byte is read. For a reader that takes it from here (into
     /// protected memory, or as a child's standard input); the caller closes it.
-    public static func openIfPresent(_ path: String, links: Links = .follow) throws(Failure) -> (FileDescriptor, FileStatus)? {
+    public static func openIfPresent(_ path: String, links: Links = .follow) throws(Failure) -> (
+        FileDescriptor, FileStatus
+    )? {
         var options: FileDescriptor.OpenOptions = [.readOnly, .nonBlocking, .noControllingTerminal]
         if links == .refuse { options.insert(.noFollow) }
         let fd: FileDescriptor
@@ -113,7 +117,9 @@ public enum RegularFile {
     }
 
     /// As `readIfPresent`, as text (invalid UTF-8 repaired with U+FFFD).
-    public static func textIfPresent(_ path: String, limit: Int = defaultLimit, links: Links = .follow) throws(Failure) -> String? {
+    public static func textIfPresent(_ path: String, limit: Int = defaultLimit, links: Links = .follow) throws(Failure)
+        -> String?
+    {
         guard let bytes = try readIfPresent(path, limit: limit, links: links) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -140,7 +146,9 @@ public enum RegularFile {
 
     /// One read; 0 at the end of the file. A `Result`: the buffer closures that call it rethrow
     /// untyped errors.
-    private static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, path: String) -> Result<Int, Failure> {
+    private static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, path: String) -> Result<
+        Int, Failure
+    > {
         do {
             return .success(try fd.readSome(into: buffer))
         } catch {

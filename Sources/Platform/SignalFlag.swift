@@ -1,6 +1,6 @@
 internal import CSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGTERM, SIGHUP and SIGINT turned into a flag that a loop looks at (the agent's accept loop,

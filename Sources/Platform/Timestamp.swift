@@ -1,4 +1,3 @@
-
 /// Milliseconds since 1970-01-01 UTC: what the vault stores for created, modified, replaced and
 /// deleted times. Millisecond resolution is enough to order edits made by hand, and an integer
 /// compares exactly across machines, which last-writer-wins merging needs.

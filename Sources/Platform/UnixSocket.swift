@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CSystem
 
@@ -40,10 +40,12 @@ public enum UnixSocket {
 
     /// The next connection waiting on `listener`, close-on-exec; nil when none came within
     /// `time` (or it went away before it was taken: the caller just waits again).
-    public static func accept(on listener: FileDescriptor, waitingAtMost time: Duration) throws(SystemError) -> FileDescriptor? {
+    public static func accept(on listener: FileDescriptor, waitingAtMost time: Duration) throws(SystemError)
+        -> FileDescriptor?
+    {
         do {
             try listener.wait(for: .input, before: .after(time))
-        } catch where error.isTimeout {
+        } catch  where error.isTimeout {
             return nil
         }
         let fd = pwtui_accept(listener.rawValue)

@@ -117,7 +117,8 @@ public enum FuzzyMatch {
                         for offset in 0 ..< width {
                             // A match two or more places back, with the gap between paid for.
                             if offset >= 2 {
-                                bestWithGap = max(bestWithGap - gapExtensionPenalty, previous[offset - 2] - gapOpenPenalty)
+                                bestWithGap = max(
+                                    bestWithGap - gapExtensionPenalty, previous[offset - 2] - gapOpenPenalty)
                             }
                             guard text[first + offset] == wanted, offset >= 1 else {
                                 current[offset] = unreachable

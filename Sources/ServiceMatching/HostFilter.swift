@@ -27,7 +27,9 @@ public struct HostFilter: Sendable {
             requested.append(Array(request.identifier.host.utf8))
             if let site = request.site { domains.append(Array(site.utf8)) }
             if let group = request.equivalentGroup {
-                for (domain, position) in request.equivalentIndex where position == group { domains.append(Array(domain.utf8)) }
+                for (domain, position) in request.equivalentIndex where position == group {
+                    domains.append(Array(domain.utf8))
+                }
             }
         }
     }

@@ -45,7 +45,8 @@ public final class LibPSL: PublicSuffixList {
         // The offset is into bytes that live for the whole closure; the answer is copied out of
         // `host` itself, never read through a pointer libpsl returned (see the shim).
         let offset = host.withCString { pwtui_psl_registrable_offset(context, $0) }
-        let result: String? = offset < 0 || offset > host.utf8.count
+        let result: String? =
+            offset < 0 || offset > host.utf8.count
             ? nil : String(decoding: host.utf8.dropFirst(offset), as: UTF8.self)
         registrable[host] = result
         return result

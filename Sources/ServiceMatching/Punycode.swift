@@ -129,10 +129,13 @@ enum Punycode {
     /// refuse, the DNS rules applied to the encoded form would refuse anyway.
     static func toASCII(_ host: String) -> Result<String, Refusal> {
         let labels = host.split(separator: ".", omittingEmptySubsequences: false).map { label in
-            label.utf8.allSatisfy { $0 < 0x80 } ? (text: String(label), ascii: true)
+            label.utf8.allSatisfy { $0 < 0x80 }
+                ? (text: String(label), ascii: true)
                 : (text: String(label).lowercased().canonicallyComposed, ascii: false)
         }
-        guard labels.allSatisfy({ $0.ascii || $0.text.unicodeScalars.count <= 63 - 4 }) else { return .failure(.labelTooLong) }
+        guard labels.allSatisfy({ $0.ascii || $0.text.unicodeScalars.count <= 63 - 4 }) else {
+            return .failure(.labelTooLong)
+        }
         guard host.unicodeScalars.count <= 253 else { return .failure(.nameTooLong) }
         var encoded: [String] = []
         for label in labels {

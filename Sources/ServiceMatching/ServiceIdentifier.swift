@@ -97,15 +97,15 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     private init(text: String, parts: Parts) {
-            self.text = text
-            form = parts.form
-            scheme = parts.scheme
-            host = parts.host
-            hostKind = parts.hostKind
-            port = parts.port
-            path = parts.path
-            isWildcard = parts.isWildcard
-            isSingleLabel = parts.hostKind == .name && !parts.host.utf8.contains(0x2E)
+        self.text = text
+        form = parts.form
+        scheme = parts.scheme
+        host = parts.host
+        hostKind = parts.hostKind
+        port = parts.port
+        path = parts.path
+        isWildcard = parts.isWildcard
+        isSingleLabel = parts.hostKind == .name && !parts.host.utf8.contains(0x2E)
     }
 
     /// Two identifiers are equal when they name the same thing, however they were written.
@@ -201,15 +201,19 @@ private struct Parser {
         var end = bytes.count
         var form = ServiceIdentifier.Form.domain
         var scheme: ServiceIdentifier.Scheme?
-        for prefix: StaticString in ["android://", "androidapp://", "iosapp://"] where hasPrefix(prefix, at: 0, end: end, caseInsensitive: true) {
+        for prefix: StaticString in ["android://", "androidapp://", "iosapp://"]
+        where hasPrefix(prefix, at: 0, end: end, caseInsensitive: true) {
             return parseApp(after: prefix.utf8CodeUnitCount)
         }
         if hasPrefix("webcredentials:", at: 0, end: end, caseInsensitive: true) {
             form = .associatedDomain
             start = 15
         } else if let separator = firstIndex(in: 0 ..< end, where: { $0 == 0x3A }),
-                  hasPrefix("://", at: separator, end: end) {
-            let known: ServiceIdentifier.Scheme? = separator == 5 && hasPrefix("https", at: 0, end: 5, caseInsensitive: true) ? .https
+            hasPrefix("://", at: separator, end: end)
+        {
+            let known: ServiceIdentifier.Scheme? =
+                separator == 5 && hasPrefix("https", at: 0, end: 5, caseInsensitive: true)
+                ? .https
                 : separator == 4 && hasPrefix("http", at: 0, end: 4, caseInsensitive: true) ? .http : nil
             guard let known else {
                 return .failure(Problem(message: "unsupported scheme '\(slice(0 ..< separator))' (use http or https)"))
@@ -223,7 +227,8 @@ private struct Parser {
         var path: String?
         if let pathStart = firstIndex(in: start ..< end, where: { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 }) {
             guard form == .url else {
-                return .failure(Problem(message: "'\(slice(pathStart ..< end))' is a path: give a URL (https://…) to name one"))
+                return .failure(
+                    Problem(message: "'\(slice(pathStart ..< end))' is a path: give a URL (https://…) to name one"))
             }
             let pathEnd = firstIndex(in: pathStart ..< end, where: { $0 == 0x3F || $0 == 0x23 }) ?? end
             path = bytes[pathStart] == 0x2F ? slice(pathStart ..< pathEnd) : "/"
@@ -236,7 +241,8 @@ private struct Parser {
             userinfo = start ..< at + 1
             start = at + 1
         } else if firstIndex(in: start ..< end, where: { $0 == 0x40 }) != nil {
-            return .failure(Problem(message: "'@' is not allowed in a host name (a user name goes in --username)", hidesText: true))
+            return .failure(
+                Problem(message: "'@' is not allowed in a host name (a user name goes in --username)", hidesText: true))
         }
 
         // host[:port], or [v6][:port]
@@ -294,8 +300,10 @@ private struct Parser {
                 return .failure(Problem(message: "'*.\(host)' would cover a whole top-level domain"))
             }
         }
-        return .success(Parts(form: form, scheme: scheme, host: host, hostKind: hostKind, port: port,
-                              path: path, isWildcard: isWildcard, userinfo: userinfo))
+        return .success(
+            Parts(
+                form: form, scheme: scheme, host: host, hostKind: hostKind, port: port,
+                path: path, isWildcard: isWildcard, userinfo: userinfo))
     }
 
     /// An app link after its scheme: Chrome's `CERT-HASH@` (kept in the text, not a user name:
@@ -313,8 +321,10 @@ private struct Parser {
         guard firstIndex(in: start ..< end, where: { !isPackageByte($0) }) == nil else {
             return .failure(Problem(message: "'\(slice(start ..< end))' is not an app's package or bundle id"))
         }
-        return .success(Parts(form: .app, scheme: nil, host: slice(start ..< end).lowercased(), hostKind: .name, port: nil,
-                              path: nil, isWildcard: false, userinfo: nil))
+        return .success(
+            Parts(
+                form: .app, scheme: nil, host: slice(start ..< end).lowercased(), hostKind: .name, port: nil,
+                path: nil, isWildcard: false, userinfo: nil))
     }
 
     /// The normalised host and its kind, in one pass over the bytes for the usual ASCII name.
@@ -326,7 +336,9 @@ private struct Parser {
                 return .failure(Problem(message: "'\(slice(range))' opens '[' without closing it"))
             }
             let inside = slice(range.lowerBound + 1 ..< range.upperBound - 1).lowercased()
-            guard inside.contains(":"), inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2E }) else {
+            guard inside.contains(":"),
+                inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2E })
+            else {
                 return .failure(Problem(message: "'\(slice(range))' is not an IPv6 address"))
             }
             return .success(("[" + inside + "]", .ipv6))
@@ -345,7 +357,8 @@ private struct Parser {
             if byte >= 0x80 { isASCII = false; continue }
             if byte < 0x30 || byte > 0x39 { onlyDigitsAndDots = false }
             if byte >= 0x41, byte <= 0x5A { hasUpper = true; continue }
-            let allowed = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+            let allowed =
+                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
             valid = valid && allowed
         }
         emptyLabel = emptyLabel || labelLength == 0
@@ -363,7 +376,9 @@ private struct Parser {
                 return .failure(Problem(message: "'\(raw)' contains '\(bad)', which no host name may"))
             }
             guard !emptyLabel else { return .failure(Problem(message: "'\(raw)' has an empty label")) }
-            guard longestLabel <= 63 else { return .failure(Problem(message: "'\(raw)' has a label longer than 63 characters")) }
+            guard longestLabel <= 63 else {
+                return .failure(Problem(message: "'\(raw)' has a label longer than 63 characters"))
+            }
             return .success((hasUpper ? raw.lowercased() : raw, .name))
         }
         // International: lowercase, NFC, Punycode per label, then the ASCII rules again.
@@ -371,13 +386,18 @@ private struct Parser {
         let shown = raw.count > 80 ? raw.prefix(80) + "…" : raw
         switch Punycode.toASCII(raw.lowercased().canonicallyComposed) {
         case .success(let encoded): ascii = encoded
-        case .failure(.labelTooLong): return .failure(Problem(message: "'\(shown)' has a label longer than 63 characters"))
-        case .failure(.nameTooLong): return .failure(Problem(message: "'\(shown)' is longer than a host name may be (253 characters)"))
-        case .failure(.unencodable): return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
+        case .failure(.labelTooLong):
+            return .failure(Problem(message: "'\(shown)' has a label longer than 63 characters"))
+        case .failure(.nameTooLong):
+            return .failure(Problem(message: "'\(shown)' is longer than a host name may be (253 characters)"))
+        case .failure(.unencodable):
+            return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
         }
         var copy = ascii
         let again = copy.withUTF8 { Parser(text: text, bytes: $0).classify(0 ..< $0.count) }
-        if case .failure = again { return .failure(Problem(message: "'\(raw)' is not a valid international host name")) }
+        if case .failure = again {
+            return .failure(Problem(message: "'\(raw)' is not a valid international host name"))
+        }
         return again
     }
 }

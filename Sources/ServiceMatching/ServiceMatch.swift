@@ -58,7 +58,10 @@ public struct RankingContext {
     public var equivalents: EquivalentDomains
     public var usage: UsageHistory
 
-    public init(suffixes: PublicSuffixList, equivalents: EquivalentDomains = EquivalentDomains(), usage: UsageHistory = UsageHistory()) {
+    public init(
+        suffixes: PublicSuffixList, equivalents: EquivalentDomains = EquivalentDomains(),
+        usage: UsageHistory = UsageHistory()
+    ) {
         self.suffixes = suffixes
         self.equivalents = equivalents
         self.usage = usage
@@ -67,7 +70,9 @@ public struct RankingContext {
 
 public enum ServiceMatch {
     /// The tier of one stored identifier against one request, or nil.
-    public static func tier(stored: ServiceIdentifier, request: ServiceIdentifier, context: RankingContext) -> MatchKind? {
+    public static func tier(stored: ServiceIdentifier, request: ServiceIdentifier, context: RankingContext)
+        -> MatchKind?
+    {
         tier(stored, PreparedRequest(request, context), context)?.kind
     }
 
@@ -80,7 +85,8 @@ public enum ServiceMatch {
 
         package init(_ identifier: ServiceIdentifier, _ context: RankingContext) {
             self.identifier = identifier
-            site = identifier.hostKind == .name && !identifier.isSingleLabel
+            site =
+                identifier.hostKind == .name && !identifier.isSingleLabel
                 ? context.suffixes.registrableDomain(of: identifier.host) : nil
             equivalentIndex = context.equivalents.index
             equivalentGroup = context.equivalents.groupIndex(of: identifier.host, in: equivalentIndex)
@@ -96,7 +102,8 @@ public enum ServiceMatch {
         // An app link is the app it names and nothing else: a request for the same app (its
         // package, whatever the link's spelling), never a web host with the same name.
         if stored.form == .app || request.form == .app {
-            return stored.form == request.form && stored.host == request.host && stored.appPlatform == request.appPlatform
+            return stored.form == request.form && stored.host == request.host
+                && stored.appPlatform == request.appPlatform
                 ? (.exactURL, 0) : nil
         }
         if stored.scheme == .https, request.scheme == .http { return nil }
@@ -106,7 +113,8 @@ public enum ServiceMatch {
         if stored.host == request.host {
             if stored.isWildcard { return nil }  // *.d does not cover d itself
             if stored.form == .url, request.form == .url, stored.scheme == request.scheme,
-               let storedPath = stored.path, let requestPath = request.path {
+                let storedPath = stored.path, let requestPath = request.path
+            {
                 if storedPath == requestPath { return (.exactURL, 0) }
                 if storedPath != "/", isPathPrefix(storedPath, of: requestPath) { return (.pathPrefix, 0) }
             }
@@ -117,19 +125,23 @@ public enum ServiceMatch {
         // or `*.s3.amazonaws.com` must never reach `evil.github.io`. Asked only for the rare
         // pair where the request lies under the stored host, so it costs nothing in the common case.
         if stored.isWildcard {
-            guard isStrictSubdomain(request.host, of: stored.host), !context.suffixes.isPublicSuffix(stored.host) else { return nil }
+            guard isStrictSubdomain(request.host, of: stored.host), !context.suffixes.isPublicSuffix(stored.host) else {
+                return nil
+            }
             return (.wildcard, labelCount(stored.host))
         }
         if isStrictSubdomain(request.host, of: stored.host), stored.path == nil || stored.path == "/" {
             return context.suffixes.isPublicSuffix(stored.host) ? nil : (.parentDomain, labelCount(stored.host))
         }
         if let site = prepared.site, !stored.isSingleLabel,
-           stored.host == site || isStrictSubdomain(stored.host, of: site),
-           context.suffixes.registrableDomain(of: stored.host) == site {
+            stored.host == site || isStrictSubdomain(stored.host, of: site),
+            context.suffixes.registrableDomain(of: stored.host) == site
+        {
             return (.sameSite, 0)
         }
         if let group = prepared.equivalentGroup,
-           context.equivalents.groupIndex(of: stored.host, in: prepared.equivalentIndex) == group {
+            context.equivalents.groupIndex(of: stored.host, in: prepared.equivalentIndex) == group
+        {
             return (.equivalent, 0)
         }
         return nil

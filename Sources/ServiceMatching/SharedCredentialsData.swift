@@ -4,107 +4,107 @@
 extension BuiltInEquivalents {
     /// One group of domains that share a login a line, separated by spaces.
     static let data = """
-3docean.net audiojungle.net codecanyon.net envato.com graphicriver.net photodune.net placeit.net themeforest.net tutsplus.com videohive.net
-a2hosting.com hosting.com
-acmemarkets.com albertsons.com andronicos.com balduccis.com carrsqc.com haggen.com jewelosco.com kingsfoodmarkets.com pavilions.com randalls.com safeway.com shaws.com starmarket.com tomthumb.com vons.com
-adobe.com adobelogin.com behance.net
-airbnb.at airbnb.be airbnb.ca airbnb.ch airbnb.cl airbnb.co.cr airbnb.co.id airbnb.co.in airbnb.co.kr airbnb.co.nz airbnb.co.uk airbnb.co.ve airbnb.com airbnb.com.ar airbnb.com.au airbnb.com.bo airbnb.com.br airbnb.com.bz airbnb.com.co airbnb.com.ec airbnb.com.gt airbnb.com.hk airbnb.com.hn airbnb.com.mt airbnb.com.my airbnb.com.ni airbnb.com.pa airbnb.com.pe airbnb.com.py airbnb.com.sg airbnb.com.sv airbnb.com.tr airbnb.com.tw airbnb.cz airbnb.de airbnb.dk airbnb.es airbnb.fi airbnb.fr airbnb.gr airbnb.gy airbnb.hu airbnb.ie airbnb.is airbnb.it airbnb.jp airbnb.mx airbnb.nl airbnb.no airbnb.pl airbnb.pt airbnb.ru airbnb.se
-airfrance.com airfranceklm.com flyingblue.com klm.com
-airnewzealand.co.nz airnewzealand.com airnewzealand.com.au
-albertsonsmarket.com amigosunited.com marketstreetunited.com unitedsupermarkets.com
-alelo.com.br meualelo.com.br
-alibaba.com aliexpress.com aliexpress.us
-ana.co.jp astyle.jp
-angel.co wellfound.com
-anthem.com sydneyhealth.com
-app.onsign.com app.onsign.tv
-appannie.com data.ai
-bgg.cc boardgamegeek.com rpggeek.com videogamegeek.com
-bit.ly bitly.com
-bsky.app bsky.social
-candyrect.com nekochat.cn
-carsensor.net point.recruit.co.jp
-casemates.com hammacher.com mediocre.com mediocre.org meh.com mercatalyst.com morningsave.com shop.univision.com sidedeal.com stores.com
-centralfcu.com centralfcu.org
-chat.com chatgpt.com openai.com
-check24.at check24.com check24.de check24.es
-cleanshot.cloud cleanshot.com
-collecting.com collectingcars.com watchcollecting.com
-coolblue.be coolblue.de coolblue.nl
-costco.ca signin.costco.com
-dan.org diversalertnetwork.org
-dhl.com mydhl.express.dhl
-digi.ro digiromania.ro rcs-rds.ro
-discord.com discordapp.com
-discord.store discordmerch.com
-discover.com discovercard.com
-disney.com disneyplus.com disneystore.com espn.com go.com hulu.com shopdisney.com
-dnt.abine.com ironvest.com
-dairyqueen.com dq.com
-dmsguild.com drivethrucards.com drivethrucomics.com drivethrufiction.com drivethrurpg.com pathfinderinfinite.com storytellersvault.com wargamevault.com
-e621.net e926.net
-ebay.at ebay.be ebay.ca ebay.ch ebay.cn ebay.co.th ebay.co.uk ebay.com ebay.com.au ebay.com.hk ebay.com.my ebay.com.sg ebay.com.tw ebay.de ebay.es ebay.fr ebay.ie ebay.it ebay.nl ebay.ph ebay.pl ebay.vn
-eo.nl gld.nl id.npo.nl kro-ncrv.nl l1.nl npo.nl npoluister.nl nporadio5.nl omroepwest.nl omroepzeeland.nl omropfryslan.nl oost.nl rijnmond.nl rtvdrenthe.nl rtvnoord.nl rtvutrecht.nl wnl.tv
-epicgames.com fortnite.com twinmotion.com unrealengine.com
-eventbrite.at eventbrite.be eventbrite.ca eventbrite.ch eventbrite.cl eventbrite.co eventbrite.com eventbrite.de eventbrite.dk eventbrite.es eventbrite.fi eventbrite.fr eventbrite.hk eventbrite.ie eventbrite.in eventbrite.it eventbrite.my eventbrite.nl eventbrite.ph eventbrite.pt eventbrite.se eventbrite.sg
-fancourier.ro selfawb.ro
-flaglerclerk.com flaglerclerk.gov
-blade.com flyblade.com
-gamefaqs.com gamefaqs.gamespot.com
-fandom.com gamepedia.com wikia.com wikia.org wikicities.com
-admin.ro gazduire.com.ro gazduire.net
-alaskaair.com hawaiianairlines.com
-hbo.com hbomax.com hbonow.com max.com
-hejj.io skoophr.com
-heroku.com verify.salesforce.com
-ing.com ing.de
-instagram.com threads.com threads.net
-daum.net kakao.com
-keypointcu.com kpcu.com
-koboldpress.com labyrinth.talesofthevaliant.com
-happen.com lendingclub.com
-deel.com letsdeel.com
-lrz.de mwn.de mytum.de tum.de tum.edu
-melio.com meliopayments.com
-mercadolibre.cl mercadolibre.co.cr mercadolibre.com mercadolibre.com.ar mercadolibre.com.bo mercadolibre.com.co mercadolibre.com.do mercadolibre.com.ec mercadolibre.com.gt mercadolibre.com.hn mercadolibre.com.mx mercadolibre.com.ni mercadolibre.com.pa mercadolibre.com.pe mercadolibre.com.py mercadolibre.com.sv mercadolibre.com.uy mercadolibre.com.ve mercadopago.cl mercadopago.com.ar mercadopago.com.co mercadopago.com.ec mercadopago.com.mx mercadopago.com.pe mercadopago.com.uy mercadopago.com.ve
-mercadolivre.com mercadolivre.com.br mercadopago.com.br
-monarch.com monarchmoney.com
-moneybird.com moneybird.de moneybird.nl
-nebula.app nebula.tv watchnebula.com
-next.ink nextinpact.com
-nordaccount.com nordpass.com nordvpn.com
-bedbathandbeyond.com overstock.com
-padmapper.com zumper.com zumperrentals.com
-parkmobile.io parkmobile.us
-peacock.com peacocktv.com
-pinterest.at pinterest.ca pinterest.ch pinterest.cl pinterest.co.kr pinterest.co.uk pinterest.com pinterest.com.au pinterest.com.mx pinterest.de pinterest.dk pinterest.es pinterest.fr pinterest.ie pinterest.it pinterest.jp pinterest.nz pinterest.ph pinterest.pt pinterest.ru pinterest.se
-playstation.com sony.com sonyentertainmentnetwork.com
-postnl.be postnl.nl
-pretendo.cc pretendo.network
-proton.me protonmail.ch protonmail.com protonvpn.com
-prtimes.com prtimes.jp
-quicken.com simplifimoney.com
-kodeco.com raywenderlich.com
-redis.com redislabs.com
-community.pioneerdj.com pioneerdj.com rekordbox.com
-rentcafe.com securecafe.com
-profile.callofduty.com s.activision.com
-going.com scottscheapflights.com
-auth.monidentifiant.sncf sncf-connect.com
-steamcommunity.com steamgames.com steampowered.com
-express1040.com freetaxusa.com taxhawk.com
-telegram.me telegram.org
-ting.com tingmobile.com
-transferwise.com wise.com
-auth.rtl.de rtlplus.com rtlplus.de tvnow.at tvnow.ch tvnow.de
-twitter.com x.com
-uspowerboating.com ussailing.org
-wacom.com wacom.eu
-auth.wikimedia.org commons.wikimedia.org incubator.wikimedia.org mediawiki.org meta.wikimedia.org outreach.wikimedia.org species.wikimedia.org wikibooks.org wikidata.org wikimania.wikimedia.org wikinews.org wikipedia.org wikiquote.org wikisource.org wikiversity.org wikivoyage.org wiktionary.org
-infotechexpress.com login.workflowmanager.app workflowmanager.app
-hk.jobsdb.com jobsdb.com jobstreet.com login.seek.com myjobstreet.jobstreet.co.id myjobstreet.jobstreet.com.my myjobstreet.jobstreet.com.ph myjobstreet.jobstreet.com.sg sg.jobsdb.com th.jobsdb.com www.seek.co.nz www.seek.com.au
-account.vistaprint.com www.vistaprint.ca
-mi.com xiaomi.com
-ynab.com youneedabudget.com
-"""
+        3docean.net audiojungle.net codecanyon.net envato.com graphicriver.net photodune.net placeit.net themeforest.net tutsplus.com videohive.net
+        a2hosting.com hosting.com
+        acmemarkets.com albertsons.com andronicos.com balduccis.com carrsqc.com haggen.com jewelosco.com kingsfoodmarkets.com pavilions.com randalls.com safeway.com shaws.com starmarket.com tomthumb.com vons.com
+        adobe.com adobelogin.com behance.net
+        airbnb.at airbnb.be airbnb.ca airbnb.ch airbnb.cl airbnb.co.cr airbnb.co.id airbnb.co.in airbnb.co.kr airbnb.co.nz airbnb.co.uk airbnb.co.ve airbnb.com airbnb.com.ar airbnb.com.au airbnb.com.bo airbnb.com.br airbnb.com.bz airbnb.com.co airbnb.com.ec airbnb.com.gt airbnb.com.hk airbnb.com.hn airbnb.com.mt airbnb.com.my airbnb.com.ni airbnb.com.pa airbnb.com.pe airbnb.com.py airbnb.com.sg airbnb.com.sv airbnb.com.tr airbnb.com.tw airbnb.cz airbnb.de airbnb.dk airbnb.es airbnb.fi airbnb.fr airbnb.gr airbnb.gy airbnb.hu airbnb.ie airbnb.is airbnb.it airbnb.jp airbnb.mx airbnb.nl airbnb.no airbnb.pl airbnb.pt airbnb.ru airbnb.se
+        airfrance.com airfranceklm.com flyingblue.com klm.com
+        airnewzealand.co.nz airnewzealand.com airnewzealand.com.au
+        albertsonsmarket.com amigosunited.com marketstreetunited.com unitedsupermarkets.com
+        alelo.com.br meualelo.com.br
+        alibaba.com aliexpress.com aliexpress.us
+        ana.co.jp astyle.jp
+        angel.co wellfound.com
+        anthem.com sydneyhealth.com
+        app.onsign.com app.onsign.tv
+        appannie.com data.ai
+        bgg.cc boardgamegeek.com rpggeek.com videogamegeek.com
+        bit.ly bitly.com
+        bsky.app bsky.social
+        candyrect.com nekochat.cn
+        carsensor.net point.recruit.co.jp
+        casemates.com hammacher.com mediocre.com mediocre.org meh.com mercatalyst.com morningsave.com shop.univision.com sidedeal.com stores.com
+        centralfcu.com centralfcu.org
+        chat.com chatgpt.com openai.com
+        check24.at check24.com check24.de check24.es
+        cleanshot.cloud cleanshot.com
+        collecting.com collectingcars.com watchcollecting.com
+        coolblue.be coolblue.de coolblue.nl
+        costco.ca signin.costco.com
+        dan.org diversalertnetwork.org
+        dhl.com mydhl.express.dhl
+        digi.ro digiromania.ro rcs-rds.ro
+        discord.com discordapp.com
+        discord.store discordmerch.com
+        discover.com discovercard.com
+        disney.com disneyplus.com disneystore.com espn.com go.com hulu.com shopdisney.com
+        dnt.abine.com ironvest.com
+        dairyqueen.com dq.com
+        dmsguild.com drivethrucards.com drivethrucomics.com drivethrufiction.com drivethrurpg.com pathfinderinfinite.com storytellersvault.com wargamevault.com
+        e621.net e926.net
+        ebay.at ebay.be ebay.ca ebay.ch ebay.cn ebay.co.th ebay.co.uk ebay.com ebay.com.au ebay.com.hk ebay.com.my ebay.com.sg ebay.com.tw ebay.de ebay.es ebay.fr ebay.ie ebay.it ebay.nl ebay.ph ebay.pl ebay.vn
+        eo.nl gld.nl id.npo.nl kro-ncrv.nl l1.nl npo.nl npoluister.nl nporadio5.nl omroepwest.nl omroepzeeland.nl omropfryslan.nl oost.nl rijnmond.nl rtvdrenthe.nl rtvnoord.nl rtvutrecht.nl wnl.tv
+        epicgames.com fortnite.com twinmotion.com unrealengine.com
+        eventbrite.at eventbrite.be eventbrite.ca eventbrite.ch eventbrite.cl eventbrite.co eventbrite.com eventbrite.de eventbrite.dk eventbrite.es eventbrite.fi eventbrite.fr eventbrite.hk eventbrite.ie eventbrite.in eventbrite.it eventbrite.my eventbrite.nl eventbrite.ph eventbrite.pt eventbrite.se eventbrite.sg
+        fancourier.ro selfawb.ro
+        flaglerclerk.com flaglerclerk.gov
+        blade.com flyblade.com
+        gamefaqs.com gamefaqs.gamespot.com
+        fandom.com gamepedia.com wikia.com wikia.org wikicities.com
+        admin.ro gazduire.com.ro gazduire.net
+        alaskaair.com hawaiianairlines.com
+        hbo.com hbomax.com hbonow.com max.com
+        hejj.io skoophr.com
+        heroku.com verify.salesforce.com
+        ing.com ing.de
+        instagram.com threads.com threads.net
+        daum.net kakao.com
+        keypointcu.com kpcu.com
+        koboldpress.com labyrinth.talesofthevaliant.com
+        happen.com lendingclub.com
+        deel.com letsdeel.com
+        lrz.de mwn.de mytum.de tum.de tum.edu
+        melio.com meliopayments.com
+        mercadolibre.cl mercadolibre.co.cr mercadolibre.com mercadolibre.com.ar mercadolibre.com.bo mercadolibre.com.co mercadolibre.com.do mercadolibre.com.ec mercadolibre.com.gt mercadolibre.com.hn mercadolibre.com.mx mercadolibre.com.ni mercadolibre.com.pa mercadolibre.com.pe mercadolibre.com.py mercadolibre.com.sv mercadolibre.com.uy mercadolibre.com.ve mercadopago.cl mercadopago.com.ar mercadopago.com.co mercadopago.com.ec mercadopago.com.mx mercadopago.com.pe mercadopago.com.uy mercadopago.com.ve
+        mercadolivre.com mercadolivre.com.br mercadopago.com.br
+        monarch.com monarchmoney.com
+        moneybird.com moneybird.de moneybird.nl
+        nebula.app nebula.tv watchnebula.com
+        next.ink nextinpact.com
+        nordaccount.com nordpass.com nordvpn.com
+        bedbathandbeyond.com overstock.com
+        padmapper.com zumper.com zumperrentals.com
+        parkmobile.io parkmobile.us
+        peacock.com peacocktv.com
+        pinterest.at pinterest.ca pinterest.ch pinterest.cl pinterest.co.kr pinterest.co.uk pinterest.com pinterest.com.au pinterest.com.mx pinterest.de pinterest.dk pinterest.es pinterest.fr pinterest.ie pinterest.it pinterest.jp pinterest.nz pinterest.ph pinterest.pt pinterest.ru pinterest.se
+        playstation.com sony.com sonyentertainmentnetwork.com
+        postnl.be postnl.nl
+        pretendo.cc pretendo.network
+        proton.me protonmail.ch protonmail.com protonvpn.com
+        prtimes.com prtimes.jp
+        quicken.com simplifimoney.com
+        kodeco.com raywenderlich.com
+        redis.com redislabs.com
+        community.pioneerdj.com pioneerdj.com rekordbox.com
+        rentcafe.com securecafe.com
+        profile.callofduty.com s.activision.com
+        going.com scottscheapflights.com
+        auth.monidentifiant.sncf sncf-connect.com
+        steamcommunity.com steamgames.com steampowered.com
+        express1040.com freetaxusa.com taxhawk.com
+        telegram.me telegram.org
+        ting.com tingmobile.com
+        transferwise.com wise.com
+        auth.rtl.de rtlplus.com rtlplus.de tvnow.at tvnow.ch tvnow.de
+        twitter.com x.com
+        uspowerboating.com ussailing.org
+        wacom.com wacom.eu
+        auth.wikimedia.org commons.wikimedia.org incubator.wikimedia.org mediawiki.org meta.wikimedia.org outreach.wikimedia.org species.wikimedia.org wikibooks.org wikidata.org wikimania.wikimedia.org wikinews.org wikipedia.org wikiquote.org wikisource.org wikiversity.org wikivoyage.org wiktionary.org
+        infotechexpress.com login.workflowmanager.app workflowmanager.app
+        hk.jobsdb.com jobsdb.com jobstreet.com login.seek.com myjobstreet.jobstreet.co.id myjobstreet.jobstreet.com.my myjobstreet.jobstreet.com.ph myjobstreet.jobstreet.com.sg sg.jobsdb.com th.jobsdb.com www.seek.co.nz www.seek.com.au
+        account.vistaprint.com www.vistaprint.ca
+        mi.com xiaomi.com
+        ynab.com youneedabudget.com
+        """
 }

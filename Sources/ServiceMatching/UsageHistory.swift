@@ -54,8 +54,10 @@ public struct UsageHistory: Sendable {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 4, let id = UUID(uuidString: String(fields[0])),
-                  let count = Int(fields[2]), let last = Int64(fields[3]) else { continue }
-            entries[id, default: [:]][String(fields[1])] = Entry(count: count, lastUsed: Timestamp(millisecondsSince1970: last))
+                let count = Int(fields[2]), let last = Int64(fields[3])
+            else { continue }
+            entries[id, default: [:]][String(fields[1])] = Entry(
+                count: count, lastUsed: Timestamp(millisecondsSince1970: last))
         }
     }
 
@@ -70,12 +72,16 @@ public struct UsageHistory: Sendable {
         var lines: [(high: UInt64, low: UInt64, id: UUID, host: String, entry: Entry)] = []
         for (id, hosts) in entries {
             let (high, low) = withUnsafeBytes(of: id.uuid) {
-                (UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+                (
+                    UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
+                    UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
             }
             for (host, entry) in hosts { lines.append((high, low, id, host, entry)) }
         }
         lines.sort {
-            ($0.high, $0.low) != ($1.high, $1.low) ? ($0.high, $0.low) < ($1.high, $1.low)
+            ($0.high, $0.low) != ($1.high, $1.low)
+                ? ($0.high, $0.low) < ($1.high, $1.low)
                 : $0.host.utf8.lexicographicallyPrecedes($1.host.utf8)
         }
         var bytes: [UInt8] = []

@@ -5,7 +5,8 @@ extension StringProtocol {
         var encoded = ""
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
+            case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
+                UInt8(ascii: "0") ... UInt8(ascii: "9"):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%" + Hex.upper(byte)

@@ -40,7 +40,11 @@ public enum PrintableText {
         guard text.unicodeScalars.contains(where: { isUnsafe($0) && $0 != "\n" && $0 != "\t" }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
-            if isUnsafe(scalar), scalar != "\n", scalar != "\t" { result += escape(scalar) } else { result.unicodeScalars.append(scalar) }
+            if isUnsafe(scalar), scalar != "\n", scalar != "\t" {
+                result += escape(scalar)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
         }
         return result
     }
@@ -81,10 +85,10 @@ public enum PrintableText {
     /// Whether `scalar` is one that `escaped` rewrites.
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true                    // C0, DEL, C1
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi controls
-        case 0x200B...0x200D, 0x2060, 0xFEFF: return true             // zero width
-        case 0x2028, 0x2029: return true                              // line and paragraph separators
+        case 0x00 ... 0x1F, 0x7F ... 0x9F: return true  // C0, DEL, C1
+        case 0x061C, 0x200E, 0x200F, 0x202A ... 0x202E, 0x2066 ... 0x2069: return true  // bidi controls
+        case 0x200B ... 0x200D, 0x2060, 0xFEFF: return true  // zero width
+        case 0x2028, 0x2029: return true  // line and paragraph separators
         default: return false
         }
     }

@@ -4,6 +4,7 @@ extension StringProtocol {
     /// characters: a quote followed by a combining mark is one character, and an escape that
     /// missed it would let the quote through (a shell word, a settings value).
     public func replacingEvery(_ target: String, with replacement: String) -> String {
-        String(String.UnicodeScalarView(unicodeScalars).replacing(target.unicodeScalars, with: replacement.unicodeScalars))
+        String(
+            String.UnicodeScalarView(unicodeScalars).replacing(target.unicodeScalars, with: replacement.unicodeScalars))
     }
 }

@@ -33,7 +33,8 @@ extension StringProtocol {
     public func trimming(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
-              let last = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
         return String(String.UnicodeScalarView(scalars[first ... last]))
     }
 }

@@ -35,7 +35,7 @@ public struct AgentClient: Sendable {
         if creating {
             do {
                 try FileSystem.makeDirectory(directory, permissions: 0o700)
-            } catch where !error.isAlreadyExisting {
+            } catch  where !error.isAlreadyExisting {
                 throw .unsafeDirectory("cannot create \(directory) (\(error))")
             } catch {}
         }
@@ -94,15 +94,19 @@ public struct AgentClient: Sendable {
 
     /// `field` of the credential `query` names, as the payload; nil when no agent holds
     /// `vault` unlocked.
-    public func get(_ query: CredentialQuery, field: CredentialField, vault: String) throws -> AgentMessage<AgentReply>? {
+    public func get(_ query: CredentialQuery, field: CredentialField, vault: String) throws -> AgentMessage<AgentReply>?
+    {
         try ask(.get(vault: vault, query: query, field: field))
     }
 
     /// Every identity of `vault` and its equivalent domains, when an agent holds it unlocked.
     public func identities(vault: String, username: String? = nil) throws
-        -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)? {
+        -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)?
+    {
         guard let answer = try ask(.identities(vault: vault, username: username)) else { return nil }
-        guard case .identities(let identities, let equivalents) = answer.body else { throw AgentError.unexpected(answer.body) }
+        guard case .identities(let identities, let equivalents) = answer.body else {
+            throw AgentError.unexpected(answer.body)
+        }
         return (identities, EquivalentDomains(groups: equivalents))
     }
 

@@ -38,10 +38,16 @@ public struct AgentConnection {
         var afterLine: Range<Int>?
         while afterLine == nil {
             let got = try block.withUnsafeMutableBytes { try readSome(into: $0) }
-            guard got > 0 else { throw AgentError.protocolError("the connection closed before a whole message came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)") }
+            guard got > 0 else {
+                throw AgentError.protocolError(
+                    "the connection closed before a whole message came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)"
+                )
+            }
             let newline = block.withUnsafeBytes { $0[..<got].firstIndex(of: 0x0A) }
             line += block.withUnsafeBytes { Array($0[..<(newline ?? got)]) }
-            guard line.count < AgentFraming.maximumHeaderBytes else { throw AgentError.protocolError("header too long") }
+            guard line.count < AgentFraming.maximumHeaderBytes else {
+                throw AgentError.protocolError("header too long")
+            }
             if let newline { afterLine = newline + 1 ..< got }
         }
         let (body, length) = try AgentFraming.header(Body.self, fromLine: line)
@@ -54,7 +60,9 @@ public struct AgentConnection {
         }
         var filled = early.count
         while filled < length {
-            let got = try payload.withUnsafeMutableBytes { try readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            let got = try payload.withUnsafeMutableBytes {
+                try readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+            }
             guard got > 0 else { throw AgentError.protocolError("payload cut short") }
             filled += got
         }
@@ -74,7 +82,7 @@ public struct AgentConnection {
     private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         do {
             return try descriptor.readSome(into: buffer, before: deadline)
-        } catch where error.isTimeout {
+        } catch  where error.isTimeout {
             throw AgentError.timedOut(seconds: Int(timeout.components.seconds))
         } catch {
             throw AgentError.protocolError("the connection broke while receiving (\(error))")
@@ -84,7 +92,7 @@ public struct AgentConnection {
     private func sendAll(_ bytes: UnsafeRawBufferPointer) throws {
         do {
             try descriptor.sendAll(bytes, before: deadline)
-        } catch where error.isTimeout {
+        } catch  where error.isTimeout {
             throw AgentError.timedOut(seconds: Int(timeout.components.seconds))
         } catch {
             throw AgentError.protocolError("the connection broke while sending (\(error)): the agent may have stopped")

@@ -30,7 +30,8 @@ public enum AgentFraming {
 
     /// The body of one header line (without the newline) and the payload length it announces.
     public static func header<Body: Codable>(_ type: Body.Type, fromLine line: some Collection<UInt8>)
-        throws(AgentError) -> (body: Body, length: Int) {
+        throws(AgentError) -> (body: Body, length: Int)
+    {
         guard line.count < maximumHeaderBytes else { throw .protocolError("header too long") }
         let header: Header<Body>
         do {
@@ -46,7 +47,7 @@ public enum AgentFraming {
     private static func reason(_ error: any Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context), DecodingError.keyNotFound(_, let context),
-             DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return context.debugDescription
         default:
             return "not JSON"
@@ -72,9 +73,14 @@ public enum AgentError: Error, CustomStringConvertible, Equatable {
         case .protocolError(let what): return "agent protocol: \(what)"
         case .unsafeDirectory(let message): return message
         case .unreadable(let what):
-            return "agent protocol: \(what); if an agent from before an upgrade is running, `pwtui agent stop` (or kill it) and start it again"
-        case .unexpected: return "agent protocol: an answer that does not fit the request (is the running agent another version? `pwtui agent stop`)"
-        case .timedOut(let seconds): return "the agent did not answer within \(seconds) s; it may be stuck (stop it, or kill it, and start it again)"
+            return
+                "agent protocol: \(what); if an agent from before an upgrade is running, `pwtui agent stop` (or kill it) and start it again"
+        case .unexpected:
+            return
+                "agent protocol: an answer that does not fit the request (is the running agent another version? `pwtui agent stop`)"
+        case .timedOut(let seconds):
+            return
+                "the agent did not answer within \(seconds) s; it may be stuck (stop it, or kill it, and start it again)"
         }
     }
 }

@@ -37,7 +37,8 @@ public enum AgentRequest: Codable, Sendable, Equatable {
         case .status, .unlock, .lock, .stop, .mergeFiles: return nil
         case .mergeCopy(let vault, _): return vault
         case .get(let vault, _, _), .identities(let vault, _), .describe(let vault, _), .write(let vault, _),
-             .view(let vault, _, _): return vault
+            .view(let vault, _, _):
+            return vault
         }
     }
 }

@@ -126,8 +126,10 @@ public final class AgentServer: @unchecked Sendable {
                 open[oldest.descriptor]?.receiving = false
             } else {
                 registry.unlock()
-                try? AgentConnection(descriptor, timeout: .milliseconds(100)).send(AgentReply.refused(
-                    status: .interactionRequired, message: "the agent is busy with \(Self.maximumConnections) requests; try again"))
+                try? AgentConnection(descriptor, timeout: .milliseconds(100)).send(
+                    AgentReply.refused(
+                        status: .interactionRequired,
+                        message: "the agent is busy with \(Self.maximumConnections) requests; try again"))
                 descriptor.close()
                 return
             }
@@ -153,7 +155,8 @@ public final class AgentServer: @unchecked Sendable {
     private func serve(_ descriptor: FileDescriptor) {
         guard descriptor.peerUserID == CurrentProcess.userID else {
             let connection = AgentConnection(descriptor, timeout: Self.requestTimeout)
-            try? connection.send(AgentReply.refused(status: .wrongPassword, message: "refused: the agent serves only its own user"))
+            try? connection.send(
+                AgentReply.refused(status: .wrongPassword, message: "refused: the agent serves only its own user"))
             // Closed at once, the socket would turn the request the peer is still sending into
             // EPIPE and it would never read the refusal: wait (briefly) for it to hang up.
             connection.discardUntilClosed(within: .seconds(1))
@@ -167,7 +170,8 @@ public final class AgentServer: @unchecked Sendable {
             registry.unlock()
             answer = handleInTurn(message.body, &message.payload)
         } catch AgentError.timedOut(let seconds) {
-            answer = AgentAnswer(.refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
+            answer = AgentAnswer(
+                .refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
         } catch {
             answer = AgentAnswer(.refused(status: .ioError, message: "\(error)"))
         }

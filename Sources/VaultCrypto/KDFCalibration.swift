@@ -34,11 +34,16 @@ public enum KDFCalibration {
             var passes = floor.opsLimit
             if roundedKiB == maximumKiB {
                 let perPass = floorSeconds * Double(roundedKiB) / Double(floor.memLimitKiB) / Double(floor.opsLimit)
-                passes = UInt32(min(max((target / perPass).rounded(), Double(floor.opsLimit)), Double(KDFParameters.Bounds.standard.maxOpsLimit)))
+                passes = UInt32(
+                    min(
+                        max((target / perPass).rounded(), Double(floor.opsLimit)),
+                        Double(KDFParameters.Bounds.standard.maxOpsLimit)))
             }
-            let estimate = floorSeconds * Double(roundedKiB) / Double(floor.memLimitKiB) * Double(passes) / Double(floor.opsLimit)
-            return Option(targetSeconds: target, parameters: KDFParameters(opsLimit: passes, memLimitKiB: roundedKiB),
-                          estimatedSeconds: estimate)
+            let estimate =
+                floorSeconds * Double(roundedKiB) / Double(floor.memLimitKiB) * Double(passes) / Double(floor.opsLimit)
+            return Option(
+                targetSeconds: target, parameters: KDFParameters(opsLimit: passes, memLimitKiB: roundedKiB),
+                estimatedSeconds: estimate)
         }
     }
 }

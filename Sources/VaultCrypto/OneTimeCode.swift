@@ -5,10 +5,12 @@
 /// TOTP: HOTP with the counter (now − T0) / period, T0 = 0. The code goes out as ASCII digits in
 /// protected memory, like every other secret.
 public enum OneTimeCode {
-    public static let digitRange = 6...8
+    public static let digitRange = 6 ... 8
 
-    public static func hotp(key: UnsafeRawBufferPointer, counter: UInt64, digits: Int,
-                            algorithm: HMAC.Algorithm) throws(VaultCryptoError) -> SecureBytes {
+    public static func hotp(
+        key: UnsafeRawBufferPointer, counter: UInt64, digits: Int,
+        algorithm: HMAC.Algorithm
+    ) throws(VaultCryptoError) -> SecureBytes {
         guard digitRange.contains(digits) else { throw .invalidInput("a code has 6 to 8 digits, not \(digits)") }
         var counterBytes = counter.bigEndian
         var number = try narrowingErrors {
@@ -22,7 +24,7 @@ public enum OneTimeCode {
             }
         }
         var modulus: UInt32 = 1
-        for _ in 0..<digits { modulus *= 10 }
+        for _ in 0 ..< digits { modulus *= 10 }
         number %= modulus
         var code = try SecureBytes(zeros: digits)
         code.withUnsafeMutableBytes { out in
@@ -41,12 +43,15 @@ public enum OneTimeCode {
     }
 
     /// The code valid at `secondsSince1970`.
-    public static func totp(key: UnsafeRawBufferPointer, at secondsSince1970: Int64, period: Int, digits: Int,
-                            algorithm: HMAC.Algorithm) throws(VaultCryptoError) -> Timed {
+    public static func totp(
+        key: UnsafeRawBufferPointer, at secondsSince1970: Int64, period: Int, digits: Int,
+        algorithm: HMAC.Algorithm
+    ) throws(VaultCryptoError) -> Timed {
         guard period > 0 else { throw .invalidInput("a code's period must be at least one second") }
         guard secondsSince1970 >= 0 else { throw .invalidInput("the clock is before 1970") }
         let counter = UInt64(secondsSince1970) / UInt64(period)
         let left = period - Int(UInt64(secondsSince1970) % UInt64(period))
-        return Timed(code: try hotp(key: key, counter: counter, digits: digits, algorithm: algorithm), secondsLeft: left)
+        return Timed(
+            code: try hotp(key: key, counter: counter, digits: digits, algorithm: algorithm), secondsLeft: left)
     }
 }

@@ -8,7 +8,9 @@ enum SHA1 {
     static let blockByteCount = 64
 
     /// HMAC-SHA-1 of `message` under `key`, written into `out` (20 bytes).
-    static func hmac(_ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+    static func hmac(
+        _ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+    ) {
         var block = [UInt8](repeating: 0, count: blockByteCount)
         defer { zero(&block) }
         if key.count > blockByteCount {
@@ -32,7 +34,7 @@ enum SHA1 {
         innerDigest.withUnsafeBytes { outer.absorb($0) }
         var result = [UInt8](repeating: 0, count: 20)
         outer.finish(into: &result)
-        for index in 0..<20 { out[index] = result[index] }
+        for index in 0 ..< 20 { out[index] = result[index] }
         zero(&result)
     }
 
@@ -50,7 +52,9 @@ enum SHA1 {
     }
 
     struct State {
-        private var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+        private var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
+        )
         private var pending = [UInt8]()
         private var length: UInt64 = 0
 
@@ -69,34 +73,40 @@ enum SHA1 {
             let bits = length &* 8
             pending.append(0x80)
             while pending.count % blockByteCount != 56 { pending.append(0) }
-            for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+            }
             for start in stride(from: 0, to: pending.count, by: blockByteCount) {
-                compress(Array(pending[start..<start + blockByteCount]))
+                compress(Array(pending[start ..< start + blockByteCount]))
             }
             for index in pending.indices { pending[index] = 0 }
             let words = [h.0, h.1, h.2, h.3, h.4]
             for (index, word) in words.enumerated() {
-                for byte in 0..<4 { digest[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8)) }
+                for byte in 0 ..< 4 {
+                    digest[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
+                }
             }
             h = (0, 0, 0, 0, 0)
         }
 
         private mutating func compress(_ block: [UInt8]) {
             var w = [UInt32](repeating: 0, count: 80)
-            for t in 0..<16 {
-                w[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8 | UInt32(block[t * 4 + 3])
+            for t in 0 ..< 16 {
+                w[t] =
+                    UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8
+                    | UInt32(block[t * 4 + 3])
             }
-            for t in 16..<80 {
+            for t in 16 ..< 80 {
                 let x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]
                 w[t] = x << 1 | x >> 31
             }
             var (a, b, c, d, e) = h
-            for t in 0..<80 {
+            for t in 0 ..< 80 {
                 let (f, k): (UInt32, UInt32)
                 switch t {
-                case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
-                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
-                case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                case 0 ..< 20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
+                case 20 ..< 40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40 ..< 60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
                 default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
                 }
                 let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[t]

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// Two mistakes ArgumentParser answers wrongly, caught before it parses.
@@ -17,18 +17,23 @@ import ServiceMatching
 enum ArgumentScreening {
     static func check(_ arguments: [String], root: any ParsableCommand.Type) throws {
         for argument in arguments.prefix(while: { $0 != "--" }) where isShortOptionCluster(argument) {
-            throw CommandFailure(.usage, "unknown option '\(argument)'; a service that starts with '-' goes after '--' "
-                + "(pwtui add --username alice -- \(argument)), an option's value after '=' (--notes=\(argument))")
+            throw CommandFailure(
+                .usage,
+                "unknown option '\(argument)'; a service that starts with '-' goes after '--' "
+                    + "(pwtui add --username alice -- \(argument)), an option's value after '=' (--notes=\(argument))")
         }
         var command = root
         for argument in arguments {
             let subcommands = command.configuration.subcommands
             guard !subcommands.isEmpty, !argument.hasPrefix("-"), argument != "help" else { return }
             guard let next = subcommands.first(where: { $0._commandName == argument }) else {
-                let name = ObjectIdentifier(command) == ObjectIdentifier(root) ? "pwtui" : "pwtui " + command._commandName
+                let name =
+                    ObjectIdentifier(command) == ObjectIdentifier(root) ? "pwtui" : "pwtui " + command._commandName
                 let known = subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
-                throw CommandFailure(.usage, "unknown command '\(argument)' for \(name); the commands are: \(known.joined(separator: ", ")) "
-                    + "(see '\(name) --help')")
+                throw CommandFailure(
+                    .usage,
+                    "unknown command '\(argument)' for \(name); the commands are: \(known.joined(separator: ", ")) "
+                        + "(see '\(name) --help')")
             }
             command = next
         }

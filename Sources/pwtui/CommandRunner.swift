@@ -1,6 +1,6 @@
 import ArgumentParser
 import Platform
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultModel
 
@@ -22,7 +22,8 @@ enum CommandRunner {
             var optionsEnded = false
             arguments = arguments.flatMap { word in
                 optionsEnded = optionsEnded || word == "--"
-                return !optionsEnded && word.hasPrefix("--generate=") ? ["--generate", "--rules", String(word.dropFirst(11))] : [word]
+                return !optionsEnded && word.hasPrefix("--generate=")
+                    ? ["--generate", "--rules", String(word.dropFirst(11))] : [word]
             }
             try ArgumentScreening.check(arguments, root: root)
             if let get = QuickGet(arguments) {

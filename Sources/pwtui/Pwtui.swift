@@ -35,17 +35,33 @@ struct Pwtui: ParsableCommand {
         // checks that every command is in exactly one group).
         subcommands: [StartCommand.self],
         groupedSubcommands: [
-            CommandGroup(name: "Set up", subcommands: [
-                InitCommand.self, PasswdCommand.self, ConfigureCommand.self, DemoCommand.self]),
-            CommandGroup(name: "Use", subcommands: [
-                PickCommand.self, GetCommand.self, TotpCommand.self, CopyCommand.self, ShowCommand.self, ListCommand.self,
-                SuggestCommand.self]),
-            CommandGroup(name: "Manage", subcommands: [
-                AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, GenerateCommand.self,
-                EquivalentsCommand.self, ImportCommand.self, ExportCommand.self]),
-            CommandGroup(name: "Helpers", subcommands: [
-                UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self]),
-            CommandGroup(name: "Sync", subcommands: [
-                SyncCommand.self, MergeCommand.self, DoctorCommand.self]),
+            CommandGroup(
+                name: "Set up",
+                subcommands: [
+                    InitCommand.self, PasswdCommand.self, ConfigureCommand.self, DemoCommand.self,
+                ]),
+            CommandGroup(
+                name: "Use",
+                subcommands: [
+                    PickCommand.self, GetCommand.self, TotpCommand.self, CopyCommand.self, ShowCommand.self,
+                    ListCommand.self,
+                    SuggestCommand.self,
+                ]),
+            CommandGroup(
+                name: "Manage",
+                subcommands: [
+                    AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, GenerateCommand.self,
+                    EquivalentsCommand.self, ImportCommand.self, ExportCommand.self,
+                ]),
+            CommandGroup(
+                name: "Helpers",
+                subcommands: [
+                    UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self,
+                ]),
+            CommandGroup(
+                name: "Sync",
+                subcommands: [
+                    SyncCommand.self, MergeCommand.self, DoctorCommand.self,
+                ]),
         ])
 }

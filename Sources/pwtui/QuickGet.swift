@@ -1,4 +1,4 @@
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultModel
 
@@ -49,8 +49,9 @@ struct QuickGet: Equatable {
                 continue
             }
             guard ["--id", "--field", "--vault", "--config", "--master-password-fd"].contains(name),
-                  let value = name == word ? words.next() : String(word.dropFirst(name.count + 1)),
-                  !value.isEmpty, !value.hasPrefix("-") else { return nil }
+                let value = name == word ? words.next() : String(word.dropFirst(name.count + 1)),
+                !value.isEmpty, !value.hasPrefix("-")
+            else { return nil }
             switch name {
             case "--id": id = value
             case "--field":
@@ -70,6 +71,6 @@ struct QuickGet: Equatable {
         let (query, titleFallback) = try GetCredential.query(words: services, id: id)
         var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
         get.titleFallback = titleFallback
-        try get.run(in: GlobalOptions.session(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
+        try get.run(in: GlobalOptions.context(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
     }
 }

@@ -18,7 +18,9 @@ struct AgentAutoUnlockTests {
         #expect(readBytes(out) == Array("s3cret\n".utf8))
     }
 
-    @Test("agent = auto: after get asked on the terminal, the next get (no terminal, no descriptor) is answered by the agent it started")
+    @Test(
+        "agent = auto: after get asked on the terminal, the next get (no terminal, no descriptor) is answered by the agent it started"
+    )
     func autoUnlocks() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         try sandbox.writeConfig("agent = \"auto\"\nagent_idle_timeout = \"90s\"\n")

@@ -13,7 +13,9 @@ struct AgentMessageTests {
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         let unlock = try sandbox.pwtui(["unlock"])
         #expect(unlock.exitCode == 0, "\(unlock)")
-        #expect(unlock.err.contains("unlocked") && !unlock.err.contains("`pwtui unlock`") && !unlock.err.contains("(locked"), "\(unlock)")
+        #expect(
+            unlock.err.contains("unlocked") && !unlock.err.contains("`pwtui unlock`")
+                && !unlock.err.contains("(locked"), "\(unlock)")
         let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
         #expect(lock.exitCode == 0 && lock.err.contains("locked"), "\(lock)")
         let stop = try sandbox.pwtui(["agent", "stop"], password: .none)
@@ -30,7 +32,8 @@ struct AgentMessageTests {
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
         #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 0)
-        let passwd = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text("a new master password")])
+        let passwd = try sandbox.pwtui(
+            ["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text("a new master password")])
         #expect(passwd.exitCode == 0, "\(passwd)")
         let status = try sandbox.pwtui(["agent", "status"], password: .none)
         #expect(status.exitCode == 75 && status.out.hasPrefix("locked"), "\(status)")

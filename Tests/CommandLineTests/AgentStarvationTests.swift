@@ -5,7 +5,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Agent under silent clients")
@@ -44,10 +44,13 @@ struct AgentStarvationTests {
 
     /// A vault with github.com → agent-secret and its agent unlocked, pestered by `silent` silent
     /// connections and a slow one while `body` runs; then the pest is killed and the agent stopped.
-    func withPesteredAgent(idle: String, silent: Int, sourceLocation: SourceLocation = #_sourceLocation,
-                           _ body: (Sandbox) throws -> Void) throws {
-        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "agent-secret"),
-                                            sourceLocation: sourceLocation)
+    func withPesteredAgent(
+        idle: String, silent: Int, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (Sandbox) throws -> Void
+    ) throws {
+        let sandbox = try Sandbox.withVault(
+            Login(["github.com"], username: "alice", secret: "agent-secret"),
+            sourceLocation: sourceLocation)
         defer { sandbox.stopAgent() }
         try sandbox.startUnlockedAgent(idleTimeout: idle, sourceLocation: sourceLocation)
         let pester = try sandbox.start("/usr/bin/python3", ["-c", Self.pester, sandbox.agentSocket, "\(silent)"])
@@ -56,7 +59,8 @@ struct AgentStarvationTests {
         try body(sandbox)
     }
 
-    @Test("ten silent connections and a slow one: a get through the agent answers at once, and the idle lock still comes")
+    @Test(
+        "ten silent connections and a slow one: a get through the agent answers at once, and the idle lock still comes")
     func silentClientsStarveNobody() throws {
         try withPesteredAgent(idle: "4s", silent: 10) { sandbox in
             // A serial agent gave each silent connection its 5 s: the get below waited 50 s and, past
@@ -64,7 +68,9 @@ struct AgentStarvationTests {
             for _ in 0 ..< 3 {
                 let get = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
                 #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
-                #expect(get.duration < .seconds(5), "answered in \(get.duration) despite the silent clients (a serial agent: 10 s, then a failure)")
+                #expect(
+                    get.duration < .seconds(5),
+                    "answered in \(get.duration) despite the silent clients (a serial agent: 10 s, then a failure)")
             }
             // Still pestered, the agent locks once unused for its idle timeout.
             let locked = poll(timeout: .seconds(12), every: .milliseconds(250)) {
@@ -88,10 +94,12 @@ struct AgentStarvationTests {
                 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
                 s.sendall(b'{"body":{"status":{}},"length":0}\\n'); print(json.loads(s.makefile().readline())["body"]["status"]["state"]["pid"])
                 """
-            let pid = try sandbox.run("/usr/bin/python3", ["-c", askPID, sandbox.agentSocket]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+            let pid = try sandbox.run("/usr/bin/python3", ["-c", askPID, sandbox.agentSocket]).out.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             try #require(Int(pid) != nil, "no pid from the agent: \(pid)")
             let sockets = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").filter { fd in
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasPrefix("socket:") == true
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasPrefix(
+                    "socket:") == true
             }
             #expect(sockets.count <= 32 + 2, "the agent holds \(sockets.count) sockets")
         }

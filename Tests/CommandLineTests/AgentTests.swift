@@ -5,14 +5,15 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Agent")
 struct AgentTests {
     func agentSandbox(idle: String = "30s") throws -> Sandbox {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "agent-secret"))
-        let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", idle], password: .none, timeout: .seconds(15))
+        let start = try sandbox.pwtui(
+            ["agent", "start", "--idle-timeout", idle], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)")
         return sandbox
     }
@@ -35,8 +36,9 @@ struct AgentTests {
         #expect(get.exitCode == 0 && get.out == "agent-secret\n", "\(get)")
         #expect(try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).exitCode == 1)
         try sandbox.add(["gitlab.com"], username: "bob", secret: "added-later")
-        #expect(try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).out == "added-later\n",
-                "the agent re-reads a vault another process saved")
+        #expect(
+            try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).out == "added-later\n",
+            "the agent re-reads a vault another process saved")
         #expect(try sandbox.pwtui(["agent", "lock"], password: .none).exitCode == 0)
         #expect(try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none).exitCode == 75)
     }
@@ -76,7 +78,9 @@ struct AgentTests {
         let socket = sandbox.root + "/xdg/runtime/pwtui/agent.sock"
         #expect(FileManager.default.fileExists(atPath: socket))
         // "foregroun[d]": the pattern must not match pkill's own wrapper.
-        _ = try sandbox.run("/usr/bin/env", ["pkill", "-\(signal)", "-f", "agent start --foregroun[d] --idle-timeout 30s --vault \(sandbox.vault)"])
+        _ = try sandbox.run(
+            "/usr/bin/env",
+            ["pkill", "-\(signal)", "-f", "agent start --foregroun[d] --idle-timeout 30s --vault \(sandbox.vault)"])
         let gone = poll(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: socket) }
         #expect(gone, "the agent exits and removes its socket")
         #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 75)
@@ -89,7 +93,9 @@ struct AgentTests {
         #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
         // Open the way to the socket so that only the agent's own peer-uid check stands.
         let directory = sandbox.root + "/xdg/runtime/pwtui"
-        for path in [sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", directory] { chmod(path, 0o755) }
+        for path in [sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", directory] {
+            chmod(path, 0o755)
+        }
         chmod(directory + "/agent.sock", 0o666)
         let script = """
             import json, socket, sys
@@ -100,11 +106,17 @@ struct AgentTests {
                 pass  # the agent may refuse and close before the request is even sent
             print(s.recv(65536).decode())
             """
-        let result = try sandbox.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                                                           "/usr/bin/python3", "-c", script, directory + "/agent.sock", sandbox.vault])
+        let result = try sandbox.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                "/usr/bin/python3", "-c", script, directory + "/agent.sock", sandbox.vault,
+            ])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.out.contains("refused") && !result.out.contains("agent-secret"), "\(result)")
-        for path in [sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", directory] { chmod(path, 0o700) }
+        for path in [sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", directory] {
+            chmod(path, 0o700)
+        }
     }
 
     @Test("add, edit and rm through an unlocked agent ask nothing; the vault file and the identity store follow")
@@ -112,8 +124,10 @@ struct AgentTests {
         let sandbox = try agentSandbox()
         defer { stop(sandbox) }
         // No descriptor and no terminal: only an unlocked agent can make these writes succeed.
-        #expect(try sandbox.pwtui(["add", "gitlab.com", "--username", "bob"], password: .none, stdin: "bob-1").exitCode == 75,
-                "locked: nobody to ask for the master password")
+        #expect(
+            try sandbox.pwtui(["add", "gitlab.com", "--username", "bob"], password: .none, stdin: "bob-1").exitCode
+                == 75,
+            "locked: nobody to ask for the master password")
         #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
         let add = try sandbox.pwtui(["add", "gitlab.com", "--username", "bob"], password: .none, stdin: "bob-1")
         #expect(add.exitCode == 0, "\(add)")
@@ -122,10 +136,13 @@ struct AgentTests {
         let saved = try sandbox.listJSON()
         #expect(saved.contains { $0["username"] as? String == "bob" }, "saved to the file, read back with the password")
 
-        let edit = try sandbox.pwtui(["edit", String(id.prefix(8)), "--username", "carol", "--password", "--add-service", "gitlab.example"],
-                                     password: .none, stdin: "carol-2")
+        let edit = try sandbox.pwtui(
+            ["edit", String(id.prefix(8)), "--username", "carol", "--password", "--add-service", "gitlab.example"],
+            password: .none, stdin: "carol-2")
         #expect(edit.exitCode == 0 && edit.err.contains("Updated gitlab.com"), "\(edit)")
-        #expect(try sandbox.pwtui(["get", "gitlab.example", "--field", "both", "--no-interaction"], password: .none).out == "carol\ncarol-2\n")
+        #expect(
+            try sandbox.pwtui(["get", "gitlab.example", "--field", "both", "--no-interaction"], password: .none).out
+                == "carol\ncarol-2\n")
         let suggested = try sandbox.pwtui(["suggest", "gitlab.com", "--format", "json"], password: .none)
         #expect(try parseJSONArray(suggested.stdout).map { $0["username"] as? String } == ["carol"], "\(suggested)")
         let badEdit = try sandbox.pwtui(["edit", id, "--remove-service", "nowhere.example"], password: .none)
@@ -133,7 +150,9 @@ struct AgentTests {
 
         let unconfirmed = try sandbox.pwtui(["rm", id], password: .none)
         #expect(unconfirmed.exitCode == 75 && unconfirmed.err.contains("Delete") == false, "\(unconfirmed)")
-        #expect(try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).out == "carol-2\n", "nothing deleted")
+        #expect(
+            try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).out == "carol-2\n",
+            "nothing deleted")
         let rm = try sandbox.pwtui(["rm", id, "--yes"], password: .none)
         #expect(rm.exitCode == 0 && rm.err.contains("Deleted gitlab.com (carol, gitlab.com gitlab.example)"), "\(rm)")
         #expect(try sandbox.pwtui(["get", "gitlab.com", "--no-interaction"], password: .none).exitCode == 1)
@@ -141,23 +160,29 @@ struct AgentTests {
         #expect(try sandbox.listJSON().map { $0["username"] as? String } == ["alice"])
     }
 
-    @Test("kill -9 of the agent during a save leaves a vault that opens and a store that never suggests what it does not hold")
+    @Test(
+        "kill -9 of the agent during a save leaves a vault that opens and a store that never suggests what it does not hold"
+    )
     func killDuringAgentSave() throws {
         let sandbox = try Sandbox.withVault()
         let pwtui = try Binaries.require(Binaries.pwtui)
         func unlockedAgent() throws -> Child {
             let agent = try sandbox.start(pwtui, ["agent", "start", "--foreground"])
             // Locked, not "no agent" (also 75): an unlock before it listens would start another.
-            try #require(poll(timeout: .seconds(10)) {
-                (try? sandbox.pwtui(["agent", "status"], password: .none)).map { $0.exitCode == 75 && $0.out.hasPrefix("locked") } == true
-            })
+            try #require(
+                poll(timeout: .seconds(10)) {
+                    (try? sandbox.pwtui(["agent", "status"], password: .none)).map {
+                        $0.exitCode == 75 && $0.out.hasPrefix("locked")
+                    } == true
+                })
             #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
             return agent
         }
         // How long an add through the agent takes here: the kills below are spread over 1.5 times
         // that, so that some land before the save and some after (machines differ several-fold).
         let timing = try unlockedAgent()
-        let timed = try sandbox.start(pwtui, ["add", "timing.example", "--username", "timing"], stdin: .text("t")).wait(timeout: .seconds(10))
+        let timed = try sandbox.start(pwtui, ["add", "timing.example", "--username", "timing"], stdin: .text("t")).wait(
+            timeout: .seconds(10))
         try #require(timed.exitCode == 0, "\(timed)")
         timing.signal(SIGKILL)
         _ = timing.wait(timeout: .seconds(10))
@@ -167,7 +192,8 @@ struct AgentTests {
         let rounds = 16
         for round in 0 ..< rounds {
             let agent = try unlockedAgent()
-            let client = try sandbox.start(pwtui, ["add", "n\(round).example", "--username", "u\(round)"], stdin: .text("secret-\(round)"))
+            let client = try sandbox.start(
+                pwtui, ["add", "n\(round).example", "--username", "u\(round)"], stdin: .text("secret-\(round)"))
             usleep(UInt32.random(in: 0 ... window, using: &random))
             agent.signal(SIGKILL)
             _ = agent.wait(timeout: .seconds(10))
@@ -178,14 +204,18 @@ struct AgentTests {
             if listed.contains("u\(round)") { added += 1 }
             let suggested = try sandbox.pwtui(["suggest", "n\(round).example", "--format", "json"], password: .none)
             #expect(suggested.exitCode == 0 || suggested.exitCode == 75, "current, or missing/stale: \(suggested)")
-            if suggested.exitCode == 0, try parseJSONArray(suggested.stdout).contains(where: { $0["username"] as? String == "u\(round)" }) {
+            if suggested.exitCode == 0,
+                try parseJSONArray(suggested.stdout).contains(where: { $0["username"] as? String == "u\(round)" })
+            {
                 #expect(listed.contains("u\(round)"), "the store suggests u\(round) only if the vault holds it")
             }
         }
         // Both outcomes must have happened for the test to have tested anything; the delays
         // above span a save, so a run where every kill came too early or too late is a failure
         // of the test's timing, reported as such.
-        #expect(added > 0 && added < rounds, "kills landed before and after saves (\(added) of \(rounds) saved, window \(window / 1000) ms)")
+        #expect(
+            added > 0 && added < rounds,
+            "kills landed before and after saves (\(added) of \(rounds) saved, window \(window / 1000) ms)")
     }
 
     @Test("an agent that hangs up mid-request is an error (74) with a message, never a silent SIGPIPE death")
@@ -203,8 +233,9 @@ struct AgentTests {
         let fake = try sandbox.startStandInAgent(script, arguments: [sandbox.vault])
         defer { fake.signal(SIGKILL) }
         try #require(poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: sandbox.agentSocket) })
-        let add = try sandbox.pwtui(["add", "example.com", "--username", "u"], password: .none,
-                                    stdin: String(repeating: "x", count: 60_000))
+        let add = try sandbox.pwtui(
+            ["add", "example.com", "--username", "u"], password: .none,
+            stdin: String(repeating: "x", count: 60_000))
         #expect(add.exitCode == 74 && add.err.contains("agent"), "\(add)")
     }
 }

@@ -11,7 +11,8 @@ struct CompletionTests {
         let bin = sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: bin + "/pwtui") {
-            try FileManager.default.createSymbolicLink(atPath: bin + "/pwtui", withDestinationPath: try Binaries.require(Binaries.pwtui))
+            try FileManager.default.createSymbolicLink(
+                atPath: bin + "/pwtui", withDestinationPath: try Binaries.require(Binaries.pwtui))
         }
         let words = line.map { "'\($0)'" }.joined(separator: " ")
         let script = """
@@ -27,10 +28,13 @@ struct CompletionTests {
         return result.out.split(separator: "\n").map(String.init)
     }
 
-    @Test("Tab after get, show, edit, rm offers the vault's services, titles and ids from the identity store, without unlocking (issue 26, 11)")
+    @Test(
+        "Tab after get, show, edit, rm offers the vault's services, titles and ids from the identity store, without unlocking (issue 26, 11)"
+    )
     func credentialWords() throws {
         let sandbox = try Sandbox.withVault()
-        let id = try sandbox.add(["https://github.com/login"], username: "alice", secret: "pw", extra: ["--title", "GitHub work"])
+        let id = try sandbox.add(
+            ["https://github.com/login"], username: "alice", secret: "pw", extra: ["--title", "GitHub work"])
         try sandbox.add(["gitlab.com"], username: "bob", secret: "pw2")
 
         let services = try Self.complete(["pwtui", "get", "git"], in: sandbox)

@@ -7,7 +7,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Concurrent edits")
@@ -41,34 +41,43 @@ struct ConcurrentEditTests {
 
     /// The credential as the last round of every field's edits left it: title-N, user-N, rank N,
     /// and every service added on top of start.example. Failures point at the calling test.
-    func expectLastEdits(_ sandbox: Sandbox, _ id: String, lastRound: Int, services added: [String],
-                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectLastEdits(
+        _ sandbox: Sandbox, _ id: String, lastRound: Int, services added: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let entry = try #require(try credential(sandbox, id), sourceLocation: sourceLocation)
         #expect(entry["title"] as? String == "title-\(lastRound)", sourceLocation: sourceLocation)
         #expect(entry["username"] as? String == "user-\(lastRound)", sourceLocation: sourceLocation)
         #expect(entry["rank"] as? Int == lastRound, sourceLocation: sourceLocation)
         let services = Set(entry["services"] as? [String] ?? [])
         let expected = Set(["start.example"] + added)
-        #expect(services == expected, "missing: \(expected.subtracting(services).sorted())", sourceLocation: sourceLocation)
+        #expect(
+            services == expected, "missing: \(expected.subtracting(services).sorted())", sourceLocation: sourceLocation)
     }
 
     /// One bash `worker` a field, free-running (no lock held by the test), with FIELD, PWTUI and
     /// ID in its environment and the master password on descriptor 3. Each worker prints
     /// `nN rc=STATUS` a round; every one of `rounds` rounds must have been acknowledged with 0.
-    func runWorkers(_ sandbox: Sandbox, _ id: String, fields: [String], rounds: Int, worker: String,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func runWorkers(
+        _ sandbox: Sandbox, _ id: String, fields: [String], rounds: Int, worker: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
         let workers = try fields.map { field in
-            try sandbox.start("/bin/bash", ["-c", worker], environment: ["FIELD": field, "PWTUI": pwtui, "ID": id],
-                              descriptors: [3: .text(sandbox.password)])
+            try sandbox.start(
+                "/bin/bash", ["-c", worker], environment: ["FIELD": field, "PWTUI": pwtui, "ID": id],
+                descriptors: [3: .text(sandbox.password)])
         }
         for result in workers.map({ $0.wait(timeout: .seconds(180)) }) {
-            #expect(result.out.split(separator: "\n").map(String.init) == (0 ..< rounds).map { "n\($0) rc=0" }, "\(result)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                result.out.split(separator: "\n").map(String.init) == (0 ..< rounds).map { "n\($0) rc=0" }, "\(result)",
+                sourceLocation: sourceLocation)
         }
     }
 
-    @Test("4 processes editing different fields of one credential, 20 rounds that all read the same version: every edit kept")
+    @Test(
+        "4 processes editing different fields of one credential, 20 rounds that all read the same version: every edit kept"
+    )
     func differentFieldsAtOnce() throws {
         let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["start.example"], username: "first", secret: "s3cret", extra: ["--title", "first"])
@@ -80,8 +89,9 @@ struct ConcurrentEditTests {
                 ["--add-service", "s\(round).example"],
             ]
             let children = try edits.map { edit in
-                try sandbox.start(pwtui, ["edit", id] + edit + ["--master-password-fd", "3"],
-                                  descriptors: [3: .text(sandbox.password)])
+                try sandbox.start(
+                    pwtui, ["edit", id] + edit + ["--master-password-fd", "3"],
+                    descriptors: [3: .text(sandbox.password)])
             }
             let allRead = poll(timeout: .seconds(20)) { lock.waiters() == edits.count }
             lock.release()
@@ -120,7 +130,8 @@ struct ConcurrentEditTests {
     func agentAndLocalEdits() throws {
         let sandbox = try Sandbox.withVault()
         let id = try sandbox.add(["start.example"], username: "first", secret: "s3cret")
-        let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", "60s"], password: .none, timeout: .seconds(15))
+        let start = try sandbox.pwtui(
+            ["agent", "start", "--idle-timeout", "60s"], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)")
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
@@ -147,10 +158,14 @@ struct ConcurrentEditTests {
     func delayedSave(_ sandbox: Sandbox, _ arguments: [String], delay: Duration) throws -> Child {
         let strace = try Binaries.requireStrace()
         let microseconds = Int(delay.timeInterval * 1_000_000)
-        return try sandbox.start(strace, ["-f", "-o", "/dev/null", "-e", "trace=flock",
-                                          "-e", "inject=flock:delay_enter=\(microseconds):when=1",
-                                          try Binaries.require(Binaries.pwtui)] + arguments + ["--master-password-fd", "3"],
-                                 descriptors: [3: .text(sandbox.password)])
+        return try sandbox.start(
+            strace,
+            [
+                "-f", "-o", "/dev/null", "-e", "trace=flock",
+                "-e", "inject=flock:delay_enter=\(microseconds):when=1",
+                try Binaries.require(Binaries.pwtui),
+            ] + arguments + ["--master-password-fd", "3"],
+            descriptors: [3: .text(sandbox.password)])
     }
 
     /// Waits until a process under `child` has `path` open: for the save lock, the moment it has
@@ -167,7 +182,9 @@ struct ConcurrentEditTests {
         }
     }
 
-    @Test("rm --yes saved while an edit of the same credential waits: the edit fails, naming the removal; it never comes back")
+    @Test(
+        "rm --yes saved while an edit of the same credential waits: the edit fails, naming the removal; it never comes back"
+    )
     func editAfterRemove() throws {
         let sandbox = try Sandbox.withVault()
         for round in 0 ..< 3 {

@@ -10,7 +10,8 @@ import Testing
 struct DetailTmuxTests {
     func sandbox() throws -> Sandbox {
         let sandbox = try Sandbox.withVault()
-        try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
+        try sandbox.add(
+            ["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gitlab.com"], username: "carol", secret: "other-secret", extra: ["--title", "GitLab"])
         return sandbox
     }
@@ -22,11 +23,17 @@ struct DetailTmuxTests {
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/pick.rc"
         try tmux.enter("x=$('\(pwtui)' pick github.com); echo \"RC=$? X=$x\" > '\(rc)'")
-        try tmux.requirePane("the list, with the key for details") { $0.contains("Matches for github.com") && $0.contains("→ details") }
+        try tmux.requirePane("the list, with the key for details") {
+            $0.contains("Matches for github.com") && $0.contains("→ details")
+        }
         try tmux.press("Right")
-        try tmux.requirePane("the secrets need the vault") { $0.contains("Master password:") && $0.contains("To see GitHub login (alice)") }
+        try tmux.requirePane("the secrets need the vault") {
+            $0.contains("Master password:") && $0.contains("To see GitHub login (alice)")
+        }
         try tmux.enter(sandbox.password)
-        let masked = try tmux.requirePane("the details") { $0.contains("pwtui — GitHub login") && $0.contains("Password    ••••••••") }
+        let masked = try tmux.requirePane("the details") {
+            $0.contains("pwtui — GitHub login") && $0.contains("Password    ••••••••")
+        }
         #expect(masked.contains("https://github.com/login  same-host"), "how it matched github.com:\n\(masked)")
         #expect(masked.contains("r reveal/hide"))
         try tmux.press("r")
@@ -48,17 +55,22 @@ struct DetailTmuxTests {
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/show.rc"
-        try tmux.enter("'\(pwtui)' show github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$? > '\(rc)'")
+        try tmux.enter(
+            "'\(pwtui)' show github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$? > '\(rc)'")
         let masked = try tmux.requirePane { $0.contains("password    ••••••••  (--reveal shows it)") }
         #expect(commandResult(rc) == "RC=0\n")
         #expect(!masked.contains("first-secret"))
         #expect(masked.contains("username    alice") && masked.contains("services    https://github.com/login"))
-        try tmux.enter("clear; '\(pwtui)' show github.com --reveal --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$? > '\(rc)2'")
+        try tmux.enter(
+            "clear; '\(pwtui)' show github.com --reveal --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$? > '\(rc)2'"
+        )
         try tmux.requirePane { $0.contains("password    first-secret") }
         #expect(commandResult(rc + "2") == "RC=0\n")
     }
 
-    @Test("copy github.com: the password on the clipboard, not on stdout or the screen, and cleared after clipboard_timeout")
+    @Test(
+        "copy github.com: the password on the clipboard, not on stdout or the screen, and cleared after clipboard_timeout"
+    )
     func copyToTheClipboard() throws {
         let sandbox = try sandbox()
         try sandbox.writeConfig("clipboard_timeout = 2\n")
@@ -68,8 +80,12 @@ struct DetailTmuxTests {
         let rc = sandbox.scratch + "/copy.rc"
         let out = sandbox.scratch + "/copy.out"
         // stdout to a file: `get` would write there; `copy` still copies.
-        try tmux.enter("'\(pwtui)' copy github.com --master-password-fd 3 3<<<'\(sandbox.password)' > '\(out)'; echo RC=$? > '\(rc)'")
-        try tmux.requirePane { $0.contains("Copied the password of GitHub login (alice) to the clipboard; cleared in 2 s") }
+        try tmux.enter(
+            "'\(pwtui)' copy github.com --master-password-fd 3 3<<<'\(sandbox.password)' > '\(out)'; echo RC=$? > '\(rc)'"
+        )
+        try tmux.requirePane {
+            $0.contains("Copied the password of GitHub login (alice) to the clipboard; cleared in 2 s")
+        }
         #expect(commandResult(rc) == "RC=0\n")
         #expect(try tmux.tmux(["show-buffer"]).out == "first-secret")
         #expect(readBytes(out) == [], "nothing on stdout")

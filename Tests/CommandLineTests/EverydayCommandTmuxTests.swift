@@ -18,19 +18,22 @@ struct EverydayCommandTmuxTests {
             try (stdin + "\n").write(toFile: file, atomically: true, encoding: .utf8)
             input = " < '\(file)'"
         }
-        try tmux.enter("'\(pwtui)' \(command) --master-password-fd 3 3<<<'\(sandbox.password)'\(input); echo RC=$? > '\(rc)'")
+        try tmux.enter(
+            "'\(pwtui)' \(command) --master-password-fd 3 3<<<'\(sandbox.password)'\(input); echo RC=$? > '\(rc)'")
         return rc
     }
 
-
     @Test("rm shop.example names two: the picker lists only them; the one chosen is asked about and deleted")
     func removePicksAmongSeveral() throws {
-        let sandbox = try Sandbox.withVault(Login(["shop.example"], username: "bob", secret: "b"),
-                                            Login(["shop.example"], username: "carol", secret: "c"),
-                                            Login(["site.example"], username: "alice", secret: "a"))
+        let sandbox = try Sandbox.withVault(
+            Login(["shop.example"], username: "bob", secret: "b"),
+            Login(["shop.example"], username: "carol", secret: "c"),
+            Login(["site.example"], username: "alice", secret: "a"))
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let rc = try run("rm shop.example", in: tmux, sandbox)
-        let list = try tmux.requirePane("the picker over the two") { $0.contains("bob") && $0.contains("carol") && $0.contains("credentials") }
+        let list = try tmux.requirePane("the picker over the two") {
+            $0.contains("bob") && $0.contains("carol") && $0.contains("credentials")
+        }
         #expect(!list.contains("alice"), "only those named: \(list)")
         try tmux.type("carol")
         try tmux.press("Enter")
@@ -46,7 +49,9 @@ struct EverydayCommandTmuxTests {
         let id = try #require(try sandbox.listJSON().first?["id"] as? String)
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let rc = try run("add github.com --username alice", in: tmux, sandbox, stdin: "new-password")
-        try tmux.requirePane("the offer") { $0.contains("has this service and username already") && $0.contains("Update its password instead") }
+        try tmux.requirePane("the offer") {
+            $0.contains("has this service and username already") && $0.contains("Update its password instead")
+        }
         try tmux.enter("y")
         let done = try tmux.requirePane("the id printed") { $0.contains(id) }
         #expect(commandResult(rc) == "RC=0\n", "\(done)")

@@ -22,15 +22,17 @@ struct ExitCodeTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/nowhere"), "get must not create directories")
     }
 
-    @Test("Usage errors exit 64", arguments: [
-        ["get", "--bogus", "github.com"],
-        ["add", "github.com"],
-        ["get"],
-        ["get", "github.com", "--id"],
-        ["list", "--vault"],
-        ["get", "github.com", "--field", ""],
-        ["frobnicate"],
-    ])
+    @Test(
+        "Usage errors exit 64",
+        arguments: [
+            ["get", "--bogus", "github.com"],
+            ["add", "github.com"],
+            ["get"],
+            ["get", "github.com", "--id"],
+            ["list", "--vault"],
+            ["get", "github.com", "--field", ""],
+            ["frobnicate"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let sandbox = try Sandbox.withVault()
         let before = try sandbox.vaultDirectoryFiles()
@@ -107,15 +109,18 @@ struct ExitCodeTests {
         var testDescription: String { "\(opsLimit) passes, \(memLimitKiB) KiB" }
     }
 
-    @Test("A header asking for too much key derivation: 65 at once, with a message about it", arguments: [
-        HostileKDF(opsLimit: 11, memLimitKiB: 64 * 1024),
-        HostileKDF(opsLimit: 3, memLimitKiB: 1024 * 1024 + 1),
-        HostileKDF(opsLimit: 4, memLimitKiB: 4 * 1024 * 1024),
-        HostileKDF(opsLimit: 1_000_000, memLimitKiB: 64 * 1024),
-    ])
+    @Test(
+        "A header asking for too much key derivation: 65 at once, with a message about it",
+        arguments: [
+            HostileKDF(opsLimit: 11, memLimitKiB: 64 * 1024),
+            HostileKDF(opsLimit: 3, memLimitKiB: 1024 * 1024 + 1),
+            HostileKDF(opsLimit: 4, memLimitKiB: 4 * 1024 * 1024),
+            HostileKDF(opsLimit: 1_000_000, memLimitKiB: 64 * 1024),
+        ])
     func keyDerivationBounds(kdf: HostileKDF) throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
-        try patchHeader(sandbox.vault, sandbox: sandbox, u32: [42: kdf.opsLimit, 46: kdf.memLimitKiB], fixChecksum: true)
+        try patchHeader(
+            sandbox.vault, sandbox: sandbox, u32: [42: kdf.opsLimit, 46: kdf.memLimitKiB], fixChecksum: true)
         let patched = try #require(readBytes(sandbox.vault))
 
         let result = try sandbox.pwtui(["get", "github.com"])
@@ -190,7 +195,8 @@ struct ExitCodeTests {
         var listedAt = 0
         let found = try poll(timeout: .seconds(120), every: .milliseconds(50)) {
             let lines = String(decoding: child.currentStdout(), as: UTF8.self).split(separator: "\n")
-            guard let count = lines.last.flatMap({ Int($0.split(separator: " ").last ?? "") }), count >= listedAt + 100 else {
+            guard let count = lines.last.flatMap({ Int($0.split(separator: " ").last ?? "") }), count >= listedAt + 100
+            else {
                 return !child.isRunning
             }
             listedAt = count
@@ -201,7 +207,9 @@ struct ExitCodeTests {
                 .map { (prefix: $0.key, ids: $0.value) }
             return shared != nil
         }
-        try #require(found && shared != nil, "no shared 4-character id prefix among \(listedAt) credentials: \(child.wait(timeout: .seconds(1)))")
+        try #require(
+            found && shared != nil,
+            "no shared 4-character id prefix among \(listedAt) credentials: \(child.wait(timeout: .seconds(1)))")
         let (prefix, ids) = try #require(shared)
 
         let ambiguous = try sandbox.pwtui(["get", "--id", prefix])

@@ -4,12 +4,13 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("git credential helper")
 struct GitCredentialTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        .path
 
     /// A bare repository with one commit, served with user "alice" / password "git-secret": the
     /// repository's URL, the origin a credential is saved for, and the server to stop.
@@ -26,8 +27,12 @@ struct GitCredentialTests {
         let made = try sandbox.run("/bin/bash", ["-c", setup])
         try #require(made.exitCode == 0, "\(made)")
         let portFile = sandbox.scratch + "/port"
-        let child = try sandbox.start("/usr/bin/env", ["python3", Self.fixtures + "/git-http-server.py",
-                                                        sandbox.root + "/srv", "alice", "git-secret", portFile])
+        let child = try sandbox.start(
+            "/usr/bin/env",
+            [
+                "python3", Self.fixtures + "/git-http-server.py",
+                sandbox.root + "/srv", "alice", "git-secret", portFile,
+            ])
         let up = poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: portFile) }
         try #require(up, "the test server did not start: \(child.wait(timeout: .seconds(1)))")
         let port = String(decoding: readBytes(portFile) ?? [], as: UTF8.self)
@@ -50,10 +55,14 @@ struct GitCredentialTests {
         let passwordFile = sandbox.scratch + "/master"
         try (sandbox.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let helper = "!f() { '\(pwtui)' git-credential --master-password-fd 3 \"$@\" 3<'\(passwordFile)'; }; f"
-        return try sandbox.run("/usr/bin/env", ["git", "-c", "credential.helper=", "-c", "credential.helper=\(helper)",
-                                                "clone", "-q", url, sandbox.root + "/" + name],
-                               environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "/bin/false", "SSH_ASKPASS": "/bin/false"],
-                               timeout: .seconds(60))
+        return try sandbox.run(
+            "/usr/bin/env",
+            [
+                "git", "-c", "credential.helper=", "-c", "credential.helper=\(helper)",
+                "clone", "-q", url, sandbox.root + "/" + name,
+            ],
+            environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "/bin/false", "SSH_ASKPASS": "/bin/false"],
+            timeout: .seconds(60))
     }
 
     @Test("git clone over HTTP with Basic auth succeeds with the vault's credential and fails cleanly without")
@@ -80,38 +89,48 @@ struct GitCredentialTests {
         #expect(try sandbox.listJSON().count == 1, "git's erase without a terminal must not delete")
     }
 
-    @Test("the protocol directly: get answers, store adds a new credential and replaces a changed password (the old one in history)")
+    @Test(
+        "the protocol directly: get answers, store adds a new credential and replaces a changed password (the old one in history)"
+    )
     func protocolDirectly() throws {
         let sandbox = try Sandbox.withVault(Login(["https://git.example.com"], username: "alice", secret: "first"))
         let get = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\n\n")
         #expect(get.out == "username=alice\npassword=first\n", "\(get)")
         // With credential.useHttpPath git sends the path: then only a credential saved for that
         // repository (or a path prefix of it) answers (GitProtocolTests).
-        let scoped = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\npath=org/repo.git\n\n")
+        let scoped = try sandbox.pwtui(
+            ["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\npath=org/repo.git\n\n")
         #expect(scoped.exitCode == 0 && scoped.out.isEmpty, "\(scoped)")
         let other = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=other.example.com\n\n")
         #expect(other.exitCode == 0 && other.out.isEmpty, "no match: nothing, and git moves on")
         let ssh = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=ssh\nhost=git.example.com\n\n")
         #expect(ssh.out.isEmpty)
-        let locked = try sandbox.pwtui(["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=git.example.com\n\n")
+        let locked = try sandbox.pwtui(
+            ["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=git.example.com\n\n")
         #expect(locked.exitCode == 0 && locked.out.isEmpty, "locked and no terminal: nothing: \(locked)")
-        #expect(locked.err.contains("is locked") && locked.err.contains("pwtui unlock"), "and says what to do: \(locked)")
+        #expect(
+            locked.err.contains("is locked") && locked.err.contains("pwtui unlock"), "and says what to do: \(locked)")
 
-        let store = try sandbox.pwtui(["git-credential", "store"],
-                                      stdin: "protocol=https\nhost=new.example.com:8443\nusername=bob\npassword=pw-new\n\n")
+        let store = try sandbox.pwtui(
+            ["git-credential", "store"],
+            stdin: "protocol=https\nhost=new.example.com:8443\nusername=bob\npassword=pw-new\n\n")
         #expect(store.exitCode == 0, "\(store)")
         #expect(try sandbox.pwtui(["get", "https://new.example.com:8443/"]).out == "pw-new\n")
-        let update = try sandbox.pwtui(["git-credential", "store"],
-                                       stdin: "protocol=https\nhost=git.example.com\nusername=alice\npassword=changed\n\n")
+        let update = try sandbox.pwtui(
+            ["git-credential", "store"],
+            stdin: "protocol=https\nhost=git.example.com\nusername=alice\npassword=changed\n\n")
         #expect(update.exitCode == 0)
         #expect(update.err.isEmpty, "git reads words on a stderr that is no terminal as an error: \(update)")
-        #expect(try sandbox.pwtui(["get", "https://git.example.com"]).out == "changed\n",
-                "git stores only after the server accepted the password: it replaces the saved one")
+        #expect(
+            try sandbox.pwtui(["get", "https://git.example.com"]).out == "changed\n",
+            "git stores only after the server accepted the password: it replaces the saved one")
         let history = try sandbox.pwtui(["history", "https://git.example.com", "--reveal"])
         #expect(history.out.contains("first"), "the previous password is kept in the history: \(history)")
     }
 
-    @Test("with the agent unlocked: git clone asks nothing, get answers host-level matches only, store adds without a password")
+    @Test(
+        "with the agent unlocked: git clone asks nothing, get answers host-level matches only, store adds without a password"
+    )
     func throughTheAgent() throws {
         let (sandbox, url, server) = try vaultServedWith(secret: "git-secret")
         defer { server.signal(SIGKILL) }
@@ -122,22 +141,35 @@ struct GitCredentialTests {
 
         // No descriptor and no terminal: only the agent can answer.
         let pwtui = try Binaries.require(Binaries.pwtui)
-        let clone = try sandbox.run("/usr/bin/env", ["git", "-c", "credential.helper=", "-c", "credential.helper=!'\(pwtui)' git-credential",
-                                                     "clone", "-q", url, sandbox.root + "/via-agent"],
-                                    environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "/bin/false", "SSH_ASKPASS": "/bin/false"],
-                                    timeout: .seconds(60))
+        let clone = try sandbox.run(
+            "/usr/bin/env",
+            [
+                "git", "-c", "credential.helper=", "-c", "credential.helper=!'\(pwtui)' git-credential",
+                "clone", "-q", url, sandbox.root + "/via-agent",
+            ],
+            environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "/bin/false", "SSH_ASKPASS": "/bin/false"],
+            timeout: .seconds(60))
         #expect(clone.exitCode == 0, "\(clone)")
         #expect(FileManager.default.fileExists(atPath: sandbox.root + "/via-agent/README"))
 
-        let sameSite = try sandbox.pwtui(["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=www.example.com\n\n")
-        #expect(sameSite.exitCode == 0 && sameSite.out.isEmpty, "another host's password is never sent without a person: \(sameSite)")
-        let store = try sandbox.pwtui(["git-credential", "store"], password: .none,
-                                      stdin: "protocol=https\nhost=new.example.org\nusername=bob\npassword=pw-agent\n\n")
+        let sameSite = try sandbox.pwtui(
+            ["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=www.example.com\n\n")
+        #expect(
+            sameSite.exitCode == 0 && sameSite.out.isEmpty,
+            "another host's password is never sent without a person: \(sameSite)")
+        let store = try sandbox.pwtui(
+            ["git-credential", "store"], password: .none,
+            stdin: "protocol=https\nhost=new.example.org\nusername=bob\npassword=pw-agent\n\n")
         #expect(store.exitCode == 0, "\(store)")
-        #expect(try sandbox.pwtui(["get", "https://new.example.org/"]).out == "pw-agent\n", "saved to the file by the agent")
-        let erase = try sandbox.pwtui(["git-credential", "erase"], password: .none,
-                                      stdin: "protocol=https\nhost=new.example.org\nusername=bob\n\n")
+        #expect(
+            try sandbox.pwtui(["get", "https://new.example.org/"]).out == "pw-agent\n", "saved to the file by the agent"
+        )
+        let erase = try sandbox.pwtui(
+            ["git-credential", "erase"], password: .none,
+            stdin: "protocol=https\nhost=new.example.org\nusername=bob\n\n")
         #expect(erase.exitCode == 0 && erase.out.isEmpty)
-        #expect(try sandbox.pwtui(["get", "https://new.example.org/"]).out == "pw-agent\n", "erase without a terminal deletes nothing")
+        #expect(
+            try sandbox.pwtui(["get", "https://new.example.org/"]).out == "pw-agent\n",
+            "erase without a terminal deletes nothing")
     }
 }

@@ -1,13 +1,15 @@
 // `history` and `edit --restore` through the binary: only what needs the process — the exit codes
 // as a shell sees them, and the option check that swift-argument-parser makes. What they print and
-// save is tested in process (PwtuiKitTests/HistoryRestoreInProcessTests).
+// save is tested in process (CommandsTests/HistoryRestoreInProcessTests).
 
 import Foundation
 import Testing
 
 @Suite("history and edit --restore")
 struct HistoryRestoreTests {
-    @Test("--restore beyond the history: 64, nothing changed; with --password: 64 from the option check; history without any: 0")
+    @Test(
+        "--restore beyond the history: 64, nothing changed; with --password: 64 from the option check; history without any: 0"
+    )
     func restoreRefused() throws {
         let sandbox = try Sandbox.withVault(Login(["shop.example"], username: "u", secret: "only"))
         let before = readBytes(sandbox.vault)

@@ -1,12 +1,12 @@
 // The credential identity store seen from outside, where it needs processes: saves killed with
 // SIGKILL never leave a store that suggests what the vault does not hold (suggest's exit codes as a
 // shell sees them). Kept, rebuilt, secret-free and switched off: in process
-// (PwtuiKitTests/IdentityStoreInProcessTests).
+// (CommandsTests/IdentityStoreInProcessTests).
 
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Identity store and suggest")
@@ -26,14 +26,16 @@ struct IdentityStoreCommandLineTests {
         let pwtui = try Binaries.require(Binaries.pwtui)
         var random = SystemRandomNumberGenerator()
         for round in 0 ..< 25 {
-            let child = try sandbox.start(pwtui, ["add", "n\(round).example", "--username", "u\(round)", "--master-password-fd", "3"],
-                                          stdin: .text("secret-\(round)"), descriptors: [3: .text(sandbox.password)])
+            let child = try sandbox.start(
+                pwtui, ["add", "n\(round).example", "--username", "u\(round)", "--master-password-fd", "3"],
+                stdin: .text("secret-\(round)"), descriptors: [3: .text(sandbox.password)])
             usleep(UInt32.random(in: 40_000 ... 160_000, using: &random))
             child.signal(SIGKILL)
             _ = child.wait(timeout: .seconds(10))
             let suggested = try suggest(sandbox, "n\(round).example")
             #expect(suggested.exitCode == 0 || suggested.exitCode == 75, "current, or missing/stale: \(suggested)")
-            guard suggested.exitCode == 0, try parseJSONArray(suggested.stdout).contains(where: { $0["username"] as? String == "u\(round)" })
+            guard suggested.exitCode == 0,
+                try parseJSONArray(suggested.stdout).contains(where: { $0["username"] as? String == "u\(round)" })
             else { continue }
             let listed = try sandbox.listJSON().compactMap { $0["username"] as? String }
             #expect(listed.contains("u\(round)"), "the store suggests u\(round) only if the vault holds it")

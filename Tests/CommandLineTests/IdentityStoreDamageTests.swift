@@ -6,7 +6,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Identity store damage and writing")
@@ -14,17 +14,22 @@ struct IdentityStoreDamageTests {
     /// The store file: wherever under the state directory it is kept, the file that starts "PWIS".
     func storePath(_ sandbox: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let state = sandbox.root + "/xdg/state"
-        let files = (FileManager.default.enumerator(atPath: state)?.allObjects as? [String] ?? []).map { state + "/" + $0 }
+        let files = (FileManager.default.enumerator(atPath: state)?.allObjects as? [String] ?? []).map {
+            state + "/" + $0
+        }
         let stores = files.filter { readBytes($0).map { $0.starts(with: Array("PWIS".utf8)) } ?? false }
         try #require(stores.count == 1, "one identity store under \(state): \(files)", sourceLocation: sourceLocation)
         return stores[0]
     }
 
     func suggest(_ sandbox: Sandbox) throws -> RunResult {
-        try sandbox.pwtui(["suggest", "https://github.com/login", "--format", "json"], password: .none, timeout: .seconds(20))
+        try sandbox.pwtui(
+            ["suggest", "https://github.com/login", "--format", "json"], password: .none, timeout: .seconds(20))
     }
 
-    @Test("every byte of a small store flipped, every truncation: suggest never exits 64, never suggests what the vault does not hold")
+    @Test(
+        "every byte of a small store flipped, every truncation: suggest never exits 64, never suggests what the vault does not hold"
+    )
     func everyByteFlipped() throws {
         let sandbox = try Sandbox.withVault()
         try sandbox.add(["github.com"], username: "al", secret: "s", extra: ["--title", "G"])
@@ -42,7 +47,9 @@ struct IdentityStoreDamageTests {
             oneBit[offset] ^= 0x01
             damaged.append(("bit 0 of byte \(offset) flipped", oneBit))
         }
-        for length in stride(from: 0, to: good.count, by: 7) { damaged.append(("truncated to \(length)", Array(good.prefix(length)))) }
+        for length in stride(from: 0, to: good.count, by: 7) {
+            damaged.append(("truncated to \(length)", Array(good.prefix(length))))
+        }
         damaged.append(("a byte appended", good + [0]))
         for (what, bytes) in damaged {
             try writeBytes(bytes, to: path)
@@ -97,12 +104,15 @@ struct IdentityStoreDamageTests {
 
     /// `strace OPTIONS pwtui add SERVICE --username u`, the secret "s" on stdin and the master
     /// password on descriptor 3: an add whose writes of the store a test logs or holds back.
-    func tracedAdd(_ sandbox: Sandbox, _ service: String, strace options: [String], detachTerminal: Bool = true,
-                   sourceLocation: SourceLocation = #_sourceLocation) throws -> Child {
+    func tracedAdd(
+        _ sandbox: Sandbox, _ service: String, strace options: [String], detachTerminal: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Child {
         let strace = try Binaries.requireStrace(sourceLocation: sourceLocation)
         let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
-        return try sandbox.start(strace, options + [pwtui, "add", service, "--username", "u", "--master-password-fd", "3"],
-                                 stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: detachTerminal)
+        return try sandbox.start(
+            strace, options + [pwtui, "add", service, "--username", "u", "--master-password-fd", "3"],
+            stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: detachTerminal)
     }
 
     @Test("kill -9 while the store's temporary is written and not yet renamed: the next save removes it")
@@ -117,16 +127,23 @@ struct IdentityStoreDamageTests {
         // rename by its path). In a second add that rename is held back 20 s, in which the writer
         // is killed with its temporary complete on disk.
         let log = sandbox.scratch + "/rename.log"
-        let traced = try tracedAdd(sandbox, "first.example", strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=rename"])
-            .wait(timeout: .seconds(60))
+        let traced = try tracedAdd(
+            sandbox, "first.example", strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=rename"]
+        )
+        .wait(timeout: .seconds(60))
         try #require(traced.exitCode == 0, "\(traced)")
-        let renames = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n").filter { $0.contains("rename(") }
+        let renames = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n").filter {
+            $0.contains("rename(")
+        }
         let storeName = (path as NSString).lastPathComponent
         let storeRename = try #require(renames.firstIndex { $0.hasSuffix("/\(storeName)\") = 0") }, "\(renames)")
-        let child = try tracedAdd(sandbox, "killed.example",
-                                  strace: ["-f", "-o", "/dev/null", "-e", "trace=rename",
-                                           "-e", "inject=rename:delay_enter=20000000:when=\(storeRename + 1)"],
-                                  detachTerminal: false)
+        let child = try tracedAdd(
+            sandbox, "killed.example",
+            strace: [
+                "-f", "-o", "/dev/null", "-e", "trace=rename",
+                "-e", "inject=rename:delay_enter=20000000:when=\(storeRename + 1)",
+            ],
+            detachTerminal: false)
         let caught = try poll(timeout: .seconds(15)) { !(try temporaries()).isEmpty }
         child.signal(SIGKILL)
         child.wait()
@@ -142,9 +159,11 @@ struct IdentityStoreDamageTests {
     func writtenDurably() throws {
         let sandbox = try Sandbox.withVault()
         let log = sandbox.scratch + "/strace.log"
-        let add = try tracedAdd(sandbox, "github.com",
-                                strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,fsync,rename,renameat,renameat2,close"])
-            .wait(timeout: .seconds(60))
+        let add = try tracedAdd(
+            sandbox, "github.com",
+            strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,fsync,rename,renameat,renameat2,close"]
+        )
+        .wait(timeout: .seconds(60))
         try #require(add.exitCode == 0, "\(add)")
         // Paths compared without doubled slashes (the sandbox's have one, pwtui normalises it away).
         let path = try storePath(sandbox).replacingOccurrences(of: "//", with: "/")
@@ -153,17 +172,22 @@ struct IdentityStoreDamageTests {
         let lines = String(decoding: readBytes(log) ?? [], as: UTF8.self).replacingOccurrences(of: "//", with: "/")
             .split(separator: "\n").map(String.init)
         // openat(AT_FDCWD, ".../.identities.tmp-xxxx", O_WRONLY|O_CREAT|O_EXCL...) = 5
-        let temporaryOpen = try #require(lines.firstIndex { $0.contains("/.\(name).tmp-") && $0.contains("O_CREAT") },
-                                         "the store was written through a temporary: \(lines.suffix(40))")
-        let fd = try #require(lines[temporaryOpen].split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespaces) })
-        let renamed = try #require(lines.firstIndex { $0.contains("rename") && $0.contains("/.\(name).tmp-") && $0.contains("\"\(path)\"") })
-        #expect(lines[temporaryOpen ..< renamed].contains { $0.contains("fsync(\(fd))") && $0.hasSuffix("= 0") },
-                "the temporary is fsynced before the rename")
+        let temporaryOpen = try #require(
+            lines.firstIndex { $0.contains("/.\(name).tmp-") && $0.contains("O_CREAT") },
+            "the store was written through a temporary: \(lines.suffix(40))")
+        let fd = try #require(
+            lines[temporaryOpen].split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespaces) })
+        let renamed = try #require(
+            lines.firstIndex { $0.contains("rename") && $0.contains("/.\(name).tmp-") && $0.contains("\"\(path)\"") })
+        #expect(
+            lines[temporaryOpen ..< renamed].contains { $0.contains("fsync(\(fd))") && $0.hasSuffix("= 0") },
+            "the temporary is fsynced before the rename")
         let directoryOpens = lines[..<renamed].compactMap { line -> String? in
             guard line.contains("\"\(directory)\"") && line.contains("O_DIRECTORY") else { return nil }
             return line.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        #expect(lines[renamed...].contains { line in directoryOpens.contains { line.contains("fsync(\($0))") } },
-                "the directory is fsynced after the rename")
+        #expect(
+            lines[renamed...].contains { line in directoryOpens.contains { line.contains("fsync(\($0))") } },
+            "the directory is fsynced after the rename")
     }
 }

@@ -2,7 +2,7 @@
 // codes a shell sees, export refusing a real terminal (script(1)), and a pass store decrypted by
 // the real gpg. One save per import, dry runs, refused entries, items without a site, the round
 // trip and export asking even when the agent is unlocked are tested in process
-// (PwtuiKitTests/ImportExportInProcessTests and ImportExportMoreInProcessTests).
+// (CommandsTests/ImportExportInProcessTests and ImportExportMoreInProcessTests).
 
 import Foundation
 import Testing
@@ -18,7 +18,9 @@ struct ImportExportCommandTests {
         return path
     }
 
-    @Test("exit codes end to end: import 0, an entry that cannot be imported 65, export onto a file without --force 64, add with no name 64")
+    @Test(
+        "exit codes end to end: import 0, an entry that cannot be imported 65, export onto a file without --force 64, add with no name 64"
+    )
     func exitCodes() throws {
         let sandbox = try Sandbox.withVault()
         let imported = try sandbox.pwtui(["import", Self.samples + "/chrome.csv"])
@@ -40,7 +42,12 @@ struct ImportExportCommandTests {
         let pwtui = try Binaries.require(Binaries.pwtui)
         let passwordFile = try write(sandbox.password + "\n", in: sandbox, name: "mp")
         // script(1) gives the command a terminal for stdout.
-        let result = try sandbox.run("/usr/bin/script", ["-qec", "'\(pwtui)' export --format csv --master-password-fd 3 3<'\(passwordFile)'; echo RC=$?", "/dev/null"])
+        let result = try sandbox.run(
+            "/usr/bin/script",
+            [
+                "-qec", "'\(pwtui)' export --format csv --master-password-fd 3 3<'\(passwordFile)'; echo RC=$?",
+                "/dev/null",
+            ])
         #expect(result.out.contains("not written to a terminal") && result.out.contains("RC=64"), "\(result)")
         #expect(!result.out.contains("ex-pw"), "\(result)")
     }
@@ -50,20 +57,27 @@ struct ImportExportCommandTests {
 struct PassStoreImportTests {
     /// Runs gpg with the test's own home, failing the test when it fails.
     func gpg(_ sandbox: Sandbox, _ home: String, _ arguments: [String], stdin: String? = nil) throws {
-        let result = try sandbox.run("/usr/bin/env", ["gpg", "--homedir", home, "--batch", "--quiet"] + arguments,
-                                     stdin: stdin.map { .text($0) })
+        let result = try sandbox.run(
+            "/usr/bin/env", ["gpg", "--homedir", home, "--batch", "--quiet"] + arguments,
+            stdin: stdin.map { .text($0) })
         try #require(result.exitCode == 0, "gpg \(arguments): \(result)")
     }
 
-    @Test("entries encrypted to a key of the user's are decrypted by their gpg, the site and login read from lines and paths")
+    @Test(
+        "entries encrypted to a key of the user's are decrypted by their gpg, the site and login read from lines and paths"
+    )
     func realStore() throws {
         let sandbox = try Sandbox.withVault()
         let home = sandbox.root + "/gnupg"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { _ = try? sandbox.run("/usr/bin/env", ["gpgconf", "--homedir", home, "--kill", "gpg-agent"]) }
-        try gpg(sandbox, home, ["--passphrase", "", "--quick-gen-key", "pwtui test <pass@example.com>", "default", "default", "never"])
+        try gpg(
+            sandbox, home,
+            ["--passphrase", "", "--quick-gen-key", "pwtui test <pass@example.com>", "default", "default", "never"])
         let store = sandbox.scratch + "/password-store"
-        try FileManager.default.createDirectory(atPath: store + "/Email/fastmail.com", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: store + "/Email/fastmail.com", withIntermediateDirectories: true)
         try "pass@example.com\n".write(toFile: store + "/.gpg-id", atomically: true, encoding: .utf8)
         let entries = [
             "github.com": "gh-pass\nlogin: alice\notpauth://totp/GitHub:alice?secret=JBSWY3DPEHPK3PXP\nrecovery: 1111",
@@ -71,7 +85,10 @@ struct PassStoreImportTests {
         ]
         for (name, text) in entries {
             // What `pass insert -m` does: the text, encrypted to the store's key.
-            try gpg(sandbox, home, ["--yes", "--encrypt", "--recipient", "pass@example.com", "--output", store + "/" + name + ".gpg"], stdin: text)
+            try gpg(
+                sandbox, home,
+                ["--yes", "--encrypt", "--recipient", "pass@example.com", "--output", store + "/" + name + ".gpg"],
+                stdin: text)
         }
         let result = try sandbox.pwtui(["import", store], environment: ["GNUPGHOME": home])
         #expect(result.exitCode == 0 && result.out.contains("2 added"), "\(result)")
@@ -86,7 +103,8 @@ struct PassStoreImportTests {
 
         // Without the key, gpg fails: each entry is refused by its path, nothing imported.
         let other = sandbox.root + "/empty-gnupg"
-        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: other, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { _ = try? sandbox.run("/usr/bin/env", ["gpgconf", "--homedir", other, "--kill", "gpg-agent"]) }
         let fresh = sandbox.scratch + "/other.pwtui"
         try sandbox.initVault(at: fresh)

@@ -5,7 +5,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Interrupted passwd")
@@ -23,11 +23,14 @@ struct InterruptedPasswdTests {
         let before = salt(sandbox)
         let hold = afterRename ? "delay_exit" : "delay_enter"
         let marker = sandbox.vaultDirectory + "/." + (sandbox.vault as NSString).lastPathComponent + ".passwd-pending"
-        let passwd = try sandbox.start("/usr/bin/strace", [
-            "-f", "-qq", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2",
-            "-e", "inject=rename,renameat,renameat2:\(hold)=20000000:when=1",
-            try Binaries.require(Binaries.pwtui), "passwd", "--master-password-fd", "3", "--new-master-password-fd", "4",
-        ], descriptors: [3: .text(sandbox.password), 4: .text(Self.newPassword)])
+        let passwd = try sandbox.start(
+            "/usr/bin/strace",
+            [
+                "-f", "-qq", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2",
+                "-e", "inject=rename,renameat,renameat2:\(hold)=20000000:when=1",
+                try Binaries.require(Binaries.pwtui), "passwd", "--master-password-fd", "3", "--new-master-password-fd",
+                "4",
+            ], descriptors: [3: .text(sandbox.password), 4: .text(Self.newPassword)])
         let reached = poll(timeout: .seconds(30), every: .milliseconds(20)) {
             // Before the rename, anywhere after the note is written is the case to test.
             afterRename ? salt(sandbox) != before : FileManager.default.fileExists(atPath: marker)
@@ -51,7 +54,9 @@ struct InterruptedPasswdTests {
         #expect(new.exitCode == 0 && new.out.contains("alice"), "\(new)")
         #expect(new.err.contains("NEW master password"), "said once more, at the unlock that worked: \(new)")
         let later = try sandbox.pwtui(["get", "github.com", "--field", "username"], password: .text(Self.newPassword))
-        #expect(later.exitCode == 0 && !later.err.contains("interrupted"), "said until the vault opened, then no more: \(later)")
+        #expect(
+            later.exitCode == 0 && !later.err.contains("interrupted"),
+            "said until the vault opened, then no more: \(later)")
     }
 
     @Test("killed before the rename: the next unlock says the old master password still works")
@@ -69,11 +74,15 @@ struct InterruptedPasswdTests {
     @Test("a passwd that finishes leaves no note behind")
     func completedPasswd() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
-        let passwd = try sandbox.pwtui(["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text(Self.newPassword)])
+        let passwd = try sandbox.pwtui(
+            ["passwd", "--new-master-password-fd", "4"], descriptors: [4: .text(Self.newPassword)])
         #expect(passwd.exitCode == 0, "\(passwd)")
         let list = try sandbox.pwtui(["get", "github.com", "--field", "username"], password: .text(Self.newPassword))
         #expect(list.exitCode == 0 && !list.err.contains("interrupted"), "\(list)")
-        #expect(try !FileManager.default.contentsOfDirectory(atPath: sandbox.vaultDirectory).contains { $0.hasSuffix(".passwd-pending") })
+        #expect(
+            try !FileManager.default.contentsOfDirectory(atPath: sandbox.vaultDirectory).contains {
+                $0.hasSuffix(".passwd-pending")
+            })
     }
 
     @Test("the picker's password screen says which master password opens the vault, until one does")
@@ -85,9 +94,13 @@ struct InterruptedPasswdTests {
         let screen = try tmux.waitForPane { $0.contains("Master password") }
         #expect(screen?.contains("use the NEW master password") == true, "\(tmux.captures.last ?? "")")
         try tmux.enter(Self.newPassword)
-        #expect(try tmux.waitForPane { $0.contains("alice") } != nil, "the new password opened it: \(tmux.captures.last ?? "")")
+        #expect(
+            try tmux.waitForPane { $0.contains("alice") } != nil,
+            "the new password opened it: \(tmux.captures.last ?? "")")
         try tmux.press("Escape")
         let marker = sandbox.vaultDirectory + "/." + (sandbox.vault as NSString).lastPathComponent + ".passwd-pending"
-        #expect(poll(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: marker) }, "said until the vault opened")
+        #expect(
+            poll(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: marker) },
+            "said until the vault opened")
     }
 }

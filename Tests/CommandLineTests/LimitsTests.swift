@@ -15,7 +15,8 @@ struct LimitsTests {
         let before = try sandbox.vaultDirectoryFiles()
         let huge = String(repeating: "t", count: 131_000)
         let local = try sandbox.pwtui(["add", "github.com", "--username", "alice", "--title", huge], stdin: "pw")
-        #expect(local.exitCode == 64 && local.err.contains("title") && local.err.contains("\(Self.titleLimit)"), "\(local)")
+        #expect(
+            local.exitCode == 64 && local.err.contains("title") && local.err.contains("\(Self.titleLimit)"), "\(local)")
         let longSecret = String(repeating: "p", count: 70 * 1024)
         let secret = try sandbox.pwtui(["add", "github.com", "--username", "alice"], stdin: longSecret)
         #expect(secret.exitCode == 64, "\(secret)")
@@ -23,7 +24,8 @@ struct LimitsTests {
 
         try sandbox.startUnlockedAgent()
         defer { sandbox.stopAgent() }
-        let through = try sandbox.pwtui(["add", "github.com", "--username", "alice", "--title", huge], password: .none, stdin: "pw")
+        let through = try sandbox.pwtui(
+            ["add", "github.com", "--username", "alice", "--title", huge], password: .none, stdin: "pw")
         #expect(through.exitCode == 64 && through.err.contains("title"), "\(through)")
         #expect(try sandbox.vaultDirectoryFiles() == before)
     }
@@ -47,13 +49,15 @@ struct LimitsTests {
         #expect(edit.exitCode == 0, "\(edit)")
     }
 
-    @Test("every identity of a vault through the agent at once, far past the old 64 KiB header (list with the store off)")
+    @Test(
+        "every identity of a vault through the agent at once, far past the old 64 KiB header (list with the store off)")
     func allIdentitiesThroughTheAgent() throws {
         let sandbox = try Sandbox.withVault()
         // 30 credentials with 4 KiB titles: some 120 KiB of identities in one answer.
         for index in 0 ..< 30 {
-            try sandbox.add(["site\(index).example"], username: "user\(index)", secret: "s\(index)",
-                            extra: ["--title", "T\(index)-" + String(repeating: "x", count: Self.titleLimit - 8)])
+            try sandbox.add(
+                ["site\(index).example"], username: "user\(index)", secret: "s\(index)",
+                extra: ["--title", "T\(index)-" + String(repeating: "x", count: Self.titleLimit - 8)])
         }
         try ListWithoutUnlockingTests().turnIdentityStoreOff(sandbox)
         try sandbox.startUnlockedAgent()
@@ -73,8 +77,9 @@ struct LimitsTests {
         #expect(title.exitCode == 64 && title.err.contains("U+009B"), "\(title)")
         #expect(try sandbox.vaultDirectoryFiles() == before)
         // git may hand over a username decoded from a crafted URL's %1b: refused too, nothing stored.
-        let git = try sandbox.pwtui(["git-credential", "store"],
-                                    stdin: "protocol=https\nhost=example.com\nusername=a\u{1B}[2Jb\npassword=pw\n\n")
+        let git = try sandbox.pwtui(
+            ["git-credential", "store"],
+            stdin: "protocol=https\nhost=example.com\nusername=a\u{1B}[2Jb\npassword=pw\n\n")
         #expect(!git.err.contains("\u{1B}"), "\(git)")
         #expect(try sandbox.vaultDirectoryFiles() == before)
     }

@@ -2,7 +2,7 @@
 // answers from the identity store or cannot, and the table's alignment in CJK and emoji measured
 // by another program (Python's unicodedata), not by pwtui's own width table. Where list and
 // equivalents list get their answer (store, agent, unlock) is tested in process
-// (PwtuiKitTests/ListWithoutUnlockingInProcessTests).
+// (CommandsTests/ListWithoutUnlockingInProcessTests).
 
 import Foundation
 import Testing
@@ -13,7 +13,9 @@ struct ListWithoutUnlockingTests {
         try sandbox.writeConfig("identity_store = false\n")
     }
 
-    @Test("end to end: list exits 0 from the identity store with no terminal and no descriptor; with the store off and no agent, 75")
+    @Test(
+        "end to end: list exits 0 from the identity store with no terminal and no descriptor; with the store off and no agent, 75"
+    )
     func exitCodes() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let table = try sandbox.pwtui(["list"], password: .none)
@@ -43,8 +45,10 @@ struct ListWithoutUnlockingTests {
     @Test("the table lines up CJK and emoji titles and usernames by terminal columns")
     func wideCharactersAlign() throws {
         let sandbox = try Sandbox.withVault()
-        let rows = [("日本語のサイト", "ユーザー", "jp.example"), ("Emoji 🔐🎉", "bob😀", "emoji.example"),
-                    ("plain", "carol", "plain.example"), ("한국어 계정", "사용자", "kr.example"), ("Ｆｕｌｌ", "ｗｉｄｅ", "full.example")]
+        let rows = [
+            ("日本語のサイト", "ユーザー", "jp.example"), ("Emoji 🔐🎉", "bob😀", "emoji.example"),
+            ("plain", "carol", "plain.example"), ("한국어 계정", "사용자", "kr.example"), ("Ｆｕｌｌ", "ｗｉｄｅ", "full.example"),
+        ]
         for (title, username, service) in rows {
             try sandbox.add([service], username: username, secret: "s", extra: ["--title", title])
         }
@@ -62,7 +66,10 @@ struct ListWithoutUnlockingTests {
         let header = try #require(table.out.split(separator: "\n").first.map(String.init))
         let usernameColumns = try columnsBefore(["USERNAME"] + usernames, in: [header] + lines, sandbox: sandbox)
         let serviceColumns = try columnsBefore(["SERVICES"] + services, in: [header] + lines, sandbox: sandbox)
-        #expect(usernameColumns.count == rows.count + 1 && Set(usernameColumns).count == 1, "\(usernameColumns)\n\(table.out)")
-        #expect(serviceColumns.count == rows.count + 1 && Set(serviceColumns).count == 1, "\(serviceColumns)\n\(table.out)")
+        #expect(
+            usernameColumns.count == rows.count + 1 && Set(usernameColumns).count == 1,
+            "\(usernameColumns)\n\(table.out)")
+        #expect(
+            serviceColumns.count == rows.count + 1 && Set(serviceColumns).count == 1, "\(serviceColumns)\n\(table.out)")
     }
 }

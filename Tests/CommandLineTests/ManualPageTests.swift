@@ -42,7 +42,8 @@ struct ManualPageTests {
             if line.hasSuffix(" SUBCOMMANDS:") {
                 groups.append(String(line.dropLast(" SUBCOMMANDS:".count)))
             } else if !groups.isEmpty, line.hasPrefix("  "), let first = line.split(separator: " ").first,
-                      line.dropFirst(2).first != " " {
+                line.dropFirst(2).first != " "
+            {
                 listed.append(String(first))
             }
         }
@@ -60,17 +61,20 @@ struct ManualPageTests {
         for path in try Self.commandPaths(sandbox) where path.count == 1 {
             let help = try sandbox.pwtui(["help"] + path, password: .none)
             #expect(help.exitCode == 0, "\(help)")
-            let example = try #require(help.out.range(of: "Example"), "pwtui help \(path[0]) has an example: \(help.out)")
+            let example = try #require(
+                help.out.range(of: "Example"), "pwtui help \(path[0]) has an example: \(help.out)")
             let lines = help.out[example.upperBound...].split(separator: "\n").prefix { !$0.hasPrefix("USAGE:") }
-            #expect(lines.contains { $0.hasPrefix("  ") && $0.contains("pwtui \(path[0])") },
-                    "an indented command line running \(path[0]): \(help.out)")
+            #expect(
+                lines.contains { $0.hasPrefix("  ") && $0.contains("pwtui \(path[0])") },
+                "an indented command line running \(path[0]): \(help.out)")
         }
     }
 
     @Test("the man page, written from the help, has a section for every command and subcommand")
     func manPageHasASectionPerCommand() throws {
         let sandbox = try Sandbox()
-        let page = try sandbox.run(Self.repository + "/Resources/generate-manual.py", [try Binaries.require(Binaries.pwtui)])
+        let page = try sandbox.run(
+            Self.repository + "/Resources/generate-manual.py", [try Binaries.require(Binaries.pwtui)])
         #expect(page.exitCode == 0, "\(page)")
         #expect(page.out.hasPrefix(".TH PWTUI 1 "), "\(page.out.prefix(200))")
         for path in try Self.commandPaths(sandbox) {
@@ -92,7 +96,8 @@ struct ManualPageTests {
             let standIn = sandbox.scratch + "/exits-\(code)"
             try "#!/bin/sh\nexit \(code)\n".write(toFile: standIn, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
-            let run = try sandbox.run("/usr/bin/make", ["-C", Self.repository, "--no-print-directory", "run-built", "PWTUI_BUILT=\(standIn)"])
+            let run = try sandbox.run(
+                "/usr/bin/make", ["-C", Self.repository, "--no-print-directory", "run-built", "PWTUI_BUILT=\(standIn)"])
             #expect((run.exitCode == 0) == makeSucceeds, "pwtui exiting \(code): \(run)")
             #expect(run.err.contains("Error") != makeSucceeds, "\(run)")
         }
@@ -102,29 +107,40 @@ struct ManualPageTests {
     func installPutsEverythingInPlace() throws {
         let sandbox = try Sandbox()
         let prefix = sandbox.root + "/prefix with space"
-        let install = try sandbox.run("/usr/bin/make", ["-C", Self.repository, "--no-print-directory", "install-files",
-                                                         "PREFIX=\(prefix)", "PWTUI_BUILT=\(try Binaries.require(Binaries.pwtui))"])
+        let install = try sandbox.run(
+            "/usr/bin/make",
+            [
+                "-C", Self.repository, "--no-print-directory", "install-files",
+                "PREFIX=\(prefix)", "PWTUI_BUILT=\(try Binaries.require(Binaries.pwtui))",
+            ])
         #expect(install.exitCode == 0, "\(install)")
         let files = FileManager.default
         #expect(files.isExecutableFile(atPath: prefix + "/bin/pwtui"))
         #expect(try files.destinationOfSymbolicLink(atPath: prefix + "/bin/git-credential-pwtui") == "pwtui")
         let installed = try sandbox.run(prefix + "/bin/git-credential-pwtui", ["--version"])
         #expect(installed.exitCode == 0 && installed.out.contains("0."), "\(installed)")
-        for (path, marker) in [("share/bash-completion/completions/pwtui", "complete"),
-                               ("share/zsh/site-functions/_pwtui", "#compdef pwtui"),
-                               ("share/fish/vendor_completions.d/pwtui.fish", "complete -c 'pwtui'"),
-                               ("share/man/man1/pwtui.1", ".TH PWTUI 1")] {
+        for (path, marker) in [
+            ("share/bash-completion/completions/pwtui", "complete"),
+            ("share/zsh/site-functions/_pwtui", "#compdef pwtui"),
+            ("share/fish/vendor_completions.d/pwtui.fish", "complete -c 'pwtui'"),
+            ("share/man/man1/pwtui.1", ".TH PWTUI 1"),
+        ] {
             let text = (try? String(contentsOfFile: prefix + "/" + path, encoding: .utf8)) ?? ""
             #expect(text.contains(marker), "\(path) is in place and is what it says")
             #expect(text.contains("git-credential"), "\(path) knows every command")
         }
         // bash loads its completion and completes a command name from it.
-        let bash = try sandbox.run("/usr/bin/bash", ["-c", """
-            source "$1/share/bash-completion/completions/pwtui"
-            COMP_WORDS=(pwtui equi); COMP_CWORD=1; COMP_LINE="pwtui equi"; COMP_POINT=${#COMP_LINE}
-            "$(complete -p pwtui | sed -E 's/.*-F ([^ ]+).*/\\1/')" pwtui equi pwtui
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """, "bash", prefix])
+        let bash = try sandbox.run(
+            "/usr/bin/bash",
+            [
+                "-c",
+                """
+                source "$1/share/bash-completion/completions/pwtui"
+                COMP_WORDS=(pwtui equi); COMP_CWORD=1; COMP_LINE="pwtui equi"; COMP_POINT=${#COMP_LINE}
+                "$(complete -p pwtui | sed -E 's/.*-F ([^ ]+).*/\\1/')" pwtui equi pwtui
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """, "bash", prefix,
+            ])
         #expect(bash.exitCode == 0 && bash.out.split(separator: "\n").contains("equivalents"), "\(bash)")
     }
 }

@@ -38,7 +38,8 @@ struct NextStepTmuxTests {
         let sandbox = try Sandbox.withVault()
         let bin = sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: bin + "/pwtui", withDestinationPath: try Binaries.require(Binaries.pwtui))
+        try FileManager.default.createSymbolicLink(
+            atPath: bin + "/pwtui", withDestinationPath: try Binaries.require(Binaries.pwtui))
         let err = try leaveEmptyPicker(sandbox, command: "PATH='\(bin)':/usr/bin:/bin pwtui")
         #expect(err.contains("\n  pwtui add github.com --username NAME"), "\(err)")
         #expect(!err.contains("make install"), "\(err)")

@@ -6,9 +6,11 @@ import Testing
 
 @Suite("Option mistakes")
 struct OptionMistakeTests {
-    @Test("--vault '' (an unset variable) is a usage error, not the default vault", arguments: [
-        ["list", "--vault", ""], ["get", "github.com", "--vault", ""], ["list", "--config", ""],
-    ])
+    @Test(
+        "--vault '' (an unset variable) is a usage error, not the default vault",
+        arguments: [
+            ["list", "--vault", ""], ["get", "github.com", "--vault", ""], ["list", "--config", ""],
+        ])
     func emptyPath(_ arguments: [String]) throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s1"))
         let result = try sandbox.pwtui(arguments)
@@ -22,7 +24,9 @@ struct OptionMistakeTests {
         let sandbox = try Sandbox.withVault()
         let result = try sandbox.pwtui(["get", "example.com", "--master-password-fd", "1"], password: .none)
         #expect(result.exitCode == 64, "\(result)")
-        #expect(result.err.contains("descriptor 1 is open for writing only") && !result.err.contains("not open"), "\(result)")
+        #expect(
+            result.err.contains("descriptor 1 is open for writing only") && !result.err.contains("not open"),
+            "\(result)")
         let closed = try sandbox.pwtui(["get", "example.com", "--master-password-fd", "9"], password: .none)
         #expect(closed.exitCode == 64 && closed.err.contains("descriptor 9 is not open"), "\(closed)")
     }

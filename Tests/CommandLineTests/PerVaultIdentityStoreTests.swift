@@ -1,7 +1,7 @@
 // One identity store per vault (issue 9, fix 3), through the binary: the same vault named another
 // way — through a symlink, or relative to the process's working directory — finds the same store.
 // Two vaults keeping their own stores, and an old single store replaced, are tested in process
-// (PwtuiKitTests/PerVaultIdentityStoreInProcessTests).
+// (CommandsTests/PerVaultIdentityStoreInProcessTests).
 
 import Foundation
 import Testing
@@ -24,8 +24,12 @@ struct PerVaultIdentityStoreTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.vault)
         let throughLink = try sandbox.pwtui(["suggest", "github.com", "--vault", link], password: .none)
         #expect(throughLink.exitCode == 0 && throughLink.out.contains("alice"), "\(throughLink)")
-        let relative = try sandbox.run("/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" suggest github.com --vault ./vault/../vault/vault.pwtui",
-                                                   "sh", sandbox.root, try Binaries.require(Binaries.pwtui)])
+        let relative = try sandbox.run(
+            "/bin/sh",
+            [
+                "-c", "cd \"$1\" && exec \"$2\" suggest github.com --vault ./vault/../vault/vault.pwtui",
+                "sh", sandbox.root, try Binaries.require(Binaries.pwtui),
+            ])
         #expect(relative.exitCode == 0 && relative.out.contains("alice"), "\(relative)")
         #expect(sandbox.identityStoreFiles().count == 1)
     }

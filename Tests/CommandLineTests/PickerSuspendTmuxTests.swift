@@ -11,7 +11,8 @@ struct PickerSuspendTmuxTests {
     @Test("Ctrl-Z stops the picker with the shell's screen back; fg redraws it and Enter still chooses")
     func suspendAndResume() throws {
         let sandbox = try Sandbox.withVault()
-        try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
+        try sandbox.add(
+            ["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
@@ -25,7 +26,9 @@ struct PickerSuspendTmuxTests {
         let stopped = try tmux.requirePane("Ctrl-Z stops the job and the shell takes the terminal back") {
             $0.contains("Stopped") && !$0.contains("Matches for github.com")
         }
-        #expect(stopped.contains("pick github.com"), "the shell's own screen is back, with the command line typed\n\(stopped)")
+        #expect(
+            stopped.contains("pick github.com"),
+            "the shell's own screen is back, with the command line typed\n\(stopped)")
         #expect(try alternateScreen(tmux) == false, "the alternate screen was left")
         // The shell reads and echoes lines again: the terminal is its own.
         try tmux.enter("echo \"still$((20+22))\"")
@@ -33,7 +36,8 @@ struct PickerSuspendTmuxTests {
 
         try tmux.enter("fg")
         try tmux.requirePane("fg brings the list back, drawn anew") {
-            $0.contains("Matches for github.com") && $0.contains("▸ GitHub login") && $0.contains("Gist") && !$0.contains("still42")
+            $0.contains("Matches for github.com") && $0.contains("▸ GitHub login") && $0.contains("Gist")
+                && !$0.contains("still42")
         }
         #expect(try alternateScreen(tmux) == true)
         try tmux.press("Down")
@@ -42,7 +46,8 @@ struct PickerSuspendTmuxTests {
         try tmux.requirePane { $0.contains("Master password:") && $0.contains("To use Gist (alice)") }
         try tmux.enter(sandbox.password)
         try tmux.requirePane("the picker ends and the shell prompt is back") { pane in
-            let last = pane.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.last { !$0.isEmpty } ?? ""
+            let last =
+                pane.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.last { !$0.isEmpty } ?? ""
             return !pane.contains("Master password:") && (last.hasSuffix("$") || last.hasSuffix("#"))
         }
         try tmux.enter("echo \"RC=$?\" > '\(rc)'")
@@ -51,16 +56,18 @@ struct PickerSuspendTmuxTests {
         for screen in tmux.captures { #expect(!screen.contains("second-secret"), "\(screen)") }
     }
 
-    @Test("started with SIGTSTP ignored (no job control to resume it), Ctrl-Z leaves the picker running",
-          arguments: [
-              // Explicitly, and as bash starts a command substitution (x=$(pwtui pick …), the
-              // usual form): stopping there would leave a job no `fg` could reach.
-              "(trap '' TSTP; exec PWTUI pick github.com > /dev/null)",
-              "x=$(PWTUI pick github.com)",
-          ])
+    @Test(
+        "started with SIGTSTP ignored (no job control to resume it), Ctrl-Z leaves the picker running",
+        arguments: [
+            // Explicitly, and as bash starts a command substitution (x=$(pwtui pick …), the
+            // usual form): stopping there would leave a job no `fg` could reach.
+            "(trap '' TSTP; exec PWTUI pick github.com > /dev/null)",
+            "x=$(PWTUI pick github.com)",
+        ])
     func ignoredStopSignal(commandLine: String) throws {
         let sandbox = try Sandbox.withVault()
-        try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
+        try sandbox.add(
+            ["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)

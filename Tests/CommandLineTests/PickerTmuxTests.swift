@@ -9,9 +9,10 @@ import Testing
 @Suite("Picker under tmux")
 struct PickerTmuxTests {
     /// For github.com: "GitHub login" (same host) first, "Gist" (same site) second.
-    func session() throws -> (Sandbox, TmuxSession, String) {
+    func context() throws -> (Sandbox, TmuxSession, String) {
         let sandbox = try Sandbox.withVault()
-        try sandbox.add(["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
+        try sandbox.add(
+            ["https://github.com/login"], username: "alice", secret: "first-secret", extra: ["--title", "GitHub login"])
         try sandbox.add(["gist.github.com"], username: "alice", secret: "second-secret", extra: ["--title", "Gist"])
         try sandbox.add(["gitlab.com"], username: "carol", secret: "other-secret", extra: ["--title", "GitLab"])
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
@@ -36,7 +37,7 @@ struct PickerTmuxTests {
 
     @Test("x=$(pwtui pick github.com) with ↓ Enter gives exactly the second match's password")
     func pickSecondMatch() throws {
-        let (sandbox, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try context()
         let list = try #require(tmux.captures.last)
         let githubLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("GitHub login") })
         let gistLine = try #require(list.split(separator: "\n").firstIndex { $0.contains("Gist") })
@@ -50,32 +51,37 @@ struct PickerTmuxTests {
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "Gist (alice)")
         #expect(commandResult(rc) == "RC=0 X=second-secret\n")
-        for screen in tmux.captures { #expect(!screen.contains("second-secret") && !screen.contains("first-secret"), "\(screen)") }
+        for screen in tmux.captures {
+            #expect(!screen.contains("second-secret") && !screen.contains("first-secret"), "\(screen)")
+        }
     }
 
     @Test("Esc cancels: exit 130 and nothing on stdout")
     func escapeCancels() throws {
-        let (_, tmux, rc) = try session()
+        let (_, tmux, rc) = try context()
         try tmux.press("Escape")
         #expect(commandResult(rc) == "RC=130 X=\n")
     }
 
     @Test("Tab shows all; typing filters the sections; a resize redraws")
     func showAllFilterResize() throws {
-        let (sandbox, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try context()
         try tmux.press("Tab")
         let all = try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("GitLab") }
         #expect(all != nil, "\(tmux.captures.last ?? "")")
         try tmux.type("carol")
-        #expect(try tmux.waitForPane { $0.contains("Filter: carol") && $0.contains("Matches for github.com (0)") } != nil,
-                "\(tmux.captures.last ?? "")")
-        #expect(try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("▸ GitLab") } != nil,
-                "\(tmux.captures.last ?? "")")
+        #expect(
+            try tmux.waitForPane { $0.contains("Filter: carol") && $0.contains("Matches for github.com (0)") } != nil,
+            "\(tmux.captures.last ?? "")")
+        #expect(
+            try tmux.waitForPane { $0.contains("All other credentials (1)") && $0.contains("▸ GitLab") } != nil,
+            "\(tmux.captures.last ?? "")")
         try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "30", "-y", "5"])
         #expect(try tmux.waitForPane { $0.contains("Terminal too small") } != nil, "\(tmux.captures.last ?? "")")
         try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "60", "-y", "20"])
-        #expect(try tmux.waitForPane { $0.contains("▸ GitLab") && !$0.contains("Terminal too small") } != nil,
-                "\(tmux.captures.last ?? "")")
+        #expect(
+            try tmux.waitForPane { $0.contains("▸ GitLab") && !$0.contains("Terminal too small") } != nil,
+            "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "GitLab (carol)")
         #expect(commandResult(rc) == "RC=0 X=other-secret\n")
@@ -83,7 +89,7 @@ struct PickerTmuxTests {
 
     @Test("with the agent unlocked the list comes at once and a choice is answered without any password")
     func agentAnswersTheChoice() throws {
-        let (sandbox, tmux, rc) = try session()
+        let (sandbox, tmux, rc) = try context()
         try tmux.press("Escape")
         #expect(commandResult(rc) == "RC=130 X=\n")
         try FileManager.default.removeItem(atPath: rc)
@@ -123,17 +129,23 @@ struct PickerTmuxTests {
         #expect(list.contains("github.com (same-host)"), "the tiers are shown")
         try tmux.press("Enter")
         #expect(commandResult(rc) == "RC=0 LEN=20\n", "a generated Safari-style password reached $x")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pwtui-demo-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.hasPrefix("pwtui-demo-")
+        }
         #expect(leftovers.isEmpty, "the throwaway vault is deleted: \(leftovers)")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/xdg/state/pwtui/identities"),
-                "the identity store mirrors the user's vault, never the demo's")
+        #expect(
+            !FileManager.default.fileExists(atPath: sandbox.root + "/xdg/state/pwtui/identities"),
+            "the identity store mirrors the user's vault, never the demo's")
     }
 
-    @Test("configure --use-vault names a vault in the settings (and default names none); what is no vault is refused (issue 26, 1)")
+    @Test(
+        "configure --use-vault names a vault in the settings (and default names none); what is no vault is refused (issue 26, 1)"
+    )
     func configureNamesAVault() throws {
         let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
         let environment = ["PWTUI_VAULT": ""]  // only the settings choose
-        let named = try sandbox.pwtui(["configure", "--use-vault", sandbox.vault], password: .none, environment: environment)
+        let named = try sandbox.pwtui(
+            ["configure", "--use-vault", sandbox.vault], password: .none, environment: environment)
         #expect(named.exitCode == 0 && named.err.contains("later commands open \(sandbox.vault)"), "\(named)")
         let doctor = try sandbox.pwtui(["doctor"], password: .none, environment: environment)
         #expect(doctor.out.hasPrefix("vault: \(sandbox.vault) (named by vault = in "), "\(doctor)")
@@ -141,16 +153,22 @@ struct PickerTmuxTests {
 
         let notAVault = sandbox.scratch + "/notes.txt"
         try "just text".write(toFile: notAVault, atomically: true, encoding: .utf8)
-        let refused = try sandbox.pwtui(["configure", "--use-vault", notAVault], password: .none, environment: environment)
+        let refused = try sandbox.pwtui(
+            ["configure", "--use-vault", notAVault], password: .none, environment: environment)
         #expect(refused.exitCode != 0, "\(refused)")
         #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(sandbox.vault), "unchanged")
 
-        let reset = try sandbox.pwtui(["configure", "--use-vault", "default"], password: .none, environment: environment)
+        let reset = try sandbox.pwtui(
+            ["configure", "--use-vault", "default"], password: .none, environment: environment)
         #expect(reset.exitCode == 0, "\(reset)")
-        #expect(!(try String(contentsOfFile: sandbox.configFile, encoding: .utf8)).contains("vault ="), "the settings name no vault")
+        #expect(
+            !(try String(contentsOfFile: sandbox.configFile, encoding: .utf8)).contains("vault ="),
+            "the settings name no vault")
     }
 
-    @Test("pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get; PWTUI_VAULT named it, so the settings do not (issue 26, 1)")
+    @Test(
+        "pwtui with no vault runs the first-run wizard; the vault it creates opens with pwtui get; PWTUI_VAULT named it, so the settings do not (issue 26, 1)"
+    )
     func firstRunWizard() throws {
         let (sandbox, tmux, pwtui) = try shellWithoutVault()
         let rc = sandbox.scratch + "/wizard.rc"
@@ -160,11 +178,11 @@ struct PickerTmuxTests {
         let password = "wizard passphrase orbit velvet"
         for _ in 0 ..< 2 { try tmux.enter(password) }  // the password, then again to confirm it
         try tmux.requirePane { $0.contains("How long should unlocking take?") && $0.contains("▸ about") }
-        try tmux.press("Enter")   // about 0.5 s
-        try tmux.press("Enter")   // theme
-        try tmux.press("Enter")   // clipboard
+        try tmux.press("Enter")  // about 0.5 s
+        try tmux.press("Enter")  // theme
+        try tmux.press("Enter")  // clipboard
         try tmux.requirePane { $0.contains("keep the vault unlocked?") }
-        try tmux.press("Enter")   // agent: as it is
+        try tmux.press("Enter")  // agent: as it is
         let summary = try tmux.requirePane { $0.contains("Enter creates the vault.") }
         #expect(summary.contains("named by PWTUI_VAULT: not written to the settings"), "\(summary)")
         try tmux.press("Enter")
@@ -176,18 +194,22 @@ struct PickerTmuxTests {
         #expect(FileManager.default.fileExists(atPath: sandbox.vault))
         let settings = try String(contentsOfFile: sandbox.configFile, encoding: .utf8)
         #expect(settings.contains("clipboard_timeout = 45"), "\(settings)")
-        #expect(!settings.contains("vault ="), "a vault PWTUI_VAULT named is not written into the settings: \(settings)")
+        #expect(
+            !settings.contains("vault ="), "a vault PWTUI_VAULT named is not written into the settings: \(settings)")
         let doctor = try sandbox.pwtui(["doctor"], password: .none)
         #expect(doctor.out.hasPrefix("vault: \(sandbox.vault) (named by PWTUI_VAULT)"), "\(doctor)")
         let named = try sandbox.pwtui(["doctor", "--vault", sandbox.vault], password: .none)
         #expect(named.out.hasPrefix("vault: \(sandbox.vault) (named by --vault)"), "\(named)")
-        let add = try sandbox.pwtui(["add", "example.com", "--username", "u"], password: .text(password), stdin: "from-wizard")
+        let add = try sandbox.pwtui(
+            ["add", "example.com", "--username", "u"], password: .text(password), stdin: "from-wizard")
         #expect(add.exitCode == 0, "\(add)")
         #expect(try sandbox.pwtui(["get", "example.com"], password: .text(password)).out == "from-wizard\n")
         #expect(try sandbox.pwtui(["get", "example.com"]).exitCode == 77)
     }
 
-    @Test("with stdout a terminal the password goes to the clipboard (OSC 52 and wl-copy), never the screen, and is cleared")
+    @Test(
+        "with stdout a terminal the password goes to the clipboard (OSC 52 and wl-copy), never the screen, and is cleared"
+    )
     func clipboardHandover() throws {
         let sandbox = try Sandbox.withVault()
         try sandbox.add(["github.com"], username: "alice", secret: "clip-secret-42", extra: ["--title", "GitHub"])
@@ -203,20 +225,28 @@ struct PickerTmuxTests {
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
         try tmux.requirePane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
         let pwtui = try Binaries.require(Binaries.pwtui)
-        try tmux.enter("export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.enter(
+            "export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?"
+        )
         try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         try tmux.press("Enter")
-        let done = try tmux.waitForPane { $0.contains("Copied the password of GitHub (alice) to the clipboard; cleared in 1 s.") && $0.contains("RC=0") }
+        let done = try tmux.waitForPane {
+            $0.contains("Copied the password of GitHub (alice) to the clipboard; cleared in 1 s.")
+                && $0.contains("RC=0")
+        }
         #expect(done != nil, "\(tmux.captures.last ?? "")")
         #expect(try tmux.tmux(["show-buffer"]).out == "clip-secret-42", "the secret reached tmux's clipboard")
-        #expect(try tmux.tmux(["list-buffers", "-F", "#{buffer_name}"]).out.hasPrefix("pwtui-"), "in a buffer of pwtui's own")
+        #expect(
+            try tmux.tmux(["list-buffers", "-F", "#{buffer_name}"]).out.hasPrefix("pwtui-"),
+            "in a buffer of pwtui's own")
         #expect(readBytes(clip) == Array("clip-secret-42".utf8), "wl-copy got it on stdin")
         for screen in tmux.captures { #expect(!screen.contains("clip-secret-42"), "\(screen)") }
         #expect(poll(timeout: .seconds(5)) { readBytes(clip) == [] }, "cleared after the timeout")
         // Issue 9, fix 11: tmux's paste buffer is cleared too, not only the other clipboards.
         let buffers = { (try? self.tmuxBufferContents(tmux)) ?? ["?"] }
-        #expect(poll(timeout: .seconds(5)) { !buffers().contains { $0.contains("clip-secret-42") } },
-                "no tmux buffer holds the secret after the timeout: \(buffers())")
+        #expect(
+            poll(timeout: .seconds(5)) { !buffers().contains { $0.contains("clip-secret-42") } },
+            "no tmux buffer holds the secret after the timeout: \(buffers())")
     }
 
     /// The text of every tmux paste buffer.
@@ -233,25 +263,35 @@ struct PickerTmuxTests {
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         // Without TMUX in its environment pwtui sees a plain terminal: OSC 52 is all it has.
-        try tmux.enter("env -u TMUX -u WAYLAND_DISPLAY -u DISPLAY '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.enter(
+            "env -u TMUX -u WAYLAND_DISPLAY -u DISPLAY '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?"
+        )
         try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         try tmux.press("Enter")
         let done = try tmux.waitForPane { $0.contains("RC=0") }
         let joined = done?.replacingOccurrences(of: "\n", with: "")  // the pane wraps long lines
-        #expect(joined?.contains("cleared in 1 s where the terminal allows (not every terminal clears its clipboard when asked).") == true,
-                "\(tmux.captures.last ?? "")")
+        #expect(
+            joined?.contains(
+                "cleared in 1 s where the terminal allows (not every terminal clears its clipboard when asked).")
+                == true,
+            "\(tmux.captures.last ?? "")")
 
         // Inside tmux, but tmux cannot be run (not on PATH): its paste buffer may keep a copy; say so.
         try tmux.press("C-l")
-        try tmux.enter("PATH=/nonexistent '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC2=$?")
+        try tmux.enter(
+            "PATH=/nonexistent '\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC2=$?"
+        )
         try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         try tmux.press("Enter")
         let warned = try tmux.waitForPane { $0.contains("RC2=0") }?.replacingOccurrences(of: "\n", with: "")
-        #expect(warned?.contains("tmux could not be reached, so a copy may stay in its paste buffers") == true, "\(warned ?? "")")
+        #expect(
+            warned?.contains("tmux could not be reached, so a copy may stay in its paste buffers") == true,
+            "\(warned ?? "")")
         for screen in tmux.captures { #expect(!screen.contains("osc-secret"), "\(screen)") }
     }
 
-    @Test("pwtui configure on a vault: a new unlock cost re-encrypts it, settings are saved, the password still opens it")
+    @Test(
+        "pwtui configure on a vault: a new unlock cost re-encrypts it, settings are saved, the password still opens it")
     func configureExistingVault() throws {
         let sandbox = try Sandbox()
         try sandbox.initVaultAtTheFloor()  // 3 passes, 64 MiB
@@ -259,21 +299,25 @@ struct PickerTmuxTests {
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/configure.rc"
-        try tmux.enter("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.enter(
+            "'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
         try tmux.requirePane { $0.contains("pwtui — configure (step 1 of 5)") && $0.contains("▸ about") }
-        try #require(tmux.captures.last?.contains("▸ about") == true && tmux.captures.last?.contains("64 MiB (current)") == true,
-                     "the current cost is shown and preselected: \(tmux.captures.last ?? "")")
+        try #require(
+            tmux.captures.last?.contains("▸ about") == true && tmux.captures.last?.contains("64 MiB (current)") == true,
+            "the current cost is shown and preselected: \(tmux.captures.last ?? "")")
         try tmux.press("Down", "Enter")  // about 0.5 s or more: more than the 64 MiB it has
-        try tmux.press("Enter")       // theme
+        try tmux.press("Enter")  // theme
         try tmux.press("C-u")
         try tmux.type("20")
-        try tmux.press("Enter")       // clipboard
-        try tmux.press("Enter")       // agent
+        try tmux.press("Enter")  // clipboard
+        try tmux.press("Enter")  // agent
         try tmux.requirePane { $0.contains("Enter applies the changes and re-encrypts the vault.") }
         try tmux.press("Enter")
         #expect(commandResult(rc) == "RC=0\n")
         let bytes = try #require(readBytes(sandbox.vault))
-        let memoryKiB = bytes[46 ..< 50].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        let memoryKiB = bytes[46 ..< 50].enumerated().reduce(UInt32(0)) {
+            $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+        }
         #expect(memoryKiB > 64 * 1024, "re-encrypted with the new cost (\(memoryKiB) KiB)")
         let settings = try String(contentsOfFile: sandbox.configFile, encoding: .utf8)
         #expect(settings.contains("clipboard_timeout = 20"), "\(settings)")
@@ -289,7 +333,8 @@ struct PickerTmuxTests {
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let rc = sandbox.scratch + "/configure-same.rc"
-        try tmux.enter("'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
+        try tmux.enter(
+            "'\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
         try tmux.requirePane { $0.contains("▸ about") && $0.contains("64 MiB (current)") }
         for _ in 0 ..< 4 { try tmux.press("Enter") }  // unlock cost, theme, clipboard, agent: as they are
         let summary = try tmux.requirePane { $0.contains("(the vault is not re-encrypted)") }
@@ -305,15 +350,19 @@ struct PickerTmuxTests {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s"))
         let pwtui = try Binaries.require(Binaries.pwtui)
         // The sandbox's vault path in the command line tells this test's picker from any other.
-        let command = "'\(pwtui)' pick github.com --vault '\(sandbox.vault)' --master-password-fd 3 3<<<'\(sandbox.password)'"
+        let command =
+            "'\(pwtui)' pick github.com --vault '\(sandbox.vault)' --master-password-fd 3 3<<<'\(sandbox.password)'"
         let rc = sandbox.scratch + "/term.rc", modes = sandbox.scratch + "/stty"
         var tmux = try TmuxSession.shellReady(sandbox: sandbox)
         try tmux.enter("\(command); echo \"RC=$?\" > '\(rc)'; stty -a > '\(modes)'")
         try tmux.requirePane { $0.contains("Matches for github.com (1)") }
         _ = try sandbox.run("/usr/bin/env", ["pkill", "-TERM", "-f", "pick github.com --vault \(sandbox.vault)"])
         #expect(commandResult(rc) == "RC=143\n")
-        #expect(poll(timeout: .seconds(5)) { readBytes(modes).map { String(decoding: $0, as: UTF8.self).contains(" echo ") } ?? false },
-                "echo is back on")
+        #expect(
+            poll(timeout: .seconds(5)) {
+                readBytes(modes).map { String(decoding: $0, as: UTF8.self).contains(" echo ") } ?? false
+            },
+            "echo is back on")
 
         tmux = try TmuxSession.shellReady(sandbox: sandbox)
         try tmux.enter(command)
@@ -323,7 +372,8 @@ struct PickerTmuxTests {
         try tmux.tmux(["kill-session", "-t", tmux.name])
         // "github[.]com": the pattern must not match the command line of pgrep's own wrapper.
         let gone = poll(timeout: .seconds(5)) {
-            (try? sandbox.run("/usr/bin/env", ["pgrep", "-f", "pick github[.]com --vault \(sandbox.vault)"]).exitCode) == 1
+            (try? sandbox.run("/usr/bin/env", ["pgrep", "-f", "pick github[.]com --vault \(sandbox.vault)"]).exitCode)
+                == 1
         }
         #expect(gone, "the picker exits when its terminal goes away")
     }
@@ -341,14 +391,18 @@ struct PickerTmuxTests {
         #expect(tmux.captures.last?.contains("--no-interaction forbids asking") == true)
     }
 
-    @Test("git-credential get with no host-level match opens the picker on the terminal: Esc answers quit=1, a choice answers it")
+    @Test(
+        "git-credential get with no host-level match opens the picker on the terminal: Esc answers quit=1, a choice answers it"
+    )
     func gitHelperPicker() throws {
         let sandbox = try Sandbox.withVault()
-        try sandbox.add(["login.example.com"], username: "carol", secret: "same-site-secret", extra: ["--title", "Example login"])
+        try sandbox.add(
+            ["login.example.com"], username: "carol", secret: "same-site-secret", extra: ["--title", "Example login"])
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let out = sandbox.scratch + "/git.out"
-        let command = "printf 'protocol=https\\nhost=www.example.com\\n\\n' | '\(pwtui)' git-credential get > '\(out)'; echo \"RC=$?\" >> '\(out)'"
+        let command =
+            "printf 'protocol=https\\nhost=www.example.com\\n\\n' | '\(pwtui)' git-credential get > '\(out)'; echo \"RC=$?\" >> '\(out)'"
         try tmux.enter(command)
         try tmux.requirePane("listed from the identity store") {
             $0.contains("Matches for https://www.example.com") && $0.contains("Example login")
@@ -361,7 +415,9 @@ struct PickerTmuxTests {
         try tmux.requirePane { $0.contains("Matches for https://www.example.com") }
         try tmux.press("Enter")
         try unlock(tmux, sandbox, for: "Example login (carol)")
-        #expect(commandResult(out) == "username=carol\npassword=same-site-secret\nRC=0\n", "a person chose it: the same-site credential is given")
+        #expect(
+            commandResult(out) == "username=carol\npassword=same-site-secret\nRC=0\n",
+            "a person chose it: the same-site credential is given")
     }
 }
 
@@ -380,19 +436,25 @@ struct PickerChoiceTmuxTests {
     @Test("^T on a terminal hands over the one-time code, not the password, and says it was the code (issue 26, 3)")
     func controlTCopiesTheCode() throws {
         let sandbox = try Sandbox.withVault()
-        let add = try sandbox.pwtui(["add", "aws.amazon.com", "--username", "root", "--title", "AWS console", "--totp"],
-                                    stdin: "aws-password-7\n\(TotpCommandTests.uri)\n")
+        let add = try sandbox.pwtui(
+            ["add", "aws.amazon.com", "--username", "root", "--title", "AWS console", "--totp"],
+            stdin: "aws-password-7\n\(TotpCommandTests.uri)\n")
         try #require(add.exitCode == 0, "\(add)")
         let (bin, clip) = try Self.recordingClipboard(sandbox)
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
-        try tmux.enter("export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick aws.amazon.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?")
+        try tmux.enter(
+            "export WAYLAND_DISPLAY=test PATH='\(bin)':$PATH; '\(pwtui)' pick aws.amazon.com --master-password-fd 3 3<<<'\(sandbox.password)'; echo RC=$?"
+        )
         try tmux.requirePane { $0.contains("AWS console") }
         try tmux.press("C-t")
         let done = try tmux.waitForPane { $0.range(of: "RC=[0-9]", options: .regularExpression) != nil }
-        #expect(done?.contains("Copied the one-time code of AWS console (root) to the clipboard") == true, "\(done ?? "")")
+        #expect(
+            done?.contains("Copied the one-time code of AWS console (root) to the clipboard") == true, "\(done ?? "")")
         let copied = String(decoding: readBytes(clip) ?? [], as: UTF8.self)
-        #expect(copied.count == 8 && copied.allSatisfy(\.isNumber), "the 8-digit code, not the password: \(copied.debugDescription)")
+        #expect(
+            copied.count == 8 && copied.allSatisfy(\.isNumber),
+            "the 8-digit code, not the password: \(copied.debugDescription)")
     }
 
     @Test("a choice in the picker counts as a use: the next get prefers the account chosen (issue 26, 7)")
@@ -404,7 +466,8 @@ struct PickerChoiceTmuxTests {
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let pwtui = try Binaries.require(Binaries.pwtui)
         let out = sandbox.scratch + "/picked"
-        try tmux.enter("'\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)' > '\(out)'; echo RC=$?")
+        try tmux.enter(
+            "'\(pwtui)' pick github.com --master-password-fd 3 3<<<'\(sandbox.password)' > '\(out)'; echo RC=$?")
         try tmux.requirePane { $0.contains("Matches for github.com (2)") }
         try tmux.press("Down")
         try tmux.press("Enter")

@@ -6,13 +6,15 @@ import Testing
 /// goes through `PrintableText`. Here what needs the binary: the last message of a failed command
 /// (escaped and cut by the binary's `FinalReport`), and an import through gpg in its own
 /// GNUPGHOME. Titles, JSON and doctor's copy names are tested in process
-/// (PwtuiKitTests/PrintableOutputInProcessTests).
+/// (CommandsTests/PrintableOutputInProcessTests).
 @Suite("printable output through the binary")
 struct PrintableOutputTests {
     /// C0, DEL, C1, bidi controls, zero-width characters (PrintableText's list).
     static func unsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x08, 0x0B...0x1F, 0x7F...0x9F, 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: return true
+        case 0x00 ... 0x08, 0x0B ... 0x1F, 0x7F ... 0x9F, 0x061C, 0x200B ... 0x200F, 0x202A ... 0x202E, 0x2060,
+            0x2066 ... 0x2069, 0xFEFF:
+            return true
         default: return false
         }
     }
@@ -39,16 +41,19 @@ struct PrintableOutputTests {
         let store = sandbox.scratch + "/store"
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         try "nobody@example.com\n".write(toFile: store + "/.gpg-id", atomically: true, encoding: .utf8)
-        try "not encrypted".write(toFile: store + "/evil\nadd       forged.example\u{1B}[2J.gpg", atomically: true, encoding: .utf8)
+        try "not encrypted".write(
+            toFile: store + "/evil\nadd       forged.example\u{1B}[2J.gpg", atomically: true, encoding: .utf8)
         let home = sandbox.root + "/gnupg"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { _ = try? sandbox.run("/usr/bin/env", ["gpgconf", "--homedir", home, "--kill", "gpg-agent"]) }
         for arguments in [["import", store, "--dry-run"], ["import", store]] {
             let result = try sandbox.pwtui(arguments, environment: ["GNUPGHOME": home])
             #expect(Self.clean(result), "\(arguments): \(result)")
             let lines = (result.out + result.err).split(separator: "\n")
             #expect(!lines.contains { $0.hasPrefix("add       forged") }, "\(arguments): \(result)")
-            #expect((result.out + result.err).contains("evil\\nadd       forged.example\\e[2J"), "\(arguments): \(result)")
+            #expect(
+                (result.out + result.err).contains("evil\\nadd       forged.example\\e[2J"), "\(arguments): \(result)")
         }
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Process hardening")
@@ -12,13 +12,16 @@ struct ProcessHardeningTests {
     /// `(comm, state)` from /proc/PID/stat, which every user may read.
     private func commandAndState(_ pid: pid_t) -> (String, Character)? {
         guard let stat = readBytes("/proc/\(pid)/stat").map({ String(decoding: $0, as: UTF8.self) }),
-              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+        else { return nil }
         let state = stat[stat.index(close, offsetBy: 2)...].first ?? "?"
         return (String(stat[stat.index(after: open) ..< close]), state)
     }
 
     private func signalMask(_ field: String, of pid: pid_t) -> UInt64? {
-        guard let status = readBytes("/proc/\(pid)/status").map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+        guard let status = readBytes("/proc/\(pid)/status").map({ String(decoding: $0, as: UTF8.self) }) else {
+            return nil
+        }
         for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
             return UInt64(line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces), radix: 16)
         }
@@ -27,7 +30,9 @@ struct ProcessHardeningTests {
 
     /// The soft and hard limits of "Max core file size" in /proc/PID/limits.
     private func coreLimits(of pid: pid_t) -> (soft: String, hard: String)? {
-        guard let limits = readBytes("/proc/\(pid)/limits").map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+        guard let limits = readBytes("/proc/\(pid)/limits").map({ String(decoding: $0, as: UTF8.self) }) else {
+            return nil
+        }
         for line in limits.split(separator: "\n") where line.hasPrefix("Max core file size") {
             let fields = line.dropFirst("Max core file size".count).split(separator: " ")
             guard fields.count >= 2 else { return nil }
@@ -58,7 +63,10 @@ struct ProcessHardeningTests {
             guard let (command, state) = commandAndState(pid) else { return false }
             return command == "pwtui" && state == "S"
         }
-        try #require(blocked, "pwtui did not block reading fd 3: \(String(describing: commandAndState(pid))); \(child.wait(timeout: .seconds(1)))")
+        try #require(
+            blocked,
+            "pwtui did not block reading fd 3: \(String(describing: commandAndState(pid))); \(child.wait(timeout: .seconds(1)))"
+        )
         // It stays blocked: give it a moment to prove it, then look.
         usleep(50_000)
         try #require(child.isRunning, "\(child.wait())")
@@ -68,9 +76,12 @@ struct ProcessHardeningTests {
         #expect(core.hard == "0", "core file size limit: \(core)")
 
         let caught = try #require(signalMask("SigCgt", of: pid), "cannot read /proc/\(pid)/status")
-        for (name, number) in [("SIGSEGV", SIGSEGV), ("SIGBUS", SIGBUS), ("SIGILL", SIGILL), ("SIGFPE", SIGFPE), ("SIGABRT", SIGABRT)] {
-            #expect(caught & (UInt64(1) << (number - 1)) == 0,
-                    "\(name) is caught (SigCgt \(String(caught, radix: 16))): a crash handler could print memory")
+        for (name, number) in [
+            ("SIGSEGV", SIGSEGV), ("SIGBUS", SIGBUS), ("SIGILL", SIGILL), ("SIGFPE", SIGFPE), ("SIGABRT", SIGABRT),
+        ] {
+            #expect(
+                caught & (UInt64(1) << (number - 1)) == 0,
+                "\(name) is caught (SigCgt \(String(caught, radix: 16))): a crash handler could print memory")
         }
 
         kill(pid, SIGSEGV)

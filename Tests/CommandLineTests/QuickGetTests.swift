@@ -24,9 +24,9 @@ struct QuickGetTests {
     func readsAlike() throws {
         var rng = SeededGenerator(seed: 14)
         var read = 0
-        for _ in 0..<6_000 {
+        for _ in 0 ..< 6_000 {
             var arguments = ["get"]
-            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+            for _ in 0 ..< Int.random(in: 0 ... 4, using: &rng) {
                 arguments += Self.pieces.randomElement(using: &rng)!
             }
             guard let quick = QuickGet(arguments) else { continue }
@@ -44,21 +44,26 @@ struct QuickGetTests {
         #expect(read > 400)
     }
 
-    @Test("The everyday shapes are read without ArgumentParser", arguments: [
-        ["get", "github.com"], ["get", "https://github.com/login", "github.com"], ["get", "--id", "3f2a"], ["get", "github.com", "--id", "3f2a"],
-        ["get", "github.com", "--field", "username"], ["get", "--field=json", "--id=3f2a"],
-        ["get", "github.com", "--no-interaction"], ["get", "--vault", "/v.pwtui", "github.com"],
-        ["get", "--master-password-fd", "3", "--config", "/c.toml", "example.org"],
-    ])
+    @Test(
+        "The everyday shapes are read without ArgumentParser",
+        arguments: [
+            ["get", "github.com"], ["get", "https://github.com/login", "github.com"], ["get", "--id", "3f2a"],
+            ["get", "github.com", "--id", "3f2a"],
+            ["get", "github.com", "--field", "username"], ["get", "--field=json", "--id=3f2a"],
+            ["get", "github.com", "--no-interaction"], ["get", "--vault", "/v.pwtui", "github.com"],
+            ["get", "--master-password-fd", "3", "--config", "/c.toml", "example.org"],
+        ])
     func everydayShapes(arguments: [String]) {
         #expect(QuickGet(arguments) != nil)
     }
 
-    @Test("What only ArgumentParser can answer is declined", arguments: [
-        ["get"], ["get", "--help"], ["get", "-h"], ["get", "--id", "a", "--id", "b"],
-        ["get", "--field=", "x.com"], ["get", "--vault=", "x.com"], ["get", "--", "-weird"], ["list", "x.com"],
-        ["get", "x.com", "--master-password-fd", "three"],
-    ])
+    @Test(
+        "What only ArgumentParser can answer is declined",
+        arguments: [
+            ["get"], ["get", "--help"], ["get", "-h"], ["get", "--id", "a", "--id", "b"],
+            ["get", "--field=", "x.com"], ["get", "--vault=", "x.com"], ["get", "--", "-weird"], ["list", "x.com"],
+            ["get", "x.com", "--master-password-fd", "three"],
+        ])
     func declined(arguments: [String]) {
         #expect(QuickGet(arguments) == nil)
     }

@@ -8,8 +8,10 @@ import Testing
 
 @Suite("Real-world hosts")
 struct RealWorldHostTests {
-    static let crashers = ["login.microsoftonline.com", "www.wellsfargoadvisors.com", "www.auth.exampleapp.com.au",
-                           "xn--bcher-kva.xn--fiqs8s.xn--55qx5d.cn", "sellercentral.amazon.com"]
+    static let crashers = [
+        "login.microsoftonline.com", "www.wellsfargoadvisors.com", "www.auth.exampleapp.com.au",
+        "xn--bcher-kva.xn--fiqs8s.xn--55qx5d.cn", "sellercentral.amazon.com",
+    ]
 
     /// Hosts made from every rule of the list: the rule (`*` as a label), one label under it, a
     /// 63-byte label under it, and a name of several long labels.
@@ -19,8 +21,10 @@ struct RealWorldHostTests {
         for line in text.split(separator: "\n") where !line.hasPrefix("//") {
             guard let rule = line.split(separator: " ").first, !rule.isEmpty else { continue }
             let base = rule.replacingOccurrences(of: "!", with: "").replacingOccurrences(of: "*", with: "wild")
-            hosts += [base, "a." + base, String(repeating: "l", count: 63) + "." + base,
-                      String(repeating: "m", count: 50) + "." + String(repeating: "n", count: 50) + ".bücher." + base]
+            hosts += [
+                base, "a." + base, String(repeating: "l", count: 63) + "." + base,
+                String(repeating: "m", count: 50) + "." + String(repeating: "n", count: 50) + ".bücher." + base,
+            ]
         }
         return hosts
     }
@@ -55,11 +59,14 @@ struct RealWorldHostTests {
         #expect(answered == hosts.count)
         let status = try sandbox.pwtui(["agent", "status"], password: .none)
         #expect(status.exitCode == 0 && status.out.hasPrefix("unlocked"), "the agent survived: \(status)")
-        let seller = try sandbox.pwtui(["get", "sellercentral.amazon.com", "--no-interaction", "--field", "username"], password: .none)
+        let seller = try sandbox.pwtui(
+            ["get", "sellercentral.amazon.com", "--no-interaction", "--field", "username"], password: .none)
         #expect(seller.exitCode == 0 && seller.out == "alice\n", "same site through the agent: \(seller)")
     }
 
-    @Test("a credential for a public suffix is never offered to the sites under it: get, suggest, and git with no terminal")
+    @Test(
+        "a credential for a public suffix is never offered to the sites under it: get, suggest, and git with no terminal"
+    )
     func publicSuffixCredentialsStayPut() throws {
         let sandbox = try Sandbox.withVault()
         let add = try sandbox.pwtui(["add", "github.io", "--username", "pages"], stdin: "pages-secret")
@@ -68,7 +75,9 @@ struct RealWorldHostTests {
         try sandbox.add(["s3.amazonaws.com"], username: "aws", secret: "bucket-secret")
         try sandbox.add(["*.example.com"], username: "wild", secret: "wild-secret")
 
-        #expect(try sandbox.pwtui(["get", "github.io", "--field", "username"]).out == "pages\n", "the host itself still matches")
+        #expect(
+            try sandbox.pwtui(["get", "github.io", "--field", "username"]).out == "pages\n",
+            "the host itself still matches")
         for host in ["evil.github.io", "attacker-bucket.s3.amazonaws.com"] {
             let get = try sandbox.pwtui(["get", host])
             #expect(get.exitCode == 1 && get.stdout.isEmpty, "\(get)")

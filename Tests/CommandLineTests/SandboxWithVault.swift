@@ -20,7 +20,8 @@ extension Sandbox {
         let sandbox = try Sandbox()
         try sandbox.initVault(sourceLocation: sourceLocation)
         for login in logins {
-            try sandbox.add(login.services, username: login.username, secret: login.secret, sourceLocation: sourceLocation)
+            try sandbox.add(
+                login.services, username: login.username, secret: login.secret, sourceLocation: sourceLocation)
         }
         return sandbox
     }

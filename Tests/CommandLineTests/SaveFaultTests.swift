@@ -6,7 +6,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Save protocol under faults")
@@ -15,30 +15,42 @@ struct SaveFaultTests {
     func strace() throws -> String { try Binaries.requireStrace() }
 
     /// pwtui under strace, its `call` number `when` failing with `error`. The password on fd 3.
-    func pwtuiWithFault(_ sandbox: Sandbox, _ arguments: [String], call: String, when: Int, error: String,
-                        descriptors: [Int32: Redirect] = [:], stdin: String? = nil) throws -> RunResult {
+    func pwtuiWithFault(
+        _ sandbox: Sandbox, _ arguments: [String], call: String, when: Int, error: String,
+        descriptors: [Int32: Redirect] = [:], stdin: String? = nil
+    ) throws -> RunResult {
         var descriptors = descriptors
         descriptors[3] = .text(sandbox.password)
-        return try sandbox.run(try strace(), ["-f", "-o", "/dev/null", "-e", "trace=\(call)",
-                                              "-e", "inject=\(call):error=\(error):when=\(when)",
-                                              try Binaries.require(Binaries.pwtui)] + arguments + ["--master-password-fd", "3"],
-                               stdin: stdin.map { .text($0) }, descriptors: descriptors)
+        return try sandbox.run(
+            try strace(),
+            [
+                "-f", "-o", "/dev/null", "-e", "trace=\(call)",
+                "-e", "inject=\(call):error=\(error):when=\(when)",
+                try Binaries.require(Binaries.pwtui),
+            ] + arguments + ["--master-password-fd", "3"],
+            stdin: stdin.map { .text($0) }, descriptors: descriptors)
     }
 
     /// Which `call`, counted from the first, is the first after the vault's rename whose traced
     /// line satisfies `isTheOne`, for `arguments` run in a sandbox that `setup` prepares. strace
     /// can pick a call only by its number, and how many come before (a passwd marker, a key file)
     /// is the code's business, not the test's: a traced run in a twin sandbox counts them.
-    func callAfterRename(_ call: String, _ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
-                         setup: (Sandbox) throws -> Void, isTheOne: (Substring) -> Bool) throws -> Int {
+    func callAfterRename(
+        _ call: String, _ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
+        setup: (Sandbox) throws -> Void, isTheOne: (Substring) -> Bool
+    ) throws -> Int {
         let twin = try Sandbox()
         try setup(twin)
         let log = twin.scratch + "/\(call).log"
         var descriptors = descriptors
         descriptors[3] = .text(twin.password)
-        let traced = try twin.run(try strace(), ["-f", "-y", "-s", "4096", "-o", log, "-e", "trace=\(call),rename",
-                                                 try Binaries.require(Binaries.pwtui)] + arguments + ["--master-password-fd", "3"],
-                                  stdin: stdin.map { .text($0) }, descriptors: descriptors)
+        let traced = try twin.run(
+            try strace(),
+            [
+                "-f", "-y", "-s", "4096", "-o", log, "-e", "trace=\(call),rename",
+                try Binaries.require(Binaries.pwtui),
+            ] + arguments + ["--master-password-fd", "3"],
+            stdin: stdin.map { .text($0) }, descriptors: descriptors)
         try #require(traced.exitCode == 0, "\(traced)")
         let lines = String(decoding: readBytes(log) ?? [], as: UTF8.self).split(separator: "\n")
         let vaultName = (twin.vault as NSString).lastPathComponent
@@ -48,9 +60,13 @@ struct SaveFaultTests {
     }
 
     /// The directory's fsync right after the rename (its path, shown by `-y`, ends in the vault's folder).
-    func directorySyncAfterRename(_ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
-                                  setup: (Sandbox) throws -> Void) throws -> Int {
-        try callAfterRename("fsync", arguments, descriptors: descriptors, stdin: stdin, setup: setup) { $0.contains("/vault>") }
+    func directorySyncAfterRename(
+        _ arguments: [String], descriptors: [Int32: Redirect] = [:], stdin: String? = nil,
+        setup: (Sandbox) throws -> Void
+    ) throws -> Int {
+        try callAfterRename("fsync", arguments, descriptors: descriptors, stdin: stdin, setup: setup) {
+            $0.contains("/vault>")
+        }
     }
 
     // MARK: After the rename
@@ -63,8 +79,9 @@ struct SaveFaultTests {
             try twin.initVault()
             try twin.add(["github.com"], username: "alice", secret: "s3cret")
         }
-        let passwd = try pwtuiWithFault(sandbox, arguments, call: "fsync", when: when,
-                                        error: "EIO", descriptors: [4: .text("a brand new password")])
+        let passwd = try pwtuiWithFault(
+            sandbox, arguments, call: "fsync", when: when,
+            error: "EIO", descriptors: [4: .text("a brand new password")])
         #expect(passwd.exitCode == 73, "\(passwd)")
         #expect(passwd.err.contains("syncing directory"), "the fault hit the directory fsync: \(passwd)")
         #expect(passwd.err.contains("saved") && passwd.err.contains("in force"), "\(passwd)")
@@ -84,8 +101,9 @@ struct SaveFaultTests {
         #expect(add.exitCode == 73, "\(add)")
         #expect(add.err.contains("syncing directory") && !add.err.contains("unchanged"), "\(add)")
         #expect(try sandbox.pwtui(["get", "github.com"]).out == "s3cret\n")
-        #expect(try sandbox.pwtui(["suggest", "github.com"], password: .none).exitCode == 0,
-                "the identity store followed the change that is in force")
+        #expect(
+            try sandbox.pwtui(["suggest", "github.com"], password: .none).exitCode == 0,
+            "the identity store followed the change that is in force")
     }
 
     @Test("add whose directory cannot be opened for its fsync after the rename: 73, and the credential is there")
@@ -93,7 +111,9 @@ struct SaveFaultTests {
         let sandbox = try Sandbox.withVault()
         // The openat of the vault's directory after the rename gets EACCES.
         let arguments = ["add", "github.com", "--username", "alice"]
-        let when = try callAfterRename("openat", arguments, stdin: "s3cret", setup: { try $0.initVault() }) { $0.contains("O_DIRECTORY") }
+        let when = try callAfterRename("openat", arguments, stdin: "s3cret", setup: { try $0.initVault() }) {
+            $0.contains("O_DIRECTORY")
+        }
         let add = try pwtuiWithFault(sandbox, arguments, call: "openat", when: when, error: "EACCES", stdin: "s3cret")
         #expect(add.exitCode == 73, "\(add)")
         #expect(add.err.contains("opening directory") && !add.err.contains("unchanged"), "\(add)")
@@ -103,7 +123,8 @@ struct SaveFaultTests {
     @Test("add whose new id cannot be written to stdout (ENOSPC): 73, saved, never 'unchanged'")
     func addStdoutFull() throws {
         let sandbox = try Sandbox.withVault()
-        let add = try sandbox.pwtui(["add", "github.com", "--username", "alice"], stdin: "s3cret", preamble: "exec 1>/dev/full")
+        let add = try sandbox.pwtui(
+            ["add", "github.com", "--username", "alice"], stdin: "s3cret", preamble: "exec 1>/dev/full")
         #expect(add.exitCode == 73, "\(add)")
         #expect(add.err.contains("is saved") && !add.err.contains("unchanged"), "\(add)")
         let entries = try sandbox.listJSON()
@@ -117,8 +138,9 @@ struct SaveFaultTests {
     func temporarySyncFailsIsUnchanged() throws {
         let sandbox = try Sandbox.withVault()
         let before = try sandbox.vaultDirectoryFiles()
-        let add = try pwtuiWithFault(sandbox, ["add", "github.com", "--username", "alice"], call: "fsync", when: 1,
-                                     error: "EIO", stdin: "s3cret")
+        let add = try pwtuiWithFault(
+            sandbox, ["add", "github.com", "--username", "alice"], call: "fsync", when: 1,
+            error: "EIO", stdin: "s3cret")
         #expect(add.exitCode == 74 && add.err.contains("unchanged"), "\(add)")
         #expect(try sandbox.vaultDirectoryFiles() == before)
         #expect(try sandbox.temporaryFiles().isEmpty)
@@ -129,11 +151,15 @@ struct SaveFaultTests {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         try #require(FileManager.default.fileExists(atPath: sandbox.vault + ".bak"))
         // The save's first link() makes the new .bak: held back 20 s, in which the saver is killed.
-        let child = try sandbox.start(try strace(), ["-f", "-o", "/dev/null", "-e", "trace=link",
-                                                     "-e", "inject=link:delay_enter=20000000:when=1",
-                                                     try Binaries.require(Binaries.pwtui), "add", "gitlab.com", "--username", "bob",
-                                                     "--master-password-fd", "3"],
-                                      stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: false)
+        let child = try sandbox.start(
+            try strace(),
+            [
+                "-f", "-o", "/dev/null", "-e", "trace=link",
+                "-e", "inject=link:delay_enter=20000000:when=1",
+                try Binaries.require(Binaries.pwtui), "add", "gitlab.com", "--username", "bob",
+                "--master-password-fd", "3",
+            ],
+            stdin: .text("s"), descriptors: [3: .text(sandbox.password)], detachTerminal: false)
         // The temporary image exists before .bak is touched; give the saver time to reach link().
         let writing = try poll(timeout: .seconds(15)) { !(try sandbox.temporaryFiles()).isEmpty }
         usleep(500_000)
@@ -149,15 +175,18 @@ struct SaveFaultTests {
 
     // MARK: Not a regular file
 
-    @Test("a FIFO at the vault path: list, suggest and get refuse at once (66), naming it", arguments: [
-        ["list"], ["suggest", "github.com"], ["get", "github.com"], ["add", "x.example", "--username", "u"],
-    ])
+    @Test(
+        "a FIFO at the vault path: list, suggest and get refuse at once (66), naming it",
+        arguments: [
+            ["list"], ["suggest", "github.com"], ["get", "github.com"], ["add", "x.example", "--username", "u"],
+        ])
     func fifoRefused(_ arguments: [String]) throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         try FileManager.default.removeItem(atPath: sandbox.vault)
         try #require(mkfifo(sandbox.vault, 0o600) == 0)
-        let result = try sandbox.pwtui(arguments, password: arguments[0] == "suggest" ? .none : .standard,
-                                       stdin: "secret", timeout: .seconds(10))
+        let result = try sandbox.pwtui(
+            arguments, password: arguments[0] == "suggest" ? .none : .standard,
+            stdin: "secret", timeout: .seconds(10))
         #expect(!result.timedOut, "blocked on the FIFO: \(result)")
         #expect(result.exitCode == 66, "\(result)")
         #expect(result.err.contains("FIFO"), "\(result)")
@@ -165,10 +194,13 @@ struct SaveFaultTests {
         #expect(lstat(sandbox.vault, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO is left alone")
     }
 
-    @Test("a FIFO put at the vault path of an unlocked agent: it answers at once, keeps answering, and still locks when idle")
+    @Test(
+        "a FIFO put at the vault path of an unlocked agent: it answers at once, keeps answering, and still locks when idle"
+    )
     func fifoUnderAgent() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
-        let start = try sandbox.pwtui(["agent", "start", "--idle-timeout", "3s"], password: .none, timeout: .seconds(15))
+        let start = try sandbox.pwtui(
+            ["agent", "start", "--idle-timeout", "3s"], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)")
         defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
         try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
@@ -204,9 +236,11 @@ struct SaveFaultTests {
         #expect(lstat(sandbox.vault, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link is still a link")
         #expect(lstat(target, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "the target is the vault")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: synced))
-        #expect(names == ["real.pwtui", "real.pwtui.bak", "real.pwtui.lock"], "lock and .bak beside the target: \(names)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.vaultDirectory) == ["vault.pwtui"],
-                "nothing beside the link")
+        #expect(
+            names == ["real.pwtui", "real.pwtui.bak", "real.pwtui.lock"], "lock and .bak beside the target: \(names)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: sandbox.vaultDirectory) == ["vault.pwtui"],
+            "nothing beside the link")
         let get = try sandbox.pwtui(["get", "gitlab.com", "--vault", target])
         #expect(get.out == "second\n", "the target has every change: \(get)")
     }

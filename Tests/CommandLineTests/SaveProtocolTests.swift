@@ -5,7 +5,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Save protocol")
@@ -22,8 +22,9 @@ struct SaveProtocolTests {
         try #require(vaultBefore.count > 64 * 1024, "the vault must outgrow the limit (\(vaultBefore.count) bytes)")
 
         // SIGXFSZ ignored, so the write returns EFBIG instead of killing pwtui (what ENOSPC does too).
-        let result = try sandbox.pwtui(["add", "small.example", "--username", "bob"], stdin: "small-secret",
-                                       preamble: "trap '' XFSZ; ulimit -f 64")
+        let result = try sandbox.pwtui(
+            ["add", "small.example", "--username", "bob"], stdin: "small-secret",
+            preamble: "trap '' XFSZ; ulimit -f 64")
         #expect(result.exitCode == 74, "\(result)")
         #expect(result.stdout.isEmpty, "no id for a credential that was not saved: \(result)")
         #expect(result.err.contains("unchanged"), "\(result)")
@@ -50,15 +51,17 @@ struct SaveProtocolTests {
             done
             """
         let workers = try (0 ..< 4).map { process in
-            try sandbox.start("/bin/bash", ["-c", worker], environment: ["P": "\(process)", "PWTUI": pwtui],
-                              descriptors: [3: .text(sandbox.password)])
+            try sandbox.start(
+                "/bin/bash", ["-c", worker], environment: ["P": "\(process)", "PWTUI": pwtui],
+                descriptors: [3: .text(sandbox.password)])
         }
         let results = workers.map { $0.wait(timeout: .seconds(120)) }
         for (process, result) in results.enumerated() {
             #expect(result.exitCode == 0 && !result.timedOut, "\(result)")
             let expected = (0 ..< 25).map { "n\($0) rc=0" }
-            #expect(result.out.split(separator: "\n").map(String.init) == expected,
-                    "every add of process \(process) exits 0: \(result)")
+            #expect(
+                result.out.split(separator: "\n").map(String.init) == expected,
+                "every add of process \(process) exits 0: \(result)")
         }
 
         let entries = try sandbox.listJSON()
@@ -132,14 +135,16 @@ struct SaveProtocolTests {
             }
             let sameAsBefore = opened == known
             let oneSaveLater = opened == Report(generation: known.generation + 1, count: known.count + 1)
-            #expect(sameAsBefore || oneSaveLater,
-                    "cycle \(cycle): after the kill the vault has \(opened), the last completed save reported \(known)")
+            #expect(
+                sameAsBefore || oneSaveLater,
+                "cycle \(cycle): after the kill the vault has \(opened), the last completed save reported \(known)")
             if oneSaveLater { advanced += 1 }
 
             usleep(UInt32.random(in: 0 ... 150_000, using: &random))
             child.signal(SIGKILL)
             let result = child.wait(timeout: .seconds(10))
-            try #require(result.signaled && result.status == SIGKILL, "cycle \(cycle): the loop ended by itself: \(result)")
+            try #require(
+                result.signaled && result.status == SIGKILL, "cycle \(cycle): the loop ended by itself: \(result)")
             let last = try #require(Report.last(in: result.stdout), "cycle \(cycle): \(result)")
             totalSaves += Int(last.generation - opened.generation)
             known = last
@@ -150,15 +155,19 @@ struct SaveProtocolTests {
             #expect(FileManager.default.fileExists(atPath: sandbox.vault), "cycle \(cycle): the vault is gone")
         }
         let elapsed = ContinuousClock.now - started
-        print("killDuringSaves: \(kills) kills, \(totalSaves) completed saves, \(advanced) kills between rename and report, \(elapsed)")
+        print(
+            "killDuringSaves: \(kills) kills, \(totalSaves) completed saves, \(advanced) kills between rename and report, \(elapsed)"
+        )
 
         // The real binary agrees: old or new contents, every credential once, secrets intact.
         let entries = try sandbox.listJSON()
-        #expect(entries.count == known.count || entries.count == known.count + 1,
-                "\(entries.count) credentials, the last report said \(known.count)")
+        #expect(
+            entries.count == known.count || entries.count == known.count + 1,
+            "\(entries.count) credentials, the last report said \(known.count)")
         let services = entries.flatMap { $0["services"] as? [String] ?? [] }
-        #expect(services.sorted() == (0 ..< entries.count).map { "n\($0).example" }.sorted(),
-                "credentials n0 ... n\(entries.count - 1), each once")
+        #expect(
+            services.sorted() == (0 ..< entries.count).map { "n\($0).example" }.sorted(),
+            "credentials n0 ... n\(entries.count - 1), each once")
         for index in Set([0, entries.count / 2, entries.count - 1]) where index >= 0 {
             let get = try sandbox.pwtui(["get", "n\(index).example"])
             #expect(get.exitCode == 0 && get.out == "secret-\(index)\n", "\(get)")

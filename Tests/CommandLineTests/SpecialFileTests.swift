@@ -12,8 +12,9 @@ struct SpecialFileTests {
     /// A FIFO at `path`, in place of whatever was there.
     static func fifo(_ path: String) throws {
         try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         #expect(mkfifo(path, 0o600) == 0, "mkfifo \(path): errno \(errno)")
     }
 
@@ -38,7 +39,8 @@ struct SpecialFileTests {
         try Self.fifo(sandbox.vaultDirectory + "/.vault.pwtui.passwd-pending")
         let get = try sandbox.pwtui(["get", "a.example"], timeout: Self.limit)
         #expect(!get.timedOut && get.exitCode == 0 && get.out == "a-pw\n", "\(get)")
-        let git = try sandbox.pwtui(["git-credential", "get"], stdin: "protocol=https\nhost=a.example\n\n", timeout: Self.limit)
+        let git = try sandbox.pwtui(
+            ["git-credential", "get"], stdin: "protocol=https\nhost=a.example\n\n", timeout: Self.limit)
         #expect(!git.timedOut && git.exitCode == 0 && git.out.contains("password=a-pw"), "\(git)")
     }
 
@@ -49,19 +51,26 @@ struct SpecialFileTests {
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         try "nobody@example.com\n".write(toFile: store + "/.gpg-id", atomically: true, encoding: .utf8)
         try Self.fifo(store + "/pipe.example.gpg")
-        try FileManager.default.createSymbolicLink(atPath: store + "/linked-pipe.example.gpg", withDestinationPath: store + "/pipe.example.gpg")
-        try FileManager.default.createSymbolicLink(atPath: store + "/zero.example.gpg", withDestinationPath: "/dev/zero")
-        try FileManager.default.createSymbolicLink(atPath: store + "/random.example.gpg", withDestinationPath: "/dev/urandom")
+        try FileManager.default.createSymbolicLink(
+            atPath: store + "/linked-pipe.example.gpg", withDestinationPath: store + "/pipe.example.gpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: store + "/zero.example.gpg", withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: store + "/random.example.gpg", withDestinationPath: "/dev/urandom")
         let home = sandbox.root + "/gnupg"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { _ = try? sandbox.run("/usr/bin/env", ["gpgconf", "--homedir", home, "--kill", "gpg-agent"]) }
-        let result = try sandbox.pwtui(["import", store, "--dry-run"], environment: ["GNUPGHOME": home], timeout: Self.limit)
+        let result = try sandbox.pwtui(
+            ["import", store, "--dry-run"], environment: ["GNUPGHOME": home], timeout: Self.limit)
         #expect(!result.timedOut, "\(result)")
         let text = result.out + result.err
         #expect(text.contains("invalid   pipe.example (is a FIFO (named pipe), not a regular file"), "\(result)")
         #expect(text.contains("invalid   linked-pipe.example (is a FIFO (named pipe)"), "\(result)")
-        #expect(text.contains("invalid   zero.example (is a character device") && text.contains("invalid   random.example (is a character device"),
-                "\(result)")
+        #expect(
+            text.contains("invalid   zero.example (is a character device")
+                && text.contains("invalid   random.example (is a character device"),
+            "\(result)")
     }
 
     @Test("export --output into a directory whose lock another process holds gives up with a message")
@@ -73,7 +82,8 @@ struct SpecialFileTests {
         let holder = try sandbox.start("/usr/bin/flock", [shared, "sleep", "120"])
         defer { holder.signal(SIGKILL); _ = holder.wait(timeout: .seconds(5)) }
         Thread.sleep(forTimeInterval: 0.3)
-        let export = try sandbox.pwtui(["export", "--format", "csv", "--output", shared + "/out.csv"], timeout: .seconds(60))
+        let export = try sandbox.pwtui(
+            ["export", "--format", "csv", "--output", shared + "/out.csv"], timeout: .seconds(60))
         #expect(!export.timedOut && export.exitCode == 74, "\(export)")
         #expect(export.err.contains("stayed locked by another process"), "\(export)")
         #expect(!FileManager.default.fileExists(atPath: shared + "/out.csv"))

@@ -11,8 +11,9 @@ extension Sandbox {
     /// reach. The caller kills the stand-in (SIGKILL in a `defer`).
     func startStandInAgent(_ script: String, arguments: [String] = []) throws -> Child {
         let directory = (agentSocket as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         return try start("/usr/bin/python3", ["-c", script, agentSocket] + arguments)
     }
 }

@@ -11,12 +11,12 @@
 
 import Foundation
 import Platform
-import PwtuiKit
+import Commands
 import PwtuiTestSupport
 import Testing
 import VaultModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - Binaries
@@ -28,7 +28,8 @@ enum Binaries {
         if let directory = ProcessInfo.processInfo.environment["PWTUI_BIN_DIR"], !directory.isEmpty {
             return directory
         }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return (executable as NSString).deletingLastPathComponent
     }()
@@ -38,9 +39,10 @@ enum Binaries {
 
     /// The path of a binary, failing the test with a useful message when it is not built.
     static func require(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try #require(FileManager.default.isExecutableFile(atPath: path),
-                     "\(path) is missing: run `swift build` first, or set PWTUI_BIN_DIR to `swift build --show-bin-path`",
-                     sourceLocation: sourceLocation)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: path),
+            "\(path) is missing: run `swift build` first, or set PWTUI_BIN_DIR to `swift build --show-bin-path`",
+            sourceLocation: sourceLocation)
         return path
     }
 }
@@ -64,7 +66,8 @@ struct RunResult: Sendable, CustomStringConvertible {
 
     var description: String {
         let ending = timedOut ? "timed out (killed)" : signaled ? "killed by signal \(status)" : "exit \(status)"
-        return "`\(command)` → \(ending) after \(duration)\n--- stdout:\n\(out.prefix(2000))\n--- stderr:\n\(err.prefix(2000))"
+        return
+            "`\(command)` → \(ending) after \(duration)\n--- stdout:\n\(out.prefix(2000))\n--- stderr:\n\(err.prefix(2000))"
     }
 }
 
@@ -126,15 +129,18 @@ final class Child: @unchecked Sendable {
         let identifier = UUID().uuidString.prefix(8)
         stdoutPath = scratch + "/\(identifier).out"
         stderrPath = scratch + "/\(identifier).err"
-        command = String(([(executable as NSString).lastPathComponent] + arguments).map(Self.shellQuoted)
-            .joined(separator: " ").prefix(300)) + (redirects.isEmpty ? "" : " [fds \(redirects.map(\.0))]")
+        command =
+            String(
+                ([(executable as NSString).lastPathComponent] + arguments).map(Self.shellQuoted)
+                    .joined(separator: " ").prefix(300)) + (redirects.isEmpty ? "" : " [fds \(redirects.map(\.0))]")
         let output = try FileDescriptor.open(stdoutPath, [.writeOnly, .create, .truncate], permissions: 0o600)
         defer { output.close() }
         let errors = try FileDescriptor.open(stderrPath, [.writeOnly, .create, .truncate], permissions: 0o600)
         defer { errors.close() }
-        process = try ChildProcess.start("/bin/bash", ["-c", script, "pwtui-test-wrapper", executable] + arguments,
-                                         environment: environment, input: .null, output: .descriptor(output),
-                                         errors: .descriptor(errors), detached: detachTerminal)
+        process = try ChildProcess.start(
+            "/bin/bash", ["-c", script, "pwtui-test-wrapper", executable] + arguments,
+            environment: environment, input: .null, output: .descriptor(output),
+            errors: .descriptor(errors), detached: detachTerminal)
     }
 
     deinit {
@@ -217,8 +223,9 @@ final class Child: @unchecked Sendable {
         var children: [pid_t: [pid_t]] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let process = pid_t(entry),
-                  let stat = readBytes("/proc/\(entry)/stat").map({ String(decoding: $0, as: UTF8.self) }),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let stat = readBytes("/proc/\(entry)/stat").map({ String(decoding: $0, as: UTF8.self) }),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, let parent = pid_t(fields[1]) { children[parent, default: []].append(process) }
         }
@@ -268,9 +275,13 @@ final class Sandbox: @unchecked Sendable {
         vaultDirectory = root + "/vault"
         vault = vaultDirectory + "/vault.pwtui"
         scratch = root + "/io"
-        for directory in [vaultDirectory, scratch, root + "/xdg/data", root + "/xdg/config", root + "/xdg/state", root + "/xdg/runtime"] {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+        for directory in [
+            vaultDirectory, scratch, root + "/xdg/data", root + "/xdg/config", root + "/xdg/state",
+            root + "/xdg/runtime",
+        ] {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         try writeConfig("")
     }
@@ -314,8 +325,9 @@ final class Sandbox: @unchecked Sendable {
         stdin: Redirect? = nil, descriptors: [Int32: Redirect] = [:], preamble: String = "",
         detachTerminal: Bool = true
     ) throws -> Child {
-        try Child(executable, arguments, environment: environment(extra), stdin: stdin,
-                  descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal, scratch: scratch)
+        try Child(
+            executable, arguments, environment: environment(extra), stdin: stdin,
+            descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal, scratch: scratch)
     }
 
     /// Runs any program to completion.
@@ -324,8 +336,9 @@ final class Sandbox: @unchecked Sendable {
         stdin: Redirect? = nil, descriptors: [Int32: Redirect] = [:], preamble: String = "",
         detachTerminal: Bool = true, timeout: Duration = .seconds(60)
     ) throws -> RunResult {
-        let child = try start(executable, arguments, environment: extra, stdin: stdin,
-                              descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal)
+        let child = try start(
+            executable, arguments, environment: extra, stdin: stdin,
+            descriptors: descriptors, preamble: preamble, detachTerminal: detachTerminal)
         let result = child.wait(timeout: timeout)
         #expect(!result.timedOut, "\(result)")
         return result
@@ -352,9 +365,10 @@ final class Sandbox: @unchecked Sendable {
         case .none:
             break
         }
-        return try run(try Binaries.require(Binaries.pwtui), arguments, environment: extra,
-                       stdin: stdin.map { .text($0) }, descriptors: descriptors, preamble: preamble,
-                       timeout: timeout)
+        return try run(
+            try Binaries.require(Binaries.pwtui), arguments, environment: extra,
+            stdin: stdin.map { .text($0) }, descriptors: descriptors, preamble: preamble,
+            timeout: timeout)
     }
 
     /// What `pwtui init` leaves (the vault, its identity store, the generation seen), made here
@@ -363,8 +377,8 @@ final class Sandbox: @unchecked Sendable {
     /// tested on its own (ExitCodeTests, UsageMessageTests, PasswordStrengthCommandLineTests).
     func initVault(at path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let path = path ?? vault
-        let session = Session(vault: path, environment: Platform.Environment(environment()))
-        try session.save(try Vault.createCheaply(at: path, password: password))
+        let context = CommandContext(vault: path, environment: Platform.Environment(environment()))
+        try context.save(try Vault.createCheaply(at: path, password: password))
         try #require(FileManager.default.fileExists(atPath: path), sourceLocation: sourceLocation)
     }
 
@@ -384,15 +398,17 @@ final class Sandbox: @unchecked Sendable {
         let result = try pwtui(["add"] + services + ["--username", username] + extra, stdin: secret)
         try #require(result.exitCode == 0, "\(result)", sourceLocation: sourceLocation)
         let id = result.out.trimmingCharacters(in: .whitespacesAndNewlines)
-        try #require(UUID(uuidString: id) != nil, "add printed \(result.out.debugDescription), not an id",
-                     sourceLocation: sourceLocation)
+        try #require(
+            UUID(uuidString: id) != nil, "add printed \(result.out.debugDescription), not an id",
+            sourceLocation: sourceLocation)
         return id
     }
 
     /// `pwtui agent start` and `pwtui unlock` (the sandbox's password on fd 3); the caller stops
     /// it with `stopAgent()`, usually in a `defer`.
     func startUnlockedAgent(idleTimeout: String = "15m", sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let start = try pwtui(["agent", "start", "--idle-timeout", idleTimeout], password: .none, timeout: .seconds(15))
+        let start = try pwtui(
+            ["agent", "start", "--idle-timeout", idleTimeout], password: .none, timeout: .seconds(15))
         try #require(start.exitCode == 0, "\(start)", sourceLocation: sourceLocation)
         let unlock = try pwtui(["unlock"])
         try #require(unlock.exitCode == 0, "\(unlock)", sourceLocation: sourceLocation)
@@ -403,7 +419,9 @@ final class Sandbox: @unchecked Sendable {
     }
 
     /// `pwtui list --format json`, parsed.
-    func listJSON(vault path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    func listJSON(vault path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String:
+        Any]]
+    {
         let result = try pwtui(["list", "--format", "json"] + (path.map { ["--vault", $0] } ?? []))
         try #require(result.exitCode == 0, "\(result)", sourceLocation: sourceLocation)
         return try parseJSONArray(result.stdout, sourceLocation: sourceLocation)
@@ -430,8 +448,10 @@ final class Sandbox: @unchecked Sendable {
 
 func parseJSONArray(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
     let parsed = try JSONSerialization.jsonObject(with: Data(bytes))
-    return try #require(parsed as? [[String: Any]], "not a JSON array of objects: \(String(decoding: bytes, as: UTF8.self).prefix(500))",
-                        sourceLocation: sourceLocation)
+    return try #require(
+        parsed as? [[String: Any]],
+        "not a JSON array of objects: \(String(decoding: bytes, as: UTF8.self).prefix(500))",
+        sourceLocation: sourceLocation)
 }
 
 // MARK: - Files and bytes
@@ -455,11 +475,17 @@ func flipByte(at offset: Int, in path: String) throws {
 /// Rewrites little-endian header fields of a vault and, when asked, recomputes the header
 /// checksum (unkeyed BLAKE2b-256 of bytes 0..<202, stored at 202..<234) with python3's hashlib,
 /// so that the file is a well-formed vault with hostile values rather than a damaged one.
-func patchHeader(_ path: String, sandbox: Sandbox, u16 shorts: [Int: UInt16] = [:], u32 words: [Int: UInt32] = [:],
-                 fixChecksum: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func patchHeader(
+    _ path: String, sandbox: Sandbox, u16 shorts: [Int: UInt16] = [:], u32 words: [Int: UInt32] = [:],
+    fixChecksum: Bool, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     var bytes = try #require(readBytes(path), sourceLocation: sourceLocation)
-    for (offset, value) in shorts { withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset ..< offset + 2, with: $0) } }
-    for (offset, value) in words { withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset ..< offset + 4, with: $0) } }
+    for (offset, value) in shorts {
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset ..< offset + 2, with: $0) }
+    }
+    for (offset, value) in words {
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset ..< offset + 4, with: $0) }
+    }
     try writeBytes(bytes, to: path)
     guard fixChecksum else { return }
     let script = """
@@ -470,15 +496,18 @@ func patchHeader(_ path: String, sandbox: Sandbox, u16 shorts: [Int: UInt16] = [
         open(path, 'wb').write(data)
         """
     let result = try sandbox.run("/usr/bin/env", ["python3", "-c", script, path])
-    try #require(result.exitCode == 0, "python3 (needed to recompute the header checksum) failed: \(result)",
-                 sourceLocation: sourceLocation)
+    try #require(
+        result.exitCode == 0, "python3 (needed to recompute the header checksum) failed: \(result)",
+        sourceLocation: sourceLocation)
 }
 
 // MARK: - Polling
 
 /// Calls `condition` until it is true or `timeout` passes; true if it became true.
 @discardableResult
-func poll(timeout: Duration, every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
+func poll(timeout: Duration, every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool) rethrows
+    -> Bool
+{
     let deadline = ContinuousClock.now + timeout
     while true {
         if try condition() { return true }
@@ -504,14 +533,18 @@ final class TmuxSession: @unchecked Sendable {
         self.sandbox = sandbox
         name = "pwtui-test-" + UUID().uuidString.prefix(8).lowercased()
         socketDirectory = sandbox.root + "/tmux"
-        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: socketDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         let found = searchPath.map { $0 + "/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        tmuxPath = try #require(found, "tmux is not installed; these tests need it (apt-get install tmux, or `make deps`)",
-                                sourceLocation: sourceLocation)
-        let result = try tmux(["new-session", "-d", "-s", name, "-x", "100", "-y", "30",
-                               "exec bash --norc --noprofile -i"])
+        tmuxPath = try #require(
+            found, "tmux is not installed; these tests need it (apt-get install tmux, or `make deps`)",
+            sourceLocation: sourceLocation)
+        let result = try tmux([
+            "new-session", "-d", "-s", name, "-x", "100", "-y", "30",
+            "exec bash --norc --noprofile -i",
+        ])
         try #require(result.exitCode == 0, "tmux new-session failed: \(result)", sourceLocation: sourceLocation)
     }
 
@@ -521,10 +554,12 @@ final class TmuxSession: @unchecked Sendable {
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> RunResult {
-        try sandbox.run(tmuxPath, arguments, environment: [
-            "TMUX_TMPDIR": socketDirectory, "HISTFILE": sandbox.scratch + "/bash_history",
-            "TERM": "xterm-256color",
-        ], detachTerminal: false, timeout: .seconds(10))
+        try sandbox.run(
+            tmuxPath, arguments,
+            environment: [
+                "TMUX_TMPDIR": socketDirectory, "HISTFILE": sandbox.scratch + "/bash_history",
+                "TERM": "xterm-256color",
+            ], detachTerminal: false, timeout: .seconds(10))
     }
 
     /// Types `text` literally (no key names).
@@ -553,8 +588,9 @@ final class TmuxSession: @unchecked Sendable {
             paneTTY = try tmux(["display-message", "-p", "-t", name, "#{pane_tty}"]).out
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let result = try sandbox.run("/usr/bin/env", ["stty", "-a", "-F", paneTTY ?? ""], detachTerminal: false,
-                                     timeout: .seconds(10))
+        let result = try sandbox.run(
+            "/usr/bin/env", ["stty", "-a", "-F", paneTTY ?? ""], detachTerminal: false,
+            timeout: .seconds(10))
         return Set(result.out.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).map(String.init))
     }
 

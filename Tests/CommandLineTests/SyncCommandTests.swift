@@ -39,10 +39,15 @@ import Testing
 
         // doctor no longer asks to merge it: it says it can go (issue 26, 11).
         let after = try sandbox.pwtui(["doctor"], password: .none)
-        #expect(!after.out.contains("pwtui merge") && after.out.contains("already merged") && after.out.contains("rm '\(copy)'"), "\(after)")
-        #expect(FileManager.default.fileExists(atPath: copy + ".bak") && !after.out.contains(".bak"), "a copy's own backup is no copy: \(after)")
+        #expect(
+            !after.out.contains("pwtui merge") && after.out.contains("already merged")
+                && after.out.contains("rm '\(copy)'"), "\(after)")
+        #expect(
+            FileManager.default.fileExists(atPath: copy + ".bak") && !after.out.contains(".bak"),
+            "a copy's own backup is no copy: \(after)")
         // The copy written again by the sync service (new contents): asked again.
-        let changed = try sandbox.pwtui(["add", "third.example", "--username", "t", "--vault", copy], stdin: "third-pw")
+        let changed = try sandbox.pwtui(
+            ["add", "third.example", "--username", "t", "--vault", copy], stdin: "third-pw")
         #expect(changed.exitCode == 0, "\(changed)")
         #expect(try sandbox.pwtui(["doctor"], password: .none).out.contains("pwtui merge '\(copy)'"))
     }
@@ -66,11 +71,14 @@ import Testing
                 chmod(sandbox.vaultDirectory, 0o500)
                 chmod(sandbox.vault, 0o600)
             }
-            doctor = try sandbox.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", pwtui, "doctor"])
+            doctor = try sandbox.run(
+                "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", pwtui, "doctor"])
         } else {
             doctor = try sandbox.pwtui(["doctor"], password: .none)
         }
-        #expect(doctor.out.contains("is read-only") && doctor.out.contains("chmod u+w '\(sandbox.vaultDirectory)'"), "\(doctor)")
+        #expect(
+            doctor.out.contains("is read-only") && doctor.out.contains("chmod u+w '\(sandbox.vaultDirectory)'"),
+            "\(doctor)")
     }
 
     @Test func aCopyOfAnotherVaultIsRefusedAndNothingChanges() throws {
@@ -88,7 +96,9 @@ import Testing
         let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
         let copy = sandbox.root + "/copy.pwtui"
         try FileManager.default.copyItem(atPath: sandbox.vault, toPath: copy)
-        let passwd = try sandbox.pwtui(["passwd", "--vault", copy, "--new-master-password-fd", "4"], descriptors: [4: .text("another master password 42")])
+        let passwd = try sandbox.pwtui(
+            ["passwd", "--vault", copy, "--new-master-password-fd", "4"],
+            descriptors: [4: .text("another master password 42")])
         try #require(passwd.exitCode == 0, "\(passwd)")
         let before = readBytes(sandbox.vault)
         let merged = try sandbox.pwtui(["merge", copy])
@@ -139,7 +149,8 @@ import Testing
         let doctor = try sandbox.pwtui(["doctor"], password: .none)
         #expect(doctor.out.contains("older copy"), "\(doctor)")
         // Another machine's state directory has seen nothing: no warning there.
-        let elsewhere = try sandbox.pwtui(["get", "a.example"], environment: ["XDG_STATE_HOME": sandbox.root + "/other-state"])
+        let elsewhere = try sandbox.pwtui(
+            ["get", "a.example"], environment: ["XDG_STATE_HOME": sandbox.root + "/other-state"])
         #expect(!elsewhere.err.contains("older copy"), "\(elsewhere)")
     }
 
@@ -163,14 +174,19 @@ import Testing
         let sandbox = try Sandbox.withVault(Login(["a.example"], username: "a", secret: "a-pw"))
         let bare = sandbox.root + "/remote.git"
         func git(_ arguments: [String]) throws -> RunResult {
-            try sandbox.run("/usr/bin/env", ["git", "-C", sandbox.vaultDirectory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
+            try sandbox.run(
+                "/usr/bin/env",
+                ["git", "-C", sandbox.vaultDirectory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments
+            )
         }
         #expect(try sandbox.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0)
         #expect(try git(["init", "-q"]).exitCode == 0)
         #expect(try git(["remote", "add", "origin", bare]).exitCode == 0)
         let setup = try sandbox.pwtui(["sync", "setup"], password: .none)
         #expect(setup.exitCode == 0, "\(setup)")
-        #expect(try String(contentsOfFile: sandbox.vaultDirectory + "/.gitattributes", encoding: .utf8) == "/vault.pwtui merge=pwtui -diff -text\n")
+        #expect(
+            try String(contentsOfFile: sandbox.vaultDirectory + "/.gitattributes", encoding: .utf8)
+                == "/vault.pwtui merge=pwtui -diff -text\n")
         #expect(try git(["config", "merge.pwtui.driver"]).out.hasSuffix(" merge %O %A %B\n"))
         #expect(try git(["add", "vault.pwtui", ".gitattributes", ".gitignore"]).exitCode == 0)
         #expect(try git(["commit", "-q", "-m", "vault"]).exitCode == 0)
@@ -190,8 +206,9 @@ import Testing
         let online = try sandbox.pwtui(["sync"], password: .none)
         #expect(online.exitCode == 0, "\(online)")
         #expect(try git(["rev-list", "--count", "@{upstream}..HEAD"]).out == "0\n")
-        #expect(online.err.contains("sent 1 change,") && !online.err.contains("nothing to send"),
-                "what the last sync could not push went out with this one (issue 26, 11): \(online)")
+        #expect(
+            online.err.contains("sent 1 change,") && !online.err.contains("nothing to send"),
+            "what the last sync could not push went out with this one (issue 26, 11): \(online)")
         let idle = try sandbox.pwtui(["sync"], password: .none)
         #expect(idle.err.contains("nothing to send, nothing new from elsewhere"), "\(idle)")
     }
@@ -199,7 +216,9 @@ import Testing
 
 @Suite("a master password changed on one machine, synced to another", .serialized)
 struct PasswordChangeSyncTests {
-    @Test("passwd on machine A, then sync on machine B with a change of its own: B is told why, asked for the new password once (and its own, with no agent), and both end under the new one (issue 26, 6)")
+    @Test(
+        "passwd on machine A, then sync on machine B with a change of its own: B is told why, asked for the new password once (and its own, with no agent), and both end under the new one (issue 26, 6)"
+    )
     func passwdReachesTheOtherMachine() throws {
         let clones = try TwoClones(Login(["a.example"], username: "a", secret: "a-pw"))
         let (a, b) = (clones.a, clones.b)
@@ -221,14 +240,20 @@ struct PasswordChangeSyncTests {
         try tmux.enter(newPassword)
         try tmux.requirePane { $0.contains("Master password (the previous one, this copy's):") }
         try tmux.enter(b.password)
-        let done = try tmux.waitForPane(timeout: .seconds(30)) { $0.range(of: "EXIT=[0-9]", options: .regularExpression) != nil }
+        let done = try tmux.waitForPane(timeout: .seconds(30)) {
+            $0.range(of: "EXIT=[0-9]", options: .regularExpression) != nil
+        }
         #expect(done?.contains("EXIT=0") == true, "\(done ?? "")")
-        #expect(done.map { $0.components(separatedBy: "master password").count - 1 } ?? 0 <= 4, "asked once each: \(done ?? "")")
+        #expect(
+            done.map { $0.components(separatedBy: "master password").count - 1 } ?? 0 <= 4,
+            "asked once each: \(done ?? "")")
 
         // B's vault is under the new password, with both changes; A gets B's change under it too.
         let bGet = try b.pwtui(["get", "b.example"], password: .text(newPassword))
         #expect(bGet.exitCode == 0 && bGet.out == "b-pw\n", "\(bGet)")
-        #expect(try b.pwtui(["get", "a.example"], password: .standard).exitCode == 77, "the old password no longer opens it")
+        #expect(
+            try b.pwtui(["get", "a.example"], password: .standard).exitCode == 77, "the old password no longer opens it"
+        )
         #expect(try a.pwtui(["sync"], password: .none).exitCode == 0)
         let aGet = try a.pwtui(["get", "b.example"], password: .text(newPassword))
         #expect(aGet.exitCode == 0 && aGet.out == "b-pw\n", "\(aGet)")
@@ -245,7 +270,9 @@ struct PasswordChangeSyncTests {
         let bare = sandbox.root + "/remote.git"
         let seed = sandbox.root + "/seed"
         func git(_ directory: String, _ arguments: [String]) throws -> RunResult {
-            try sandbox.run("/usr/bin/env", ["git", "-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
+            try sandbox.run(
+                "/usr/bin/env",
+                ["git", "-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
         }
         #expect(try sandbox.run("/usr/bin/env", ["git", "init", "-q", "--bare", "-b", "main", bare]).exitCode == 0)
         try FileManager.default.createDirectory(atPath: seed, withIntermediateDirectories: true)

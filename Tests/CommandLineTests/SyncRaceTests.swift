@@ -68,9 +68,11 @@ import Testing
             done
             """
         func start(_ sandbox: Sandbox, _ script: String, log: String) throws -> Child {
-            try sandbox.start("/bin/bash", ["-c", script], environment: [
-                "PWTUI": pwtui, "PW": sandbox.password, "DONE": done, "LOG": a.root + "/" + log, "SYNCS": syncs,
-            ])
+            try sandbox.start(
+                "/bin/bash", ["-c", script],
+                environment: [
+                    "PWTUI": pwtui, "PW": sandbox.password, "DONE": done, "LOG": a.root + "/" + log, "SYNCS": syncs,
+                ])
         }
         let started = ContinuousClock.now
         let adding = try start(a, adder, log: "adds.log")
@@ -88,10 +90,14 @@ import Testing
             return String(parts[0])
         }
         let syncCount = synced.out.split(separator: "\n").count
-        print("SyncRaceTests\(throughAgent ? " (through the agent)" : ""): \(acknowledged.count) of \(added.out.split(separator: "\n").count) adds acknowledged, \(syncCount) syncs on A "
-            + "(\(synced.out.components(separatedBy: "rc=0").count - 1) succeeded), "
-            + "\(otherDone.out.split(separator: "\n").count) rounds on B, in \(ContinuousClock.now - started)")
-        #expect(acknowledged.count >= (throughAgent ? 1 : 100), "adds failed: \(added.out)\n\(String(decoding: readBytes(a.root + "/adds.log") ?? [], as: UTF8.self).suffix(2000))")
+        print(
+            "SyncRaceTests\(throughAgent ? " (through the agent)" : ""): \(acknowledged.count) of \(added.out.split(separator: "\n").count) adds acknowledged, \(syncCount) syncs on A "
+                + "(\(synced.out.components(separatedBy: "rc=0").count - 1) succeeded), "
+                + "\(otherDone.out.split(separator: "\n").count) rounds on B, in \(ContinuousClock.now - started)")
+        #expect(
+            acknowledged.count >= (throughAgent ? 1 : 100),
+            "adds failed: \(added.out)\n\(String(decoding: readBytes(a.root + "/adds.log") ?? [], as: UTF8.self).suffix(2000))"
+        )
         #expect(syncCount >= 5, "sync ran alongside the adds: \(synced)")
 
         // Everything settles: A sends what it has, B takes it and sends its own, A takes that.
@@ -99,7 +105,8 @@ import Testing
             let sync = try sandbox.pwtui(["sync"], password: .none)
             #expect(sync.exitCode == 0, "the last sync on \(name): \(sync)")
         }
-        let merges = try git(a, ["rev-list", "--count", "--merges", "HEAD"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let merges = try git(a, ["rev-list", "--count", "--merges", "HEAD"]).out.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect((Int(merges) ?? 0) > 0, "A's syncs merged B's changes with the driver at least once")
 
         for (sandbox, name) in [(a, "A"), (b, "B")] {

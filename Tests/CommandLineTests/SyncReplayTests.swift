@@ -25,13 +25,17 @@ import Testing
         return result
     }
 
-    @Test("a backup restored and committed on one clone does not revert the notes, services or key set since; sync and the driver say it is older")
+    @Test(
+        "a backup restored and committed on one clone does not revert the notes, services or key set since; sync and the driver say it is older"
+    )
     func aRestoredBackupRevertsNothing() throws {
         let (a, b) = try Self.twoMachines()
         let backup = a.root + "/backup.pwtui"
         try FileManager.default.copyItem(atPath: a.vault, toPath: backup)
         // Changed on A after the backup, and seen by B.
-        let edit = try a.pwtui(["edit", "a.example", "--notes", "notes since", "--add-service", "since.example", "--totp"], stdin: Self.uri + "\n")
+        let edit = try a.pwtui(
+            ["edit", "a.example", "--notes", "notes since", "--add-service", "since.example", "--totp"],
+            stdin: Self.uri + "\n")
         try #require(edit.exitCode == 0, "\(edit)")
         try Self.sync(a)
         try Self.sync(b)
@@ -45,7 +49,9 @@ import Testing
         #expect(restored.err.contains("older copy"), "the sync that commits an older file says so: \(restored)")
         try b.add(["b.example"], username: "b", secret: "b-pw")
         let merged = try Self.sync(b)
-        #expect(merged.err.contains("older than the copy both sides started from"), "the driver names the replay: \(merged)")
+        #expect(
+            merged.err.contains("older than the copy both sides started from"), "the driver names the replay: \(merged)"
+        )
         #expect(merged.err.contains("0 changed"), "\(merged)")
 
         for sandbox in [b, a] {
@@ -60,7 +66,9 @@ import Testing
         }
     }
 
-    @Test("get through the unlocked agent after a sync fast-forwarded to an older file warns, as the sync does (issue 24, 5)")
+    @Test(
+        "get through the unlocked agent after a sync fast-forwarded to an older file warns, as the sync does (issue 24, 5)"
+    )
     func getThroughTheAgentWarnsOfAnOlderFile() throws {
         let (a, b) = try Self.twoMachines()
         let backup = a.root + "/backup.pwtui"

@@ -31,10 +31,12 @@ import VaultCrypto
         /// under libfaketime its start-up never completes.)
         @discardableResult
         func pwtui(_ arguments: [String], stdin: String? = nil, password: Bool = true) throws -> RunResult {
-            let result = try sandbox.run("/usr/bin/faketime", ["-f", skew, try Binaries.require(Binaries.pwtui)] + arguments
-                                + (password ? ["--master-password-fd", "3"] : []),
-                            stdin: stdin.map { .text($0) }, descriptors: password ? [3: .text(sandbox.password)] : [:],
-                            timeout: .seconds(60))
+            let result = try sandbox.run(
+                "/usr/bin/faketime",
+                ["-f", skew, try Binaries.require(Binaries.pwtui)] + arguments
+                    + (password ? ["--master-password-fd", "3"] : []),
+                stdin: stdin.map { .text($0) }, descriptors: password ? [3: .text(sandbox.password)] : [:],
+                timeout: .seconds(60))
             // Merged copies are never older than what a machine saw: no rollback warning, ever.
             #expect(!result.err.contains("older copy"), "\(result)")
             return result
@@ -58,8 +60,12 @@ import VaultCrypto
     }
 
     @Test func threeMachinesWithSkewedClocksConvergeAndKeepEveryPassword() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"), "faketime is missing (apt-get install faketime)")
-        let seed = ProcessInfo.processInfo.environment["PWTUI_SYNC_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1 ... 1_000_000)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"),
+            "faketime is missing (apt-get install faketime)")
+        let seed =
+            ProcessInfo.processInfo.environment["PWTUI_SYNC_SEED"].flatMap(UInt64.init)
+            ?? UInt64.random(in: 1 ... 1_000_000)
         print("SyncSimulationTests: seed \(seed) (PWTUI_SYNC_SEED=\(seed) replays it)")
         var rng = SeededGenerator(seed: seed)
         let started = ContinuousClock.now
@@ -67,8 +73,10 @@ import VaultCrypto
         let remote = try Sandbox()
         let bare = remote.root + "/remote.git"
         #expect(try remote.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0)
-        let machines = [try Machine(name: "laptop", skew: "-90m"), try Machine(name: "desktop", skew: "+0"),
-                        try Machine(name: "server", skew: "+45m")]
+        let machines = [
+            try Machine(name: "laptop", skew: "-90m"), try Machine(name: "desktop", skew: "+0"),
+            try Machine(name: "server", skew: "+45m"),
+        ]
         defer { for machine in machines { machine.sandbox.stopAgent() } }
 
         // The first machine makes the vault and pushes it; the others clone it.
@@ -78,7 +86,9 @@ import VaultCrypto
         let setup = try first.pwtui(["sync", "setup"], password: false)
         try #require(setup.exitCode == 0, "\(setup)")
         try #require(try first.git(["add", "vault.pwtui", ".gitattributes", ".gitignore"]).exitCode == 0)
-        try #require(try first.git(["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "vault"]).exitCode == 0)
+        try #require(
+            try first.git(["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "vault"])
+                .exitCode == 0)
         try #require(try first.git(["push", "-q", "-u", "origin", "HEAD"]).exitCode == 0)
         for machine in machines.dropFirst() {
             try #require(try machine.git(["clone", "-q", bare, "."]).exitCode == 0)
@@ -122,7 +132,8 @@ import VaultCrypto
             }
             guard let id = ids.randomElement(using: &rng), roll >= 40 else {
                 let secret = "pw-\(seed)-\(step)-add"
-                let added = try machine.pwtui(["add", "site\(step).example", "--username", "user\(step)"], stdin: secret)
+                let added = try machine.pwtui(
+                    ["add", "site\(step).example", "--username", "user\(step)"], stdin: secret)
                 try #require(added.exitCode == 0, "\(added)")
                 let id = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
                 everSaved[id, default: []].insert(secret)
@@ -170,14 +181,17 @@ import VaultCrypto
             lost += unexplained.count
             if !unexplained.isEmpty { print("lost \(unexplained) of \(id): \(log[id, default: []])") }
         }
-        #expect(lost == 0, "\(lost) passwords saved are neither current nor in a history, nor went with a removal (seed \(seed))")
+        #expect(
+            lost == 0,
+            "\(lost) passwords saved are neither current nor in a history, nor went with a removal (seed \(seed))")
         let inHistory = copies[0].historyCount
-        print("SyncSimulationTests: seed \(seed): \(Self.operations) operations (\(figures.adds) adds, \(figures.edits) edits, "
-              + "\(figures.passwordChanges) password changes, \(figures.removals) removals, \(figures.syncs) syncs), "
-              + "\(figures.merges) merges by the driver, \(figures.conflicts) credentials changed on both sides, "
-              + "\(figures.passwordsKept) losing passwords kept in history, \(inHistory) passwords in histories in all, "
-              + "\(droppedWithRemoval) passwords went with a removal that a concurrent edit elsewhere outlived, "
-              + "\(copies[0].passwords.count) credentials at the end, converged in \(ContinuousClock.now - started)")
+        print(
+            "SyncSimulationTests: seed \(seed): \(Self.operations) operations (\(figures.adds) adds, \(figures.edits) edits, "
+                + "\(figures.passwordChanges) password changes, \(figures.removals) removals, \(figures.syncs) syncs), "
+                + "\(figures.merges) merges by the driver, \(figures.conflicts) credentials changed on both sides, "
+                + "\(figures.passwordsKept) losing passwords kept in history, \(inHistory) passwords in histories in all, "
+                + "\(droppedWithRemoval) passwords went with a removal that a concurrent edit elsewhere outlived, "
+                + "\(copies[0].passwords.count) credentials at the end, converged in \(ContinuousClock.now - started)")
         #expect(figures.merges > 0, "no merge happened: the simulation tested nothing (seed \(seed))")
     }
 
@@ -195,14 +209,21 @@ import VaultCrypto
 
     static func open(_ machine: Machine) throws -> Copy {
         let vault = try Vault.open(at: machine.sandbox.vault, password: try secure(machine.sandbox.password))
-        var copy = Copy(credentials: [:], passwords: [:], tombstones: Set(vault.contents.tombstones.map { $0.id.uuidString.lowercased() }),
-                        historyCount: 0)
+        var copy = Copy(
+            credentials: [:], passwords: [:],
+            tombstones: Set(vault.contents.tombstones.map { $0.id.uuidString.lowercased() }),
+            historyCount: 0)
         for credential in vault.contents.credentials {
             let id = credential.id.uuidString.lowercased()
-            let text = { (reference: SecretReference) in vault.withSecret(reference) { String(decoding: $0, as: UTF8.self) } }
+            let text = { (reference: SecretReference) in
+                vault.withSecret(reference) { String(decoding: $0, as: UTF8.self) }
+            }
             let history = credential.history.map { "\($0.replaced.millisecondsSince1970):\(text($0.secret))" }
-            copy.credentials[id] = [credential.title, credential.username, credential.services.map(\.text).joined(separator: " "),
-                                    "\(credential.modified.millisecondsSince1970)", text(credential.secret)] + history
+            copy.credentials[id] =
+                [
+                    credential.title, credential.username, credential.services.map(\.text).joined(separator: " "),
+                    "\(credential.modified.millisecondsSince1970)", text(credential.secret),
+                ] + history
             copy.passwords[id] = Set([text(credential.secret)] + credential.history.map { text($0.secret) })
             copy.historyCount += credential.history.count
         }

@@ -10,7 +10,7 @@ struct TerminalPromptTests {
     private let prompt = "Master password:"
 
     /// A vault with github.com → s3cret, and a tmux session whose shell has PWTUI_VAULT set.
-    private func session() throws -> (Sandbox, TmuxSession) {
+    private func context() throws -> (Sandbox, TmuxSession) {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         return (sandbox, tmux)
@@ -26,12 +26,14 @@ struct TerminalPromptTests {
             modes = try tmux.terminalModes()
             return modes.contains("-echo")
         }
-        try #require(silent, "echo stays on while the master password is asked: \(modes.sorted())",
-                     sourceLocation: sourceLocation)
+        try #require(
+            silent, "echo stays on while the master password is asked: \(modes.sorted())",
+            sourceLocation: sourceLocation)
     }
 
     /// Types `pwtui get github.com` into the shell, stdout and exit code to files.
-    private func startGet(_ pwtui: String, in tmux: TmuxSession, _ sandbox: Sandbox) throws -> (out: String, rc: String) {
+    private func startGet(_ pwtui: String, in tmux: TmuxSession, _ sandbox: Sandbox) throws -> (out: String, rc: String)
+    {
         let out = sandbox.scratch + "/get.out", rc = sandbox.scratch + "/get.rc"
         try tmux.enter("'\(pwtui)' get github.com > '\(out)'; echo EXIT=$? > '\(rc)'")
         return (out, rc)
@@ -39,8 +41,10 @@ struct TerminalPromptTests {
 
     /// The opening both tests share: `pwtui get github.com` typed into the shell and its prompt
     /// up with echo off, so what the test types next goes to pwtui unseen.
-    private func promptedGet(sourceLocation: SourceLocation = #_sourceLocation) throws -> (Sandbox, TmuxSession, out: String, rc: String) {
-        let (sandbox, tmux) = try session()
+    private func promptedGet(sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        Sandbox, TmuxSession, out: String, rc: String
+    ) {
+        let (sandbox, tmux) = try context()
         let pwtui = try Binaries.require(Binaries.pwtui, sourceLocation: sourceLocation)
         let (out, rc) = try startGet(pwtui, in: tmux, sandbox)
         try waitForPrompt(tmux, sourceLocation: sourceLocation)
@@ -48,9 +52,13 @@ struct TerminalPromptTests {
     }
 
     /// The `EXIT=N` line once pwtui has ended (`why` says what should have ended it).
-    private func requireExit(_ rc: String, tmux: TmuxSession, _ why: String,
-                             sourceLocation: SourceLocation = #_sourceLocation) throws -> String? {
-        let finished = poll(timeout: .seconds(15)) { readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false }
+    private func requireExit(
+        _ rc: String, tmux: TmuxSession, _ why: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String? {
+        let finished = poll(timeout: .seconds(15)) {
+            readBytes(rc).map { String(decoding: $0, as: UTF8.self).hasSuffix("\n") } ?? false
+        }
         try #require(finished, "\(why): \(tmux.captures.last ?? "")", sourceLocation: sourceLocation)
         return readBytes(rc).map { String(decoding: $0, as: UTF8.self) }
     }
@@ -87,16 +95,23 @@ struct TerminalPromptTests {
         }
         try #require(after != nil, "the shell did not run the next command: \(tmux.captures.last ?? "")")
         #expect(after?.contains("; echo ok-after") == true, "the typed command is shown")
-        let settings = Set(readBytes(stty).map { String(decoding: $0, as: UTF8.self) }?
-            .split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).map(String.init) ?? [])
-        #expect(settings.isSuperset(of: ["echo", "icanon", "isig", "icrnl"]), "terminal modes after the cancel: \(settings.sorted())")
-        #expect(settings.isDisjoint(with: ["-echo", "-icanon", "-isig", "-icrnl"]), "terminal modes after the cancel: \(settings.sorted())")
+        let settings = Set(
+            readBytes(stty).map { String(decoding: $0, as: UTF8.self) }?
+                .split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).map(String.init) ?? [])
+        #expect(
+            settings.isSuperset(of: ["echo", "icanon", "isig", "icrnl"]),
+            "terminal modes after the cancel: \(settings.sorted())")
+        #expect(
+            settings.isDisjoint(with: ["-echo", "-icanon", "-isig", "-icrnl"]),
+            "terminal modes after the cancel: \(settings.sorted())")
         for screen in tmux.captures {
             #expect(!screen.contains("zq-typed-9"), "typed keys were echoed:\n\(screen)")
         }
     }
 
-    @Test("a wrong master password at the prompt is asked again, three tries in all, never handed to the shell (issue 26, 2)")
+    @Test(
+        "a wrong master password at the prompt is asked again, three tries in all, never handed to the shell (issue 26, 2)"
+    )
     func threeTries() throws {
         let (sandbox, tmux, out, rc) = try promptedGet()
         try tmux.enter("wrong-one")
@@ -109,11 +124,12 @@ struct TerminalPromptTests {
         // Three wrong: 77, and the third is not typed into the shell.
         let (out2, rc2) = (sandbox.scratch + "/get2.out", sandbox.scratch + "/get2.rc")
         try tmux.enter("'\(try Binaries.require(Binaries.pwtui))' get github.com > '\(out2)'; echo EXIT=$? > '\(rc2)'")
-        for attempt in 1...3 {
+        for attempt in 1 ... 3 {
             try waitForPrompt(tmux)
             try tmux.enter("wrong-\(attempt)")
             if attempt < 3 {
-                #expect(try tmux.waitForPane { $0.contains("(\(3 - attempt) tr") } != nil, "\(tmux.captures.last ?? "")")
+                #expect(
+                    try tmux.waitForPane { $0.contains("(\(3 - attempt) tr") } != nil, "\(tmux.captures.last ?? "")")
             }
         }
         #expect(try requireExit(rc2, tmux: tmux, "three wrong tries did not end pwtui") == "EXIT=77\n")

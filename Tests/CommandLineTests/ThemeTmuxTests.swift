@@ -20,8 +20,12 @@ struct ThemeTmuxTests {
 
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let rc = sandbox.scratch + "/themes.rc"
-        try tmux.enter("unset NO_COLOR; cd /; '\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'")
-        try #require(try tmux.waitForPane { $0.contains("▸ about") && $0.contains("(current)") } != nil, "\(tmux.captures.last ?? "")")
+        try tmux.enter(
+            "unset NO_COLOR; cd /; '\(pwtui)' configure --master-password-fd 3 3<<<'\(sandbox.password)'; echo \"RC=$?\" > '\(rc)'"
+        )
+        try #require(
+            try tmux.waitForPane { $0.contains("▸ about") && $0.contains("(current)") } != nil,
+            "\(tmux.captures.last ?? "")")
         try tmux.press("Enter")
         let list = try tmux.waitForPane { $0.contains("Theme") && $0.contains("broken") }
         try #require(list != nil, "\(tmux.captures.last ?? "")")
@@ -33,7 +37,9 @@ struct ThemeTmuxTests {
         Thread.sleep(forTimeInterval: 0.3)
         _ = try tmux.capture()
         for screen in tmux.captures {
-            #expect(!screen.contains("broken.theme") && !screen.contains("no theme named"), "nothing written over the screen: \(screen)")
+            #expect(
+                !screen.contains("broken.theme") && !screen.contains("no theme named"),
+                "nothing written over the screen: \(screen)")
         }
         try tmux.press("Up", "Up", "Enter", "Enter", "Enter", "Enter")  // back to high-contrast; clipboard; agent; summary
         #expect(commandResult(rc) == "RC=0\n")

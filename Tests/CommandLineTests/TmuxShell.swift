@@ -9,7 +9,9 @@ extension TmuxSession {
     static func shellReady(sandbox: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> TmuxSession {
         let tmux = try TmuxSession(sandbox: sandbox, sourceLocation: sourceLocation)
         let prompt = try tmux.waitForPane { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-        try #require(prompt != nil, "the shell in tmux did not start: \(tmux.captures.last ?? "")", sourceLocation: sourceLocation)
+        try #require(
+            prompt != nil, "the shell in tmux did not start: \(tmux.captures.last ?? "")",
+            sourceLocation: sourceLocation)
         return tmux
     }
 
@@ -22,10 +24,13 @@ extension TmuxSession {
     /// The first screen on which `condition` holds. Without one the test stops here, saying `why`
     /// and showing the last screen seen: later steps would only fail less clearly.
     @discardableResult
-    func requirePane(_ why: String = "", timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
-                     _ condition: (String) -> Bool) throws -> String {
+    func requirePane(
+        _ why: String = "", timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (String) -> Bool
+    ) throws -> String {
         let pane = try waitForPane(timeout: timeout, condition)
-        return try #require(pane, "\(why.isEmpty ? "" : why + ": ")\(captures.last ?? "")", sourceLocation: sourceLocation)
+        return try #require(
+            pane, "\(why.isEmpty ? "" : why + ": ")\(captures.last ?? "")", sourceLocation: sourceLocation)
     }
 }
 

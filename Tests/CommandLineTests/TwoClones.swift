@@ -12,19 +12,28 @@ struct TwoClones {
         a = try Sandbox.withVault(login, sourceLocation: sourceLocation)
         b = try Sandbox()
         let bare = a.root + "/remote.git"
-        try #require(try a.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0, sourceLocation: sourceLocation)
+        try #require(
+            try a.run("/usr/bin/env", ["git", "init", "-q", "--bare", bare]).exitCode == 0,
+            sourceLocation: sourceLocation)
         for step in [["init", "-q"], ["remote", "add", "origin", bare]] {
             try #require(try Self.git(a, step).exitCode == 0, sourceLocation: sourceLocation)
         }
         try #require(try a.pwtui(["sync", "setup"], password: .none).exitCode == 0, sourceLocation: sourceLocation)
-        for step in [["add", "vault.pwtui", ".gitattributes", ".gitignore"], ["commit", "-q", "-m", "vault"], ["push", "-q", "-u", "origin", "HEAD"]] {
+        for step in [
+            ["add", "vault.pwtui", ".gitattributes", ".gitignore"], ["commit", "-q", "-m", "vault"],
+            ["push", "-q", "-u", "origin", "HEAD"],
+        ] {
             try #require(try Self.git(a, step).exitCode == 0, "\(step)", sourceLocation: sourceLocation)
         }
-        try #require(try b.run("/usr/bin/env", ["git", "clone", "-q", bare, b.vaultDirectory]).exitCode == 0, sourceLocation: sourceLocation)
+        try #require(
+            try b.run("/usr/bin/env", ["git", "clone", "-q", bare, b.vaultDirectory]).exitCode == 0,
+            sourceLocation: sourceLocation)
         try #require(try b.pwtui(["sync", "setup"], password: .none).exitCode == 0, sourceLocation: sourceLocation)
         for sandbox in [a, b] {
             for key in ["user.name", "user.email"] {
-                try #require(try Self.git(sandbox, ["config", key, "t@example.com"]).exitCode == 0, sourceLocation: sourceLocation)
+                try #require(
+                    try Self.git(sandbox, ["config", key, "t@example.com"]).exitCode == 0,
+                    sourceLocation: sourceLocation)
             }
         }
     }

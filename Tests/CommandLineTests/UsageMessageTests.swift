@@ -11,13 +11,16 @@ struct UsageMessageTests {
     /// Every command and subcommand, with what it needs besides the stray word.
     static let commands: [[String]] = [
         ["add", "--username", "x"], ["get"], ["pick"], ["list"], ["suggest"], ["edit"], ["rm"],
-        ["equivalents", "add", "a.example"], ["equivalents", "rm"], ["equivalents", "list"], ["git-credential"], ["init"],
-        ["passwd"], ["configure"], ["unlock"], ["agent", "start"], ["agent", "stop"], ["agent", "status"], ["agent", "lock"],
+        ["equivalents", "add", "a.example"], ["equivalents", "rm"], ["equivalents", "list"], ["git-credential"],
+        ["init"],
+        ["passwd"], ["configure"], ["unlock"], ["agent", "start"], ["agent", "stop"], ["agent", "status"],
+        ["agent", "lock"],
         ["demo"], [],
     ]
 
-    @Test("a dash-leading word is an unknown option (64) for every command, even one with an h in it, never the help and exit 0",
-          arguments: ["-github.com", "-weird.example", "-x1"])
+    @Test(
+        "a dash-leading word is an unknown option (64) for every command, even one with an h in it, never the help and exit 0",
+        arguments: ["-github.com", "-weird.example", "-x1"])
     func dashLeadingWords(word: String) throws {
         let sandbox = try Sandbox.withVault()
         for command in Self.commands {
@@ -34,10 +37,12 @@ struct UsageMessageTests {
         let sandbox = try Sandbox.withVault()
         // The password's option comes before `--`: after it, every word is a service.
         let password: [Int32: Redirect] = [3: .text(sandbox.password)]
-        let add = try sandbox.pwtui(["add", "--username", "x", "--master-password-fd", "3", "--", "-weird.example"],
-                                    password: .none, stdin: "dash-secret", descriptors: password)
+        let add = try sandbox.pwtui(
+            ["add", "--username", "x", "--master-password-fd", "3", "--", "-weird.example"],
+            password: .none, stdin: "dash-secret", descriptors: password)
         #expect(add.exitCode == 0, "\(add)")
-        let get = try sandbox.pwtui(["get", "--master-password-fd", "3", "--", "-weird.example"], password: .none, descriptors: password)
+        let get = try sandbox.pwtui(
+            ["get", "--master-password-fd", "3", "--", "-weird.example"], password: .none, descriptors: password)
         #expect(get.exitCode == 0 && get.out == "dash-secret\n", "\(get)")
         let ranked = try sandbox.pwtui(["add", "--rank", "-10", "--username", "y", "rank.example"], stdin: "s")
         #expect(ranked.exitCode == 0, "\(ranked)")
@@ -67,40 +72,54 @@ struct UsageMessageTests {
         let usage = try #require(root.out.range(of: "USAGE:"), "\(root)")
         let afterUsage = root.out[usage.upperBound...]
         let firstLine = afterUsage.prefix { $0 != "\n" }
-        #expect(firstLine.contains("pwtui ") && firstLine.contains("picker") && firstLine.contains("wizard"), "\(root.out)")
+        #expect(
+            firstLine.contains("pwtui ") && firstLine.contains("picker") && firstLine.contains("wizard"), "\(root.out)")
         #expect(afterUsage.split(separator: "\n").dropFirst().first?.contains("pwtui init") == true, "\(root.out)")
         let subcommands = try #require(root.out.range(of: "SUBCOMMANDS:"))
-        let firstCommand = root.out[subcommands.upperBound...].split(separator: "\n").first?.trimmingCharacters(in: .whitespaces)
+        let firstCommand = root.out[subcommands.upperBound...].split(separator: "\n").first?.trimmingCharacters(
+            in: .whitespaces)
         #expect(firstCommand?.hasPrefix("init ") == true, "\(root.out)")
 
         let edit = try sandbox.pwtui(["edit", "--help"], password: .none).out
         for option in ["--title", "--username", "--rank", "--notes"] {
-            let line = edit.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(option + " <") }
-            let text = line.map { $0.split(separator: ">", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "" } ?? ""
+            let line = edit.split(separator: "\n").first {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix(option + " <")
+            }
+            let text =
+                line.map { $0.split(separator: ">", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "" }
+                ?? ""
             #expect(text.count > 10, "\(option) has a help text: \(edit)")
         }
         for subcommand in ["add", "rm"] {
             let help = try sandbox.pwtui(["equivalents", subcommand, "--help"], password: .none).out
             let argument = help.split(separator: "\n").first { $0.contains("<domains>") && !$0.contains("USAGE") }
-            #expect(argument.map { $0.count > 30 } == true, "equivalents \(subcommand)'s <domains> is explained: \(help)")
+            #expect(
+                argument.map { $0.count > 30 } == true, "equivalents \(subcommand)'s <domains> is explained: \(help)")
         }
     }
 
-    @Test("every command's help reads in whole sentences at 80 columns: no line broken by hand mid-sentence (issue 26, 11)")
+    @Test(
+        "every command's help reads in whole sentences at 80 columns: no line broken by hand mid-sentence (issue 26, 11)"
+    )
     func helpHasNoHardBreaks() throws {
         let sandbox = try Sandbox()
         let root = try sandbox.pwtui(["--help"], password: .none).out
         // Every "... SUBCOMMANDS:" section lists "  name   abstract".
         let listed = root.components(separatedBy: "SUBCOMMANDS:").dropFirst().flatMap { $0.split(separator: "\n") }
-            .compactMap { $0.hasPrefix("  ") && !$0.hasPrefix("   ") ? $0.split(separator: " ").first.map(String.init) : nil }
+            .compactMap {
+                $0.hasPrefix("  ") && !$0.hasPrefix("   ") ? $0.split(separator: " ").first.map(String.init) : nil
+            }
         #expect(listed.count > 15, "\(root)")
         for command in listed {
             let help = try sandbox.pwtui(["help", command], password: .none, environment: ["COLUMNS": "80"]).out
-            let prose = help.components(separatedBy: "USAGE:").first?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+            let prose =
+                help.components(separatedBy: "USAGE:").first?.split(separator: "\n", omittingEmptySubsequences: false)
+                ?? []
             for (line, next) in zip(prose, prose.dropFirst()) {
                 // A line ArgumentParser wrapped is nearly full; a short one followed by the rest of
                 // its sentence was broken in the source.
-                let broken = line.count < 60 && !line.hasPrefix(" ") && !line.isEmpty
+                let broken =
+                    line.count < 60 && !line.hasPrefix(" ") && !line.isEmpty
                     && !".:;)".contains(line.last ?? ".") && next.first?.isLowercase == true
                 #expect(!broken, "pwtui help \(command): '\(line)' / '\(next)'")
             }

@@ -29,7 +29,9 @@ struct CSVPythonTests {
                 }
                 // A record of one field of spaces and tabs is a blank line to this reader (by
                 // design: see CSVReader), which Python writes unquoted: leave those out.
-                if count == 1, !record[0].isEmpty, record[0].allSatisfy({ $0 == " " || $0 == "\t" }) { record[0] += "x" }
+                if count == 1, !record[0].isEmpty, record[0].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    record[0] += "x"
+                }
                 records.append(record)
             }
             cases.append(records)
@@ -37,9 +39,12 @@ struct CSVPythonTests {
 
         // Each case as a Python literal of hexadecimal UTF-8, written with csv.writer, printed in hex.
         let literal = cases.map { records in
-            "[" + records.map { record in
-                "[" + record.map { "'" + Array($0.utf8).map { String(format: "%02x", $0) }.joined() + "'" }.joined(separator: ",") + "]"
-            }.joined(separator: ",") + "]"
+            "["
+                + records.map { record in
+                    "["
+                        + record.map { "'" + Array($0.utf8).map { String(format: "%02x", $0) }.joined() + "'" }.joined(
+                            separator: ",") + "]"
+                }.joined(separator: ",") + "]"
         }.joined(separator: ",\n")
         let script = """
             import csv, io
@@ -56,7 +61,9 @@ struct CSVPythonTests {
         #expect(python.ending.succeeded)
         let files = printed.split(separator: "\n").map { line -> [UInt8] in
             let digits = Array(line.utf8)
-            return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0 ..< $0 + 2], as: UTF8.self), radix: 16) }
+            return stride(from: 0, to: digits.count - 1, by: 2).compactMap {
+                UInt8(String(decoding: digits[$0 ..< $0 + 2], as: UTF8.self), radix: 16)
+            }
         }
         try #require(files.count == cases.count)
         for (index, file) in files.enumerated() {

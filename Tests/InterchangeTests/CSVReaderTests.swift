@@ -20,7 +20,10 @@ struct CSVReaderTests {
 
     @Test func plainRecords() throws {
         let result = try parse("name,url,username,password\nmail,https://mail.example,ann,hunter2\n")
-        #expect(result.fields == [["name", "url", "username", "password"], ["mail", "https://mail.example", "ann", "hunter2"]])
+        #expect(
+            result.fields == [
+                ["name", "url", "username", "password"], ["mail", "https://mail.example", "ann", "hunter2"],
+            ])
         #expect(result.lines == [1, 2])
     }
 
@@ -39,7 +42,10 @@ struct CSVReaderTests {
     @Test func quotedFieldsWithCommasQuotesAndLineBreaks() throws {
         let input = "title,notes\n\"Bank, main\",\"say \"\"hi\"\"\nsecond line\r\nthird\"\nlast,\"\"\"\"\n"
         let result = try parse(input)
-        #expect(result.fields == [["title", "notes"], ["Bank, main", "say \"hi\"\nsecond line\r\nthird"], ["last", "\""]])
+        #expect(
+            result.fields == [
+                ["title", "notes"], ["Bank, main", "say \"hi\"\nsecond line\r\nthird"], ["last", "\""],
+            ])
         // The third record starts after the two line breaks inside the quoted field.
         #expect(result.lines == [1, 2, 5])
     }
@@ -78,25 +84,29 @@ struct CSVReaderTests {
     // MARK: What is refused, and where
 
     @Test func invalidUTF8() throws {
-        try expectFailure(Array("a,b\nc,".utf8) + [0xE9] + Array("t\u{E9}\n".utf8), with: reader,
-                          line: 2, column: 3, "invalid UTF-8 (byte 0xE9)")
+        try expectFailure(
+            Array("a,b\nc,".utf8) + [0xE9] + Array("t\u{E9}\n".utf8), with: reader,
+            line: 2, column: 3, "invalid UTF-8 (byte 0xE9)")
         // After a BOM, columns count from the first visible byte.
         try expectFailure(bom + [0x61, 0xFF], with: reader, line: 1, column: 2, "invalid UTF-8 (byte 0xFF)")
         // A sequence cut short at the end of the file, an overlong form, an encoded surrogate.
         try expectFailure([0x61, 0x0A, 0xE2, 0x82], with: reader, line: 2, column: 1, "invalid UTF-8 (byte 0xE2)")
         try expectFailure([0xC0, 0xAF], with: reader, line: 1, column: 1, "invalid UTF-8 (byte 0xC0)")
-        try expectFailure([0x0A, 0x0A, 0x61, 0xED, 0xA0, 0x80], with: reader, line: 3, column: 2, "invalid UTF-8 (byte 0xED)")
+        try expectFailure(
+            [0x0A, 0x0A, 0x61, 0xED, 0xA0, 0x80], with: reader, line: 3, column: 2, "invalid UTF-8 (byte 0xED)")
     }
 
     @Test func unbalancedQuoteIsReportedWhereItOpens() throws {
-        try expectFailure("name,password\nmail,\"hunter2\nmore,lines\n", with: reader,
-                          line: 2, column: 6, "a quote that is never closed", notQuoting: "hunter2")
+        try expectFailure(
+            "name,password\nmail,\"hunter2\nmore,lines\n", with: reader,
+            line: 2, column: 6, "a quote that is never closed", notQuoting: "hunter2")
         try expectFailure("a\r\n\r\n x,\"", with: reader, line: 3, column: 4, "a quote that is never closed")
     }
 
     @Test func characterAfterAClosingQuote() throws {
-        try expectFailure("a,b\n\"hunter\"2,c\n", with: reader, line: 2, column: 9,
-                          "a character after a closing quote", notQuoting: "hunter")
+        try expectFailure(
+            "a,b\n\"hunter\"2,c\n", with: reader, line: 2, column: 9,
+            "a character after a closing quote", notQuoting: "hunter")
         try expectFailure("\"a\" ,b", with: reader, line: 1, column: 4, "a character after a closing quote")
     }
 
@@ -143,11 +153,14 @@ struct CSVReaderTests {
             }.joined(separator: ",")
             let ending = Bool.random(using: &random) ? "\n" : "\r\n"
             output += written + ending
-            line += 1 + written.utf8.indices.filter { index in
-                let byte = written.utf8[index]
-                let next = written.utf8.index(after: index)
-                return byte == 0x0A || (byte == 0x0D && (next == written.utf8.endIndex || written.utf8[next] != 0x0A))
-            }.count
+            line +=
+                1
+                + written.utf8.indices.filter { index in
+                    let byte = written.utf8[index]
+                    let next = written.utf8.index(after: index)
+                    return byte == 0x0A
+                        || (byte == 0x0D && (next == written.utf8.endIndex || written.utf8[next] != 0x0A))
+                }.count
         }
         let result = try parse(output)
         #expect(result.fields == expected, "seed \(seed)")
@@ -160,7 +173,9 @@ struct CSVReaderTests {
         var input: [UInt8] = []
         input.reserveCapacity(800_000)
         for index in 0 ..< 10_000 {
-            input += Array("entry \(index),https://site\(index).example/login,user\(index)@example.com,\"p,w\"\"\(index)\",notes,\(index)\n".utf8)
+            input += Array(
+                "entry \(index),https://site\(index).example/login,user\(index)@example.com,\"p,w\"\"\(index)\",notes,\(index)\n"
+                    .utf8)
         }
         let clock = ContinuousClock()
         let start = clock.now

@@ -52,14 +52,19 @@ struct FormatImportTests {
         let example = try #require(plan.added("example.com (alice)"))
         #expect(example.notes == "two\nlines, with a comma")
         #expect(example.totp?.parameters == .standard)
-        #expect(example.totp.map { plan.batch.secrets.withBytes(of: $0.key) { Array($0) } } == Array("Hello!".utf8) + [0xDE, 0xAD, 0xBE, 0xEF])
+        #expect(
+            example.totp.map { plan.batch.secrets.withBytes(of: $0.key) { Array($0) } } == Array("Hello!".utf8) + [
+                0xDE, 0xAD, 0xBE, 0xEF,
+            ])
         let japanese = try #require(plan.added("日本 (ユーザー)"))
         #expect(japanese.username == "ユーザー")
         #expect(plan.secret(japanese.secret) == "パスワード")
         #expect(japanese.totp == nil)
     }
 
-    @Test("Bitwarden CSV: several URIs in one field, custom fields as text fields, the folder in the notes, a note as a note item")
+    @Test(
+        "Bitwarden CSV: several URIs in one field, custom fields as text fields, the folder in the notes, a note as a note item"
+    )
     func bitwardenCSV() throws {
         let batch = try ImportSamples.read("bitwarden.csv")
         #expect(batch.format == .bitwardenCSV)
@@ -79,14 +84,19 @@ struct FormatImportTests {
         #expect(plan.added("My note")?.kind == .note)
     }
 
-    @Test("Bitwarden JSON: URIs, an app link as a service, history, times, text and hidden fields, folder; a secure note as a note item")
+    @Test(
+        "Bitwarden JSON: URIs, an app link as a service, history, times, text and hidden fields, folder; a secure note as a note item"
+    )
     func bitwardenJSON() throws {
         let batch = try ImportSamples.read("bitwarden.json")
         #expect(batch.format == .bitwardenJSON)
         let plan = try ImportSamples.plan(batch)
         #expect(plan.addedCount == 3)
         let github = try #require(plan.added("GitHub \"work\""))
-        #expect(github.services.map(\.text) == ["https://github.com/login", "https://gist.github.com", "androidapp://com.github.android"])
+        #expect(
+            github.services.map(\.text) == [
+                "https://github.com/login", "https://gist.github.com", "androidapp://com.github.android",
+            ])
         #expect(github.notes.hasPrefix("Line 1\nLine 2 é"))
         #expect(!github.notes.contains("androidapp://"))
         // A text custom field is a text field; a hidden one (type 1) a secret field, never in the notes.
@@ -144,7 +154,9 @@ struct FormatImportTests {
         let nas = try #require(plan.added("NAS"))
         #expect(nas.services.first?.port == 5001)
         #expect(nas.notes == "group: Servers")
-        #expect(plan.additions.first { $0.credential.title == "Mail — Fastmail" }?.lastUsed?.description == "2023-06-01T08:00:00.000Z")
+        #expect(
+            plan.additions.first { $0.credential.title == "Mail — Fastmail" }?.lastUsed?.description
+                == "2023-06-01T08:00:00.000Z")
     }
 
     @Test("KeePassXC XML: KDBX 4 binary times and the otp URI")
@@ -185,7 +197,8 @@ struct FormatImportTests {
         #expect(plan.added("DB server")?.field(named: "hostname")?.text == "db.example.com")
     }
 
-    @Test("pass / gopass store: site from a line or the path, login from a line or the file name, otpauth and totp lines")
+    @Test(
+        "pass / gopass store: site from a line or the path, login from a line or the file name, otpauth and totp lines")
     func passStore() throws {
         let batch = try ImportSamples.read("pass-store")
         #expect(batch.format == .pass)
@@ -216,7 +229,9 @@ struct FormatImportTests {
 /// root group is named "Passwords", not "Root" (which the hand-written sample assumed).
 @Suite("Importing real KeePassXC exports")
 struct RealKeePassXCExportTests {
-    @Test("keepassxc-cli's CSV and XML give the same two credentials, the root group dropped whatever its name", arguments: ["csv", "xml"])
+    @Test(
+        "keepassxc-cli's CSV and XML give the same two credentials, the root group dropped whatever its name",
+        arguments: ["csv", "xml"])
     func keepassxcCLI(_ kind: String) throws {
         let batch = try ImportSamples.read("keepassxc-cli-2.7.4.\(kind)")
         #expect(batch.format == (kind == "csv" ? .keepassxcCSV : .keepassXML))

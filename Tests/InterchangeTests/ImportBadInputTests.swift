@@ -40,9 +40,14 @@ struct ImportBadInputTests {
         #expect(!failure.description.contains("hunter2"))
     }
 
-    @Test("a short row is padded, as Python's csv reads it; a row with text past the header's last column is rejected by its line")
+    @Test(
+        "a short row is padded, as Python's csv reads it; a row with text past the header's last column is rejected by its line"
+    )
     func wrongColumnCount() throws {
-        let path = try file("short.csv", "name,url,username,password\na,https://a.com,u,p\nb,https://b.com,u\nc,https://c.com,u,p,x\nd,https://d.com,u,p,,\n")
+        let path = try file(
+            "short.csv",
+            "name,url,username,password\na,https://a.com,u,p\nb,https://b.com,u\nc,https://c.com,u,p,x\nd,https://d.com,u,p,,\n"
+        )
         let batch = try ImportReader.read(path)
         #expect(batch.entries.count == 3)
         #expect(batch.rejected.map(\.line) == [4])
@@ -55,7 +60,8 @@ struct ImportBadInputTests {
 
     @Test("invalid UTF-8 (a Latin-1 export): the line, the column and the byte")
     func invalidUTF8() throws {
-        let path = try file("latin1.csv", Array("name,url,username,password\nCaf".utf8) + [0xE9] + Array(",https://c.fr,u,p\n".utf8))
+        let path = try file(
+            "latin1.csv", Array("name,url,username,password\nCaf".utf8) + [0xE9] + Array(",https://c.fr,u,p\n".utf8))
         let failure = try failure(path)
         #expect(failure.line == 2)
         #expect(failure.column == 4)
@@ -82,7 +88,9 @@ struct ImportBadInputTests {
     func empty() throws {
         #expect(try failure(try file("empty.csv", "")).reason == "the file is empty")
         #expect(try failure(try file("bom.csv", [0xEF, 0xBB, 0xBF, 0x0A])).reason == "the file is empty")
-        #expect(try failure(try file("header.csv", "name,url,username,password\n")).reason == "the file has a header and no entries")
+        #expect(
+            try failure(try file("header.csv", "name,url,username,password\n")).reason
+                == "the file has a header and no entries")
     }
 
     @Test("a file larger than any vault could hold is refused before it is read, naming the limit")
@@ -116,7 +124,8 @@ struct ImportBadInputTests {
         #expect(try failure(empty).reason == "is a pass store with no entries")
 
         #expect(try failure(plain, format: .chrome).reason.contains("only a pass / gopass store"))
-        #expect(try failure(ImportSamples.path("chrome.csv"), format: .pass).reason.contains("takes the store's directory"))
+        #expect(
+            try failure(ImportSamples.path("chrome.csv"), format: .pass).reason.contains("takes the store's directory"))
     }
 
     @Test("a missing file and a FIFO are refused without blocking")
@@ -150,10 +159,12 @@ struct ImportBadInputTests {
         try Data("k\n".utf8).write(to: URL(fileURLWithPath: store + "/.gpg-id"))
         try Data("pw\n".utf8).write(to: URL(fileURLWithPath: store + "/a.example.gpg"))
         try Data("pw\n".utf8).write(to: URL(fileURLWithPath: store + "/b.example.gpg"))
-        let batch = try ImportReader.read(store, decrypter: { path in
-            if path.hasSuffix("b.example.gpg") { throw ImportFailure("gpg could not decrypt it: No secret key") }
-            return try ImportSamples.plaintextDecrypter(path)
-        })
+        let batch = try ImportReader.read(
+            store,
+            decrypter: { path in
+                if path.hasSuffix("b.example.gpg") { throw ImportFailure("gpg could not decrypt it: No secret key") }
+                return try ImportSamples.plaintextDecrypter(path)
+            })
         #expect(batch.entries.map(\.title) == ["a.example"])
         #expect(batch.rejected.map(\.file) == ["b.example"])
     }

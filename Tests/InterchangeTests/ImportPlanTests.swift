@@ -14,11 +14,16 @@ struct ImportPlanTests {
     let directory = TemporaryDirectory("import-plan")
 
     func vault() throws -> Vault {
-        let vault = try Vault.create(at: try directory.freshPath("v.pwtui"), password: try secure("x"), parameters: .interactive,
-                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
-        try vault.add(services: [try ServiceIdentifier("https://github.com/login")], username: "alice", secret: try secure("same"),
-                      title: "GitHub", notes: "kept")
-        try vault.add(services: [try ServiceIdentifier("gitlab.com")], username: "alice", secret: try secure("old"), title: "GitLab")
+        let vault = try Vault.create(
+            at: try directory.freshPath("v.pwtui"), password: try secure("x"), parameters: .interactive,
+            environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try vault.add(
+            services: [try ServiceIdentifier("https://github.com/login")], username: "alice",
+            secret: try secure("same"),
+            title: "GitHub", notes: "kept")
+        try vault.add(
+            services: [try ServiceIdentifier("gitlab.com")], username: "alice", secret: try secure("old"),
+            title: "GitLab")
         return vault
     }
 
@@ -29,8 +34,9 @@ struct ImportPlanTests {
     }
 
     func plan(_ batch: ImportBatch, _ vault: Vault, _ policy: ImportPlan.ConflictPolicy) -> ImportPlan {
-        ImportPlan(batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets, policy: policy,
-                   now: Timestamp(millisecondsSince1970: 1_800_000_000_000), suffixes: ImportSamples.suffixes)
+        ImportPlan(
+            batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets, policy: policy,
+            now: Timestamp(millisecondsSince1970: 1_800_000_000_000), suffixes: ImportSamples.suffixes)
     }
 
     static let rows = """
@@ -40,7 +46,9 @@ struct ImportPlanTests {
 
         """
 
-    @Test("same account, same password: a duplicate whatever the policy; another password: the policy decides", arguments: ImportPlan.ConflictPolicy.allCases)
+    @Test(
+        "same account, same password: a duplicate whatever the policy; another password: the policy decides",
+        arguments: ImportPlan.ConflictPolicy.allCases)
     func policies(policy: ImportPlan.ConflictPolicy) throws {
         let vault = try vault()
         let plan = plan(try csv(Self.rows), vault, policy)
@@ -68,10 +76,13 @@ struct ImportPlanTests {
         #expect(plan.steps[2].action == .add)
     }
 
-    @Test("the same account twice in one file: one credential, the later password current, whatever the policy", arguments: ImportPlan.ConflictPolicy.allCases)
+    @Test(
+        "the same account twice in one file: one credential, the later password current, whatever the policy",
+        arguments: ImportPlan.ConflictPolicy.allCases)
     func twiceInOneFile(policy: ImportPlan.ConflictPolicy) throws {
         let vault = try vault()
-        let rows = "A,https://a.example/,u,one,first\nA again,https://a.example/login,u,two,second\nA copy,a.example,u,two,\n"
+        let rows =
+            "A,https://a.example/,u,one,first\nA again,https://a.example/login,u,two,second\nA copy,a.example,u,two,\n"
         let update = plan(try csv(rows), vault, policy)
         #expect(update.addedCount == 1)
         #expect(update.steps[1].action == .updatePending(.line(2)))
@@ -84,11 +95,14 @@ struct ImportPlanTests {
         #expect(merged.services.map(\.text) == ["https://a.example/", "https://a.example/login"])
     }
 
-    @Test("the same account twice in one file with two authenticator keys: the later current, the other kept in the key history (issue 24, 4)")
+    @Test(
+        "the same account twice in one file with two authenticator keys: the later current, the other kept in the key history (issue 24, 4)"
+    )
     func twoKeysInOneFile() throws {
         let vault = try vault()
         let path = try directory.freshPath("in.csv")
-        let rows = "folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n"
+        let rows =
+            "folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n"
             + ",0,login,A,,,0,https://a.example/,u,one,JBSWY3DPEHPK3PXP\n"
             + ",0,login,A again,,,0,https://a.example/,u,two,GEZDGNBVGY3TQOJQ\n"
         try Data(rows.utf8).write(to: URL(fileURLWithPath: path))
@@ -106,7 +120,8 @@ struct ImportPlanTests {
     @Test("a CSV batch keeps its secrets alone in its arena, each still read right")
     func aCSVBatchKeepsOnlyItsSecrets() throws {
         let notes = String(repeating: "a long note and not a secret; ", count: 40)
-        let batch = try csv("""
+        let batch = try csv(
+            """
             One,https://one.example,alice,first secret,\(notes)
             Two,https://two.example,bob,2nd,\(notes)
 
@@ -122,13 +137,15 @@ struct ImportPlanTests {
         let plan = plan(batch, vault, .skip)
         try plan.apply(to: vault)
         let one = try #require(vault.contents.credentials.first { $0.username == "alice" && $0.title == "One" })
-        #expect(vault.contents.secrets.withBytes(of: one.secret) { String(decoding: $0, as: UTF8.self) } == "first secret")
+        #expect(
+            vault.contents.secrets.withBytes(of: one.secret) { String(decoding: $0, as: UTF8.self) } == "first secret")
     }
 
     @Test("other usernames, hosts or ports are other accounts")
     func otherAccounts() throws {
         let vault = try vault()
-        let rows = "G,https://github.com/,bob,same,\nG,https://gist.github.com/,alice,same,\nG,https://github.com:8443/,alice,same,\n"
+        let rows =
+            "G,https://github.com/,bob,same,\nG,https://gist.github.com/,alice,same,\nG,https://github.com:8443/,alice,same,\n"
         let plan = plan(try csv(rows), vault, .skip)
         #expect(plan.addedCount == 3)
     }
@@ -144,7 +161,9 @@ struct ImportPlanTests {
         #expect(plan.warnings.contains { $0.contains("user name or password") })
     }
 
-    @Test("an Android app's login from Chrome (android://HASH@package/) is an app link service, not taken for a password in a URL")
+    @Test(
+        "an Android app's login from Chrome (android://HASH@package/) is an app link service, not taken for a password in a URL"
+    )
     func androidApp() throws {
         let vault = try vault()
         let plan = plan(try csv("com.example.app,android://dGVzdGhhc2g=@com.example.app/,u,pw,\n"), vault, .skip)
@@ -160,9 +179,10 @@ struct ImportPlanTests {
     func progress() throws {
         let vault = try vault()
         var seen: [(Int, Int)] = []
-        _ = ImportPlan(try csv(Self.rows), existing: vault.contents.credentials, existingSecrets: vault.contents.secrets,
-                       policy: .skip, now: Timestamp(millisecondsSince1970: 0), suffixes: ImportSamples.suffixes,
-                       progress: { seen.append(($0, $1)) })
+        _ = ImportPlan(
+            try csv(Self.rows), existing: vault.contents.credentials, existingSecrets: vault.contents.secrets,
+            policy: .skip, now: Timestamp(millisecondsSince1970: 0), suffixes: ImportSamples.suffixes,
+            progress: { seen.append(($0, $1)) })
         #expect(seen.map(\.0) == [0, 1, 2, 3])
         #expect(seen.allSatisfy { $0.1 == 3 })
     }

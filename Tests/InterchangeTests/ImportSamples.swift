@@ -9,13 +9,16 @@ import VaultModel
 /// The sample exports under `Samples/`, written by hand after each publisher's documented
 /// format and real exports, and what reading them gives.
 enum ImportSamples {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples").path
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples")
+        .path
 
     static func path(_ name: String) -> String { directory + "/" + name }
 
     /// pass entries in the samples are plaintext: this stands in for gpg.
     static let plaintextDecrypter: PassStore.Decrypter = { path in
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportFailure(file: path, "unreadable") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImportFailure(file: path, "unreadable")
+        }
         return try secure(Array(data))
     }
 
@@ -27,8 +30,9 @@ enum ImportSamples {
 
     /// The batch planned against an empty vault.
     static func plan(_ batch: ImportBatch, policy: ImportPlan.ConflictPolicy = .skip) throws -> ImportPlan {
-        ImportPlan(batch, existing: [], existingSecrets: try SecretArena(), policy: policy,
-                   now: Timestamp(millisecondsSince1970: 1_800_000_000_000), suffixes: suffixes)
+        ImportPlan(
+            batch, existing: [], existingSecrets: try SecretArena(), policy: policy,
+            now: Timestamp(millisecondsSince1970: 1_800_000_000_000), suffixes: suffixes)
     }
 }
 

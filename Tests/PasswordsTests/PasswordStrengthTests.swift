@@ -15,7 +15,9 @@ import VaultCrypto
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(mkfifo(directory + "/frequency_lists.py", 0o600) == 0)
-        #expect(throws: PasswordDictionary.LoadError.self) { try PasswordDictionary.load(from: directory + "/frequency_lists.py") }
+        #expect(throws: PasswordDictionary.LoadError.self) {
+            try PasswordDictionary.load(from: directory + "/frequency_lists.py")
+        }
         #expect(throws: PasswordDictionary.LoadError.self) { try PasswordDictionary.load(from: "/dev/zero") }
     }
 
@@ -34,8 +36,10 @@ import VaultCrypto
 
     @Test func theIssuesWeakPasswordsAreWeak() throws {
         let dictionary = try Self.dictionary()
-        for password in ["Password1234!", "qwertyuiop", "19850412", "aaaaaaaaaaaa", "correcthorse", "hunter2",
-                         "P@ssw0rd", "1qaz2wsx", "drowssap", "12/04/1985", "abcdefghijk", "Summer2024!", "iloveyou123"] {
+        for password in [
+            "Password1234!", "qwertyuiop", "19850412", "aaaaaaaaaaaa", "correcthorse", "hunter2",
+            "P@ssw0rd", "1qaz2wsx", "drowssap", "12/04/1985", "abcdefghijk", "Summer2024!", "iloveyou123",
+        ] {
             let result = strength(password, dictionary)
             #expect(result.verdict == .weak, "\(password): \(result.bits) bits")
         }
@@ -48,7 +52,9 @@ import VaultCrypto
         let passwords = try #require(try Self.lists()["passwords"])
         #expect(passwords.count > 10_000)
         for word in passwords.prefix(2_000) {
-            for variant in [String(word), word.prefix(1).uppercased() + word.dropFirst() + "1!", String(word.reversed())] {
+            for variant in [
+                String(word), word.prefix(1).uppercased() + word.dropFirst() + "1!", String(word.reversed()),
+            ] {
                 let result = strength(variant, dictionary)
                 #expect(result.verdict == .weak, "\(variant): \(result.bits) bits")
             }
@@ -65,7 +71,8 @@ import VaultCrypto
         for _ in 0 ..< 100 {
             let words = (0 ..< 5).map { _ in english[Int.random(in: 0 ..< english.count)] }
             let phrase = words.joined(separator: " ")
-            #expect(strength(phrase, dictionary).verdict == .strong, "\(phrase): \(strength(phrase, dictionary).bits) bits")
+            #expect(
+                strength(phrase, dictionary).verdict == .strong, "\(phrase): \(strength(phrase, dictionary).bits) bits")
         }
     }
 
@@ -90,11 +97,15 @@ import VaultCrypto
         #expect(strength("zxcvbnm,./", none).verdict == .weak)
         #expect(strength("1qaz2wsx3edc", none).verdict == .weak, "down the columns")
         #expect(strength("7896321478", none).verdict == .weak, "the keypad")
-        let keypadWalk = Array("7896321478".utf8).withUnsafeBytes { PasswordStrength(utf8: $0, dictionary: none, referenceYear: 2026) }
+        let keypadWalk = Array("7896321478".utf8).withUnsafeBytes {
+            PasswordStrength(utf8: $0, dictionary: none, referenceYear: 2026)
+        }
         let qwertyOnly = Array("7896321478".utf8).withUnsafeBytes {
             PasswordStrength(utf8: $0, dictionary: none, keyboards: [.qwerty], referenceYear: 2026)
         }
-        #expect(keypadWalk.bits < qwertyOnly.bits && keypadWalk.weakness == "a keyboard pattern", "\(keypadWalk) \(qwertyOnly)")
+        #expect(
+            keypadWalk.bits < qwertyOnly.bits && keypadWalk.weakness == "a keyboard pattern",
+            "\(keypadWalk) \(qwertyOnly)")
         #expect(strength("19850412", none).verdict == .weak, "a date")
         #expect(strength("aaaaaaaaaaaaaaaaaaaa", none).verdict == .weak, "a repeat")
         #expect(strength("abcabcabcabcabcabc", none).verdict == .weak)

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct ChildProcessTests {
     /// Runs `sh -c script` with a pipe on stdout and returns what it printed and how it ended.
-    private func shell(_ script: String, detached: Bool = false) throws -> (output: String, ending: ChildProcess.Ending) {
+    private func shell(_ script: String, detached: Bool = false) throws -> (output: String, ending: ChildProcess.Ending)
+    {
         let child = try ChildProcess.start("sh", ["-c", script], output: .pipe, detached: detached)
         let output = try #require(child.output)
         defer { output.close() }
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func anEnvironmentGivenIsTheChildsWholeEnvironment() throws {
-        let child = try ChildProcess.start("/usr/bin/env", [], environment: ["PWTUI_ONE": "1", "B": "two words"], output: .pipe)
+        let child = try ChildProcess.start(
+            "/usr/bin/env", [], environment: ["PWTUI_ONE": "1", "B": "two words"], output: .pipe)
         let output = try #require(child.output)
         defer { output.close() }
         let lines = String(decoding: try output.readToEnd(), as: UTF8.self).split(separator: "\n").sorted()
@@ -108,10 +110,15 @@ import Testing
     /// Each word through the real /bin/sh: `printf %s WORD` prints it back unchanged.
     @Test func theShellReadsEveryWordBackUnchanged() throws {
         var generator = SystemRandomNumberGenerator()
-        let alphabet: [String] = ["a", " ", "'", "\"", "\\", "$", "`", "\n", "*", ";", "é", "\u{301}", "'\u{301}", "|", "!", "~"]
+        let alphabet: [String] = [
+            "a", " ", "'", "\"", "\\", "$", "`", "\n", "*", ";", "é", "\u{301}", "'\u{301}", "|", "!", "~",
+        ]
         var words = ["", "'", "''", "it's", "'\u{301}; echo injected; '"]
         for _ in 0 ..< 40 {
-            words.append((0 ..< Int.random(in: 1 ... 12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined())
+            words.append(
+                (0 ..< Int.random(in: 1 ... 12, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator)!
+                }.joined())
         }
         for word in words {
             let child = try ChildProcess.start("sh", ["-c", "printf %s " + ShellWord.quoted(word)], output: .pipe)

@@ -29,10 +29,11 @@ import Testing
 
 @Suite struct PathsTests {
     @Test func xdgVariablesArePreferred() {
-        let paths = Paths(environment: Environment([
-            "HOME": "/home/u", "XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d",
-            "XDG_STATE_HOME": "/s", "XDG_RUNTIME_DIR": "/run/user/7",
-        ]), userID: 7)
+        let paths = Paths(
+            environment: Environment([
+                "HOME": "/home/u", "XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d",
+                "XDG_STATE_HOME": "/s", "XDG_RUNTIME_DIR": "/run/user/7",
+            ]), userID: 7)
         #expect(paths.settingsFile == "/c/pwtui/config.toml")
         #expect(paths.themesDirectory == "/c/pwtui/themes")
         #expect(paths.defaultVaultFile == "/d/pwtui/vault.pwtui")
@@ -43,10 +44,11 @@ import Testing
 
     @Test func missingOrEmptyXdgVariablesFallBackUnderHome() {
         let fallbacks = Paths(environment: Environment(["HOME": "/home/u"]), userID: 1000)
-        let emptied = Paths(environment: Environment([
-            "HOME": "/home/u", "XDG_CONFIG_HOME": "", "XDG_DATA_HOME": "",
-            "XDG_STATE_HOME": "", "XDG_RUNTIME_DIR": "",
-        ]), userID: 1000)
+        let emptied = Paths(
+            environment: Environment([
+                "HOME": "/home/u", "XDG_CONFIG_HOME": "", "XDG_DATA_HOME": "",
+                "XDG_STATE_HOME": "", "XDG_RUNTIME_DIR": "",
+            ]), userID: 1000)
         #expect(fallbacks == emptied)
         #expect(fallbacks.configDirectory == "/home/u/.config/pwtui")
         #expect(fallbacks.dataDirectory == "/home/u/.local/share/pwtui")

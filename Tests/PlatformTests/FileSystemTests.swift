@@ -39,8 +39,12 @@ import Testing
     }
 
     @Test func theClockAndTheCalendarAgree() {
-        #expect(SystemClock.utc(secondsSince1970: 0) == CalendarTime(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0))
-        #expect(SystemClock.utc(secondsSince1970: 1_795_000_000) == CalendarTime(year: 2026, month: 11, day: 18, hour: 11, minute: 6, second: 40))
+        #expect(
+            SystemClock.utc(secondsSince1970: 0)
+                == CalendarTime(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0))
+        #expect(
+            SystemClock.utc(secondsSince1970: 1_795_000_000)
+                == CalendarTime(year: 2026, month: 11, day: 18, hour: 11, minute: 6, second: 40))
         let now = SystemClock.millisecondsSince1970()
         let foundation = Int64(Date().timeIntervalSince1970 * 1000)
         #expect(abs(now - foundation) < 5_000)

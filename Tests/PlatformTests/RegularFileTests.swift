@@ -39,7 +39,9 @@ import Testing
         #expect(try RegularFile.textIfPresent(directory + "/a") == "hello")
         #expect(try RegularFile.readIfPresent(directory + "/none") == nil)
         #expect(try RegularFile.readIfPresent(directory + "/a", limit: 2, prefix: true) == Array("he".utf8))
-        #expect(throws: RegularFile.Failure.tooLarge(path: directory + "/a", limit: 4)) { try RegularFile.readIfPresent(directory + "/a", limit: 4) }
+        #expect(throws: RegularFile.Failure.tooLarge(path: directory + "/a", limit: 4)) {
+            try RegularFile.readIfPresent(directory + "/a", limit: 4)
+        }
     }
 
     @Test func fifosAndDevicesAreRefusedWithoutWaiting() throws {
@@ -48,11 +50,16 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         try FileManager.default.createSymbolicLink(atPath: directory + "/to-fifo", withDestinationPath: fifo)
         try FileManager.default.createSymbolicLink(atPath: directory + "/to-zero", withDestinationPath: "/dev/zero")
-        let cases = [(fifo, "a FIFO (named pipe)"), (directory + "/to-fifo", "a FIFO (named pipe)"),
-                     (directory + "/to-zero", "a character device"), ("/dev/urandom", "a character device"), (directory, "a directory")]
+        let cases = [
+            (fifo, "a FIFO (named pipe)"), (directory + "/to-fifo", "a FIFO (named pipe)"),
+            (directory + "/to-zero", "a character device"), ("/dev/urandom", "a character device"),
+            (directory, "a directory"),
+        ]
         for (path, kind) in cases {
             let outcome = withinTimeLimit { () -> RegularFile.Failure? in
-                do throws(RegularFile.Failure) { _ = try RegularFile.readIfPresent(path); return nil } catch { return error }
+                do throws(RegularFile.Failure) { _ = try RegularFile.readIfPresent(path); return nil } catch {
+                    return error
+                }
             }
             #expect(outcome == Optional(Optional(RegularFile.Failure.notRegular(path: path, kind: kind))), "\(path)")
         }
@@ -61,10 +68,14 @@ import Testing
     @Test func linksAreRefusedWhenAsked() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "secret".write(toFile: directory + "/target", atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: directory + "/target")
-        try FileManager.default.createSymbolicLink(atPath: directory + "/dangling", withDestinationPath: directory + "/nothing")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/link", withDestinationPath: directory + "/target")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/dangling", withDestinationPath: directory + "/nothing")
         #expect(try RegularFile.textIfPresent(directory + "/link") == "secret", "followed by default")
-        #expect(throws: RegularFile.Failure.symbolicLink(path: directory + "/link")) { try RegularFile.readIfPresent(directory + "/link", links: .refuse) }
+        #expect(throws: RegularFile.Failure.symbolicLink(path: directory + "/link")) {
+            try RegularFile.readIfPresent(directory + "/link", links: .refuse)
+        }
         #expect(throws: RegularFile.Failure.symbolicLink(path: directory + "/dangling")) {
             try RegularFile.readIfPresent(directory + "/dangling", links: .refuse)
         }

@@ -22,7 +22,8 @@ extension Vault {
     /// cheapest key derivation (see above).
     package static func createCheaply(at path: String, password: String) throws -> Vault {
         try VaultStorage.createDirectory(for: path)
-        return try Vault.create(at: path, password: try SecureBytes(copying: password.utf8), parameters: .cheapest,
-                                environment: .cheapKeyDerivation)
+        return try Vault.create(
+            at: path, password: try SecureBytes(copying: password.utf8), parameters: .cheapest,
+            environment: .cheapKeyDerivation)
     }
 }

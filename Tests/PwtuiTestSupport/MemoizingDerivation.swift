@@ -18,7 +18,9 @@ package final class MemoizingDerivation: KeyDerivation {
 
     package var derivations: Int { calls.load(ordering: .relaxed) }
 
-    package func deriveKey(password: borrowing SecureBytes, salt: [UInt8], parameters: KDFParameters) throws(VaultCryptoError) -> SecureBytes {
+    package func deriveKey(password: borrowing SecureBytes, salt: [UInt8], parameters: KDFParameters)
+        throws(VaultCryptoError) -> SecureBytes
+    {
         calls.add(1, ordering: .relaxed)
         let key = Key(password: password.withUnsafeBytes { Array($0) }, salt: salt, parameters: parameters)
         if let cached = cache.withLock({ $0[key] }) { return try secure(cached) }

@@ -19,14 +19,17 @@ package struct SampleVault {
         let clock = Clock { Timestamp(millisecondsSince1970: 1_700_000_000_000) }
         var environment = VaultEnvironment.cheapKeyDerivation
         environment.clock = clock
-        vault = try Vault.create(at: path, password: try secure(Self.password), parameters: .cheapest, environment: environment)
+        vault = try Vault.create(
+            at: path, password: try secure(Self.password), parameters: .cheapest, environment: environment)
         let entries: [(String, String, String)] = [
             ("https://github.com/login", "alice", "GitHub"), ("api.github.com", "bot", "GitHub API"),
-            ("gitlab.com", "alice", "GitLab"), ("example.org", "bob", "Example"), ("nihon.example.jp", "日本語ユーザー", "日本語のタイトル"),
+            ("gitlab.com", "alice", "GitLab"), ("example.org", "bob", "Example"),
+            ("nihon.example.jp", "日本語ユーザー", "日本語のタイトル"),
         ]
         for (index, entry) in entries.enumerated() {
-            try vault.add(services: [try ServiceIdentifier(entry.0)], username: entry.1,
-                          secret: try secure(Self.secrets[index]), title: entry.2)
+            try vault.add(
+                services: [try ServiceIdentifier(entry.0)], username: entry.1,
+                secret: try secure(Self.secrets[index]), title: entry.2)
         }
         try vault.save()
     }
@@ -34,7 +37,9 @@ package struct SampleVault {
     /// Every credential of `vault` for `requests`, as the picker lists them, ranked with the
     /// system's suffix list.
     package static func rank(_ vault: Vault, for requests: [ServiceIdentifier]) -> [RankedCredential] {
-        CredentialRanking.rank(vault.contents.credentials, for: requests, context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList()))
+        CredentialRanking.rank(
+            vault.contents.credentials, for: requests,
+            context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList()))
     }
 
     /// This vault's credentials for `request` (nil: none).

@@ -21,9 +21,9 @@
 // Exit codes: 64 usage, 2 the vault did not open, 3 a save failed.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 import VaultCrypto
@@ -89,10 +89,12 @@ struct CachedDerivation: KeyDerivation {
         // The cache answers only for the same password, salt and parameters: a wrong password
         // must still be a wrong password.
         let passwordDigest = try password.withUnsafeBytes { bytes throws(VaultCryptoError) in try BLAKE2b.hash(bytes) }
-        let tag = Array((passwordDigest + salt).map { String($0, radix: 16) }.joined(separator: ".").utf8)
+        let tag =
+            Array((passwordDigest + salt).map { String($0, radix: 16) }.joined(separator: ".").utf8)
             + Array(" \(parameters.opsLimit) \(parameters.memLimitKiB)\n".utf8)
         if let cached = Self.load(cachePath), cached.count == tag.count + Argon2id.keyByteCount,
-           Array(cached.prefix(tag.count)) == tag {
+            Array(cached.prefix(tag.count)) == tag
+        {
             return try protectedCopy(Array(cached.suffix(Argon2id.keyByteCount)))
         }
         let key = try Argon2id().deriveKey(password: password, salt: salt, parameters: parameters)
@@ -128,7 +130,9 @@ while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--password-fd":
-        guard let value = arguments.first.flatMap({ Int32($0) }), value >= 0 else { fail(64, "--password-fd needs a descriptor number") }
+        guard let value = arguments.first.flatMap({ Int32($0) }), value >= 0 else {
+            fail(64, "--password-fd needs a descriptor number")
+        }
         arguments.removeFirst()
         passwordFD = value
     case "--kek-cache":

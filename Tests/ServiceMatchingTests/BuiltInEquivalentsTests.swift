@@ -14,10 +14,13 @@ struct BuiltInEquivalentsTests {
             .appendingPathComponent("../../Resources/site-rules/shared-credentials.json").standardized
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
         let expected = entries.map { entry -> [String] in
-            let domains = (entry["shared"] as? [String]) ?? ((entry["from"] as? [String] ?? []) + (entry["to"] as? [String] ?? []))
+            let domains =
+                (entry["shared"] as? [String])
+                ?? ((entry["from"] as? [String] ?? []) + (entry["to"] as? [String] ?? []))
             return Array(Set(domains.map { $0.lowercased() })).sorted()
         }
-        #expect(BuiltInEquivalents.groups == expected, "Resources/site-rules changed: run Resources/update-site-rules.sh")
+        #expect(
+            BuiltInEquivalents.groups == expected, "Resources/site-rules changed: run Resources/update-site-rules.sh")
         #expect(BuiltInEquivalents.groups.count > 90)
     }
 
@@ -26,7 +29,9 @@ struct BuiltInEquivalentsTests {
         let stored = try ServiceIdentifier("envato.com")
         let request = try ServiceIdentifier("https://themeforest.net/sign_in")
         func kind(_ disabled: Set<String>) -> MatchKind? {
-            let context = RankingContext(suffixes: suffixes, equivalents: BuiltInEquivalents.combined(with: EquivalentDomains(), disabled: disabled))
+            let context = RankingContext(
+                suffixes: suffixes,
+                equivalents: BuiltInEquivalents.combined(with: EquivalentDomains(), disabled: disabled))
             return ServiceMatch.tier(stored, ServiceMatch.PreparedRequest(request, context), context)?.kind
         }
         #expect(kind([]) == .equivalent)

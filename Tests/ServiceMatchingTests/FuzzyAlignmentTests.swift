@@ -18,7 +18,9 @@ import Testing
                 if index == 0 || isBoundary(text[index - 1]) { gain += FuzzyMatch.boundaryBonus }
                 if p > 0 {
                     let gap = index - last - 1
-                    gain += gap == 0 ? FuzzyMatch.consecutiveBonus
+                    gain +=
+                        gap == 0
+                        ? FuzzyMatch.consecutiveBonus
                         : -(FuzzyMatch.gapOpenPenalty + FuzzyMatch.gapExtensionPenalty * (gap - 1))
                 }
                 place(p + 1, after: index, score: score + gain)
@@ -33,11 +35,17 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abz .-".utf8)
         for _ in 0 ..< 5_000 {
-            let text = (0 ..< Int.random(in: 0 ... 12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
-            let term = (0 ..< Int.random(in: 1 ... 4, using: &generator)).map { _ in Array("abz".utf8).randomElement(using: &generator)! }
+            let text = (0 ..< Int.random(in: 0 ... 12, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }
+            let term = (0 ..< Int.random(in: 1 ... 4, using: &generator)).map { _ in
+                Array("abz".utf8).randomElement(using: &generator)!
+            }
             let expected = Self.bruteForce(term, text)
             let actual = FuzzyMatch.score(term: term, candidate: text)
-            #expect(actual == expected, "\(String(decoding: term, as: UTF8.self)) in \(String(decoding: text, as: UTF8.self))")
+            #expect(
+                actual == expected,
+                "\(String(decoding: term, as: UTF8.self)) in \(String(decoding: text, as: UTF8.self))")
             if actual != expected { return }
         }
     }

@@ -34,7 +34,9 @@ import Testing
     /// encoder (and the encoded label's own length decides), 60 never do.
     @Test func theBoundSitsWhereTheEncodedLabelOutgrowsDNS() throws {
         let longest = String(repeating: "a", count: 58) + "ü"
-        guard case .success(let ascii) = Punycode.toASCII(longest) else { Issue.record("refused before encoding"); return }
+        guard case .success(let ascii) = Punycode.toASCII(longest) else {
+            Issue.record("refused before encoding"); return
+        }
         #expect(ascii.count > 63, "\(ascii)")  // "xn--", the a's, "-", then ü's digits: too long for DNS
         #expect(throws: InvalidServiceIdentifier.self) { try ServiceIdentifier(longest + ".example") }
         #expect(Punycode.toASCII(String(repeating: "a", count: 59) + "ü") == .failure(.labelTooLong))

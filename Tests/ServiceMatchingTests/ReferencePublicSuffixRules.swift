@@ -34,12 +34,16 @@ struct ReferencePublicSuffixRules {
             // A rule is the line up to its first whitespace.
             let token = String(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[0]).lowercased()
             if token.hasPrefix("!") {
-                rules.append(Rule(labels: token.dropFirst().split(separator: ".").reversed(), kind: .exception,
-                                  isPrivate: isPrivate, text: token))
+                rules.append(
+                    Rule(
+                        labels: token.dropFirst().split(separator: ".").reversed(), kind: .exception,
+                        isPrivate: isPrivate, text: token))
             } else {
                 let labels = Array(token.split(separator: ".").reversed())
-                rules.append(Rule(labels: labels, kind: labels.contains("*") ? .wildcard : .normal,
-                                  isPrivate: isPrivate, text: token))
+                rules.append(
+                    Rule(
+                        labels: labels, kind: labels.contains("*") ? .wildcard : .normal,
+                        isPrivate: isPrivate, text: token))
             }
         }
         self.rules = rules

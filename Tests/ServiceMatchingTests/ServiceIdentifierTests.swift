@@ -16,7 +16,8 @@ import Testing
     @Test(arguments: [
         Case(text: "github.com", host: "github.com"),
         Case(text: "GitHub.COM.", host: "github.com"),
-        Case(text: "https://github.com:8443/login?x=1#y", host: "github.com", scheme: .https, port: 8443, path: "/login"),
+        Case(
+            text: "https://github.com:8443/login?x=1#y", host: "github.com", scheme: .https, port: 8443, path: "/login"),
         Case(text: "HTTPS://GitHub.COM:443/Path", host: "github.com", scheme: .https, path: "/Path"),
         Case(text: "http://example.com:80", host: "example.com", scheme: .http, path: "/"),
         Case(text: "https://example.com?q", host: "example.com", scheme: .https, path: "/"),

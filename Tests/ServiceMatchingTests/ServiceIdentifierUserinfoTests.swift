@@ -4,8 +4,10 @@ import Testing
 /// A URL's `user:password@` is where people paste passwords: typed, it is refused without being
 /// repeated; read back from a vault written before that rule, it is dropped.
 @Suite struct ServiceIdentifierUserinfoTests {
-    @Test(arguments: ["https://alice:s3cr3t-pw@github.com", "https://s3cr3t-pw@github.com/login?x=1",
-                      "http://a:b:s3cr3t-pw@example.com:8080/path"])
+    @Test(arguments: [
+        "https://alice:s3cr3t-pw@github.com", "https://s3cr3t-pw@github.com/login?x=1",
+        "http://a:b:s3cr3t-pw@example.com:8080/path",
+    ])
     func typedUserinfoIsRefusedWithoutEchoingIt(_ text: String) {
         do {
             _ = try ServiceIdentifier(text)

@@ -14,8 +14,9 @@ import Testing
     }
 
     func tier(_ stored: String, _ request: String, equivalents: [[String]] = []) throws -> MatchKind? {
-        ServiceMatch.tier(stored: try ServiceIdentifier(stored), request: try ServiceIdentifier(request),
-                          context: context(equivalents: equivalents))
+        ServiceMatch.tier(
+            stored: try ServiceIdentifier(stored), request: try ServiceIdentifier(request),
+            context: context(equivalents: equivalents))
     }
 
     @Test func theListLoads() {
@@ -33,8 +34,10 @@ import Testing
     @Test(arguments: [
         // exact URL and path prefix
         TierCase(stored: "https://github.com/login", request: "https://github.com/login", expected: .exactURL),
-        TierCase(stored: "https://github.com/login", request: "https://github.com/login?return=1#x", expected: .exactURL),
-        TierCase(stored: "https://github.com/login", request: "https://github.com/login/two-factor", expected: .pathPrefix),
+        TierCase(
+            stored: "https://github.com/login", request: "https://github.com/login?return=1#x", expected: .exactURL),
+        TierCase(
+            stored: "https://github.com/login", request: "https://github.com/login/two-factor", expected: .pathPrefix),
         TierCase(stored: "https://github.com/login", request: "https://github.com/loginx", expected: .sameHost),
         TierCase(stored: "https://github.com/login/", request: "https://github.com/login/x", expected: .pathPrefix),
         TierCase(stored: "https://github.com/", request: "https://github.com/", expected: .exactURL),
@@ -69,7 +72,8 @@ import Testing
         TierCase(stored: "*.example.com", request: "a.example.com", expected: .wildcard),
         TierCase(stored: "*.example.com", request: "a.b.example.com", expected: .wildcard),
         TierCase(stored: "*.example.com", request: "example.com", expected: nil),
-        TierCase(stored: "webcredentials:*.example.com:8443", request: "https://a.example.com:8443/", expected: .wildcard),
+        TierCase(
+            stored: "webcredentials:*.example.com:8443", request: "https://a.example.com:8443/", expected: .wildcard),
         TierCase(stored: "webcredentials:*.example.com:8443", request: "https://a.example.com/", expected: nil),
         // same site, per the Public Suffix List (private section included)
         TierCase(stored: "login.example.com", request: "www.example.com", expected: .sameSite),
@@ -89,9 +93,12 @@ import Testing
     }
 
     @Test func theHostFilterRulesOutOtherSitesAndKeepsEquivalents() throws {
-        let filter = HostFilter(requests: [try ServiceIdentifier("https://www.amazon.co.uk/")],
-                                context: context(equivalents: [["amazon.com", "amazon.co.uk"]]))
-        for host in ["www.amazon.co.uk", "amazon.co.uk", "co.uk", "login.amazon.co.uk", "amazon.com", "smile.amazon.com"] {
+        let filter = HostFilter(
+            requests: [try ServiceIdentifier("https://www.amazon.co.uk/")],
+            context: context(equivalents: [["amazon.com", "amazon.co.uk"]]))
+        for host in [
+            "www.amazon.co.uk", "amazon.co.uk", "co.uk", "login.amazon.co.uk", "amazon.com", "smile.amazon.com",
+        ] {
             #expect(filter.mayMatch(host: host), "\(host)")
         }
         for host in ["other.co.uk", "mazon.co.uk", "amazon.com.be", "dropbox.com", "www.amazon.co.uk.evil.example"] {
@@ -135,7 +142,8 @@ import Testing
                 let key = "\(id.uuidString.lowercased())\t\(host)"
                 lines[key] = ((lines[key]?.count ?? 0) + 1, time)
             }
-            let expected = lines.map { "\($0.key)\t\($0.value.count)\t\($0.value.last)" }.sorted().joined(separator: "\n")
+            let expected =
+                lines.map { "\($0.key)\t\($0.value.count)\t\($0.value.last)" }.sorted().joined(separator: "\n")
                 + (lines.isEmpty ? "" : "\n")
             #expect(usage.text == expected)
         }

@@ -53,7 +53,10 @@ import TUI
         #expect(mkfifo(directory + "/mine.theme", 0o600) == 0)
         var warnings: [String] = []
         #expect(Theme.load(named: "mine", from: [directory]) { warnings.append($0) } == .standard)
-        #expect(warnings == ["\(directory)/mine.theme is a FIFO (named pipe), not a regular file; refusing to read it; using the default theme"])
+        #expect(
+            warnings == [
+                "\(directory)/mine.theme is a FIFO (named pipe), not a regular file; refusing to read it; using the default theme"
+            ])
     }
 }
 

@@ -13,8 +13,10 @@ import VaultModel
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 100))
         terminal.press(.control("c"))
         var screen = try ConfigurationScreen(
-            firstRun: false, defaults: .init(vaultPath: "/nonexistent-pwtui-cost/v.pwtui", parameters: .moderate, theme: "default",
-                                             clipboardTimeout: 45),
+            firstRun: false,
+            defaults: .init(
+                vaultPath: "/nonexistent-pwtui-cost/v.pwtui", parameters: .moderate, theme: "default",
+                clipboardTimeout: 45),
             themes: ["default"], home: "/home/user", calibrate: { options }, loadTheme: { _ in .monochrome })
         _ = try terminal.run(&screen)
         return try #require(terminal.frames.last { $0.text.contains("How long should unlocking take?") }).text

@@ -9,7 +9,9 @@ import VaultModel
     let options = KDFCalibration.options(floorSeconds: 0.065)
 
     /// The wizard's screen, and its run on `terminal` (the choices, nil when cancelled).
-    func wizard(_ terminal: GridTerminal, defaultPath: String, firstRun: Bool = true) throws -> (ConfigurationScreen, Wizard) {
+    func wizard(_ terminal: GridTerminal, defaultPath: String, firstRun: Bool = true) throws -> (
+        ConfigurationScreen, Wizard
+    ) {
         let options = self.options
         let screen = try ConfigurationScreen(
             firstRun: firstRun,
@@ -29,28 +31,30 @@ import VaultModel
     @Test func firstRunWalksEveryStepAndKeepsThePasswordOffScreen() throws {
         let path = "/nonexistent-pwtui-wizard-test/v.pwtui"  // fixed: it appears in the snapshot
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
-        terminal.press(.enter)                                   // location: the default
-        terminal.type("hunter2")                                 // weak
+        terminal.press(.enter)  // location: the default
+        terminal.type("hunter2")  // weak
         terminal.press(.control("u"))
         terminal.type("tiger lamp orbit velvet seven")
         terminal.press(.enter)
-        terminal.type("tiger lamp orbit velvet sevem")            // mismatch: back to the password
+        terminal.type("tiger lamp orbit velvet sevem")  // mismatch: back to the password
         terminal.press(.enter)
         terminal.type("tiger lamp orbit velvet seven")
         terminal.press(.enter)
         terminal.type("tiger lamp orbit velvet seven")
         terminal.press(.enter)
-        terminal.press(.down, .enter)                            // unlock cost: about 1 s
-        terminal.press(.down, .down, .enter)                     // theme: monochrome, previewed
+        terminal.press(.down, .enter)  // unlock cost: about 1 s
+        terminal.press(.down, .down, .enter)  // theme: monochrome, previewed
         terminal.press(.control("u"))
         terminal.type("30")
-        terminal.press(.enter)                                   // clipboard
-        terminal.press(.down, .enter)                            // agent: no, only pwtui unlock
-        terminal.press(.enter)                                   // summary
+        terminal.press(.enter)  // clipboard
+        terminal.press(.down, .enter)  // agent: no, only pwtui unlock
+        terminal.press(.enter)  // summary
         var (screen, flow) = try wizard(terminal, defaultPath: path)
         let choices = try #require(try flow.run())
         #expect(choices.vaultPath == path)
-        #expect(choices.keepsAgentUnlocked == false, "the wizard asks whether unlocking keeps the agent unlocked (issue 26, 9)")
+        #expect(
+            choices.keepsAgentUnlocked == false,
+            "the wizard asks whether unlocking keeps the agent unlocked (issue 26, 9)")
         #expect(choices.parameters == options[1].parameters)
         #expect(choices.theme == "monochrome")
         #expect(choices.clipboardTimeout == 30)
@@ -97,7 +101,8 @@ import VaultModel
         var (screen, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
         let choices = try #require(try flow.run())
         #expect(choices.parameters == .moderate, "stepping through keeps the current cost")
-        #expect(choices.clipboardTimeout == 45 && choices.keepsAgentUnlocked, "stepping through keeps the agent's setting")
+        #expect(
+            choices.clipboardTimeout == 45 && choices.keepsAgentUnlocked, "stepping through keeps the agent's setting")
         #expect(terminal.frames.first?.text.contains("pwtui — configure (step 1 of 5)") == true)
         let costs = try #require(terminal.frames.last { $0.text.contains("How long should unlocking take?") }).text
         #expect(costs.contains("▸ about") && costs.contains("\(KDFParameters.moderate) (current)"), "\(costs)")

@@ -13,7 +13,8 @@ import VaultModel
         #expect(ConfigurationScreen.helpBar(for: .theme) == "Enter next  ↑↓ choose  Esc back  ^C quit")
         #expect(ConfigurationScreen.helpBar(for: .unlockCost) == "Enter next  ↑↓ choose  Esc back  ^C quit")
         for step in [ConfigurationScreen.Step.location, .password, .confirmation, .clipboard, .summary] {
-            #expect(ConfigurationScreen.helpBar(for: step) == "Enter next  Esc back  ^C quit", "\(step): nothing to choose")
+            #expect(
+                ConfigurationScreen.helpBar(for: step) == "Enter next  Esc back  ^C quit", "\(step): nothing to choose")
         }
     }
 
@@ -26,10 +27,16 @@ import VaultModel
         terminal.press(.enter, .down, .enter, .down, .enter, .enter, .enter, .enter)
         let options = KDFCalibration.options(floorSeconds: 0.065)
         var screen = try ConfigurationScreen(
-            firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-help/v.pwtui", parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default", "monochrome"], home: "/home/user", calibrate: { options }, loadTheme: { _ in .monochrome })
+            firstRun: true,
+            defaults: .init(
+                vaultPath: "/nonexistent-pwtui-help/v.pwtui", parameters: .moderate, theme: "default",
+                clipboardTimeout: 45),
+            themes: ["default", "monochrome"], home: "/home/user", calibrate: { options },
+            loadTheme: { _ in .monochrome })
         #expect(try terminal.run(&screen) != nil)
-        let steps: [ConfigurationScreen.Step] = [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .agent, .summary]
+        let steps: [ConfigurationScreen.Step] = [
+            .location, .password, .confirmation, .unlockCost, .theme, .clipboard, .agent, .summary,
+        ]
         var seen = Set<Int>()
         for frame in terminal.frames {
             let text = frame.text
@@ -52,11 +59,17 @@ import VaultModel
         let options = KDFCalibration.options(floorSeconds: 0.065)
         var previewed: [String] = []
         var screen = try ConfigurationScreen(
-            firstRun: false, defaults: .init(vaultPath: "/unused", parameters: .moderate, theme: "default", clipboardTimeout: 45),
+            firstRun: false,
+            defaults: .init(vaultPath: "/unused", parameters: .moderate, theme: "default", clipboardTimeout: 45),
             themes: ["default", "high-contrast", "monochrome"], home: "/home/user", calibrate: { options },
-            loadTheme: { previewed.append($0); return .standard })
+            loadTheme: {
+                previewed.append($0); return .standard
+            })
         #expect(try terminal.run(&screen) == nil, "Esc on the first step cancels")
-        #expect(previewed == ["high-contrast", "monochrome", "default", "monochrome", "high-contrast", "monochrome", "monochrome"],
-                "down, Tab, right, up, left, ^N, then Esc back into the theme step")
+        #expect(
+            previewed == [
+                "high-contrast", "monochrome", "default", "monochrome", "high-contrast", "monochrome", "monochrome",
+            ],
+            "down, Tab, right, up, left, ^N, then Esc back into the theme step")
     }
 }

@@ -13,8 +13,10 @@ import VaultModel
     func run(_ terminal: GridTerminal, firstRun: Bool = true) throws -> (ConfigurationScreen, ConfigurationChoices?) {
         let options = self.options
         var screen = try ConfigurationScreen(
-            firstRun: firstRun, defaults: .init(vaultPath: defaultPath, parameters: .moderate, theme: "default", clipboardTimeout: 45),
-            themes: ["default", "monochrome"], home: "/home/user", calibrate: { options }, loadTheme: { _ in .monochrome })
+            firstRun: firstRun,
+            defaults: .init(vaultPath: defaultPath, parameters: .moderate, theme: "default", clipboardTimeout: 45),
+            themes: ["default", "monochrome"], home: "/home/user", calibrate: { options },
+            loadTheme: { _ in .monochrome })
         let choices = try terminal.run(&screen)
         return (screen, choices)
     }
@@ -41,14 +43,14 @@ import VaultModel
     @Test("Ctrl-C after typing a password asks; another key goes on where it was, y quits")
     func asksWhenAPasswordWasTyped() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
-        terminal.press(.enter)                      // location: the default
+        terminal.press(.enter)  // location: the default
         terminal.type("tiger lamp")
-        terminal.press(.control("c"))               // asks
-        terminal.type("n")                          // goes on: still the password step, kept
+        terminal.press(.control("c"))  // asks
+        terminal.type("n")  // goes on: still the password step, kept
         terminal.type(" orbit velvet seven")
-        terminal.press(.enter)                      // on to the confirmation
-        terminal.press(.control("c"))               // asks again
-        terminal.type("y")                          // quits
+        terminal.press(.enter)  // on to the confirmation
+        terminal.press(.control("c"))  // asks again
+        terminal.type("y")  // quits
         let (screen, choices) = try run(terminal)
         #expect(choices == nil, "y quits the wizard")
         let frames = terminal.frames
@@ -56,7 +58,8 @@ import VaultModel
         #expect(questions.count == 2, "asked twice")
         for index in questions {
             #expect(frames[index].text.contains("y quits, any other key goes on"))
-            #expect(frames[index].text.components(separatedBy: "\n").last == ConfigurationScreen.helpBar(for: .password))
+            #expect(
+                frames[index].text.components(separatedBy: "\n").last == ConfigurationScreen.helpBar(for: .password))
         }
         #expect(questions.map { step(frames[$0]) } == [2, 3], "Ctrl-C did not go back a step")
         #expect(step(frames.last) == 3)
@@ -88,7 +91,7 @@ import VaultModel
     func asksWhenAChoiceChanged() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.enter, .down, .control("c"))
-        terminal.press(.escape)                     // any other key: goes on (Esc answers, not back)
+        terminal.press(.escape)  // any other key: goes on (Esc answers, not back)
         terminal.press(.control("c"))
         terminal.type("Y")
         #expect(try run(terminal, firstRun: false).1 == nil)

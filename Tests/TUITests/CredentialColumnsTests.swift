@@ -19,17 +19,22 @@ import VaultModel
     static let everyday = [
         Entry(title: "GitHub", username: "alice", service: "https://github.com/login"),
         Entry(title: "GitHub API", username: "bot", service: "api.github.com"),
-        Entry(title: "Gist", username: "carol", service: "https://gist.github.com/carol/a-rather-long-path/that/goes/on/and/on"),
+        Entry(
+            title: "Gist", username: "carol",
+            service: "https://gist.github.com/carol/a-rather-long-path/that/goes/on/and/on"),
         Entry(title: "GitHub (work)", username: "dave@example.com", service: "github.com"),
     ]
 
     func ranked(_ entries: [Entry]) throws -> [RankedCredential] {
         let credentials = try entries.map {
-            try IdentityStore.Identity(id: UUID(), title: $0.title, username: $0.username, services: [$0.service], rank: 0)
-                .secretlessCredential()
+            try IdentityStore.Identity(
+                id: UUID(), title: $0.title, username: $0.username, services: [$0.service], rank: 0
+            )
+            .secretlessCredential()
         }
-        return CredentialRanking.rank(credentials, for: [try ServiceIdentifier(Self.request)],
-                                      context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList()))
+        return CredentialRanking.rank(
+            credentials, for: [try ServiceIdentifier(Self.request)],
+            context: RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList()))
     }
 
     /// The first frame of the list for `entries` at `columns`, as the run loop draws it.
@@ -63,8 +68,9 @@ import VaultModel
 
     /// The row where `entry` is drawn (found by its username, unique in these lists).
     func row(of entry: Entry, in canvas: Canvas) throws -> Int {
-        try #require(canvas.cells.indices.first { column(of: entry.username, in: canvas, row: $0) != nil },
-                     "\(entry.username) not on screen:\n\(canvas.text)")
+        try #require(
+            canvas.cells.indices.first { column(of: entry.username, in: canvas, row: $0) != nil },
+            "\(entry.username) not on screen:\n\(canvas.text)")
     }
 
     @Test("the match kind is never cut, at 80, 100 and 250 columns", arguments: [80, 100, 250])
@@ -94,14 +100,17 @@ import VaultModel
         for entry in Self.everyday {
             let row = try row(of: entry, in: canvas)
             #expect(column(of: entry.username, in: canvas, row: row) == widestTitle + 2, "\(canvas.text)")
-            #expect(column(of: entry.service.prefix(20).description, in: canvas, row: row) == widestTitle + 2 + widestUser + 2,
-                    "\(canvas.text)")
+            #expect(
+                column(of: entry.service.prefix(20).description, in: canvas, row: row) == widestTitle + 2 + widestUser
+                    + 2,
+                "\(canvas.text)")
         }
     }
 
     @Test("a long title is capped; the other columns stay whole", arguments: [80, 100, 250])
     func longTitleCapped(columns: Int) throws {
-        let long = Entry(title: String(repeating: "Very long title ", count: 20), username: "erin", service: "github.com")
+        let long = Entry(
+            title: String(repeating: "Very long title ", count: 20), username: "erin", service: "github.com")
         let (canvas, _) = try frame(Self.everyday + [long], columns: columns)
         let row = try row(of: long, in: canvas)
         let line = canvas.text.components(separatedBy: "\n")[row]
@@ -110,7 +119,8 @@ import VaultModel
         #expect(start <= max(columns * 2 / 5, 12) + 2, "the title takes at most its cap:\n\(canvas.text)")
         #expect(line.hasSuffix("github.com (same-host)"), "\(canvas.text)")
         for entry in Self.everyday {
-            #expect(column(of: entry.username, in: canvas, row: try self.row(of: entry, in: canvas)) == start, "aligned")
+            #expect(
+                column(of: entry.username, in: canvas, row: try self.row(of: entry, in: canvas)) == start, "aligned")
         }
     }
 
@@ -121,16 +131,25 @@ import VaultModel
             let (canvas, _) = try frame(Self.everyday + [japanese], columns: columns)
             let japaneseRow = try row(of: japanese, in: canvas)
             let userColumn = column(of: japanese.username, in: canvas, row: japaneseRow)
-            #expect(userColumn == column(of: "alice", in: canvas, row: try row(of: Self.everyday[0], in: canvas)), "\(canvas.text)")
-            #expect(column(of: "github.com (same-host)", in: canvas, row: japaneseRow)
-                == column(of: "https://github.com/login", in: canvas, row: try row(of: Self.everyday[0], in: canvas)), "\(canvas.text)")
+            #expect(
+                userColumn == column(of: "alice", in: canvas, row: try row(of: Self.everyday[0], in: canvas)),
+                "\(canvas.text)")
+            #expect(
+                column(of: "github.com (same-host)", in: canvas, row: japaneseRow)
+                    == column(
+                        of: "https://github.com/login", in: canvas, row: try row(of: Self.everyday[0], in: canvas)),
+                "\(canvas.text)")
         }
     }
 
-    static let shortNames: [MatchKind: String] = [.exactURL: "url", .pathPrefix: "path", .sameHost: "host", .parentDomain: "parent",
-                                                  .wildcard: "wild", .sameSite: "site", .equivalent: "equiv"]
+    static let shortNames: [MatchKind: String] = [
+        .exactURL: "url", .pathPrefix: "path", .sameHost: "host", .parentDomain: "parent",
+        .wildcard: "wild", .sameSite: "site", .equivalent: "equiv",
+    ]
 
-    @Test("at the screen's minimum width (and at 40) the kind is still whole, in its short form, and every row keeps some of its service (issue 26, 11)")
+    @Test(
+        "at the screen's minimum width (and at 40) the kind is still whole, in its short form, and every row keeps some of its service (issue 26, 11)"
+    )
     func narrowest() throws {
         for columns in [CredentialListScreen.minimumSize.columns, 40] {
             let (canvas, ranked) = try frame(Self.everyday, columns: columns)
@@ -139,9 +158,13 @@ import VaultModel
                 let kind = try #require(entry.match)
                 let short = Self.shortNames[kind] ?? "?"
                 let service = try #require(entry.matchedService?.text)
-                let row = lines.first { $0.hasSuffix("(\(short))") && $0.contains(String(entry.credential.displayTitle.prefix(3))) }
+                let row = lines.first {
+                    $0.hasSuffix("(\(short))") && $0.contains(String(entry.credential.displayTitle.prefix(3)))
+                }
                 #expect(row != nil, "\(columns): \(canvas.text)")
-                #expect(row?.contains(String(service.prefix(3))) == true, "\(columns): some of \(service) is shown:\n\(canvas.text)")
+                #expect(
+                    row?.contains(String(service.prefix(3))) == true,
+                    "\(columns): some of \(service) is shown:\n\(canvas.text)")
             }
         }
         // With room, the full names.
@@ -156,7 +179,9 @@ import VaultModel
         var canvas = Canvas(size: TerminalSize(rows: 12, columns: 40))
         screen.render(into: &canvas)
         let filterLine = canvas.text.components(separatedBy: "\n")[1]
-        #expect(filterLine.hasSuffix("↓ 23 more"), "12 rows: 8 for the list (the header and 7 of 30 entries): \(canvas.text)")
+        #expect(
+            filterLine.hasSuffix("↓ 23 more"),
+            "12 rows: 8 for the list (the header and 7 of 30 entries): \(canvas.text)")
         var tall = Canvas(size: TerminalSize(rows: 40, columns: 40))
         screen.render(into: &tall)
         #expect(!tall.text.contains("more"), "all in view: \(tall.text)")

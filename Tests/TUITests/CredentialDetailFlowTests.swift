@@ -35,7 +35,9 @@ import VaultModel
             return requests.lazy.compactMap { ServiceMatch.tier(stored: service, request: $0, context: context) }.first
         }
 
-        func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result)
+            rethrows -> Result
+        {
             try vault.withSecret(reference, body)
         }
 
@@ -54,16 +56,18 @@ import VaultModel
         }
     }
 
-    func flow(_ sample: SampleVault, _ terminal: GridTerminal, preview: Bool = false) throws -> PickerFlow<Vault, UUID> {
+    func flow(_ sample: SampleVault, _ terminal: GridTerminal, preview: Bool = false) throws -> PickerFlow<Vault, UUID>
+    {
         let path = sample.path
         let requests = [try ServiceIdentifier(Self.request)]
-        return PickerFlow(terminal: terminal, vaultPath: path, requestLabel: Self.request,
-                          preview: preview ? try sample.ranked(for: Self.request) : nil,
-                          answerWithoutUnlocking: preview ? { _ in nil } : nil,
-                          details: { vault, id in SampleDetails(vault: vault, id: id, requests: requests) },
-                          unlock: { try Vault.open(at: path, password: $0) },
-                          rank: { SampleVault.rank($0, for: requests) },
-                          credential: { $0.contents.credential(withID: $1) })
+        return PickerFlow(
+            terminal: terminal, vaultPath: path, requestLabel: Self.request,
+            preview: preview ? try sample.ranked(for: Self.request) : nil,
+            answerWithoutUnlocking: preview ? { _ in nil } : nil,
+            details: { vault, id in SampleDetails(vault: vault, id: id, requests: requests) },
+            unlock: { try Vault.open(at: path, password: $0) },
+            rank: { SampleVault.rank($0, for: requests) },
+            credential: { $0.contents.credential(withID: $1) })
     }
 
     func unlocking(_ terminal: GridTerminal) {
@@ -113,11 +117,16 @@ import VaultModel
         // Revealed: one of the codes valid around now (a step may turn between here and there).
         let now = Int64(Date().timeIntervalSince1970)
         let expected = try [-30, 0, 30].map { offset in
-            try key.withUnsafeBytes { try OneTimeCode.totp(key: $0, at: now + Int64(offset), period: 30, digits: 6, algorithm: .sha1).code
-                .withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+            try key.withUnsafeBytes {
+                try OneTimeCode.totp(key: $0, at: now + Int64(offset), period: 30, digits: 6, algorithm: .sha1).code
+                    .withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            }
         }
-        let revealed = try #require(details.first { frame in expected.contains { frame.text.contains($0) } }, "the code after r")
-        #expect(revealed.text.split(separator: "\n").first { $0.contains("Code") }?.contains(CredentialDetailScreen.mask) == false)
+        let revealed = try #require(
+            details.first { frame in expected.contains { frame.text.contains($0) } }, "the code after r")
+        #expect(
+            revealed.text.split(separator: "\n").first { $0.contains("Code") }?.contains(CredentialDetailScreen.mask)
+                == false)
         #expect(!(details.last?.text.contains(expected[1]) ?? true), "dots again after r")
         var screen = CredentialDetailScreen(details: SampleDetails(vault: sample.vault, id: github.id, requests: []))
         #expect(screen.handle(.tick, context: ScreenContext(size: Self.size)) == .stay)
@@ -126,7 +135,8 @@ import VaultModel
     @Test func namedFieldsAreShownASecretOneMaskedUntilRevealed() throws {
         let sample = try SampleVault()
         let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })
-        try sample.vault.setField(of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("8642".utf8)))
+        try sample.vault.setField(
+            of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("8642".utf8)))
         try sample.vault.setField(of: github.id, name: "team", text: "platform", secret: try SecureBytes(zeros: 0))
         try sample.vault.save()
         let terminal = GridTerminal(size: Self.size)
@@ -136,7 +146,9 @@ import VaultModel
         let details = detailFrames(terminal)
         let hidden = try #require(details.first)
         let pinLine = try #require(hidden.text.split(separator: "\n").first { $0.contains("PIN: ") })
-        #expect(pinLine.contains("Fields") && pinLine.contains(CredentialDetailScreen.mask) && !pinLine.contains("8642"), "\(pinLine)")
+        #expect(
+            pinLine.contains("Fields") && pinLine.contains(CredentialDetailScreen.mask) && !pinLine.contains("8642"),
+            "\(pinLine)")
         #expect(hidden.text.contains("team: platform"))
         #expect(details.contains { $0.text.contains("PIN: 8642") }, "revealed with r")
         #expect(!(details.last?.text.contains("8642") ?? true), "dots again after r")
@@ -145,8 +157,10 @@ import VaultModel
     @Test func aSecretFieldsEarlierValuesAreListedMaskedUntilRevealed() throws {
         let sample = try SampleVault()
         let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })
-        try sample.vault.setField(of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("1111".utf8)))
-        try sample.vault.setField(of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("2222".utf8)))
+        try sample.vault.setField(
+            of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("1111".utf8)))
+        try sample.vault.setField(
+            of: github.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array("2222".utf8)))
         try sample.vault.save()
         let terminal = GridTerminal(size: TerminalSize(rows: 40, columns: 90))
         unlocking(terminal)
@@ -155,7 +169,11 @@ import VaultModel
         let details = detailFrames(terminal)
         let hidden = try #require(details.first)
         #expect(hidden.text.contains("Previous values of PIN (1)"), "\(hidden.text)")
-        let line = try #require(hidden.text.split(separator: "\n").first { $0.contains("1  ") && $0.contains(CredentialDetailScreen.mask) && !$0.contains("Password") && $0.hasPrefix(" ") })
+        let line = try #require(
+            hidden.text.split(separator: "\n").first {
+                $0.contains("1  ") && $0.contains(CredentialDetailScreen.mask) && !$0.contains("Password")
+                    && $0.hasPrefix(" ")
+            })
         #expect(!hidden.text.contains("1111"), "\(line)")
         #expect(details.contains { $0.text.contains("1111") }, "revealed with r")
     }
@@ -234,13 +252,15 @@ import VaultModel
         terminal.press(.text("y"), .escape, .escape)
         _ = try flow(sample, terminal).run()
         let texts = detailFrames(terminal).map(\.text)
-        #expect(texts.contains { $0.contains("Restore previous password 2? The current one stays in the history. y/n") })
+        #expect(
+            texts.contains { $0.contains("Restore previous password 2? The current one stays in the history. y/n") })
         #expect(texts.contains { $0.contains("Saving…") }, "the save is shown while it runs")
         #expect(texts.contains { $0.contains("Previous passwords (3)") && $0.contains("Restored the password") })
         let reopened = try Vault.open(at: sample.path, password: try secure(SampleVault.password))
         let github = try #require(reopened.contents.credential(withID: id))
         #expect(reopened.withSecret(github.secret) { String(decoding: $0, as: UTF8.self) } == "hunter2-github")
-        #expect(github.previousSecrets.map { s in reopened.withSecret(s.secret) { String(decoding: $0, as: UTF8.self) } }
+        #expect(
+            github.previousSecrets.map { s in reopened.withSecret(s.secret) { String(decoding: $0, as: UTF8.self) } }
                 == ["third-github", "second-github", "hunter2-github"])
     }
 

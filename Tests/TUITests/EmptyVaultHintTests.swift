@@ -12,7 +12,9 @@ import VaultModel
         var canvas = Canvas(size: TerminalSize(rows: 12, columns: 80))
         screen.render(into: &canvas)
         #expect(canvas.text.contains("The vault is empty — add one with:"), "\(canvas.text)")
-        #expect(canvas.text.contains("    \(command) \\\n      add SERVICE --username NAME"), "two lines that paste as one: \(canvas.text)")
+        #expect(
+            canvas.text.contains("    \(command) \\\n      add SERVICE --username NAME"),
+            "two lines that paste as one: \(canvas.text)")
         let plain = CredentialListScreen(ranked: [], requestLabel: nil)
         var plainCanvas = Canvas(size: TerminalSize(rows: 12, columns: 80))
         plain.render(into: &plainCanvas)

@@ -7,10 +7,14 @@ import VaultModel
 /// The picker marks what an item is when it is not a login, after the match kind and `[code]`.
 @Suite struct ItemKindMarkerTests {
     func cells(_ kind: ItemKind, code: Bool = false) throws -> CredentialColumns.Cells {
-        let credential = try IdentityStore.Identity(id: UUID(), title: "Visa", username: "", services: [], rank: 0,
-                                                    oneTime: code ? OneTimeParameters(algorithm: .sha1, digits: 6, period: 30) : nil,
-                                                    kind: kind).secretlessCredential()
-        let ranked = try #require(CredentialRanking.rank([credential], for: [], context: RankingContext(suffixes: NoPublicSuffixList())).first)
+        let credential = try IdentityStore.Identity(
+            id: UUID(), title: "Visa", username: "", services: [], rank: 0,
+            oneTime: code ? OneTimeParameters(algorithm: .sha1, digits: 6, period: 30) : nil,
+            kind: kind
+        ).secretlessCredential()
+        let ranked = try #require(
+            CredentialRanking.rank([credential], for: [], context: RankingContext(suffixes: NoPublicSuffixList())).first
+        )
         return CredentialColumns.Cells(ranked)
     }
 

@@ -13,7 +13,8 @@ struct OneTimeCodePickerTests {
     static func sampleWithCode() throws -> (SampleVault, UUID) {
         let sample = try SampleVault()
         let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })
-        try sample.vault.setOneTimeKey(of: github.id, to: .standard, key: try SecureBytes(copying: Array("12345678901234567890".utf8)))
+        try sample.vault.setOneTimeKey(
+            of: github.id, to: .standard, key: try SecureBytes(copying: Array("12345678901234567890".utf8)))
         try sample.vault.save()
         return (sample, github.id)
     }
@@ -24,7 +25,8 @@ struct OneTimeCodePickerTests {
         let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 100))
         terminal.type(SampleVault.password)
         terminal.press(.enter, .control("t"))
-        guard case .chosenCode(_, let credential) = try sample.flow(terminal, request: "https://github.com/login").run() else {
+        guard case .chosenCode(_, let credential) = try sample.flow(terminal, request: "https://github.com/login").run()
+        else {
             Issue.record("^T must choose the code")
             return
         }
@@ -42,7 +44,8 @@ struct OneTimeCodePickerTests {
         let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 100))
         terminal.type(SampleVault.password)
         terminal.press(.enter, .down, .control("t"), .enter)
-        guard case .chosen(_, let credential) = try sample.flow(terminal, request: "https://github.com/login").run() else {
+        guard case .chosen(_, let credential) = try sample.flow(terminal, request: "https://github.com/login").run()
+        else {
             Issue.record("Enter after an ignored ^T chooses the password")
             return
         }
@@ -64,8 +67,12 @@ struct OneTimeCodePickerTests {
         let flow = PickerFlow<Vault, String>(
             terminal: terminal, vaultPath: sample.path, requestLabel: "https://github.com/login",
             preview: try sample.ranked(for: "https://github.com/login"),
-            answerWithoutUnlocking: { _ in passwordsAsked += 1; return "password" },
-            codeWithoutUnlocking: { asked in codesAsked += 1; return asked == id ? "code" : nil },
+            answerWithoutUnlocking: { _ in
+                passwordsAsked += 1; return "password"
+            },
+            codeWithoutUnlocking: { asked in
+                codesAsked += 1; return asked == id ? "code" : nil
+            },
             unlock: { try Vault.open(at: sample.path, password: $0) },
             rank: { SampleVault.rank($0, for: []) }, credential: { $0.contents.credential(withID: $1) })
         guard case .answeredWithoutUnlocking(let answer) = try flow.run() else {

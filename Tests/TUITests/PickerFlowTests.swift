@@ -10,7 +10,8 @@ import VaultModel
         let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 90))
         terminal.type(SampleVault.password)
         terminal.press(.enter, .tab, .tab, .down, .enter)
-        guard case .chosen(_, let credential) = try sample.flow(terminal, request: "https://github.com/login").run() else {
+        guard case .chosen(_, let credential) = try sample.flow(terminal, request: "https://github.com/login").run()
+        else {
             Issue.record("nothing chosen")
             return
         }
@@ -27,8 +28,12 @@ import VaultModel
         let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 90))
         terminal.press(.down, .enter)
         var asked: [UUID] = []
-        let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
-                                      answerWithoutUnlocking: { id in asked.append(id); return id }).run()
+        let outcome = try sample.flow(
+            terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
+            answerWithoutUnlocking: { id in
+                asked.append(id); return id
+            }
+        ).run()
         guard case .answeredWithoutUnlocking(let id) = outcome else {
             Issue.record("the agent's answer must end the flow: \(outcome)")
             return
@@ -44,8 +49,10 @@ import VaultModel
         terminal.press(.down, .enter, .escape, .up, .enter)  // Esc on the password screen: back to the list
         terminal.type(SampleVault.password)
         terminal.press(.enter)
-        let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
-                                      answerWithoutUnlocking: { _ in nil }).run()
+        let outcome = try sample.flow(
+            terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
+            answerWithoutUnlocking: { _ in nil }
+        ).run()
         guard case .chosen(_, let credential) = outcome else {
             Issue.record("unlocked and chosen expected: \(outcome)")
             return
@@ -72,7 +79,9 @@ import VaultModel
             Issue.record("the vault's own list, then Esc: \(outcome)")
             return
         }
-        #expect(terminal.frames.last?.text.contains("Matches for gitlab.com (0)") == true, "\(terminal.frames.last?.text ?? "")")
+        #expect(
+            terminal.frames.last?.text.contains("Matches for gitlab.com (0)") == true,
+            "\(terminal.frames.last?.text ?? "")")
     }
 
     @Test func passwordScreenShowsDotsAndBusyStateNeverThePassword() throws {
@@ -91,7 +100,9 @@ import VaultModel
         #expect(texts.contains { $0.contains("Unlocking…") })
         #expect(texts.contains { $0.contains("Wrong master password — 2 tries left") })
         for text in texts {
-            #expect(!text.contains("wrong") && !text.contains(SampleVault.password), "a typed password is on screen:\n\(text)")
+            #expect(
+                !text.contains("wrong") && !text.contains(SampleVault.password),
+                "a typed password is on screen:\n\(text)")
             for secret in SampleVault.secrets { #expect(!text.contains(secret), "a secret is on screen:\n\(text)") }
         }
     }
@@ -105,7 +116,11 @@ import VaultModel
         terminal.press(.escape)
         _ = try sample.flow(terminal, request: "github.com").run()
         let sizes = terminal.frames.suffix(3).map(\.size)
-        #expect(sizes == [TerminalSize(rows: 16, columns: 90), TerminalSize(rows: 5, columns: 30), TerminalSize(rows: 12, columns: 50)])
+        #expect(
+            sizes == [
+                TerminalSize(rows: 16, columns: 90), TerminalSize(rows: 5, columns: 30),
+                TerminalSize(rows: 12, columns: 50),
+            ])
         #expect(terminal.frames.suffix(2).first?.text.contains("Terminal too small") == true)
         try assertSnapshot(terminal.frames.last, named: "list-resized-50x12")
     }
@@ -253,7 +268,12 @@ import VaultModel
             #expect(theme.name == name)
         }
         #expect(Theme.load(named: "default", from: [themes]) { _ in } == Theme.standard.withName("default"))
-        #expect(throws: Theme.ParseError(file: "t.theme", line: 2, problem: "unknown role 'selekted' (known: \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))")) {
+        #expect(
+            throws: Theme.ParseError(
+                file: "t.theme", line: 2,
+                problem:
+                    "unknown role 'selekted' (known: \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))")
+        ) {
             _ = try Theme.parse("# ok\nselekted = red blue\n", name: "t", file: "t.theme")
         }
         var warnings: [String] = []
@@ -262,7 +282,10 @@ import VaultModel
         try "normal = red\n".write(toFile: directory + "/broken.theme", atomically: true, encoding: .utf8)
         let fallback = Theme.load(named: "broken", from: [directory]) { warnings.append($0) }
         #expect(fallback == .standard)
-        #expect(warnings == ["\(directory)/broken.theme:1: expected two colours (default, black, red, green, yellow, blue, magenta, cyan, white); using the default theme"])
+        #expect(
+            warnings == [
+                "\(directory)/broken.theme:1: expected two colours (default, black, red, green, yellow, blue, magenta, cyan, white); using the default theme"
+            ])
     }
 }
 
@@ -279,7 +302,8 @@ extension Theme {
     @Test("typing 'exa' puts the cursor on Example, though GitHub's section is above it, and Enter chooses it")
     func cursorOnTheBestFilterMatch() throws {
         let sample = try SampleVault()
-        var screen = CredentialListScreen(ranked: try sample.ranked(for: "https://github.com/login"), requestLabel: "https://github.com/login")
+        var screen = CredentialListScreen(
+            ranked: try sample.ranked(for: "https://github.com/login"), requestLabel: "https://github.com/login")
         #expect(screen.visibleEntries.allSatisfy { $0.match != nil }, "show-all is off")
         // A typed filter searches every credential, keeping the sections.
         for scalar in "exa".unicodeScalars { _ = screen.handle(.key(.text(scalar))) }

@@ -8,8 +8,10 @@ import VaultModel
 /// Secretless credentials, as the identity store gives them: the list needs nothing else.
 func identities(_ count: Int) throws -> [Credential] {
     try (0 ..< count).map { index in
-        try IdentityStore.Identity(id: UUID(), title: String(format: "Entry %02d", index), username: "user\(index)",
-                                   services: ["site\(index).example"], rank: 0).secretlessCredential()
+        try IdentityStore.Identity(
+            id: UUID(), title: String(format: "Entry %02d", index), username: "user\(index)",
+            services: ["site\(index).example"], rank: 0
+        ).secretlessCredential()
     }
 }
 
@@ -99,9 +101,13 @@ struct RecordingScreen: Screen {
             #expect(unlockTries == 0)
         default:
             try check {
-                try ConfigurationScreen(firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-run-loop/v.pwtui", parameters: .moderate,
-                                                                        theme: "default", clipboardTimeout: 45),
-                                        themes: ["default", "monochrome"], home: "/home/user", calibrate: { [] }, loadTheme: { _ in .monochrome })
+                try ConfigurationScreen(
+                    firstRun: true,
+                    defaults: .init(
+                        vaultPath: "/nonexistent-pwtui-run-loop/v.pwtui", parameters: .moderate,
+                        theme: "default", clipboardTimeout: 45),
+                    themes: ["default", "monochrome"], home: "/home/user", calibrate: { [] },
+                    loadTheme: { _ in .monochrome })
             }
         }
     }
@@ -140,7 +146,9 @@ struct RecordingScreen: Screen {
             terminal: terminal, vaultPath: "/v", requestLabel: nil,
             unlock: { password in
                 tries += 1
-                guard password.withUnsafeBytes({ $0.elementsEqual("open".utf8) }) else { throw VaultError.wrongPassword(path: "/v") }
+                guard password.withUnsafeBytes({ $0.elementsEqual("open".utf8) }) else {
+                    throw VaultError.wrongPassword(path: "/v")
+                }
                 return credentials
             },
             rank: { ranked($0) }, credential: { unlocked, id in unlocked.first { $0.id == id } })

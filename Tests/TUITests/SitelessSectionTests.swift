@@ -12,16 +12,19 @@ import VaultModel
     func ranked(requested: Bool) throws -> [RankedCredential] {
         let identities = [
             IdentityStore.Identity(id: UUID(), title: "Home Wi-Fi", username: "", services: [], rank: 0),
-            IdentityStore.Identity(id: UUID(), title: "GitHub", username: "alice", services: ["https://github.com/login"], rank: 0),
+            IdentityStore.Identity(
+                id: UUID(), title: "GitHub", username: "alice", services: ["https://github.com/login"], rank: 0),
             IdentityStore.Identity(id: UUID(), title: "Shop", username: "bob", services: ["shop.example"], rank: 0),
         ]
         let credentials = try identities.map { try $0.secretlessCredential() }
-        return CredentialRanking.rank(credentials, for: requested ? [try ServiceIdentifier(Self.request)] : [],
-                                      context: RankingContext(suffixes: NoPublicSuffixList()))
+        return CredentialRanking.rank(
+            credentials, for: requested ? [try ServiceIdentifier(Self.request)] : [],
+            context: RankingContext(suffixes: NoPublicSuffixList()))
     }
 
     func frames(requested: Bool, keys: [TerminalEvent]) throws -> [Canvas] {
-        var screen = CredentialListScreen(ranked: try ranked(requested: requested), requestLabel: requested ? Self.request : nil)
+        var screen = CredentialListScreen(
+            ranked: try ranked(requested: requested), requestLabel: requested ? Self.request : nil)
         let terminal = GridTerminal(size: TerminalSize(rows: 16, columns: 80))
         for event in keys + [.key(.escape)] { terminal.enqueue(event) }
         _ = try terminal.run(&screen)

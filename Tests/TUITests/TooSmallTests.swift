@@ -20,8 +20,12 @@ import VaultModel
         terminal.enqueue(.resize(normal))
         terminal.press(.escape)
         var asked: [UUID] = []
-        let outcome = try sample.flow(terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
-                                      answerWithoutUnlocking: { id in asked.append(id); return id }).run()
+        let outcome = try sample.flow(
+            terminal, request: "https://github.com/login", preview: try sample.ranked(for: "https://github.com/login"),
+            answerWithoutUnlocking: { id in
+                asked.append(id); return id
+            }
+        ).run()
         guard case .cancelled = outcome else {
             Issue.record("nothing may be chosen unseen; Esc cancels: \(outcome)")
             return
@@ -38,7 +42,9 @@ import VaultModel
             let sample = try SampleVault()
             let terminal = GridTerminal(size: tiny)
             terminal.press(key)
-            let outcome = try sample.flow(terminal, request: "github.com", preview: try sample.ranked(for: "github.com")).run()
+            let outcome = try sample.flow(
+                terminal, request: "github.com", preview: try sample.ranked(for: "github.com")
+            ).run()
             guard case .cancelled = outcome else {
                 Issue.record("\(key) cancels: \(outcome)")
                 continue
@@ -69,9 +75,14 @@ import VaultModel
         terminal.enqueue(.resize(TerminalSize(rows: 20, columns: 90)))
         terminal.press(.escape)
         var screen = try ConfigurationScreen(
-            firstRun: true, defaults: .init(vaultPath: "/nonexistent-pwtui-small/v.pwtui", parameters: .moderate, theme: "default", clipboardTimeout: 45),
+            firstRun: true,
+            defaults: .init(
+                vaultPath: "/nonexistent-pwtui-small/v.pwtui", parameters: .moderate, theme: "default",
+                clipboardTimeout: 45),
             themes: ["default"], home: "/home/user", calibrate: { [] }, loadTheme: { _ in .standard })
         #expect(try terminal.run(&screen) == nil, "Esc on the first step cancels: no step was taken while too small")
-        #expect(terminal.frames.last?.text.contains("/nonexistent-pwtui-small/v.pwtui\n") == true, "\(terminal.frames.last?.text ?? "")")
+        #expect(
+            terminal.frames.last?.text.contains("/nonexistent-pwtui-small/v.pwtui\n") == true,
+            "\(terminal.frames.last?.text ?? "")")
     }
 }

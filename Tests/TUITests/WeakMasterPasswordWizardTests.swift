@@ -16,8 +16,9 @@ import VaultModel
         let options = KDFCalibration.options(floorSeconds: 0.065)
         var screen = try ConfigurationScreen(
             firstRun: true,
-            defaults: .init(vaultPath: "/nonexistent-pwtui-weak-test/v.pwtui", parameters: .moderate, theme: "default",
-                            clipboardTimeout: 45),
+            defaults: .init(
+                vaultPath: "/nonexistent-pwtui-weak-test/v.pwtui", parameters: .moderate, theme: "default",
+                clipboardTimeout: 45),
             themes: ["default"], home: "/home/user", calibrate: { options }, loadTheme: { _ in Theme.standard })
         let choices = try terminal.run(&screen)
         return (choices, screen.withPassword { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
@@ -25,15 +26,15 @@ import VaultModel
 
     @Test func aWeakPasswordNeedsASecondEnterOnTheSameText() throws {
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
-        terminal.press(.enter)                       // location
+        terminal.press(.enter)  // location
         terminal.type("hunter2")
-        terminal.press(.enter)                       // refused once, with the warning
+        terminal.press(.enter)  // refused once, with the warning
         terminal.type("x")
-        terminal.press(.enter)                       // another weak text: refused again
-        terminal.press(.backspace, .enter)           // back to hunter2, but the last warning was for hunter2x
-        terminal.press(.enter)                       // the same text again: kept
+        terminal.press(.enter)  // another weak text: refused again
+        terminal.press(.backspace, .enter)  // back to hunter2, but the last warning was for hunter2x
+        terminal.press(.enter)  // the same text again: kept
         terminal.type("hunter2")
-        terminal.press(.enter)                       // confirmation
+        terminal.press(.enter)  // confirmation
         terminal.press(.enter, .enter, .enter, .enter, .enter)  // unlock cost, theme, clipboard, agent, summary
         let (choices, password) = try run(terminal)
         #expect(choices != nil, "the wizard finishes with the weak password kept")
@@ -51,10 +52,10 @@ import VaultModel
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.enter)
         terminal.type("password")
-        terminal.press(.enter)                       // refused
+        terminal.press(.enter)  // refused
         terminal.press(.control("u"))
         terminal.type("tiger lamp orbit velvet seven")
-        terminal.press(.enter)                       // strong: no warning, straight on
+        terminal.press(.enter)  // strong: no warning, straight on
         terminal.type("tiger lamp orbit velvet seven")
         terminal.press(.enter, .enter, .enter, .enter, .enter, .enter)
         let (choices, password) = try run(terminal)
@@ -67,9 +68,11 @@ import VaultModel
         let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
         terminal.press(.enter)
         terminal.type("1234")
-        terminal.press(.enter, .escape, .escape)      // refused; back to the location; cancelled
+        terminal.press(.enter, .escape, .escape)  // refused; back to the location; cancelled
         let (choices, _) = try run(terminal)
         #expect(choices == nil)
-        #expect(!terminal.frames.contains { $0.text.contains("Type the master password again") }, "a weak password never got past its step")
+        #expect(
+            !terminal.frames.contains { $0.text.contains("Type the master password again") },
+            "a weak password never got past its step")
     }
 }

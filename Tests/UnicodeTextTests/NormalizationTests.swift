@@ -20,7 +20,9 @@ import UnicodeText
         return bzcat.text.split(separator: "\n").compactMap { line in
             guard let first = line.first, first != "#", first != "@" else { return nil }
             let columns = line.split(separator: ";").prefix(5).map { column in
-                String(String.UnicodeScalarView(column.split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }))
+                String(
+                    String.UnicodeScalarView(
+                        column.split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }))
             }
             return columns.count == 5 ? columns : nil
         }
@@ -32,11 +34,16 @@ import UnicodeText
         var failures = 0
         for columns in lines {
             // NFC(c1) = NFC(c2) = NFC(c3) = c2, and NFC(c4) = NFC(c5) = c4.
-            let expectations = [(columns[0], columns[1]), (columns[1], columns[1]), (columns[2], columns[1]),
-                                (columns[3], columns[3]), (columns[4], columns[3])]
-            for (source, composed) in expectations where Array(source.canonicallyComposed.unicodeScalars) != Array(composed.unicodeScalars) {
+            let expectations = [
+                (columns[0], columns[1]), (columns[1], columns[1]), (columns[2], columns[1]),
+                (columns[3], columns[3]), (columns[4], columns[3]),
+            ]
+            for (source, composed) in expectations
+            where Array(source.canonicallyComposed.unicodeScalars) != Array(composed.unicodeScalars) {
                 failures += 1
-                if failures <= 10 { Issue.record("NFC of \(source.unicodeScalars.map { String($0.value, radix: 16) })") }
+                if failures <= 10 {
+                    Issue.record("NFC of \(source.unicodeScalars.map { String($0.value, radix: 16) })")
+                }
             }
         }
         #expect(failures == 0)
@@ -57,7 +64,8 @@ import UnicodeText
         for value in 0xC0 ... 0x17F {
             guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic else { continue }
             let letter = String(scalar)
-            let foundation = letter.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            let foundation = letter.folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             guard letter.decomposedStringWithCanonicalMapping.unicodeScalars.count > 1 else { continue }
             #expect(letter.foldedForComparison == foundation, "U+\(String(value, radix: 16))")
         }

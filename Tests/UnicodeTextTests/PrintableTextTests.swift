@@ -9,32 +9,42 @@ import UnicodeText
     /// Every scalar that must never reach a terminal raw: C0, DEL, C1, the bidi controls, the
     /// zero-width characters, the line and paragraph separators. Written out from the issue's
     /// list, not from `isUnsafe`, so a scalar dropped there is caught here.
-    static let unsafe: [Unicode.Scalar] = (0x00...0x1F).map { Unicode.Scalar(UInt8($0)) } + (0x7F...0x9F).map { Unicode.Scalar(UInt8($0)) }
-        + [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
-           0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x2028, 0x2029].map { Unicode.Scalar($0)! }
+    static let unsafe: [Unicode.Scalar] =
+        (0x00 ... 0x1F).map { Unicode.Scalar(UInt8($0)) } + (0x7F ... 0x9F).map { Unicode.Scalar(UInt8($0)) }
+        + [
+            0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+            0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x2028, 0x2029,
+        ].map { Unicode.Scalar($0)! }
 
     /// Ordinary text: printable ASCII, letters of other scripts, a combining accent, emoji, CJK.
-    static let ordinary: [String] = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+    static let ordinary: [String] =
+        (0x20 ... 0x7E).map { String(UnicodeScalar(UInt8($0))) }
         + ["é", "ß", "Ж", "ж", "λ", "א", "ش", "日本語", "한", "e\u{301}", "🔑", "👍🏽", "\u{A0}", "…", "€"]
 
     static func generated(count: Int, seed: UInt64) -> [String] {
         var generator = SeededGenerator(seed: seed)
         return (0 ..< count).map { _ in
             (0 ..< Int.random(in: 0 ... 12, using: &generator)).map { _ in
-                Bool.random(using: &generator) ? String(unsafe.randomElement(using: &generator)!) : ordinary.randomElement(using: &generator)!
+                Bool.random(using: &generator)
+                    ? String(unsafe.randomElement(using: &generator)!) : ordinary.randomElement(using: &generator)!
             }.joined()
         }
     }
 
-    static func names(_ text: String) -> String { text.unicodeScalars.map { "U+" + String($0.value, radix: 16) }.joined(separator: " ") }
+    static func names(_ text: String) -> String {
+        text.unicodeScalars.map { "U+" + String($0.value, radix: 16) }.joined(separator: " ")
+    }
 
     @Test func escapedNeverHoldsAnUnsafeScalar() {
         let forbidden = Set(Self.unsafe)
         for text in Self.generated(count: 5000, seed: 1) {
             let shown = PrintableText.escaped(text)
-            #expect(!shown.unicodeScalars.contains(where: forbidden.contains), "\(Self.names(text)) → \(Self.names(shown))")
+            #expect(
+                !shown.unicodeScalars.contains(where: forbidden.contains), "\(Self.names(text)) → \(Self.names(shown))")
             let echoed = PrintableText.echoed(text, limit: 5)
-            #expect(!echoed.unicodeScalars.contains(where: forbidden.contains), "\(Self.names(text)) → \(Self.names(echoed))")
+            #expect(
+                !echoed.unicodeScalars.contains(where: forbidden.contains),
+                "\(Self.names(text)) → \(Self.names(echoed))")
         }
     }
 
@@ -42,16 +52,20 @@ import UnicodeText
         let forbidden = Set(Self.unsafe).subtracting(["\n", "\t"])
         for text in Self.generated(count: 5000, seed: 2) {
             let shown = PrintableText.message(text)
-            #expect(!shown.unicodeScalars.contains(where: forbidden.contains), "\(Self.names(text)) → \(Self.names(shown))")
-            #expect(shown.unicodeScalars.filter { $0 == "\n" }.count == text.unicodeScalars.filter { $0 == "\n" }.count,
-                    "\(Self.names(text))")
+            #expect(
+                !shown.unicodeScalars.contains(where: forbidden.contains), "\(Self.names(text)) → \(Self.names(shown))")
+            #expect(
+                shown.unicodeScalars.filter { $0 == "\n" }.count == text.unicodeScalars.filter { $0 == "\n" }.count,
+                "\(Self.names(text))")
         }
     }
 
     @Test func ordinaryTextPassesThroughUnchanged() {
         var generator = SeededGenerator(seed: 3)
         for _ in 0 ..< 3000 {
-            let text = (0 ..< Int.random(in: 0 ... 16, using: &generator)).map { _ in Self.ordinary.randomElement(using: &generator)! }.joined()
+            let text = (0 ..< Int.random(in: 0 ... 16, using: &generator)).map { _ in
+                Self.ordinary.randomElement(using: &generator)!
+            }.joined()
             #expect(PrintableText.escaped(text) == text)
             #expect(PrintableText.message(text) == text)
             #expect(PrintableText.jsonEscaped(text) == text)

@@ -7,29 +7,35 @@ import UnicodeText
 @Suite struct TrimmingTests {
     /// Every space separator, the line ends, tab, and neighbours that must stay: a combining mark,
     /// ZERO WIDTH SPACE and NO-BREAK... (U+200B and U+FEFF are not spaces to Foundation either).
-    static let pieces: [String] = ["\u{20}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200A}", "\u{202F}", "\u{205F}",
-                                   "\u{3000}", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}",
-                                   "\u{200B}", "\u{FEFF}", "\u{301}", "a", "é", "🔑", "x y"]
+    static let pieces: [String] = [
+        "\u{20}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200A}", "\u{202F}", "\u{205F}",
+        "\u{3000}", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}",
+        "\u{200B}", "\u{FEFF}", "\u{301}", "a", "é", "🔑", "x y",
+    ]
 
     static func generated(count: Int) -> [String] {
         var generator = SystemRandomNumberGenerator()
         return (0 ..< count).map { _ in
-            (0 ..< Int.random(in: 0 ... 8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            (0 ..< Int.random(in: 0 ... 8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
         }
     }
 
     @Test func spacesAsFoundationTrimmedThem() {
         for text in Self.generated(count: 3000) {
-            #expect(Array(text.trimmingSpaces().unicodeScalars) == Array(text.trimmingCharacters(in: .whitespaces).unicodeScalars),
-                    "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                Array(text.trimmingSpaces().unicodeScalars)
+                    == Array(text.trimmingCharacters(in: .whitespaces).unicodeScalars),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
     @Test func spacesAndNewlinesAsFoundationTrimmedThem() {
         for text in Self.generated(count: 3000) {
-            #expect(Array(text.trimmingSpacesAndNewlines().unicodeScalars)
-                        == Array(text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars),
-                    "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                Array(text.trimmingSpacesAndNewlines().unicodeScalars)
+                    == Array(text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
@@ -65,10 +71,16 @@ import UnicodeText
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("aZ09 -_.~/?#@:%+&=é€🔑\n'\"")
         for _ in 0 ..< 500 {
-            let text = String((0 ..< Int.random(in: 0 ... 10, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String(
+                (0 ..< Int.random(in: 0 ... 10, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator)!
+                })
             let encoded = text.percentEncodingAllButAlphanumerics
-            #expect(encoded.utf8.allSatisfy { $0 == UInt8(ascii: "%") || ($0 < 0x80 && Character(Unicode.Scalar($0)).isLetter)
-                                                || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) })
+            #expect(
+                encoded.utf8.allSatisfy {
+                    $0 == UInt8(ascii: "%") || ($0 < 0x80 && Character(Unicode.Scalar($0)).isLetter)
+                        || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                })
             #expect(encoded.removingPercentEncoding == text)
         }
         #expect("Alice Smith".percentEncodingAllButAlphanumerics == "Alice%20Smith")

@@ -7,12 +7,16 @@ import VaultCrypto
 @Suite struct BLAKE2bTests {
     @Test func unkeyedDigests() throws {
         #expect(hex(try BLAKE2b.hash([])) == "0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8")
-        #expect(hex(try BLAKE2b.hash(Array("abc".utf8))) == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
+        #expect(
+            hex(try BLAKE2b.hash(Array("abc".utf8)))
+                == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
     }
 
     @Test func keyedDigest() throws {
         let key = try secure(Array(0 ..< 32))
-        #expect(hex(try BLAKE2b.mac(Array("pwtui".utf8), key: key)) == "cd6ff83dfbb63f1b6cb85811c3d3cedd408ba54b24968b80232eae7fcfdff4f9")
+        #expect(
+            hex(try BLAKE2b.mac(Array("pwtui".utf8), key: key))
+                == "cd6ff83dfbb63f1b6cb85811c3d3cedd408ba54b24968b80232eae7fcfdff4f9")
     }
 
     @Test func digestComparison() throws {

@@ -7,26 +7,34 @@ import Testing
 /// RFC 2202 and Python's hashlib.
 @Suite("One-time codes")
 struct OneTimeCodeTests {
-    static func text(_ bytes: borrowing SecureBytes) -> String { bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+    static func text(_ bytes: borrowing SecureBytes) -> String {
+        bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
 
     @Test("RFC 4226 Appendix D: counters 0 to 9")
     func hotpVectors() throws {
-        let expected = ["755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871", "520489"]
+        let expected = [
+            "755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871", "520489",
+        ]
         let key = Array("12345678901234567890".utf8)
         for (counter, code) in expected.enumerated() {
-            let made = try key.withUnsafeBytes { Self.text(try OneTimeCode.hotp(key: $0, counter: UInt64(counter), digits: 6, algorithm: .sha1)) }
+            let made = try key.withUnsafeBytes {
+                Self.text(try OneTimeCode.hotp(key: $0, counter: UInt64(counter), digits: 6, algorithm: .sha1))
+            }
             #expect(made == code, "counter \(counter)")
         }
     }
 
-    @Test("RFC 6238 Appendix B: every time, with SHA-1, SHA-256 and SHA-512", arguments: [
-        (Int64(59), "94287082", "46119246", "90693936"),
-        (1_111_111_109, "07081804", "68084774", "25091201"),
-        (1_111_111_111, "14050471", "67062674", "99943326"),
-        (1_234_567_890, "89005924", "91819424", "93441116"),
-        (2_000_000_000, "69279037", "90698825", "38618901"),
-        (20_000_000_000, "65353130", "77737706", "47863826"),
-    ])
+    @Test(
+        "RFC 6238 Appendix B: every time, with SHA-1, SHA-256 and SHA-512",
+        arguments: [
+            (Int64(59), "94287082", "46119246", "90693936"),
+            (1_111_111_109, "07081804", "68084774", "25091201"),
+            (1_111_111_111, "14050471", "67062674", "99943326"),
+            (1_234_567_890, "89005924", "91819424", "93441116"),
+            (2_000_000_000, "69279037", "90698825", "38618901"),
+            (20_000_000_000, "65353130", "77737706", "47863826"),
+        ])
     func totpVectors(time: Int64, sha1: String, sha256: String, sha512: String) throws {
         let seeds: [(HMAC.Algorithm, String, String)] = [
             (.sha1, "12345678901234567890", sha1),
@@ -45,9 +53,11 @@ struct OneTimeCodeTests {
 
     @Test("SHA-1: FIPS 180 examples")
     func sha1Vectors() {
-        let cases = [("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"), ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
-                     ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
-                     (String(repeating: "a", count: 1_000_000), "34aa973cd4c4daa4f61eeb2bdbad27316534016f")]
+        let cases = [
+            ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"), ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+            ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+            (String(repeating: "a", count: 1_000_000), "34aa973cd4c4daa4f61eeb2bdbad27316534016f"),
+        ]
         for (message, digest) in cases {
             #expect(hex(Array(message.utf8).withUnsafeBytes { SHA1.hash($0) }) == digest, "\(message.prefix(10))")
         }
@@ -57,17 +67,30 @@ struct OneTimeCodeTests {
     func hmacSHA1Vectors() throws {
         let cases: [([UInt8], [UInt8], String)] = [
             ([UInt8](repeating: 0x0B, count: 20), Array("Hi There".utf8), "b617318655057264e28bc0b6fb378c8ef146be00"),
-            (Array("Jefe".utf8), Array("what do ya want for nothing?".utf8), "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"),
-            ([UInt8](repeating: 0xAA, count: 20), [UInt8](repeating: 0xDD, count: 50), "125d7342b9ac11cd91a39af48aa17b4f63f175d3"),
-            ([UInt8](repeating: 0xAA, count: 80), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
-             "aa4ae5e15272d00e95705637ce8a3b55ed402112"),
-            ([UInt8](repeating: 0xAA, count: 80),
-             Array("Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data".utf8),
-             "e8e99d0f45237d786d6bbaa7965c7808bbff1a91"),
+            (
+                Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+                "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"
+            ),
+            (
+                [UInt8](repeating: 0xAA, count: 20), [UInt8](repeating: 0xDD, count: 50),
+                "125d7342b9ac11cd91a39af48aa17b4f63f175d3"
+            ),
+            (
+                [UInt8](repeating: 0xAA, count: 80),
+                Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                "aa4ae5e15272d00e95705637ce8a3b55ed402112"
+            ),
+            (
+                [UInt8](repeating: 0xAA, count: 80),
+                Array("Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data".utf8),
+                "e8e99d0f45237d786d6bbaa7965c7808bbff1a91"
+            ),
         ]
         for (key, message, digest) in cases {
             let mac = try key.withUnsafeBytes { k in
-                try message.withUnsafeBytes { m in try HMAC.authenticate(m, key: k, using: .sha1).withUnsafeBytes { hex(Array($0)) } }
+                try message.withUnsafeBytes { m in
+                    try HMAC.authenticate(m, key: k, using: .sha1).withUnsafeBytes { hex(Array($0)) }
+                }
             }
             #expect(mac == digest)
         }
@@ -78,16 +101,19 @@ struct OneTimeCodeTests {
         var script = "import hashlib, hmac\n"
         var expected: [String] = []
         for length in [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 200] {
-            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-            let key = (0..<(length % 70 + 1)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+            let message = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            let key = (0 ..< (length % 70 + 1)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
             script += "m = bytes(\(message)); k = bytes(\(key))\n"
             script += "print(hashlib.sha1(m).hexdigest())\n"
             expected.append(hex(message.withUnsafeBytes { SHA1.hash($0) }))
             for (name, algorithm) in [("sha1", HMAC.Algorithm.sha1), ("sha256", .sha256), ("sha512", .sha512)] {
                 script += "print(hmac.new(k, m, hashlib.\(name)).hexdigest())\n"
-                expected.append(try key.withUnsafeBytes { k in
-                    try message.withUnsafeBytes { m in try HMAC.authenticate(m, key: k, using: algorithm).withUnsafeBytes { hex(Array($0)) } }
-                })
+                expected.append(
+                    try key.withUnsafeBytes { k in
+                        try message.withUnsafeBytes { m in
+                            try HMAC.authenticate(m, key: k, using: algorithm).withUnsafeBytes { hex(Array($0)) }
+                        }
+                    })
             }
         }
         let printed = try ProgramOutput("python3", ["-c", script]).text

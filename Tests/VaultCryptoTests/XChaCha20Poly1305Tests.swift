@@ -5,7 +5,9 @@ import VaultCrypto
 /// draft-irtf-cfrg-xchacha-03, appendix A.3.1; the same vector appears in RustCrypto's and
 /// NSec's test suites.
 @Suite struct XChaCha20Poly1305Tests {
-    let plaintext = Array("Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.".utf8)
+    let plaintext = Array(
+        "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it."
+            .utf8)
     let associatedData = hex("50515253c0c1c2c3c4c5c6c7")
     let key = hex("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f")
     let nonce = hex("404142434445464748494a4b4c4d4e4f5051525354555657")
@@ -15,12 +17,14 @@ import VaultCrypto
             + "21f9664c97637da9768812f615c68b13b52e" + "c0875924c1c7987947deafd8780acf49")
 
     @Test func sealMatchesTheDraftVector() throws {
-        let sealed = try XChaCha20Poly1305.seal(try secure(plaintext), key: try secure(key), nonce: nonce, associatedData: associatedData)
+        let sealed = try XChaCha20Poly1305.seal(
+            try secure(plaintext), key: try secure(key), nonce: nonce, associatedData: associatedData)
         #expect(hex(sealed) == hex(expected))
     }
 
     @Test func openRecoversTheDraftPlaintext() throws {
-        let opened = try XChaCha20Poly1305.open(expected, key: try secure(key), nonce: nonce, associatedData: associatedData)
+        let opened = try XChaCha20Poly1305.open(
+            expected, key: try secure(key), nonce: nonce, associatedData: associatedData)
         #expect(contents(opened) == plaintext)
     }
 
@@ -39,18 +43,22 @@ import VaultCrypto
         var otherKey = key
         otherKey[0] ^= 0x80
         #expect(throws: VaultCryptoError.authenticationFailed) {
-            _ = try XChaCha20Poly1305.open(expected, key: try secure(otherKey), nonce: nonce, associatedData: associatedData)
+            _ = try XChaCha20Poly1305.open(
+                expected, key: try secure(otherKey), nonce: nonce, associatedData: associatedData)
         }
         var otherNonce = nonce
         otherNonce[23] ^= 0x01
         #expect(throws: VaultCryptoError.authenticationFailed) {
-            _ = try XChaCha20Poly1305.open(expected, key: try secure(key), nonce: otherNonce, associatedData: associatedData)
+            _ = try XChaCha20Poly1305.open(
+                expected, key: try secure(key), nonce: otherNonce, associatedData: associatedData)
         }
         #expect(throws: VaultCryptoError.authenticationFailed) {
-            _ = try XChaCha20Poly1305.open(expected, key: try secure(key), nonce: nonce, associatedData: associatedData + [0])
+            _ = try XChaCha20Poly1305.open(
+                expected, key: try secure(key), nonce: nonce, associatedData: associatedData + [0])
         }
         #expect(throws: VaultCryptoError.authenticationFailed) {
-            _ = try XChaCha20Poly1305.open(Array(expected.dropLast()), key: try secure(key), nonce: nonce, associatedData: associatedData)
+            _ = try XChaCha20Poly1305.open(
+                Array(expected.dropLast()), key: try secure(key), nonce: nonce, associatedData: associatedData)
         }
     }
 
@@ -99,7 +107,8 @@ import VaultCrypto
     @Test func emptyPlaintextAndAssociatedDataRoundTrip() throws {
         let key = try SecureBytes.random(count: XChaCha20Poly1305.keyByteCount)
         let nonce = try RandomBytes.make(XChaCha20Poly1305.nonceByteCount)
-        let sealed = try XChaCha20Poly1305.seal(try SecureBytes(capacity: 0), key: key, nonce: nonce, associatedData: [])
+        let sealed = try XChaCha20Poly1305.seal(
+            try SecureBytes(capacity: 0), key: key, nonce: nonce, associatedData: [])
         #expect(sealed.count == XChaCha20Poly1305.tagByteCount)
         let opened = try XChaCha20Poly1305.open(sealed, key: key, nonce: nonce, associatedData: [])
         #expect(opened.count == 0)
@@ -107,10 +116,12 @@ import VaultCrypto
 
     @Test func wrongSizedKeyOrNonceIsAnInputError() throws {
         #expect(throws: VaultCryptoError.self) {
-            _ = try XChaCha20Poly1305.seal(try secure(plaintext), key: try secure(Array(key.prefix(16))), nonce: nonce, associatedData: [])
+            _ = try XChaCha20Poly1305.seal(
+                try secure(plaintext), key: try secure(Array(key.prefix(16))), nonce: nonce, associatedData: [])
         }
         #expect(throws: VaultCryptoError.self) {
-            _ = try XChaCha20Poly1305.seal(try secure(plaintext), key: try secure(key), nonce: Array(nonce.prefix(12)), associatedData: [])
+            _ = try XChaCha20Poly1305.seal(
+                try secure(plaintext), key: try secure(key), nonce: Array(nonce.prefix(12)), associatedData: [])
         }
     }
 }

@@ -14,36 +14,52 @@ struct BestMatchTests {
     @Test("best agrees with matches on 400 generated vaults, requests, use histories and filters (seeded)")
     func agreesWithTheFullRanking() throws {
         var rng = SeededGenerator(seed: 5)
-        let hosts = ["example.com", "login.example.com", "www.example.com", "a.example.com", "example.org", "github.com",
-                     "api.github.com", "https://example.com/login", "https://login.example.com/", "other.net", "sub.a.example.com"]
+        let hosts = [
+            "example.com", "login.example.com", "www.example.com", "a.example.com", "example.org", "github.com",
+            "api.github.com", "https://example.com/login", "https://login.example.com/", "other.net",
+            "sub.a.example.com",
+        ]
         let titles = ["", "Alpha", "alpha", "Beta", "item 2", "item 10", "Ω"]
         var compared = 0
-        for _ in 0..<400 {
+        for _ in 0 ..< 400 {
             var credentials: [Credential] = []
-            for _ in 0..<Int.random(in: 1...25, using: &rng) {
-                let services = (0..<Int.random(in: 1...3, using: &rng)).map { _ in hosts.randomElement(using: &rng)! }
-                credentials.append(try credential(titles.randomElement(using: &rng)!, services,
-                                                  username: ["", "alice", "bob"].randomElement(using: &rng)!,
-                                                  rank: Int32.random(in: 0...1, using: &rng)))
+            for _ in 0 ..< Int.random(in: 1 ... 25, using: &rng) {
+                let services = (0 ..< Int.random(in: 1 ... 3, using: &rng)).map { _ in hosts.randomElement(using: &rng)!
+                }
+                credentials.append(
+                    try credential(
+                        titles.randomElement(using: &rng)!, services,
+                        username: ["", "alice", "bob"].randomElement(using: &rng)!,
+                        rank: Int32.random(in: 0 ... 1, using: &rng)))
             }
             var usage = UsageHistory()
             for credential in credentials where Bool.random(using: &rng) {
-                usage.recordUse(of: credential.id, for: ["example.com", "login.example.com"].randomElement(using: &rng)!,
-                                at: Timestamp(millisecondsSince1970: Int64.random(in: 1...3, using: &rng)))
+                usage.recordUse(
+                    of: credential.id, for: ["example.com", "login.example.com"].randomElement(using: &rng)!,
+                    at: Timestamp(millisecondsSince1970: Int64.random(in: 1 ... 3, using: &rng)))
             }
             let context = RankingContext.testing(suffixes: suffixes, usage: usage)
-            let requests = try (0..<Int.random(in: 1...2, using: &rng)).map { _ in try ServiceIdentifier(hosts.randomElement(using: &rng)!) }
+            let requests = try (0 ..< Int.random(in: 1 ... 2, using: &rng)).map { _ in
+                try ServiceIdentifier(hosts.randomElement(using: &rng)!)
+            }
             let username = ["alice", "bob", nil, nil].randomElement(using: &rng)!
             let accepts = { (ranked: RankedCredential) in username == nil || ranked.credential.username == username }
 
             let ranked = CredentialRanking.matches(credentials, for: requests, context: context)
-            let best = CredentialRanking.best(credentials, for: requests, context: context,
-                                              accepting: { accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0)) })
+            let best = CredentialRanking.best(
+                credentials, for: requests, context: context,
+                accepting: {
+                    accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0))
+                })
             // What `get` runs: the candidates looked up in the vault's host index.
             let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
-            let candidates = HostIndex(hosts: credentials.map { $0.services.map(\.host) }).positions(passing: HostFilter(prepared: prepared))
-            let indexed = CredentialRanking.best(credentials, among: candidates, prepared: prepared, context: context,
-                                                 accepting: { accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0)) })
+            let candidates = HostIndex(hosts: credentials.map { $0.services.map(\.host) }).positions(
+                passing: HostFilter(prepared: prepared))
+            let indexed = CredentialRanking.best(
+                credentials, among: candidates, prepared: prepared, context: context,
+                accepting: {
+                    accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0))
+                })
             #expect(indexed?.credential.credential.id == best?.credential.credential.id)
             #expect(indexed?.tied == best?.tied)
             guard let first = ranked.firstIndex(where: accepts) else {
@@ -76,7 +92,8 @@ struct BestMatchTests {
         #expect(try answer("github.com", in: vault)?.username == "alice")
         #expect(try answer("codeberg.org", in: vault) == nil)  // the index is built now, without it
 
-        let added = try vault.add(services: [try ServiceIdentifier("codeberg.org")], username: "carol", secret: try secure("c"))
+        let added = try vault.add(
+            services: [try ServiceIdentifier("codeberg.org")], username: "carol", secret: try secure("c"))
         #expect(try answer("codeberg.org", in: vault)?.id == added.id)
 
         try vault.update(added.id) { $0.services = [try ServiceIdentifier("sr.ht")] }

@@ -14,16 +14,22 @@ import Testing
         .testing(suffixes: suffixes, equivalents: equivalents, usage: usage)
     }
 
-    func ranked(_ credentials: [Credential], _ requests: [String], _ context: RankingContext? = nil) throws -> [String] {
-        CredentialRanking.matches(credentials, for: try requests.map { try ServiceIdentifier($0) }, context: context ?? self.context())
-            .map(\.credential.title)
+    func ranked(_ credentials: [Credential], _ requests: [String], _ context: RankingContext? = nil) throws -> [String]
+    {
+        CredentialRanking.matches(
+            credentials, for: try requests.map { try ServiceIdentifier($0) }, context: context ?? self.context()
+        )
+        .map(\.credential.title)
     }
 
     @Test func tiersOrderTheListAndCloserParentsWin() throws {
-        let all = [try credential("site", ["login.github.com"]), try credential("root", ["github.com"]),
-                   try credential("api", ["api.github.com"]), try credential("exact", ["https://x.api.github.com/login"]),
-                   try credential("host", ["x.api.github.com"]), try credential("other", ["gitlab.com"])]
-        let result = CredentialRanking.rank(all, for: [try ServiceIdentifier("https://x.api.github.com/login")], context: context())
+        let all = [
+            try credential("site", ["login.github.com"]), try credential("root", ["github.com"]),
+            try credential("api", ["api.github.com"]), try credential("exact", ["https://x.api.github.com/login"]),
+            try credential("host", ["x.api.github.com"]), try credential("other", ["gitlab.com"]),
+        ]
+        let result = CredentialRanking.rank(
+            all, for: [try ServiceIdentifier("https://x.api.github.com/login")], context: context())
         #expect(result.map(\.credential.title) == ["exact", "host", "api", "root", "site", "other"])
         #expect(result.map(\.match) == [.exactURL, .sameHost, .parentDomain, .parentDomain, .sameSite, nil])
     }
@@ -54,13 +60,17 @@ import Testing
     // MARK: Properties
 
     func randomCredentials(_ count: Int, using rng: inout some RandomNumberGenerator) throws -> [Credential] {
-        let hosts = ["github.com", "api.github.com", "gist.github.com", "alice.github.io", "bob.github.io",
-                     "example.com", "www.example.com", "*.example.com", "example.co.uk", "https://github.com/login",
-                     "localhost:3000", "[::1]:8080", "box.com", "dropbox.com"]
+        let hosts = [
+            "github.com", "api.github.com", "gist.github.com", "alice.github.io", "bob.github.io",
+            "example.com", "www.example.com", "*.example.com", "example.co.uk", "https://github.com/login",
+            "localhost:3000", "[::1]:8080", "box.com", "dropbox.com",
+        ]
         return try (0 ..< count).map { index in
-            try credential("c\(Int.random(in: 0 ... 9, using: &rng))", (0 ... Int.random(in: 0 ... 2, using: &rng)).map { _ in
-                hosts.randomElement(using: &rng) ?? "github.com"
-            }, rank: Int32.random(in: 0 ... 2, using: &rng))
+            try credential(
+                "c\(Int.random(in: 0 ... 9, using: &rng))",
+                (0 ... Int.random(in: 0 ... 2, using: &rng)).map { _ in
+                    hosts.randomElement(using: &rng) ?? "github.com"
+                }, rank: Int32.random(in: 0 ... 2, using: &rng))
         }
     }
 
@@ -68,9 +78,12 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         for _ in 0 ..< 30 {
             let all = try randomCredentials(40, using: &rng)
-            let requests = [try ServiceIdentifier("https://github.com/login/x"), try ServiceIdentifier("www.example.com")]
+            let requests = [
+                try ServiceIdentifier("https://github.com/login/x"), try ServiceIdentifier("www.example.com"),
+            ]
             let once = CredentialRanking.rank(all, for: requests, context: context()).map(\.credential.id)
-            let shuffled = CredentialRanking.rank(all.shuffled(using: &rng), for: requests, context: context()).map(\.credential.id)
+            let shuffled = CredentialRanking.rank(all.shuffled(using: &rng), for: requests, context: context()).map(
+                \.credential.id)
             #expect(once == shuffled)
         }
     }

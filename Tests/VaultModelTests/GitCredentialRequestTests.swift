@@ -24,34 +24,52 @@ struct GitCredentialRequestTests {
     @Test("the attributes git 2.39 sends, a CRLF variant, and the blank line that ends them")
     func gitsAttributes() throws {
         for ending in ["\n", "\r\n"] {
-            let text = ["protocol=https", "host=git.example.com:8443", "path=org/repo.git", "username=alice", "password=pa=ss", "", "host=after.example.com"]
-                .joined(separator: ending)
+            let text = [
+                "protocol=https", "host=git.example.com:8443", "path=org/repo.git", "username=alice", "password=pa=ss",
+                "", "host=after.example.com",
+            ]
+            .joined(separator: ending)
             let request = try parse(text)
-            #expect(request.fields == ["protocol": "https", "host": "git.example.com:8443", "path": "org/repo.git", "username": "alice"])
+            #expect(
+                request.fields == [
+                    "protocol": "https", "host": "git.example.com:8443", "path": "org/repo.git", "username": "alice",
+                ])
             #expect(password(request) == "pa=ss", "only the first '=' separates")
             #expect(request.url() == "https://git.example.com:8443/org/repo.git")
         }
     }
 
-    @Test("empty values are absent; unknown attributes, secrets other than the password and lines without '=' are not kept")
+    @Test(
+        "empty values are absent; unknown attributes, secrets other than the password and lines without '=' are not kept"
+    )
     func dropped() throws {
-        let request = try parse("protocol=https\nhost=h.example\nusername=\npassword=\noauth_refresh_token=refresh\nwwwauth[]=Basic\ncapability[]=authtype\nquit=1\nno equals\n=empty key\nfuture=x\n")
+        let request = try parse(
+            "protocol=https\nhost=h.example\nusername=\npassword=\noauth_refresh_token=refresh\nwwwauth[]=Basic\ncapability[]=authtype\nquit=1\nno equals\n=empty key\nfuture=x\n"
+        )
         #expect(request.fields == ["protocol": "https", "host": "h.example"])
         #expect(request.username == nil && request.password == nil)
     }
 
-    @Test("url= is read as its parts, as git reads it: it replaces what came before, later lines override it, user information is decoded")
+    @Test(
+        "url= is read as its parts, as git reads it: it replaces what came before, later lines override it, user information is decoded"
+    )
     func url() throws {
-        var request = try parse("protocol=http\nhost=old.example\nusername=old\npassword=old\nurl=https://al%69ce:p%40ss%3Aword@git.example.com:8443/org/repo.git//\nusername=bob\n")
-        #expect(request.fields == ["protocol": "https", "host": "git.example.com:8443", "path": "org/repo.git", "username": "bob"])
+        var request = try parse(
+            "protocol=http\nhost=old.example\nusername=old\npassword=old\nurl=https://al%69ce:p%40ss%3Aword@git.example.com:8443/org/repo.git//\nusername=bob\n"
+        )
+        #expect(
+            request.fields == [
+                "protocol": "https", "host": "git.example.com:8443", "path": "org/repo.git", "username": "bob",
+            ])
         #expect(password(request) == "p@ss:word")
         request = try parse("url=https://git.example.com\n")
         #expect(request.fields == ["protocol": "https", "host": "git.example.com"] && request.password == nil)
         request = try parse("url=https://git.example.com/\n")
         #expect(request.path == nil, "a bare '/' is no path")
         request = try parse("url=https://a@b@git.example.com/x@y\n")
-        #expect(request.fields["username"] == "a" && request.fields["host"] == "b@git.example.com" && request.path == "x@y",
-                "user information ends at the first '@' before the path, as in git")
+        #expect(
+            request.fields["username"] == "a" && request.fields["host"] == "b@git.example.com" && request.path == "x@y",
+            "user information ends at the first '@' before the path, as in git")
         request = try parse("host=kept.example\nurl=not a url\n")
         #expect(request.fields.isEmpty, "a url without '://' names nothing, and still clears")
     }
@@ -80,39 +98,52 @@ struct GitCredentialRequestTests {
         var rest = [UInt8](repeating: 0, count: 64)
         close(pipe[1])
         let count = read(pipe[0], &rest, 64)
-        #expect(String(decoding: rest.prefix(max(count, 0)), as: UTF8.self) == "host=b.example\n", "nothing after the blank line was read")
+        #expect(
+            String(decoding: rest.prefix(max(count, 0)), as: UTF8.self) == "host=b.example\n",
+            "nothing after the blank line was read")
     }
 }
 
 extension GitCredentialRequestTests {
-    @Test("any input: only the known text attributes are kept, never empty, and a password (also one inside url=) never lands in them")
+    @Test(
+        "any input: only the known text attributes are kept, never empty, and a password (also one inside url=) never lands in them"
+    )
     func anyInput() throws {
         var generator = SystemRandomNumberGenerator()
-        let keys = ["protocol", "host", "path", "username", "url", "oauth_refresh_token", "wwwauth[]", "capability[]", "quit", "", "x"]
+        let keys = [
+            "protocol", "host", "path", "username", "url", "oauth_refresh_token", "wwwauth[]", "capability[]", "quit",
+            "", "x",
+        ]
         // None of these holds the password's marker "PW7".
         let pieces = ["https://", "h.example", "/", "%", "%41", "%4", "@", ":", "=", "\r", " ", "é", "\u{0}", "user"]
         func randomValue(from pieces: [String] = pieces) -> String {
-            (0 ..< Int.random(in: 0 ... 4, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            (0 ..< Int.random(in: 0 ... 4, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? ""
+            }.joined()
         }
         for _ in 0 ..< 3000 {
             var lines: [String] = []
             for _ in 0 ..< Int.random(in: 0 ... 6, using: &generator) {
                 switch Int.random(in: 0 ..< 6, using: &generator) {
                 case 0: lines.append("password=PW7" + randomValue())
-                case 1: lines.append("url=https://u" + (Bool.random(using: &generator) ? ":PW7" : "") + "@" + randomValue())
+                case 1:
+                    lines.append("url=https://u" + (Bool.random(using: &generator) ? ":PW7" : "") + "@" + randomValue())
                 case 2: lines.append(randomValue())  // no '=' (or one somewhere inside)
                 default:
                     // A url= with a userinfo of its own carries a password (`https://::@` has ":"),
                     // which is then rightly the request's: only case 1 puts one there, marked.
                     let key = keys.randomElement(using: &generator) ?? ""
-                    lines.append(key + "=" + (key == "url" ? randomValue(from: pieces.filter { $0 != "@" }) : randomValue()))
+                    lines.append(
+                        key + "=" + (key == "url" ? randomValue(from: pieces.filter { $0 != "@" }) : randomValue()))
                 }
             }
             let text = lines.joined(separator: Bool.random(using: &generator) ? "\n" : "\r\n")
             let request = try parse(text)
-            #expect(Set(request.fields.keys).isSubset(of: GitCredentialRequest.textAttributes), "\(text.debugDescription)")
+            #expect(
+                Set(request.fields.keys).isSubset(of: GitCredentialRequest.textAttributes), "\(text.debugDescription)")
             #expect(!request.fields.values.contains { $0.isEmpty || $0.contains("\n") }, "\(text.debugDescription)")
-            #expect(!request.fields.values.contains { $0.contains("PW7") }, "a password went into plain text: \(text.debugDescription)")
+            #expect(
+                !request.fields.values.contains { $0.contains("PW7") },
+                "a password went into plain text: \(text.debugDescription)")
             if let secret = password(request) { #expect(secret.hasPrefix("PW7"), "\(text.debugDescription)") }
         }
     }
@@ -121,9 +152,13 @@ extension GitCredentialRequestTests {
 @Suite("git rejections")
 struct GitRejectionsTests {
     func credential(created: Int64, replaced: [Int64] = []) -> Credential {
-        Credential(id: UUID(), title: "", services: [], username: "alice", secret: SecretReference(offset: 0, count: 0),
-                   created: Timestamp(millisecondsSince1970: created), modified: Timestamp(millisecondsSince1970: 99),
-                   history: replaced.map { PreviousSecret(secret: SecretReference(offset: 0, count: 0), replaced: Timestamp(millisecondsSince1970: $0)) })
+        Credential(
+            id: UUID(), title: "", services: [], username: "alice", secret: SecretReference(offset: 0, count: 0),
+            created: Timestamp(millisecondsSince1970: created), modified: Timestamp(millisecondsSince1970: 99),
+            history: replaced.map {
+                PreviousSecret(
+                    secret: SecretReference(offset: 0, count: 0), replaced: Timestamp(millisecondsSince1970: $0))
+            })
     }
 
     @Test("a credential's secret-set time moves with the secret only")
@@ -134,7 +169,9 @@ struct GitRejectionsTests {
         entry.modified = Timestamp(millisecondsSince1970: 500)
         #expect(entry.secretSet.millisecondsSince1970 == 10, "a new title is not a new password")
         entry.history = credential(created: 10, replaced: [40, 30]).history
-        #expect(entry.secretSet.millisecondsSince1970 == 40, "the latest replacement, whatever the history's order after a merge")
+        #expect(
+            entry.secretSet.millisecondsSince1970 == 40,
+            "the latest replacement, whatever the history's order after a merge")
     }
 
     @Test("a mark holds while the password is the rejected one, for the origin that rejected it, and survives the file")

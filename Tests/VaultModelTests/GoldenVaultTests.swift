@@ -40,7 +40,8 @@ import Testing
         #expect(example.services.first?.isWildcard == true)
         #expect(secretText(vault, example.secret) == "pässwörd-日本語")
 
-        #expect(vault.contents.tombstones.map { $0.id.uuidString.lowercased() } == ["37c93d8d-c5bc-48ad-b657-5b975c298170"])
+        #expect(
+            vault.contents.tombstones.map { $0.id.uuidString.lowercased() } == ["37c93d8d-c5bc-48ad-b657-5b975c298170"])
     }
 
     /// A vault an older pwtui wrote is brought to this version when it is first saved here, and
@@ -63,7 +64,8 @@ import Testing
         // And saved again, from a vault already at this version.
         try reopened.update(try reopened.credential(id: "78bf0c9d").id) { $0.notes = "again" }
         try reopened.save()
-        #expect(try Vault.open(at: copy, password: try secure("golden master")).credential(id: "78bf0c9d").notes == "again")
+        #expect(
+            try Vault.open(at: copy, password: try secure("golden master")).credential(id: "78bf0c9d").notes == "again")
     }
 
     @Test func goldenVaultRefusesAnotherPassword() throws {

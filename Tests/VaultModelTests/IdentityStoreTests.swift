@@ -11,8 +11,9 @@ import Testing
     func vaultWithThree() throws -> Vault {
         let vault = try createVault(in: temporary, environment: environment)
         for name in ["a", "b", "c"] {
-            try vault.add(services: [ServiceIdentifier("\(name).example")], username: name, secret: try secure("secret-\(name)"),
-                          title: "T\(name)", notes: "notes-\(name)")
+            try vault.add(
+                services: [ServiceIdentifier("\(name).example")], username: name, secret: try secure("secret-\(name)"),
+                title: "T\(name)", notes: "notes-\(name)")
         }
         try vault.save()
         return vault
@@ -40,10 +41,14 @@ import Testing
         let path = try temporary.freshPath("identities")
         try IdentityStore(vault: vault).save(to: path)
         let request = try ServiceIdentifier("https://www.a-other.example/")
-        let filtered = try #require(IdentityStore.load(from: path) { equivalents in
-            #expect(equivalents.groups == [["a-other.example", "a.example"]], "the equivalents travel with the store")
-            return HostFilter(requests: [request], context: RankingContext(suffixes: NoPublicSuffixList(), equivalents: equivalents))
-        })
+        let filtered = try #require(
+            IdentityStore.load(from: path) { equivalents in
+                #expect(
+                    equivalents.groups == [["a-other.example", "a.example"]], "the equivalents travel with the store")
+                return HostFilter(
+                    requests: [request],
+                    context: RankingContext(suffixes: NoPublicSuffixList(), equivalents: equivalents))
+            })
         #expect(filtered.identities.map(\.username) == ["a"], "only the credential an equivalent domain could match")
         #expect(!filtered.isComplete)
         #expect(throws: VaultError.self) { try filtered.save(to: path) }
@@ -78,6 +83,7 @@ import Testing
         try writeFile(directory + "/.usage.tmp-deadbeef0000", [1, 2, 3])
         try store.save(to: directory + "/identities")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        #expect(names == [".usage.tmp-deadbeef0000", "identities", "identities.key"], "only the store's own temporaries go")
+        #expect(
+            names == [".usage.tmp-deadbeef0000", "identities", "identities.key"], "only the store's own temporaries go")
     }
 }

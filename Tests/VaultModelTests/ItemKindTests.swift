@@ -24,6 +24,8 @@ struct ItemKindTests {
         let path = try temporary.freshPath("identities")
         try IdentityStore(vault: reopened).save(to: path)
         let store = try #require(IdentityStore.load(from: path))
-        for (kind, id) in ids { #expect(try store.identities.first { $0.id == id }?.secretlessCredential().kind == kind) }
+        for (kind, id) in ids {
+            #expect(try store.identities.first { $0.id == id }?.secretlessCredential().kind == kind)
+        }
     }
 }

@@ -20,7 +20,8 @@ struct NamedFieldTests {
     @Test("text and secret fields survive the file; a replaced secret value goes to the field's history")
     func kept() throws {
         let vault = try createVault(in: temporary, environment: environment)
-        let item = try vault.add(services: [try ServiceIdentifier("bank.example")], username: "kim", secret: try secure("pw"))
+        let item = try vault.add(
+            services: [try ServiceIdentifier("bank.example")], username: "kim", secret: try secure("pw"))
         try vault.setField(of: item.id, name: "PIN", text: nil, secret: try secure("1234"))
         try vault.setField(of: item.id, name: "branch", text: "North", secret: try secure(""))
         try vault.setField(of: item.id, name: "pin", text: nil, secret: try secure("5678"))
@@ -40,10 +41,13 @@ struct NamedFieldTests {
     @Test("a field set while another process saved is replayed onto its version, the secret in the right arena")
     func replayed() throws {
         let vault = try createVault(in: temporary, environment: environment)
-        let item = try vault.add(services: [try ServiceIdentifier("a.example")], username: "kim", secret: try secure("pw"))
+        let item = try vault.add(
+            services: [try ServiceIdentifier("a.example")], username: "kim", secret: try secure("pw"))
         try vault.save()
         let other = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment)
-        try other.add(services: [try ServiceIdentifier("b.example")], username: "kim", secret: try secure("a-longer-password-to-shift-offsets"))
+        try other.add(
+            services: [try ServiceIdentifier("b.example")], username: "kim",
+            secret: try secure("a-longer-password-to-shift-offsets"))
         try other.save()
         try vault.setField(of: item.id, name: "secret key", text: nil, secret: try secure("A3-XYZ"))
         try vault.save()
@@ -56,22 +60,30 @@ struct NamedFieldTests {
     @Test("a reconciliation takes the fields of the side that changed them, secrets copied")
     func reconciled() throws {
         let vault = try createVault(in: temporary, environment: environment)
-        let item = try vault.add(services: [try ServiceIdentifier("a.example")], username: "kim", secret: try secure("pw"))
+        let item = try vault.add(
+            services: [try ServiceIdentifier("a.example")], username: "kim", secret: try secure("pw"))
         try vault.save()
         let base = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment).contents
         try vault.setField(of: item.id, name: "code", text: nil, secret: try secure("c0de"))
         let ours = vault.contents
         let (merged, _) = try VaultReconcile.reconcile(base: base, ours: base, theirs: ours)
         let result = try #require(merged.credential(withID: item.id))
-        #expect(result.field(named: "code").flatMap(\.secret).map { merged.secrets.withBytes(of: $0) { String(decoding: $0, as: UTF8.self) } } == "c0de")
+        #expect(
+            result.field(named: "code").flatMap(\.secret).map {
+                merged.secrets.withBytes(of: $0) { String(decoding: $0, as: UTF8.self) }
+            } == "c0de")
     }
 
-    @Test("an adopted credential (an import) saved after another process saved keeps its TOTP key and secret fields: they move to the merged arena")
+    @Test(
+        "an adopted credential (an import) saved after another process saved keeps its TOTP key and secret fields: they move to the merged arena"
+    )
     func adoptedReplayed() throws {
         let vault = try createVault(in: temporary, environment: environment)
         try vault.save()
         let other = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment)
-        try other.add(services: [try ServiceIdentifier("b.example")], username: "kim", secret: try secure("shifts-every-offset-of-the-arena"))
+        try other.add(
+            services: [try ServiceIdentifier("b.example")], username: "kim",
+            secret: try secure("shifts-every-offset-of-the-arena"))
         try other.save()
         let source = try SecretArena()
         func stored(_ text: String) throws -> SecretReference {
@@ -81,8 +93,9 @@ struct NamedFieldTests {
         let password = try stored("pw")
         let key = OneTimeKey(parameters: .standard, key: try stored("12345678901234567890"))
         let pin = NamedField(name: "PIN", value: .secret(try stored("4321")))
-        let imported = Credential(id: UUID(), title: "Imported", services: [try ServiceIdentifier("a.example")], username: "kim",
-                                  secret: password, created: now, modified: now, totp: key, fields: [pin])
+        let imported = Credential(
+            id: UUID(), title: "Imported", services: [try ServiceIdentifier("a.example")], username: "kim",
+            secret: password, created: now, modified: now, totp: key, fields: [pin])
         let adopted = try vault.adopt(imported, secretsFrom: source)
         try vault.save()
         let reopened = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment)

@@ -15,8 +15,9 @@ import Testing
         #expect(naturally(["v1.10", "v1.9", "v1.2", "v10.0"]) == ["v1.2", "v1.9", "v1.10", "v10.0"])
         #expect(naturally(["a10b2", "a10b10", "a9b99", "a10b1"]) == ["a9b99", "a10b1", "a10b2", "a10b10"])
         // Longer than any integer type: still by value.
-        #expect(naturally(["x100000000000000000000000", "x99999999999999999999999"])
-            == ["x99999999999999999999999", "x100000000000000000000000"])
+        #expect(
+            naturally(["x100000000000000000000000", "x99999999999999999999999"])
+                == ["x99999999999999999999999", "x100000000000000000000000"])
         // Leading zeros do not make a number larger; equal values keep a fixed order.
         #expect(naturally(["v8", "v007", "v7", "v010"]) == ["v007", "v7", "v8", "v010"])
         // A number sorts against text where its first digit would: digits before letters.
@@ -45,7 +46,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let alphabet: [String] = ["a", "B", "b", "é", "E", "0", "1", "2", "9", " ", "-", ".", "ｘ", "２", "日"]
         func title() -> String {
-            (0 ..< Int.random(in: 0 ... 8, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "" }.joined()
+            (0 ..< Int.random(in: 0 ... 8, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator) ?? ""
+            }.joined()
         }
         let titles = (0 ..< 150).map { _ in title() }
         let once = naturally(titles)
@@ -63,16 +66,19 @@ import Testing
             let x = Int.random(in: 0 ... 100_000, using: &generator)
             let y = Int.random(in: 0 ... 100_000, using: &generator)
             guard x != y else { continue }
-            #expect(NaturalSortKey.areInIncreasingOrder(prefix + "\(x)" + suffix, prefix + "\(y)" + suffix) == (x < y),
-                    "\(prefix)\(x)\(suffix) vs \(prefix)\(y)\(suffix)")
+            #expect(
+                NaturalSortKey.areInIncreasingOrder(prefix + "\(x)" + suffix, prefix + "\(y)" + suffix) == (x < y),
+                "\(prefix)\(x)\(suffix) vs \(prefix)\(y)\(suffix)")
         }
         for _ in 0 ..< 300 {
             // Without zeros: "01" and "1" are one number, told apart by their text alone.
             let a = title().filter { $0.isASCII && $0 != "0" }
             let b = title().filter { $0.isASCII && $0 != "0" }
             guard a.lowercased() != b.lowercased() else { continue }
-            #expect(NaturalSortKey.areInIncreasingOrder(a, b) == NaturalSortKey.areInIncreasingOrder(a.uppercased(), b.lowercased()),
-                    "\(a) vs \(b)")
+            #expect(
+                NaturalSortKey.areInIncreasingOrder(a, b)
+                    == NaturalSortKey.areInIncreasingOrder(a.uppercased(), b.lowercased()),
+                "\(a) vs \(b)")
         }
     }
 
@@ -83,7 +89,8 @@ import Testing
         let expected = ["alpha", "Émile", "Server 1", "server 2", "Server 10", "Server 100", "zeta"]
         #expect(CredentialRanking.byTitle(credentials).map(\.displayTitle) == expected)
         #expect(CredentialRanking.byTitle(credentials.reversed()).map(\.displayTitle) == expected)
-        let ranked = CredentialRanking.rank(credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
+        let ranked = CredentialRanking.rank(
+            credentials, for: [], context: RankingContext(suffixes: NoPublicSuffixList()))
         #expect(ranked.map(\.credential.displayTitle) == expected)
         let twins = try [credential("same"), credential("same"), credential("same")]
         #expect(CredentialRanking.byTitle(twins).map(\.id.uuidString) == twins.map(\.id.uuidString).sorted())

@@ -14,7 +14,8 @@ import VaultCrypto
     /// A saved vault with one credential whose password went p1 → p2 → p3.
     func vaultWithHistory() throws -> (Vault, UUID) {
         let vault = try createVault(in: temporary, environment: environment)
-        let credential = try vault.add(services: [ServiceIdentifier("s.example")], username: "u", secret: try secure("p1"))
+        let credential = try vault.add(
+            services: [ServiceIdentifier("s.example")], username: "u", secret: try secure("p1"))
         try vault.replaceSecret(of: credential.id, with: try secure("p2"))
         try vault.replaceSecret(of: credential.id, with: try secure("p3"))
         try vault.save()

@@ -28,9 +28,11 @@ struct SitelessItemTests {
         let identity = try #require(IdentityStore(vault: reopened).identities.first { $0.id == wifi.id })
         #expect(identity.services.isEmpty && identity.displayTitle == "Home Wi-Fi")
         let context = RankingContext(suffixes: NoPublicSuffixList())
-        let matches = CredentialRanking.matches(reopened.contents.credentials, for: [try ServiceIdentifier("home")], context: context)
+        let matches = CredentialRanking.matches(
+            reopened.contents.credentials, for: [try ServiceIdentifier("home")], context: context)
         #expect(!matches.contains { $0.credential.id == wifi.id })
-        let all = CredentialRanking.rank(reopened.contents.credentials, for: [try ServiceIdentifier("wifi.example")], context: context)
+        let all = CredentialRanking.rank(
+            reopened.contents.credentials, for: [try ServiceIdentifier("wifi.example")], context: context)
         #expect(all.contains { $0.credential.id == wifi.id && $0.match == nil })
     }
 
@@ -38,9 +40,12 @@ struct SitelessItemTests {
     func unnamedRefused() throws {
         let vault = try createVault(in: temporary, environment: VaultEnvironment(derivation: MemoizingDerivation()))
         #expect(throws: VaultError.self) { try vault.add(services: [], username: "kim", secret: try secure("p")) }
-        let site = try vault.add(services: [try ServiceIdentifier("a.example")], username: "kim", secret: try secure("p"))
+        let site = try vault.add(
+            services: [try ServiceIdentifier("a.example")], username: "kim", secret: try secure("p"))
         #expect(throws: VaultError.self) { try vault.update(site.id) { $0.services = [] } }
-        try vault.update(site.id) { $0.services = []; $0.title = "Now an item" }
+        try vault.update(site.id) {
+            $0.services = []; $0.title = "Now an item"
+        }
         #expect(try vault.credential(id: site.id.uuidString).services.isEmpty)
     }
 
@@ -48,16 +53,24 @@ struct SitelessItemTests {
     func appLinks() throws {
         let environment = VaultEnvironment(derivation: MemoizingDerivation())
         let vault = try createVault(in: temporary, environment: environment)
-        let services = [try ServiceIdentifier("https://example.com/login"), try ServiceIdentifier("android://aGFzaA==@com.example.app/"),
-                        try ServiceIdentifier("iosapp://com.example.ios")]
+        let services = [
+            try ServiceIdentifier("https://example.com/login"),
+            try ServiceIdentifier("android://aGFzaA==@com.example.app/"),
+            try ServiceIdentifier("iosapp://com.example.ios"),
+        ]
         let item = try vault.add(services: services, username: "kim", secret: try secure("pw"))
         try vault.save()
         let reopened = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment)
         let stored = try #require(reopened.contents.credential(withID: item.id))
         #expect(stored.services.map(\.text) == services.map(\.text))
         let context = RankingContext(suffixes: NoPublicSuffixList())
-        let app = CredentialRanking.matches(reopened.contents.credentials, for: [try ServiceIdentifier("androidapp://com.example.app")], context: context)
+        let app = CredentialRanking.matches(
+            reopened.contents.credentials, for: [try ServiceIdentifier("androidapp://com.example.app")],
+            context: context)
         #expect(app.map(\.credential.id) == [item.id])
-        #expect(CredentialRanking.matches(reopened.contents.credentials, for: [try ServiceIdentifier("com.example.app")], context: context).isEmpty)
+        #expect(
+            CredentialRanking.matches(
+                reopened.contents.credentials, for: [try ServiceIdentifier("com.example.app")], context: context
+            ).isEmpty)
     }
 }

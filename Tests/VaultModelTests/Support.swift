@@ -11,8 +11,9 @@ import VaultCrypto
 func createVault(in temporary: TemporaryDirectory, environment: VaultEnvironment) throws -> Vault {
     var environment = environment
     environment.writingFloor = .cheapest
-    return try Vault.create(at: try temporary.freshPath("v.pwtui"), password: try secure(testPassword), parameters: .cheapest,
-                            environment: environment)
+    return try Vault.create(
+        at: try temporary.freshPath("v.pwtui"), password: try secure(testPassword), parameters: .cheapest,
+        environment: environment)
 }
 
 func readFile(_ path: String) throws -> [UInt8] {
@@ -36,8 +37,11 @@ func steppingClock(from start: Int64 = 1_700_000_000_000) -> Clock {
 let testPassword = "correct horse"
 
 /// A credential with no secret behind it, for ranking and filtering, which never read the secret.
-func credential(_ title: String, _ services: [String] = ["x.example"], username: String = "", rank: Int32 = 0) throws -> Credential {
-    Credential(id: UUID(), title: title, services: try services.map { try ServiceIdentifier($0) },
-               username: username, secret: SecretReference(offset: 0, count: 0), rank: rank,
-               created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0))
+func credential(_ title: String, _ services: [String] = ["x.example"], username: String = "", rank: Int32 = 0) throws
+    -> Credential
+{
+    Credential(
+        id: UUID(), title: title, services: try services.map { try ServiceIdentifier($0) },
+        username: username, secret: SecretReference(offset: 0, count: 0), rank: rank,
+        created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0))
 }

@@ -20,7 +20,8 @@ import VaultModel
         var usage = UsageHistory()
         usage.recordUse(of: id, for: "github.com", at: Timestamp(millisecondsSince1970: 42))
         try UsageHistoryFile(path: path).write(usage)
-        #expect(UsageHistoryFile(path: path).read().lastUsed(id, for: "github.com") == Timestamp(millisecondsSince1970: 42))
+        #expect(
+            UsageHistoryFile(path: path).read().lastUsed(id, for: "github.com") == Timestamp(millisecondsSince1970: 42))
         #expect(try FileSystem.status(path).permissions == 0o600)
     }
 

@@ -16,9 +16,11 @@ import VaultCrypto
     func smallVault() throws -> (path: String, bytes: [UInt8]) {
         let vault = try createVault(in: temporary, environment: environment)
         let path = vault.path
-        let first = try vault.add(services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("s3cret"))
+        let first = try vault.add(
+            services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("s3cret"))
         try vault.replaceSecret(of: first.id, with: try secure("s3cret2"))
-        let second = try vault.add(services: [ServiceIdentifier("x.example")], username: "bob", secret: try secure("pw"))
+        let second = try vault.add(
+            services: [ServiceIdentifier("x.example")], username: "bob", secret: try secure("pw"))
         try vault.remove(second.id)
         try vault.save()
         return (path, try readFile(path))
@@ -98,7 +100,9 @@ import VaultCrypto
 
     @Test func unknownMajorVersionIsRefusedAndNeverOverwritten() throws {
         let (path, original) = try smallVault()
-        let newer = try rewritingHeader(original) { $0[8] = 2; $0[9] = 0 }
+        let newer = try rewritingHeader(original) {
+            $0[8] = 2; $0[9] = 0
+        }
         #expect(open(newer, at: path) == .unsupported)
 
         // A vault opened before the file was replaced by a newer version must not overwrite it.
@@ -109,7 +113,8 @@ import VaultCrypto
         #expect(throws: VaultError.self) { try vault.save() }
         #expect(try readFile(path) == newer)
         // Creating a vault where one exists is refused too.
-        let fresh = try Vault.create(at: path, password: try secure("other"), parameters: .interactive, environment: environment)
+        let fresh = try Vault.create(
+            at: path, password: try secure("other"), parameters: .interactive, environment: environment)
         #expect(throws: VaultError.self) { try fresh.save() }
         #expect(try readFile(path) == newer)
     }
@@ -138,7 +143,8 @@ import VaultCrypto
         #expect(open(try withKDF(ops: 0, memKiB: 64 * 1024), at: path) == .damaged)
         #expect(derivation.derivations == before)
 
-        let generous = VaultEnvironment(derivation: derivation, bounds: .init(maxOpsLimit: 20, maxMemLimitKiB: 1024 * 1024))
+        let generous = VaultEnvironment(
+            derivation: derivation, bounds: .init(maxOpsLimit: 20, maxMemLimitKiB: 1024 * 1024))
         try writeFile(path, try withKDF(ops: 11, memKiB: 64 * 1024))
         // Allowed by wider bounds, the derivation runs, and the commitment then says "wrong key".
         #expect(throws: VaultError.wrongPassword(path: path)) {

@@ -35,9 +35,10 @@ import VaultCrypto
         mutating func add(_ secret: String, title: String = "", id: UUID = UUID()) throws -> UUID {
             let now = stamp(after: nil)
             let reference = try contents.secrets.store(try secure(secret))
-            contents.credentials.append(Credential(
-                id: id, title: title, services: [try ServiceIdentifier("example.com")], username: "u",
-                secret: reference, created: now, modified: now))
+            contents.credentials.append(
+                Credential(
+                    id: id, title: title, services: [try ServiceIdentifier("example.com")], username: "u",
+                    secret: reference, created: now, modified: now))
             return id
         }
 
@@ -52,7 +53,8 @@ import VaultCrypto
             let index = try #require(contents.credentials.firstIndex { $0.id == id })
             let now = stamp(after: contents.credentials[index])
             let reference = try contents.secrets.store(try secure(secret))
-            contents.credentials[index].history.append(PreviousSecret(secret: contents.credentials[index].secret, replaced: now))
+            contents.credentials[index].history.append(
+                PreviousSecret(secret: contents.credentials[index].secret, replaced: now))
             contents.credentials[index].secret = reference
             contents.credentials[index].modified = now
         }
@@ -83,13 +85,24 @@ import VaultCrypto
             func text(_ reference: SecretReference) -> String {
                 contents.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) }
             }
-            credentials = Dictionary(uniqueKeysWithValues: contents.credentials.map { c in
-                (c.id, Entry(fields: [c.title, c.username, c.notes, "\(c.rank)", c.services.map(\.text).joined(separator: ","),
-                                      c.totp.map { "\($0.parameters.algorithm)/\($0.parameters.digits)/\($0.parameters.period)/\(text($0.key))" } ?? ""],
-                             modified: c.modified.millisecondsSince1970, secret: text(c.secret),
-                             history: c.history.map { "\($0.replaced.millisecondsSince1970):\(text($0.secret))" }))
-            })
-            tombstones = Dictionary(uniqueKeysWithValues: contents.tombstones.map { ($0.id, $0.deleted.millisecondsSince1970) })
+            credentials = Dictionary(
+                uniqueKeysWithValues: contents.credentials.map { c in
+                    (
+                        c.id,
+                        Entry(
+                            fields: [
+                                c.title, c.username, c.notes, "\(c.rank)",
+                                c.services.map(\.text).joined(separator: ","),
+                                c.totp.map {
+                                    "\($0.parameters.algorithm)/\($0.parameters.digits)/\($0.parameters.period)/\(text($0.key))"
+                                } ?? "",
+                            ],
+                            modified: c.modified.millisecondsSince1970, secret: text(c.secret),
+                            history: c.history.map { "\($0.replaced.millisecondsSince1970):\(text($0.secret))" })
+                    )
+                })
+            tombstones = Dictionary(
+                uniqueKeysWithValues: contents.tombstones.map { ($0.id, $0.deleted.millisecondsSince1970) })
             equivalents = contents.equivalents.groups
         }
 
@@ -125,14 +138,19 @@ import VaultCrypto
         theirs.time += 5000  // theirs changed it later
         try ours.setPassword(id, "ours")
         try theirs.setPassword(id, "theirs")
-        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+        for merged in [
+            try merge(b.contents, ours.contents, theirs.contents),
+            try merge(b.contents, theirs.contents, ours.contents),
+        ] {
             let snapshot = Snapshot(merged)
             #expect(snapshot.credentials[id]?.secret == "theirs")
             #expect(snapshot.passwords(of: id) == ["p0", "ours", "theirs"])
         }
     }
 
-    @Test("a password both sides replaced is listed once in the history, at its later replacement, however often merged (issue 26, 11)")
+    @Test(
+        "a password both sides replaced is listed once in the history, at its later replacement, however often merged (issue 26, 11)"
+    )
     func aPasswordBothReplacedIsListedOnce() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }
@@ -145,7 +163,9 @@ import VaultCrypto
         let history = snapshot.credentials[id]?.history ?? []
         #expect(history.filter { $0.hasSuffix(":p0") }.count == 1, "\(history)")
         let theirsReplaced = try #require(Snapshot(theirs.contents).credentials[id]?.history.first)
-        #expect(history.contains(theirsReplaced), "p0 at the later of its two replacements: \(history) vs \(theirsReplaced)")
+        #expect(
+            history.contains(theirsReplaced), "p0 at the later of its two replacements: \(history) vs \(theirsReplaced)"
+        )
         // Merged again with either side, and with a third copy: still once.
         merged = try merge(ours.contents, merged, ours.contents)
         merged = try merge(nil, merged, theirs.contents)
@@ -179,7 +199,10 @@ import VaultCrypto
         #expect(one == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
         // Both set a key: the later one wins, on either side of the merge.
         let theirKey = try theirs.contents.secrets.store(try secure("their-key"))
-        try theirs.edit(id) { $0.totp = OneTimeKey(parameters: OneTimeParameters(algorithm: .sha256, digits: 8, period: 60), key: theirKey) }
+        try theirs.edit(id) {
+            $0.totp = OneTimeKey(
+                parameters: OneTimeParameters(algorithm: .sha256, digits: 8, period: 60), key: theirKey)
+        }
         let both = Snapshot(try merge(b.contents, ours.contents, theirs.contents))
         #expect(both.credentials[id]?.fields[5] == "sha256/8/60/their-key")
         #expect(both == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
@@ -203,18 +226,23 @@ import VaultCrypto
         try current.edit(id) { $0.title = "edited since" }
         var restored = backup
         restored.time = current.time + 60_000  // the restore happens later, on any clock
-        for merged in [try merge(ancestor.contents, current.contents, restored.contents),
-                       try merge(ancestor.contents, restored.contents, current.contents)] {
+        for merged in [
+            try merge(ancestor.contents, current.contents, restored.contents),
+            try merge(ancestor.contents, restored.contents, current.contents),
+        ] {
             let fields = try #require(Snapshot(merged).credentials[id]?.fields)
             #expect(fields[0] == "edited since" && fields[2] == "notes since", "\(fields)")
             #expect(fields[4].contains("since.example"), "\(fields)")
             #expect(fields[5] == "sha1/6/30/key-set-since", "\(fields)")
         }
-        let (_, summary) = try VaultReconcile.reconcile(base: ancestor.contents, ours: current.contents, theirs: restored.contents)
+        let (_, summary) = try VaultReconcile.reconcile(
+            base: ancestor.contents, ours: current.contents, theirs: restored.contents)
         #expect(summary.changed == 0, "the replay brings nothing in: \(summary)")
     }
 
-    @Test("a secret named field changed on both sides keeps the losing value in its history, like the password (issue 24, 4)")
+    @Test(
+        "a secret named field changed on both sides keeps the losing value in its history, like the password (issue 24, 4)"
+    )
     func aSecretFieldThatLosesAMergeKeepsItsValueInHistory() throws {
         var id = UUID()
         var b = try base { id = try $0.add("p0") }
@@ -229,16 +257,25 @@ import VaultCrypto
             try copy.edit(id) { $0.set(NamedField(name: "pin", value: .secret(reference)), at: at) }
             if replica == 0 { ours = copy } else { theirs = copy }
         }
-        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+        for merged in [
+            try merge(b.contents, ours.contents, theirs.contents),
+            try merge(b.contents, theirs.contents, ours.contents),
+        ] {
             let credential = try #require(merged.credentials.first { $0.id == id })
             let field = try #require(credential.fields.first { $0.name == "pin" })
-            func text(_ reference: SecretReference) -> String { merged.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) } }
+            func text(_ reference: SecretReference) -> String {
+                merged.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) }
+            }
             #expect(field.secret.map(text) == "3333")
-            #expect(Set(field.history.map { text($0.secret) }) == ["1111", "2222"], "\(field.history.map { text($0.secret) })")
+            #expect(
+                Set(field.history.map { text($0.secret) }) == ["1111", "2222"],
+                "\(field.history.map { text($0.secret) })")
         }
     }
 
-    @Test("authenticator keys set on both sides: the later is current, the other is kept in the key history, through the file too (issue 24, 4)")
+    @Test(
+        "authenticator keys set on both sides: the later is current, the other is kept in the key history, through the file too (issue 24, 4)"
+    )
     func aKeyThatLosesAMergeIsKept() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }
@@ -251,10 +288,15 @@ import VaultCrypto
             try copy.edit(id) { $0.replaceOneTimeKey(with: OneTimeKey(parameters: .standard, key: reference), at: at) }
             if isOurs { ours = copy } else { theirs = copy }
         }
-        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+        for merged in [
+            try merge(b.contents, ours.contents, theirs.contents),
+            try merge(b.contents, theirs.contents, ours.contents),
+        ] {
             let decoded = try PayloadCodec.decode(try PayloadCodec.encode(merged), path: "merged")
             let credential = try #require(decoded.credentials.first { $0.id == id })
-            func text(_ reference: SecretReference) -> String { decoded.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) } }
+            func text(_ reference: SecretReference) -> String {
+                decoded.secrets.withBytes(of: reference) { String(decoding: $0, as: UTF8.self) }
+            }
             #expect(credential.totp.map { text($0.key) } == "their key")
             #expect(credential.totpHistory.map { text($0.key.key) } == ["our key"])
         }
@@ -267,7 +309,10 @@ import VaultCrypto
         try ours.remove(id)
         theirs.time += 5000
         try theirs.setPassword(id, "edited after")
-        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents)] {
+        for merged in [
+            try merge(b.contents, ours.contents, theirs.contents),
+            try merge(b.contents, theirs.contents, ours.contents),
+        ] {
             let snapshot = Snapshot(merged)
             #expect(snapshot.credentials[id]?.secret == "edited after")
             #expect(snapshot.tombstones[id] == nil)
@@ -291,7 +336,9 @@ import VaultCrypto
         #expect(again.credentials[id]?.fields[2] == "kept")
     }
 
-    @Test("without an ancestor, a removal made later that never saw the copy's new password does not cost it (issue 24, 4)")
+    @Test(
+        "without an ancestor, a removal made later that never saw the copy's new password does not cost it (issue 24, 4)"
+    )
     func aLaterRemovalWithoutAncestorKeepsAPasswordItNeverSaw() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }
@@ -306,7 +353,9 @@ import VaultCrypto
         }
     }
 
-    @Test("without an ancestor, a removal first and then the copy's password change on a machine 2 hours slow: the password stays (issue 24, 4)")
+    @Test(
+        "without an ancestor, a removal first and then the copy's password change on a machine 2 hours slow: the password stays (issue 24, 4)"
+    )
     func aRemovalFirstThenASlowCopysPasswordChangeKeepsIt() throws {
         var id = UUID()
         let b = try base { id = try $0.add("p0") }
@@ -326,12 +375,17 @@ import VaultCrypto
     @Test func aRemovalOfAnUnchangedCredentialWins() throws {
         var id = UUID()
         var keep = UUID()
-        let b = try base { id = try $0.add("p0"); keep = try $0.add("p1") }
+        let b = try base {
+            id = try $0.add("p0"); keep = try $0.add("p1")
+        }
         var ours = b
         let theirs = b
         try ours.remove(id)
-        for merged in [try merge(b.contents, ours.contents, theirs.contents), try merge(b.contents, theirs.contents, ours.contents),
-                       try merge(nil, ours.contents, theirs.contents)] {
+        for merged in [
+            try merge(b.contents, ours.contents, theirs.contents),
+            try merge(b.contents, theirs.contents, ours.contents),
+            try merge(nil, ours.contents, theirs.contents),
+        ] {
             let snapshot = Snapshot(merged)
             #expect(snapshot.credentials[id] == nil)
             #expect(snapshot.tombstones[id] != nil)
@@ -352,7 +406,8 @@ import VaultCrypto
         // With the ancestor (git), and without it (a conflict copy): B's password is current.
         #expect(Snapshot(try merge(seen, a.contents, b.contents)).credentials[id]?.secret == "from B, later")
         #expect(Snapshot(try merge(nil, a.contents, b.contents)).credentials[id]?.secret == "from B, later")
-        #expect(Snapshot(try merge(nil, b.contents, a.contents)).passwords(of: id) == ["p0", "from A", "from B, later"])
+        #expect(
+            Snapshot(try merge(nil, b.contents, a.contents)).passwords(of: id) == ["p0", "from A", "from B, later"])
     }
 
     @Test func equivalentsAreMergedPerGroup() throws {
@@ -375,8 +430,10 @@ import VaultCrypto
     @Test func theStampOfAnEditFollowsTheLastChangeWhenTheClockIsBehind() throws {
         let temporary = TemporaryDirectory()
         let late = Clock { Timestamp(millisecondsSince1970: 5_000) }
-        let vault = try createVault(in: temporary, environment: VaultEnvironment(clock: late, derivation: MemoizingDerivation()))
-        let credential = try vault.add(services: [try ServiceIdentifier("example.com")], username: "u", secret: try secure("p"))
+        let vault = try createVault(
+            in: temporary, environment: VaultEnvironment(clock: late, derivation: MemoizingDerivation()))
+        let credential = try vault.add(
+            services: [try ServiceIdentifier("example.com")], username: "u", secret: try secure("p"))
         try vault.update(credential.id) { $0.title = "one" }
         try vault.replaceSecret(of: credential.id, with: try secure("q"))
         let after = try #require(vault.contents.credential(withID: credential.id))
@@ -417,7 +474,9 @@ import VaultCrypto
         return (b.contents, copies[0].contents, copies[1].contents)
     }
 
-    @Test(arguments: 1 ... 200) func generatedCopiesMergeCommutativelyIdempotentlyAndKeepEveryPassword(seed: UInt64) throws {
+    @Test(arguments: 1 ... 200) func generatedCopiesMergeCommutativelyIdempotentlyAndKeepEveryPassword(seed: UInt64)
+        throws
+    {
         let (b, o, t) = try Self.generated(seed: seed)
         let merged = try merge(b, o, t)
         let snapshot = Snapshot(merged)

@@ -9,7 +9,9 @@ import VaultCrypto
     let temporary = TemporaryDirectory()
     let environment = VaultEnvironment(derivation: MemoizingDerivation())
 
-    static let alphabet: [String] = ["a", "Z", "0", " ", "é", "日", "本", "🔑", "\u{0301}", "\"", "\\", "\n", "\t", "ß", "Ω"]
+    static let alphabet: [String] = [
+        "a", "Z", "0", " ", "é", "日", "本", "🔑", "\u{0301}", "\"", "\\", "\n", "\t", "ß", "Ω",
+    ]
 
     /// Notes take any of the alphabet; titles and usernames are one line of printable text
     /// (`lineOnly`), as the vault requires.
@@ -35,10 +37,13 @@ import VaultCrypto
         let path = vault.path
         var expected: [UUID: Expected] = [:]
         for index in 0 ..< count {
-            let secret = (0 ..< Int.random(in: 0 ... 64, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+            let secret = (0 ..< Int.random(in: 0 ... 64, using: &rng)).map { _ in
+                UInt8.random(in: 0 ... 255, using: &rng)
+            }
             let services = (0 ... Int.random(in: 0 ... 2, using: &rng)).map { "s\(index)-\($0).example.com" }
             let entry = Expected(
-                title: randomText(&rng, maxLength: 40, lineOnly: true), username: randomText(&rng, maxLength: 20, lineOnly: true),
+                title: randomText(&rng, maxLength: 40, lineOnly: true),
+                username: randomText(&rng, maxLength: 20, lineOnly: true),
                 notes: randomText(&rng, maxLength: 100), secret: secret, services: services,
                 rank: Int32.random(in: -5 ... 5, using: &rng))
             let credential = try vault.add(
@@ -67,8 +72,11 @@ import VaultCrypto
         // At the limits (Limits.swift): the largest notes and secret pwtui keeps.
         let hugeNotes = String(repeating: "notes-日本-", count: Limits.notesBytes / "notes-日本-".utf8.count)
         let hugeSecret = [UInt8](repeating: 0xAB, count: Limits.secretBytes)
-        let big = try vault.add(services: [ServiceIdentifier("big.example")], username: "", secret: try secure(hugeSecret), notes: hugeNotes)
-        let empty = try vault.add(services: [ServiceIdentifier("empty.example")], username: "", secret: try SecureBytes(capacity: 0))
+        let big = try vault.add(
+            services: [ServiceIdentifier("big.example")], username: "", secret: try secure(hugeSecret), notes: hugeNotes
+        )
+        let empty = try vault.add(
+            services: [ServiceIdentifier("empty.example")], username: "", secret: try SecureBytes(capacity: 0))
         try vault.save()
 
         let reopened = try Vault.open(at: path, password: try secure(testPassword), environment: environment)
@@ -86,10 +94,12 @@ import VaultCrypto
         let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
         let vault = try createVault(in: temporary, environment: environment)
         let path = vault.path
-        let kept = try vault.add(services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("one"))
+        let kept = try vault.add(
+            services: [ServiceIdentifier("github.com")], username: "alice", secret: try secure("one"))
         try vault.replaceSecret(of: kept.id, with: try secure("two"))
         try vault.replaceSecret(of: kept.id, with: try secure("three"))
-        let deleted = try vault.add(services: [ServiceIdentifier("old.example")], username: "bob", secret: try secure("x"))
+        let deleted = try vault.add(
+            services: [ServiceIdentifier("old.example")], username: "bob", secret: try secure("x"))
         try vault.remove(deleted.id)
         try vault.save()
 
@@ -134,8 +144,9 @@ import VaultCrypto
 
     @Test func writingRefusesWeakKeyDerivation() throws {
         #expect(throws: VaultError.self) {
-            _ = try Vault.create(at: "/nonexistent/v", password: try secure("pw"),
-                                 parameters: KDFParameters(opsLimit: 2, memLimitKiB: 64 * 1024), environment: environment)
+            _ = try Vault.create(
+                at: "/nonexistent/v", password: try secure("pw"),
+                parameters: KDFParameters(opsLimit: 2, memLimitKiB: 64 * 1024), environment: environment)
         }
     }
 }

@@ -25,8 +25,9 @@ import VaultCrypto
 
     /// A header and data key of their own, for sealing images by hand (the vault's key is private).
     func freshKeys() throws -> VaultKeys {
-        try VaultFormat.makeKeys(password: try secure(testPassword), parameters: .interactive, derivation: environment.derivation,
-                                 vaultID: Array(repeating: 7, count: 16), generation: 1)
+        try VaultFormat.makeKeys(
+            password: try secure(testPassword), parameters: .interactive, derivation: environment.derivation,
+            vaultID: Array(repeating: 7, count: 16), generation: 1)
     }
 
     func directoryListing(_ path: String) throws -> [String] {
@@ -81,7 +82,8 @@ import VaultCrypto
 
     @Test func editsOfDifferentFieldsFromTwoOpenCopiesAreAllKept() throws {
         let a = try newVault()
-        let shared = try a.add(services: [ServiceIdentifier("s.example")], username: "first", secret: try secure("p1"), title: "old")
+        let shared = try a.add(
+            services: [ServiceIdentifier("s.example")], username: "first", secret: try secure("p1"), title: "old")
         try a.save()
         let b = try reopen(a.path)
         let c = try reopen(a.path)
@@ -104,8 +106,9 @@ import VaultCrypto
 
     @Test func servicesAddedAndRemovedConcurrentlyMergeAsSets() throws {
         let a = try newVault()
-        let shared = try a.add(services: [ServiceIdentifier("one.example"), ServiceIdentifier("two.example")],
-                               username: "u", secret: try secure("p1"))
+        let shared = try a.add(
+            services: [ServiceIdentifier("one.example"), ServiceIdentifier("two.example")],
+            username: "u", secret: try secure("p1"))
         try a.save()
         let b = try reopen(a.path)
         try a.update(shared.id) { $0.services.removeAll { $0.text == "one.example" } }
@@ -188,7 +191,12 @@ import VaultCrypto
         let before = try readFile(vault.path)
         let listing = try directoryListing(vault.path)
         let damages: [(String, ([UInt8]) -> [UInt8])] = [
-            ("a flipped byte", { var bytes = $0; bytes[bytes.count / 2] ^= 0x40; return bytes }),
+            (
+                "a flipped byte",
+                {
+                    var bytes = $0; bytes[bytes.count / 2] ^= 0x40; return bytes
+                }
+            ),
             ("a lost tail", { Array($0.dropLast(1)) }),
             ("a byte more", { $0 + [0] }),
         ]
@@ -196,11 +204,14 @@ import VaultCrypto
         for (damage, change) in damages {
             var header = keys.header
             #expect(throws: VaultError.self, "\(damage)") {
-                try VaultStorage.commit(path: vault.path, backup: .keepPrevious, produce: { _ in
-                    try VaultFormat.sealImage(vault.contents, header: &header, dataKey: keys.dataKey)
-                }, verify: { _ in }, afterWriting: { temporary in
-                    try writeFile(temporary, change(try readFile(temporary)))
-                })
+                try VaultStorage.commit(
+                    path: vault.path, backup: .keepPrevious,
+                    produce: { _ in
+                        try VaultFormat.sealImage(vault.contents, header: &header, dataKey: keys.dataKey)
+                    }, verify: { _ in },
+                    afterWriting: { temporary in
+                        try writeFile(temporary, change(try readFile(temporary)))
+                    })
             }
             #expect(try readFile(vault.path) == before, "\(damage)")
             #expect(try directoryListing(vault.path) == listing, "\(damage)")
@@ -215,18 +226,22 @@ import VaultCrypto
         let keys = try freshKeys()
         var header = keys.header
         var image = try VaultFormat.sealImage(vault.contents, header: &header, dataKey: keys.dataKey)
-        #expect(try VaultFormat.credentialCount(decryptingInPlace: &image, header: header, dataKey: keys.dataKey, path: vault.path) == 1)
+        #expect(
+            try VaultFormat.credentialCount(
+                decryptingInPlace: &image, header: header, dataKey: keys.dataKey, path: vault.path) == 1)
 
         for offset in [VaultHeader.byteCount + 10, image.count - 1] {
             var damaged = try VaultFormat.sealImage(vault.contents, header: &header, dataKey: keys.dataKey)
             damaged.withUnsafeMutableBytes { $0[offset] ^= 0x01 }
             #expect(throws: VaultError.self) {
-                _ = try VaultFormat.credentialCount(decryptingInPlace: &damaged, header: header, dataKey: keys.dataKey, path: vault.path)
+                _ = try VaultFormat.credentialCount(
+                    decryptingInPlace: &damaged, header: header, dataKey: keys.dataKey, path: vault.path)
             }
         }
         var short = try SecureBytes(zeros: VaultHeader.byteCount + 3)
         #expect(throws: VaultError.self) {
-            _ = try VaultFormat.credentialCount(decryptingInPlace: &short, header: header, dataKey: keys.dataKey, path: vault.path)
+            _ = try VaultFormat.credentialCount(
+                decryptingInPlace: &short, header: header, dataKey: keys.dataKey, path: vault.path)
         }
     }
 
@@ -252,7 +267,8 @@ import VaultCrypto
 
     @Test func passwordChangeLeavesNothingOpenableWithTheOldPassword() throws {
         let vault = try newVault()
-        let credential = try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        let credential = try vault.add(
+            services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
         try vault.save()
         let oldHeader = vault.header
         try vault.changePassword(to: try secure("new password"))
@@ -295,13 +311,16 @@ import VaultCrypto
         try b.add(services: [ServiceIdentifier("x.example")], username: "x", secret: try secure("x"))
         try b.save()
         let groups = try reopen(a.path).contents.equivalents.groups
-        #expect(groups.count == 2 && groups.contains(["ebay.com", "ebay.de"]), "b's group is added to what a saved: \(groups)")
+        #expect(
+            groups.count == 2 && groups.contains(["ebay.com", "ebay.de"]),
+            "b's group is added to what a saved: \(groups)")
         #expect(groups.contains { $0.contains("amazon.fr") }, "a's change is kept: \(groups)")
     }
 
     @Test func idPrefixesResolveUniquely() throws {
         let vault = try newVault()
-        let credential = try vault.add(services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
+        let credential = try vault.add(
+            services: [ServiceIdentifier("a.example")], username: "a", secret: try secure("pa"))
         let full = credential.id.uuidString
         #expect(try vault.credential(id: full).id == credential.id)
         #expect(try vault.credential(id: String(full.lowercased().prefix(4))).id == credential.id)

@@ -14,7 +14,9 @@ import VaultModel
 final class CachedDerivation: KeyDerivation {
     private let cache = Mutex<[[UInt8]: [UInt8]]>([:])
 
-    func deriveKey(password: borrowing SecureBytes, salt: [UInt8], parameters: KDFParameters) throws(VaultCryptoError) -> SecureBytes {
+    func deriveKey(password: borrowing SecureBytes, salt: [UInt8], parameters: KDFParameters) throws(VaultCryptoError)
+        -> SecureBytes
+    {
         let key = password.withUnsafeBytes { Array($0) } + salt
         if let cached = cache.withLock({ $0[key] }) {
             return try SecureBytes(copying: cached)
@@ -42,7 +44,9 @@ func median(_ values: [Double]) -> Double {
 }
 
 func format(_ values: [Double]) -> String {
-    String(format: "median %.2f ms (min %.2f, max %.2f, n=%d)", median(values), values.min() ?? 0, values.max() ?? 0, values.count)
+    String(
+        format: "median %.2f ms (min %.2f, max %.2f, n=%d)", median(values), values.min() ?? 0, values.max() ?? 0,
+        values.count)
 }
 
 /// Kilobytes from /proc/self/status (VmRSS, VmHWM).
@@ -66,10 +70,14 @@ defer { try? FileManager.default.removeItem(atPath: directory) }
 
 func makeVault(_ count: Int) throws -> String {
     let path = "\(directory)/v\(count).pwtui"
-    let vault = try Vault.create(at: path, password: try secure("bench"), parameters: .interactive, environment: environment)
+    let vault = try Vault.create(
+        at: path, password: try secure("bench"), parameters: .interactive, environment: environment)
     for index in 0 ..< count {
         try vault.add(
-            services: [try ServiceIdentifier("https://login.site\(index).example.com/auth"), try ServiceIdentifier("site\(index).com")],
+            services: [
+                try ServiceIdentifier("https://login.site\(index).example.com/auth"),
+                try ServiceIdentifier("site\(index).com"),
+            ],
             username: "user\(index)@example.com", secret: try secure("Pa55-word-\(index)-xyzzy-plugh"),
             title: "Site number \(index)", notes: index % 10 == 0 ? "Some notes for entry \(index)" : "")
     }
@@ -80,11 +88,18 @@ func makeVault(_ count: Int) throws -> String {
 // `pwtui-bench make-vault PATH COUNT`: a vault of COUNT sample credentials (master password
 // "bench"), for timing the real binary (agent fast path, suggest) by hand.
 if CommandLine.arguments.dropFirst().first == "make-vault", CommandLine.arguments.count == 4,
-   let count = Int(CommandLine.arguments[3]) {
-    let vault = try Vault.create(at: CommandLine.arguments[2], password: try secure("bench"), parameters: .interactive, environment: environment)
+    let count = Int(CommandLine.arguments[3])
+{
+    let vault = try Vault.create(
+        at: CommandLine.arguments[2], password: try secure("bench"), parameters: .interactive, environment: environment)
     for index in 0 ..< count {
-        try vault.add(services: [try ServiceIdentifier("https://login.site\(index).example.com/auth"), try ServiceIdentifier("site\(index).com")],
-                      username: "user\(index)@example.com", secret: try secure("Pa55-word-\(index)"), title: "Site number \(index)")
+        try vault.add(
+            services: [
+                try ServiceIdentifier("https://login.site\(index).example.com/auth"),
+                try ServiceIdentifier("site\(index).com"),
+            ],
+            username: "user\(index)@example.com", secret: try secure("Pa55-word-\(index)"),
+            title: "Site number \(index)")
     }
     try vault.save()
     exit(0)
@@ -108,7 +123,8 @@ if CommandLine.arguments.dropFirst().first == "profile-open" {
         let password = try secure("bench")
         var unlocked: UnlockedVault?
         let unlock = try milliseconds {
-            unlocked = try VaultFormat.unlock(file, password: password, derivation: environment.derivation, bounds: .standard, path: path)
+            unlocked = try VaultFormat.unlock(
+                file, password: password, derivation: environment.derivation, bounds: .standard, path: path)
         }
         guard let opened = unlocked.take() else { exit(1) }
         let decrypt = try milliseconds {
@@ -129,7 +145,9 @@ if CommandLine.arguments.dropFirst().first == "memory", let path = CommandLine.a
     resetPeakMemory()
     let baseline = status("VmRSS")
     let vault = try Vault.open(at: path, password: try secure("bench"), environment: environment)
-    print("peak memory opening \(vault.contents.credentials.count) credentials: \((status("VmHWM") - baseline) / 1024) MiB beyond the KDF (process baseline \(baseline / 1024) MiB)")
+    print(
+        "peak memory opening \(vault.contents.credentials.count) credentials: \((status("VmHWM") - baseline) / 1024) MiB beyond the KDF (process baseline \(baseline / 1024) MiB)"
+    )
     exit(0)
 }
 
@@ -142,7 +160,10 @@ for count in [10_000, 100_000] {
     for _ in 0 ..< rounds {
         // The opened vault is freed outside the timing: a command exits without tearing it down.
         var opened: Vault?
-        times.append(try milliseconds { opened = try Vault.open(at: path, password: try secure("bench"), environment: environment) })
+        times.append(
+            try milliseconds {
+                opened = try Vault.open(at: path, password: try secure("bench"), environment: environment)
+            })
         opened = nil
         _ = opened
     }
@@ -154,10 +175,12 @@ do {
     let vault = try Vault.open(at: path, password: try secure("bench"), environment: environment)
     var times: [Double] = []
     for round in 0 ..< rounds {
-        times.append(try milliseconds {
-            try vault.add(services: [try ServiceIdentifier("new\(round).example")], username: "n", secret: try secure("p"))
-            try vault.save()
-        })
+        times.append(
+            try milliseconds {
+                try vault.add(
+                    services: [try ServiceIdentifier("new\(round).example")], username: "n", secret: try secure("p"))
+                try vault.save()
+            })
     }
     print("add one credential to 10,000 and save (fsync included): \(format(times))")
 }
@@ -165,20 +188,30 @@ do {
 do {
     // Ranking and filtering the 100,000-credential vault (services site<i>.example.com and
     // https://login.site<i>.example.com/auth), warm PSL cache as in a picker session.
-    let vault = try Vault.open(at: "\(directory)/v100000.pwtui", password: try secure("bench"), environment: environment)
+    let vault = try Vault.open(
+        at: "\(directory)/v100000.pwtui", password: try secure("bench"), environment: environment)
     let context = RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList())
     var ranked: [RankedCredential] = []
     // Typical: the request shares its site with a few credentials. Worst case: with every
     // credential (all of them are under example.com), so all 100,000 are same-site matches to sort.
-    for (label, url) in [("typical", "https://www.site4242.com/login"), ("worst case", "https://www.site4242.example.com/login")] {
+    for (label, url) in [
+        ("typical", "https://www.site4242.com/login"), ("worst case", "https://www.site4242.example.com/login"),
+    ] {
         let requests = [try ServiceIdentifier(url)]
         var times: [Double] = []
         for _ in 0 ..< rounds {
-            times.append(milliseconds { ranked = CredentialRanking.matches(vault.contents.credentials, for: requests, context: context) })
+            times.append(
+                milliseconds {
+                    ranked = CredentialRanking.matches(vault.contents.credentials, for: requests, context: context)
+                })
         }
         print("rank 100,000 credentials against \(url) (\(label)): \(format(times)); \(ranked.count) match")
     }
-    let showAll = try milliseconds { ranked = CredentialRanking.rank(vault.contents.credentials, for: [try ServiceIdentifier("https://www.site4242.com/login")], context: context) }
+    let showAll = try milliseconds {
+        ranked = CredentialRanking.rank(
+            vault.contents.credentials, for: [try ServiceIdentifier("https://www.site4242.com/login")], context: context
+        )
+    }
     print(String(format: "rank with show-all (the other 99,999 sorted by title): %.1f ms", showAll))
     var list: FilterableList?
     let prepare = milliseconds { list = FilterableList(ranked) }
@@ -189,7 +222,11 @@ do {
         let query = ["s", "si", "sit", "site4", "site42", "us 42"][round % 6]
         filterTimes.append(milliseconds { hits = list.filteredPositions(by: query).positions.count })
     }
-    print(String(format: "re-score 100,000 after a keystroke (queries s, si, sit, site4, site42, 'us 42'): %@ (index built once in %.1f ms)", format(filterTimes), prepare))
+    print(
+        String(
+            format:
+                "re-score 100,000 after a keystroke (queries s, si, sit, site4, site42, 'us 42'): %@ (index built once in %.1f ms)",
+            format(filterTimes), prepare))
     _ = hits
 }
 
@@ -198,19 +235,22 @@ do {
     // build the filter index, lay out, draw into the grid), and from a keystroke to the next frame.
     let size = TerminalSize(rows: 50, columns: 160)
     for count in [10_000, 100_000] {
-        let vault = try Vault.open(at: "\(directory)/v\(count).pwtui", password: try secure("bench"), environment: environment)
+        let vault = try Vault.open(
+            at: "\(directory)/v\(count).pwtui", password: try secure("bench"), environment: environment)
         let requests = [try ServiceIdentifier("https://www.site4242.com/login")]
         let context = RankingContext(suffixes: LibPSL() ?? NoPublicSuffixList())
         var screen: CredentialListScreen?
         var firstFrames: [Double] = []
         for _ in 0 ..< max(rounds / 3, 3) {
-            firstFrames.append(milliseconds {
-                let list = CredentialListScreen(ranked: CredentialRanking.rank(vault.contents.credentials, for: requests, context: context),
-                                                requestLabel: "https://www.site4242.com/login")
-                var canvas = Canvas(size: size)
-                list.render(into: &canvas)
-                screen = list
-            })
+            firstFrames.append(
+                milliseconds {
+                    let list = CredentialListScreen(
+                        ranked: CredentialRanking.rank(vault.contents.credentials, for: requests, context: context),
+                        requestLabel: "https://www.site4242.com/login")
+                    var canvas = Canvas(size: size)
+                    list.render(into: &canvas)
+                    screen = list
+                })
         }
         print("picker first frame, \(count) credentials (after the KDF): \(format(firstFrames))")
         guard var list = screen else { exit(1) }
@@ -218,11 +258,12 @@ do {
         _ = list.handle(.key(.tab), context: screenContext)
         var keystrokes: [Double] = []
         for character in "site42".unicodeScalars {
-            keystrokes.append(milliseconds {
-                _ = list.handle(.key(.text(character)), context: screenContext)
-                var canvas = Canvas(size: size)
-                list.render(into: &canvas)
-            })
+            keystrokes.append(
+                milliseconds {
+                    _ = list.handle(.key(.text(character)), context: screenContext)
+                    var canvas = Canvas(size: size)
+                    list.render(into: &canvas)
+                })
         }
         print("picker keystroke to next frame, \(count) credentials, show-all, typing 'site42': \(format(keystrokes))")
     }

@@ -12,12 +12,17 @@ enum BitwardenJSONWriter {
         for (index, credential) in credentials.enumerated() {
             try output.append(utf8: index == 0 ? "\n    {" : ",\n    {")
             let type = [ItemKind.login: 1, .note: 2, .card: 3, .identity: 4][credential.kind] ?? 1
-            try output.append(utf8: "\"id\": \"\(credential.id.uuidString.lowercased())\", \"organizationId\": null, \"folderId\": null, \"type\": \(type), \"reprompt\": 0, ")
+            try output.append(
+                utf8:
+                    "\"id\": \"\(credential.id.uuidString.lowercased())\", \"organizationId\": null, \"folderId\": null, \"type\": \(type), \"reprompt\": 0, "
+            )
             try member("name", credential.title.isEmpty ? credential.displayTitle : credential.title, to: &output)
             var custom = credential.fields
             // A secure note's text is Bitwarden's notes (where its own notes keep theirs).
-            if credential.kind == .note, credential.notes.isEmpty, let index = custom.firstIndex(where: { $0.isNamed("note") && $0.isSecret && $0.history.isEmpty }),
-               let text = custom[index].secret {
+            if credential.kind == .note, credential.notes.isEmpty,
+                let index = custom.firstIndex(where: { $0.isNamed("note") && $0.isSecret && $0.history.isEmpty }),
+                let text = custom[index].secret
+            {
                 custom.remove(at: index)
                 try output.append(utf8: "\"notes\": ")
                 try vault.withSecret(text) { try JSONText.appendQuoted($0, to: &output) }
@@ -64,7 +69,8 @@ enum BitwardenJSONWriter {
                 try output.append(utf8: "null")
             } else {
                 try output.append(utf8: "[")
-                let entries: [(String?, PreviousSecret)] = credential.history.map { (nil, $0) } + fieldHistory.map { ($0.0, $0.1) }
+                let entries: [(String?, PreviousSecret)] =
+                    credential.history.map { (nil, $0) } + fieldHistory.map { ($0.0, $0.1) }
                 for (number, (name, previous)) in entries.enumerated() {
                     try output.append(utf8: number == 0 ? "{" : ", {")
                     try member("lastUsedDate", previous.replaced.description, to: &output)
@@ -107,8 +113,10 @@ enum BitwardenJSONWriter {
 
     /// `table`'s members as an object, each from the field of its name (taken out of `fields`):
     /// Bitwarden's `card` or `identity`. A card's `expiry` (`M/YYYY`) is its `expMonth` and `expYear`.
-    private static func members(_ table: [(member: String, name: String, secret: Bool)], expiry: Bool, taking fields: inout [NamedField],
-                                of vault: Vault, to output: inout SecureBytes) throws {
+    private static func members(
+        _ table: [(member: String, name: String, secret: Bool)], expiry: Bool, taking fields: inout [NamedField],
+        of vault: Vault, to output: inout SecureBytes
+    ) throws {
         try output.append(utf8: "{")
         var first = true
         func key(_ name: String) throws {
@@ -116,7 +124,10 @@ enum BitwardenJSONWriter {
             first = false
         }
         for (member, name, secret) in table {
-            guard let index = fields.firstIndex(where: { $0.isNamed(name) && $0.isSecret == secret && $0.history.isEmpty }) else { continue }
+            guard
+                let index = fields.firstIndex(where: { $0.isNamed(name) && $0.isSecret == secret && $0.history.isEmpty }
+                )
+            else { continue }
             try key(member)
             switch fields[index].value {
             case .text(let text): try output.append(utf8: JSONText.quote(text))
@@ -137,7 +148,8 @@ enum BitwardenJSONWriter {
         try output.append(utf8: "}, ")
     }
 
-    private static func member(_ name: String, _ value: String, last: Bool = false, to output: inout SecureBytes) throws {
+    private static func member(_ name: String, _ value: String, last: Bool = false, to output: inout SecureBytes) throws
+    {
         try output.append(utf8: "\"\(name)\": \(JSONText.quote(value))" + (last ? "" : ", "))
     }
 

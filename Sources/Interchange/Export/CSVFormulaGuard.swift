@@ -11,7 +11,9 @@
 /// pwtui's importer takes the quote off again for the formats pwtui writes (`csv`,
 /// `keepassxc-csv`), so a round trip keeps `=` and `-` at the start of a title or a note.
 enum CSVFormulaGuard {
-    static let triggers: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
+    static let triggers: Set<UInt8> = [
+        UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D,
+    ]
 
     /// Whether a cell with this first byte is guarded.
     static func needsGuard(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -23,7 +25,8 @@ enum CSVFormulaGuard {
     static func unguarded(_ text: String) -> String {
         let bytes = text.utf8
         guard bytes.count >= 2, bytes.first == UInt8(ascii: "'"),
-              triggers.contains(bytes[bytes.index(after: bytes.startIndex)]) else { return text }
+            triggers.contains(bytes[bytes.index(after: bytes.startIndex)])
+        else { return text }
         return String(text.dropFirst())
     }
 }

@@ -29,24 +29,33 @@ public struct ExportWriter {
 
     public mutating func write(_ vault: Vault) throws -> SecureBytes {
         var output = try SecureBytes(capacity: 64 * 1024 + vault.contents.secrets.byteCount * 2)
-        let credentials = vault.contents.credentials.sorted { ($0.created, $0.id.uuidString) < ($1.created, $1.id.uuidString) }
+        let credentials = vault.contents.credentials.sorted {
+            ($0.created, $0.id.uuidString) < ($1.created, $1.id.uuidString)
+        }
         switch format {
         case .csv:
-            try CSVWriter.row(["title", "services", "username", "password", "notes", "otpauth", "created", "modified", "fields",
-                               "secret fields", "last used", "secret field history", "kind"].map(Field.text), to: &output)
+            try CSVWriter.row(
+                [
+                    "title", "services", "username", "password", "notes", "otpauth", "created", "modified", "fields",
+                    "secret fields", "last used", "secret field history", "kind",
+                ].map(Field.text), to: &output)
             for credential in credentials {
-                try CSVWriter.row([.text(credential.title), .text(credential.services.map(\.text).joined(separator: "\n")),
-                                   .text(credential.username), .secret(credential.secret), .text(credential.notes),
-                                   oneTimeField(credential), .text(credential.created.description),
-                                   .text(credential.modified.description), .text(Self.textFieldLines(credential)),
-                                   .secretFields(credential.fields.filter(\.isSecret)),
-                                   .text(lastUsed(credential.id)?.description ?? ""),
-                                   .secretFieldHistory(credential.fields.filter { !$0.history.isEmpty }),
-                                   .text(credential.kind.token)], to: &output, vault: vault)
+                try CSVWriter.row(
+                    [
+                        .text(credential.title), .text(credential.services.map(\.text).joined(separator: "\n")),
+                        .text(credential.username), .secret(credential.secret), .text(credential.notes),
+                        oneTimeField(credential), .text(credential.created.description),
+                        .text(credential.modified.description), .text(Self.textFieldLines(credential)),
+                        .secretFields(credential.fields.filter(\.isSecret)),
+                        .text(lastUsed(credential.id)?.description ?? ""),
+                        .secretFieldHistory(credential.fields.filter { !$0.history.isEmpty }),
+                        .text(credential.kind.token),
+                    ], to: &output, vault: vault)
             }
         case .keepassxcCSV:
-            try CSVWriter.row(["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
-                .map(Field.text), to: &output)
+            try CSVWriter.row(
+                ["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
+                    .map(Field.text), to: &output)
             for credential in credentials {
                 var notes = credential.notes
                 // KeePassXC's CSV has no column for fields: text ones go in the notes as
@@ -60,11 +69,15 @@ public struct ExportWriter {
                 }
                 let secretFields = credential.fields.filter(\.isSecret)
                 if !secretFields.isEmpty { notesFields += 1 }
-                try CSVWriter.row([.text("Root"), .text(credential.title), .text(credential.username), .secret(credential.secret),
-                                   .text(credential.services.first?.text ?? ""),
-                                   secretFields.isEmpty ? .text(notes) : .notesWithSecretFields(notes, secretFields), oneTimeField(credential),
-                                   .text("0"), .text(credential.modified.description), .text(credential.created.description)],
-                                  to: &output, vault: vault)
+                try CSVWriter.row(
+                    [
+                        .text("Root"), .text(credential.title), .text(credential.username), .secret(credential.secret),
+                        .text(credential.services.first?.text ?? ""),
+                        secretFields.isEmpty ? .text(notes) : .notesWithSecretFields(notes, secretFields),
+                        oneTimeField(credential),
+                        .text("0"), .text(credential.modified.description), .text(credential.created.description),
+                    ],
+                    to: &output, vault: vault)
             }
         case .bitwardenJSON:
             try BitwardenJSONWriter.write(credentials, of: vault, to: &output)
@@ -75,7 +88,8 @@ public struct ExportWriter {
     /// A credential's text fields as `name: value` lines (a value's line breaks become spaces:
     /// one line per field is what reads back).
     static func textFieldLines(_ credential: Credential) -> String {
-        credential.fields.compactMap { field in field.text.map { "\(field.name): \(oneLine($0))" } }.joined(separator: "\n")
+        credential.fields.compactMap { field in field.text.map { "\(field.name): \(oneLine($0))" } }.joined(
+            separator: "\n")
     }
 
     static func oneLine(_ text: String) -> String {
@@ -147,7 +161,8 @@ public struct ExportWriter {
         }
 
         /// `name: value` lines, built in protected memory (line breaks in a value become spaces).
-        private static func appendLines(_ fields: [NamedField], from vault: Vault, to output: inout SecureBytes) throws {
+        private static func appendLines(_ fields: [NamedField], from vault: Vault, to output: inout SecureBytes) throws
+        {
             for (index, field) in fields.enumerated() {
                 guard let secret = field.secret else { continue }
                 if index > 0 { try output.append(utf8: "\n") }
@@ -157,7 +172,9 @@ public struct ExportWriter {
         }
 
         /// A secret's bytes with its line breaks made spaces: one line per value is what reads back.
-        private static func appendOneLine(_ secret: SecretReference, from vault: Vault, to output: inout SecureBytes) throws {
+        private static func appendOneLine(_ secret: SecretReference, from vault: Vault, to output: inout SecureBytes)
+            throws
+        {
             try vault.withSecret(secret) { bytes in
                 for byte in bytes { try output.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte) }
             }

@@ -47,8 +47,10 @@ enum BitwardenItems {
         copy(identityFields, from: identity, into: &entry, batch: batch)
     }
 
-    private static func copy(_ table: [(member: String, name: String, secret: Bool)], from object: JSONValue,
-                             into entry: inout ImportedEntry, batch: ImportBatch) {
+    private static func copy(
+        _ table: [(member: String, name: String, secret: Bool)], from object: JSONValue,
+        into entry: inout ImportedEntry, batch: ImportBatch
+    ) {
         for (member, name, secret) in table {
             guard case .string(let value)? = object[member], value.count > 0 else { continue }
             if secret {

@@ -17,15 +17,21 @@ enum BitwardenJSON {
             guard case .string(let reference)? = value else { return "" }
             return batch.text(reference)
         }
-        guard case .object = document else { throw ImportFailure(line: 1, "a Bitwarden export is a JSON object with \"items\"") }
+        guard case .object = document else {
+            throw ImportFailure(line: 1, "a Bitwarden export is a JSON object with \"items\"")
+        }
         if case .bool(true)? = document["encrypted"] {
-            throw ImportFailure("is an encrypted Bitwarden export; export again choosing the format \".json\", not \".json (Encrypted)\"")
+            throw ImportFailure(
+                "is an encrypted Bitwarden export; export again choosing the format \".json\", not \".json (Encrypted)\""
+            )
         }
         guard case .array(let items)? = document["items"] else {
             throw ImportFailure(line: 1, "has no \"items\" array; is it a Bitwarden export?")
         }
         if UnsupportedExport.isEnpass(items) {
-            throw ImportFailure("is an Enpass JSON export, which pwtui does not read (not supported): export CSV from Enpass, or move through Bitwarden")
+            throw ImportFailure(
+                "is an Enpass JSON export, which pwtui does not read (not supported): export CSV from Enpass, or move through Bitwarden"
+            )
         }
         var folders: [String: String] = [:]
         if case .array(let list)? = document["folders"] {
@@ -81,7 +87,8 @@ enum BitwardenJSON {
             if case .array(let history)? = item["passwordHistory"] {
                 for old in history {
                     guard case .string(let password)? = old["password"],
-                          let replaced = ImportedTime.iso8601(text(old["lastUsedDate"])) else { continue }
+                        let replaced = ImportedTime.iso8601(text(old["lastUsedDate"]))
+                    else { continue }
                     // Bitwarden records a hidden field's old value here as `NAME: value`.
                     if let (name, value) = fieldValue(password, names: entry.secretFields.map(\.name), arena: arena) {
                         entry.fieldHistory.append((name, value, replaced))
@@ -102,7 +109,8 @@ enum BitwardenJSON {
     /// A history entry that is a hidden field's earlier value, as Bitwarden writes it (and
     /// `BitwardenJSONWriter` too): `NAME: value` for a hidden field NAME of the same item. The
     /// value stays where it lies in the arena.
-    static func fieldValue(_ entry: SecretReference, names: [String], arena: SecretArena) -> (String, SecretReference)? {
+    static func fieldValue(_ entry: SecretReference, names: [String], arena: SecretArena) -> (String, SecretReference)?
+    {
         arena.withBytes(of: entry) { bytes in
             for name in names {
                 let prefix = Array((name + ": ").utf8)

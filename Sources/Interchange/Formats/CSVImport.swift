@@ -24,7 +24,9 @@ enum CSVImport {
             arena.withBytes(of: field) { String(decoding: $0, as: UTF8.self) }.trimmingSpaces().lowercased()
         }
         let layout = try choose(format, header: header, line: headerRecord.line)
-        if let repeated = Dictionary(grouping: header.filter { !$0.isEmpty }, by: { $0 }).first(where: { $0.value.count > 1 }) {
+        if let repeated = Dictionary(grouping: header.filter { !$0.isEmpty }, by: { $0 }).first(where: {
+            $0.value.count > 1
+        }) {
             throw ImportFailure(line: headerRecord.line, "the header names the column '\(repeated.key)' twice")
         }
         let roles = header.map { layout.columns[$0] }
@@ -34,8 +36,13 @@ enum CSVImport {
         for record in records.dropFirst() {
             // A lone empty field is a blank line some writers add at the end.
             if record.fields.count == 1, record.fields[0].count == 0, header.count > 1 { continue }
-            guard record.fields.count <= header.count || record.fields[header.count...].allSatisfy({ $0.count == 0 }) else {
-                result.rejected.append(ImportFailure(line: record.line, "\(record.fields.count) fields where the header has \(header.count), with text past the last column"))
+            guard record.fields.count <= header.count || record.fields[header.count...].allSatisfy({ $0.count == 0 })
+            else {
+                result.rejected.append(
+                    ImportFailure(
+                        line: record.line,
+                        "\(record.fields.count) fields where the header has \(header.count), with text past the last column"
+                    ))
                 continue
             }
             result.entries.append(entry(record, roles: roles, header: header, layout: layout, batch: result))
@@ -51,7 +58,10 @@ enum CSVImport {
         // Another manager's file is never read as one of these, --format or not: its extra
         // columns (a card's number and code) would land in the notes.
         if exact == nil, let manager = UnsupportedExport.csv(header) {
-            throw ImportFailure(line: line, "the header is a \(manager) CSV's, which pwtui does not read (not supported); its columns would be misread as another manager's")
+            throw ImportFailure(
+                line: line,
+                "the header is a \(manager) CSV's, which pwtui does not read (not supported); its columns would be misread as another manager's"
+            )
         }
         if let format {
             let layouts = CSVLayout.all.filter { $0.format == format }
@@ -62,19 +72,27 @@ enum CSVImport {
             // The format's layout (of its versions) whose columns the header has.
             guard let layout = layouts.first(where: { $0.required.isSubset(of: header) }) else {
                 let missing = first.required.subtracting(header)
-                throw ImportFailure(line: line, "a \(format.publisher) header has the columns \(first.requiredText); this one lacks \(missing.sorted().joined(separator: ", "))")
+                throw ImportFailure(
+                    line: line,
+                    "a \(format.publisher) header has the columns \(first.requiredText); this one lacks \(missing.sorted().joined(separator: ", "))"
+                )
             }
             return layout
         }
         guard let layout = exact else {
             // The cells are not quoted: without a header, the first line is an entry, password included.
             let known = CSVLayout.all.map { "\($0.format.rawValue) (\($0.requiredText))" }.joined(separator: "; ")
-            throw ImportFailure(line: line, "the first line (\(header.count) columns) is not a header pwtui knows; the CSV formats it reads have these columns (and no others): \(known); or give --format to read the columns a format knows and keep the others in the notes")
+            throw ImportFailure(
+                line: line,
+                "the first line (\(header.count) columns) is not a header pwtui knows; the CSV formats it reads have these columns (and no others): \(known); or give --format to read the columns a format knows and keep the others in the notes"
+            )
         }
         return layout
     }
 
-    private static func entry(_ record: CSVRecord, roles: [CSVLayout.Role?], header: [String], layout: CSVLayout, batch: ImportBatch) -> ImportedEntry {
+    private static func entry(
+        _ record: CSVRecord, roles: [CSVLayout.Role?], header: [String], layout: CSVLayout, batch: ImportBatch
+    ) -> ImportedEntry {
         var entry = ImportedEntry(origin: .line(record.line))
         let text = { (field: SecretReference) -> String in
             layout.formulaGuarded ? CSVFormulaGuard.unguarded(batch.text(field)) : batch.text(field)
@@ -99,7 +117,9 @@ enum CSVImport {
             case .location:
                 let written = text(field)
                 if let separator = layout.locationSeparator {
-                    entry.locations += written.split(separator: separator).map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+                    entry.locations += written.split(separator: separator).map { $0.trimmingSpaces() }.filter {
+                        !$0.isEmpty
+                    }
                 } else {
                     entry.locations.append(written.trimmingSpaces())
                 }
@@ -116,14 +136,19 @@ enum CSVImport {
             case .customFields:
                 for line in text(field).split(whereSeparator: \.isNewline) {
                     let parts = line.split(separator: ":", maxSplits: 1)
-                    entry.textFields.append((String(parts[0]).trimmingSpaces(),
-                                             parts.count > 1 ? String(parts[1]).trimmingSpaces() : ""))
+                    entry.textFields.append(
+                        (
+                            String(parts[0]).trimmingSpaces(),
+                            parts.count > 1 ? String(parts[1]).trimmingSpaces() : ""
+                        ))
                 }
             case .secretFields:
                 entry.secretFields += secretFieldLines(field, batch: batch)
             case .itemKind:
                 let token = text(field).lowercased()
-                if let kind = ItemKind.allCases.first(where: { $0.token == token }), kind != .login { entry.kind = .item(kind) }
+                if let kind = ItemKind.allCases.first(where: { $0.token == token }), kind != .login {
+                    entry.kind = .item(kind)
+                }
             case .secretFieldHistory:
                 entry.fieldHistory += secretFieldHistoryLines(field, batch: batch)
             case .extra(let name):
@@ -140,7 +165,11 @@ enum CSVImport {
         // LastPass writes secure notes (cards, addresses, …) as rows with the URL http://sn.
         if layout.format == .lastPassCSV, entry.locations == ["http://sn"] {
             entry.locations = []
-            if let notesCell { LastPassNotes.read(notesCell, into: &entry, batch: batch) } else { entry.kind = .item(.note) }
+            if let notesCell {
+                LastPassNotes.read(notesCell, into: &entry, batch: batch)
+            } else {
+                entry.kind = .item(.note)
+            }
         } else if layout.format == .bitwardenCSV, entry.kind == .item(.note) {
             // Bitwarden's CSV: a secure note's text, secret.
             entry.notes = ""
@@ -151,7 +180,9 @@ enum CSVImport {
 
     /// `TIME NAME: value` lines of pwtui's `secret field history` cell (the time has colons, so it
     /// is cut off at its space first), each value a part of the cell where it lies.
-    private static func secretFieldHistoryLines(_ cell: SecretReference, batch: ImportBatch) -> [(name: String, secret: SecretReference, replaced: Timestamp)] {
+    private static func secretFieldHistoryLines(_ cell: SecretReference, batch: ImportBatch) -> [(
+        name: String, secret: SecretReference, replaced: Timestamp
+    )] {
         var result: [(String, SecretReference, Timestamp)] = []
         batch.secrets.withBytes(of: cell) { bytes in
             var start = 0
@@ -159,8 +190,9 @@ enum CSVImport {
                 let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
                 defer { start = end + 1 }
                 guard let space = bytes[start ..< end].firstIndex(of: UInt8(ascii: " ")),
-                      let replaced = ImportedTime.iso8601(String(decoding: bytes[start ..< space], as: UTF8.self)),
-                      let colon = bytes[space ..< end].firstIndex(of: UInt8(ascii: ":")) else { continue }
+                    let replaced = ImportedTime.iso8601(String(decoding: bytes[start ..< space], as: UTF8.self)),
+                    let colon = bytes[space ..< end].firstIndex(of: UInt8(ascii: ":"))
+                else { continue }
                 let name = String(decoding: bytes[(space + 1) ..< colon], as: UTF8.self).trimmingSpaces()
                 var valueStart = colon + 1
                 if valueStart < end, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
@@ -173,7 +205,9 @@ enum CSVImport {
 
     /// `name: value` lines of a secret cell: each name as text, each value a part of the cell
     /// where it lies in the arena (never a `String`, never a copy).
-    private static func secretFieldLines(_ cell: SecretReference, batch: ImportBatch) -> [(name: String, value: SecretReference)] {
+    private static func secretFieldLines(_ cell: SecretReference, batch: ImportBatch) -> [(
+        name: String, value: SecretReference
+    )] {
         var result: [(String, SecretReference)] = []
         batch.secrets.withBytes(of: cell) { bytes in
             for line in LineRanges.of(bytes) {

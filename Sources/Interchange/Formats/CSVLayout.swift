@@ -50,51 +50,91 @@ struct CSVLayout: Sendable {
     var formulaGuarded = false
 
     static let all: [CSVLayout] = [
-        CSVLayout(format: .chrome, columns: ["name": .title, "url": .location, "username": .username, "password": .password,
-                                             "note": .notes],
-                  required: ["name", "url", "username", "password"]),
-        CSVLayout(format: .firefox, columns: ["url": .location, "username": .username, "password": .password, "httprealm": .ignored,
-                                              "formactionorigin": .ignored, "guid": .ignored, "timecreated": .created,
-                                              "timelastused": .lastUsed, "timepasswordchanged": .modified],
-                  required: ["url", "username", "password", "httprealm"], time: ImportedTime.epochMilliseconds),
+        CSVLayout(
+            format: .chrome,
+            columns: [
+                "name": .title, "url": .location, "username": .username, "password": .password,
+                "note": .notes,
+            ],
+            required: ["name", "url", "username", "password"]),
+        CSVLayout(
+            format: .firefox,
+            columns: [
+                "url": .location, "username": .username, "password": .password, "httprealm": .ignored,
+                "formactionorigin": .ignored, "guid": .ignored, "timecreated": .created,
+                "timelastused": .lastUsed, "timepasswordchanged": .modified,
+            ],
+            required: ["url", "username", "password", "httprealm"], time: ImportedTime.epochMilliseconds),
         // Firefox's export before version 79 came from the Password Exporter add-on; the shape of
         // pass-import's tests/assets/db/firefox.csv.
-        CSVLayout(format: .firefox, columns: ["hostname": .location, "username": .username, "password": .password,
-                                              "formsubmiturl": .ignored, "httprealm": .ignored, "usernamefield": .ignored,
-                                              "passwordfield": .ignored],
-                  required: ["hostname", "username", "password"]),
-        CSVLayout(format: .safari, columns: ["title": .title, "url": .location, "username": .username, "password": .password,
-                                             "notes": .notes, "otpauth": .oneTimeKey],
-                  required: ["title", "url", "username", "password"]),
-        CSVLayout(format: .onePasswordCSV, columns: ["title": .title, "url": .location, "website": .location, "username": .username,
-                                                     "password": .password, "otpauth": .oneTimeKey, "favorite": .ignored,
-                                                     "archived": .extra("archived"), "tags": .extra("tags"), "notes": .notes],
-                  required: ["title", "username", "password", "favorite", "archived"]),
+        CSVLayout(
+            format: .firefox,
+            columns: [
+                "hostname": .location, "username": .username, "password": .password,
+                "formsubmiturl": .ignored, "httprealm": .ignored, "usernamefield": .ignored,
+                "passwordfield": .ignored,
+            ],
+            required: ["hostname", "username", "password"]),
+        CSVLayout(
+            format: .safari,
+            columns: [
+                "title": .title, "url": .location, "username": .username, "password": .password,
+                "notes": .notes, "otpauth": .oneTimeKey,
+            ],
+            required: ["title", "url", "username", "password"]),
+        CSVLayout(
+            format: .onePasswordCSV,
+            columns: [
+                "title": .title, "url": .location, "website": .location, "username": .username,
+                "password": .password, "otpauth": .oneTimeKey, "favorite": .ignored,
+                "archived": .extra("archived"), "tags": .extra("tags"), "notes": .notes,
+            ],
+            required: ["title", "username", "password", "favorite", "archived"]),
         // 1Password 4 (File → Export → All Items, CSV, "common fields"): the shape of pass-import's
         // tests/assets/db/1password4.csv.
-        CSVLayout(format: .onePasswordCSV, columns: ["title": .title, "notes": .notes, "username": .username, "password": .password,
-                                                     "url": .location],
-                  required: ["title", "notes", "username", "password", "url"],
-                  signature: ["title", "notes", "username", "password", "url"]),
-        CSVLayout(format: .lastPassCSV, columns: ["url": .location, "username": .username, "password": .password, "totp": .oneTimeKey,
-                                                  "extra": .notes, "name": .title, "grouping": .extra("group"), "fav": .ignored],
-                  required: ["url", "username", "password", "extra", "grouping"]),
-        CSVLayout(format: .bitwardenCSV, columns: ["folder": .extra("folder"), "favorite": .ignored, "type": .kind, "name": .title,
-                                                   "notes": .notes, "fields": .customFields, "reprompt": .ignored,
-                                                   "login_uri": .location, "login_username": .username,
-                                                   "login_password": .password, "login_totp": .oneTimeKey,
-                                                   "collections": .extra("collections")],
-                  required: ["type", "name", "login_uri", "login_username", "login_password"], locationSeparator: ","),
-        CSVLayout(format: .keepassxcCSV, columns: ["group": .extra("group"), "title": .title, "username": .username,
-                                                   "password": .password, "url": .location, "notes": .notes, "totp": .oneTimeKey,
-                                                   "icon": .ignored, "last modified": .modified, "created": .created,
-                                                   "tags": .extra("tags")],
-                  required: ["group", "title", "username", "password", "url", "notes"], formulaGuarded: true),
-        CSVLayout(format: .csv, columns: ["title": .title, "services": .location, "username": .username, "password": .password,
-                                          "notes": .notes, "otpauth": .oneTimeKey, "created": .created, "modified": .modified,
-                                          "fields": .customFields, "secret fields": .secretFields, "last used": .lastUsed,
-                                          "secret field history": .secretFieldHistory, "kind": .itemKind],
-                  required: ["title", "services", "username", "password"], locationSeparator: "\n", formulaGuarded: true),
+        CSVLayout(
+            format: .onePasswordCSV,
+            columns: [
+                "title": .title, "notes": .notes, "username": .username, "password": .password,
+                "url": .location,
+            ],
+            required: ["title", "notes", "username", "password", "url"],
+            signature: ["title", "notes", "username", "password", "url"]),
+        CSVLayout(
+            format: .lastPassCSV,
+            columns: [
+                "url": .location, "username": .username, "password": .password, "totp": .oneTimeKey,
+                "extra": .notes, "name": .title, "grouping": .extra("group"), "fav": .ignored,
+            ],
+            required: ["url", "username", "password", "extra", "grouping"]),
+        CSVLayout(
+            format: .bitwardenCSV,
+            columns: [
+                "folder": .extra("folder"), "favorite": .ignored, "type": .kind, "name": .title,
+                "notes": .notes, "fields": .customFields, "reprompt": .ignored,
+                "login_uri": .location, "login_username": .username,
+                "login_password": .password, "login_totp": .oneTimeKey,
+                "collections": .extra("collections"),
+            ],
+            required: ["type", "name", "login_uri", "login_username", "login_password"], locationSeparator: ","),
+        CSVLayout(
+            format: .keepassxcCSV,
+            columns: [
+                "group": .extra("group"), "title": .title, "username": .username,
+                "password": .password, "url": .location, "notes": .notes, "totp": .oneTimeKey,
+                "icon": .ignored, "last modified": .modified, "created": .created,
+                "tags": .extra("tags"),
+            ],
+            required: ["group", "title", "username", "password", "url", "notes"], formulaGuarded: true),
+        CSVLayout(
+            format: .csv,
+            columns: [
+                "title": .title, "services": .location, "username": .username, "password": .password,
+                "notes": .notes, "otpauth": .oneTimeKey, "created": .created, "modified": .modified,
+                "fields": .customFields, "secret fields": .secretFields, "last used": .lastUsed,
+                "secret field history": .secretFieldHistory, "kind": .itemKind,
+            ],
+            required: ["title", "services", "username", "password"], locationSeparator: "\n", formulaGuarded: true),
     ]
 
     static func layout(of format: ImportFormat) -> CSVLayout? {

@@ -26,11 +26,15 @@ enum GnuPG {
         defer { entry.close() }
         let gpg: ChildProcess
         do {
-            gpg = try ChildProcess.start("gpg", ["--quiet", "--yes", "--decrypt"], input: .descriptor(entry), output: .pipe, errors: .pipe)
+            gpg = try ChildProcess.start(
+                "gpg", ["--quiet", "--yes", "--decrypt"], input: .descriptor(entry), output: .pipe, errors: .pipe)
         } catch {
-            throw ImportFailure("gpg could not be run (\(error)); pass stores are decrypted with gpg: apt install gnupg")
+            throw ImportFailure(
+                "gpg could not be run (\(error)); pass stores are decrypted with gpg: apt install gnupg")
         }
-        guard let output = gpg.output, let errors = gpg.errors else { throw ImportFailure("gpg's output was not connected") }
+        guard let output = gpg.output, let errors = gpg.errors else {
+            throw ImportFailure("gpg's output was not connected")
+        }
         let plaintext: SecureBytes
         do {
             plaintext = try ProtectedFile.readAll(output, limit: 4 * 1024 * 1024, deadline: .after(timeLimit)) { _ in
@@ -44,8 +48,9 @@ enum GnuPG {
             errors.close()
             _ = gpg.wait()
             if let timeout = error as? SystemError, timeout.isTimeout {
-                throw ImportFailure("gpg did not finish within \(timeLimit.components.seconds) seconds (waiting for a passphrase, "
-                    + "or for input that never ends); it was stopped")
+                throw ImportFailure(
+                    "gpg did not finish within \(timeLimit.components.seconds) seconds (waiting for a passphrase, "
+                        + "or for input that never ends); it was stopped")
             }
             throw error
         }

@@ -5,8 +5,10 @@ import VaultModel
 /// its first character (`{` JSON, `<` XML, anything else CSV) and then by its header or
 /// structure, unless `--format` says.
 public enum ImportReader {
-    public static func read(_ path: String, format: ImportFormat? = nil, decrypter: PassStore.Decrypter? = nil,
-                            progress: ((Int, Int) -> Void)? = nil) throws -> ImportBatch {
+    public static func read(
+        _ path: String, format: ImportFormat? = nil, decrypter: PassStore.Decrypter? = nil,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws -> ImportBatch {
         let status: FileStatus
         do {
             status = try FileSystem.status(path)
@@ -15,7 +17,9 @@ public enum ImportReader {
         }
         if status.kind == .directory {
             guard format == nil || format == .pass else {
-                throw ImportFailure(file: path, "is a directory; only a pass / gopass store is imported from a directory (--format pass)")
+                throw ImportFailure(
+                    file: path,
+                    "is a directory; only a pass / gopass store is imported from a directory (--format pass)")
             }
             return try PassStore.read(path, decrypter: decrypter ?? GnuPG.decrypt, progress: progress)
         }
@@ -47,8 +51,10 @@ public enum ImportReader {
     /// arena are then held by nothing, and the arena is let go for one of the secrets alone
     /// (`keepOnlySecrets`): the entries hold the text they need as strings (issue 23: 100 MB of
     /// a 100 MB CSV, held through the whole plan).
-    private static func csvBatch(from csv: inout (records: [CSVRecord], arena: SecretArena)?,
-                                 format: ImportFormat?) throws -> ImportBatch {
+    private static func csvBatch(
+        from csv: inout (records: [CSVRecord], arena: SecretArena)?,
+        format: ImportFormat?
+    ) throws -> ImportBatch {
         let batch: ImportBatch
         do {
             guard let fields = csv else { throw ImportFailure("the file is empty") }
@@ -72,7 +78,9 @@ public enum ImportReader {
     public static func read(bytes: UnsafeRawBufferPointer, format: ImportFormat? = nil) throws -> ImportBatch {
         // A zip archive is read as 1Password's .1pux (the only one pwtui reads), whose export.data it must hold.
         if ZipArchive.isZip(bytes), format == nil || format == .onePasswordPux { return try OnePasswordPux.read(bytes) }
-        if format == .onePasswordPux { throw ImportFailure("--format 1password-1pux reads a .1pux (zip) archive; this file is not one") }
+        if format == .onePasswordPux {
+            throw ImportFailure("--format 1password-1pux reads a .1pux (zip) archive; this file is not one")
+        }
         // Before any format, --format's included: a binary file is no format's.
         if let what = UnsupportedExport.binary(bytes) { throw ImportFailure(what) }
         // Every field is at most what the file holds: one allocation, never a doubling.

@@ -16,7 +16,7 @@ enum ImportedTime {
             guard index + digits <= bytes.count else { return nil }
             var value = 0
             for byte in bytes[index ..< index + digits] {
-                guard (0x30...0x39).contains(byte) else { return nil }
+                guard (0x30 ... 0x39).contains(byte) else { return nil }
                 value = value * 10 + Int(byte - 0x30)
             }
             index += digits
@@ -28,16 +28,20 @@ enum ImportedTime {
             return true
         }
         guard let year = number(4), skip(0x2D), let month = number(2), skip(0x2D), let day = number(2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
-        guard index < bytes.count, bytes[index] == 0x54 || bytes[index] == 0x20 || bytes[index] == 0x74 else { return nil }
+            (1 ... 12).contains(month), (1 ... 31).contains(day)
+        else { return nil }
+        guard index < bytes.count, bytes[index] == 0x54 || bytes[index] == 0x20 || bytes[index] == 0x74 else {
+            return nil
+        }
         index += 1
         guard let hour = number(2), skip(0x3A), let minute = number(2), skip(0x3A), let second = number(2),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         var milliseconds = 0
         if skip(0x2E) || skip(0x2C) {
             var scale = 100
             let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+            while index < bytes.count, (0x30 ... 0x39).contains(bytes[index]) {
                 milliseconds += Int(bytes[index] - 0x30) * scale
                 scale /= 10
                 index += 1
@@ -58,7 +62,9 @@ enum ImportedTime {
             }
         }
         guard index == bytes.count else { return nil }
-        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        let seconds =
+            daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+            - offsetMinutes * 60
         return Timestamp(millisecondsSince1970: Int64(seconds) * 1000 + Int64(milliseconds))
     }
 

@@ -25,9 +25,13 @@ enum KeePassXML {
         let document = try XMLReader.document(bytes, into: arena)
         let batch = ImportBatch(format: .keepassXML, secrets: arena)
         guard document.name == "KeePassFile", let root = document.child("Root") else {
-            throw ImportFailure(line: document.line, "a KeePass XML export starts with <KeePassFile> and has a <Root>; this starts with <\(document.name)>")
+            throw ImportFailure(
+                line: document.line,
+                "a KeePass XML export starts with <KeePassFile> and has a <Root>; this starts with <\(document.name)>")
         }
-        let recycleBin = document.child("Meta")?.child("RecycleBinUUID").map { batch.text($0.text).trimmingSpacesAndNewlines() }
+        let recycleBin = document.child("Meta")?.child("RecycleBinUUID").map {
+            batch.text($0.text).trimmingSpacesAndNewlines()
+        }
         for group in root.children("Group") {
             try read(group, path: [], recycleBin: recycleBin, into: batch)
         }
@@ -64,7 +68,11 @@ enum KeePassXML {
             case _ where key.hasPrefix("KP2A_URL"): entry.locations.append(batch.text(value).trimmingSpaces())
             // A string the user protected is a secret field, never a note.
             default:
-                if protected { entry.secretFields.append((key, value)) } else { entry.textFields.append((key, batch.text(value))) }
+                if protected {
+                    entry.secretFields.append((key, value))
+                } else {
+                    entry.textFields.append((key, batch.text(value)))
+                }
             }
         }
         // KeePassXC's `otp` is an otpauth URI, or the KeeOTP plugin's `key=…&size=…&step=…`.
@@ -73,9 +81,12 @@ enum KeePassXML {
             entry.oneTimeKey = try timeOtpURI(secret, otp, batch: batch)
         }
         if entry.oneTimeKey == nil, let seed = otp["TOTP Seed"] {
-            entry.oneTimeKey = try legacyTOTPURI(seed, settings: otp["TOTP Settings"].map { batch.text($0) }, batch: batch)
+            entry.oneTimeKey = try legacyTOTPURI(
+                seed, settings: otp["TOTP Settings"].map { batch.text($0) }, batch: batch)
         }
-        if let tags = element.child("Tags").map({ batch.text($0.text) }), !tags.isEmpty { entry.extraFields.append(("tags", tags)) }
+        if let tags = element.child("Tags").map({ batch.text($0.text) }), !tags.isEmpty {
+            entry.extraFields.append(("tags", tags))
+        }
         let groupPath = group.dropFirst().joined(separator: "/")
         if !groupPath.isEmpty { entry.extraFields.append(("group", groupPath)) }
         let times = element.child("Times")
@@ -85,13 +96,18 @@ enum KeePassXML {
         // Each version in the history holds the password it had until the next version.
         var versions: [(password: SecretReference, modified: Timestamp)] = []
         for old in element.child("History")?.children("Entry") ?? [] {
-            guard let password = old.children("String").first(where: { $0.child("Key").map { batch.text($0.text) } == "Password" })?.child("Value")?.text,
-                  let modified = time(old.child("Times")?.child("LastModificationTime"), batch) else { continue }
+            guard
+                let password = old.children("String").first(where: {
+                    $0.child("Key").map { batch.text($0.text) } == "Password"
+                })?.child("Value")?.text,
+                let modified = time(old.child("Times")?.child("LastModificationTime"), batch)
+            else { continue }
             versions.append((password, modified))
         }
         versions.sort { $0.modified < $1.modified }
         for (index, version) in versions.enumerated() {
-            let replaced = index + 1 < versions.count ? versions[index + 1].modified : (entry.modified ?? version.modified)
+            let replaced =
+                index + 1 < versions.count ? versions[index + 1].modified : (entry.modified ?? version.modified)
             let next = index + 1 < versions.count ? versions[index + 1].password : entry.password
             // A version that changed only the title holds the same password: not a previous one.
             if let next, batch.secrets.hasSameBytes(version.password, as: next, in: batch.secrets) { continue }
@@ -106,13 +122,14 @@ enum KeePassXML {
         return ImportedTime.iso8601(text) ?? ImportedTime.keePassBinary(text)
     }
 
-
     /// KeePassXC's legacy `TOTP Seed` and `TOTP Settings` as an `otpauth://` URI, built in
     /// protected memory. A seed that is already a URI is taken as it is; KeeOTP's
     /// `key=…&size=…&step=…` has its names changed to otpauth's; a bare seed is the secret.
     /// `TOTP Settings` (`30;6`; `30;S` for Steam, which is refused at conversion with a warning)
     /// gives the period and digits where the seed does not.
-    private static func legacyTOTPURI(_ seed: SecretReference, settings: String?, batch: ImportBatch) throws -> SecretReference {
+    private static func legacyTOTPURI(_ seed: SecretReference, settings: String?, batch: ImportBatch) throws
+        -> SecretReference
+    {
         let isURI = batch.secrets.withBytes(of: seed) { $0.starts(with: Array("otpauth://".utf8)) }
         if isURI { return seed }
         var uri = try SecureBytes(capacity: 256)
@@ -139,15 +156,21 @@ enum KeePassXML {
         }
         if let settings {
             let parts = settings.split(separator: ";").map { $0.trimmingSpaces() }
-            if parts.count >= 1, !named.contains("period"), !parts[0].isEmpty { try uri.append(utf8: "&period=\(parts[0])") }
-            if parts.count >= 2, !named.contains("digits"), !parts[1].isEmpty { try uri.append(utf8: "&digits=\(parts[1])") }
+            if parts.count >= 1, !named.contains("period"), !parts[0].isEmpty {
+                try uri.append(utf8: "&period=\(parts[0])")
+            }
+            if parts.count >= 2, !named.contains("digits"), !parts[1].isEmpty {
+                try uri.append(utf8: "&digits=\(parts[1])")
+            }
         }
         return try uri.withUnsafeBytes { try batch.secrets.store($0) }
     }
 
     /// KeePass's TimeOtp settings as the `otpauth://` URI every other reader takes, built in
     /// protected memory.
-    private static func timeOtpURI(_ secret: SecretReference, _ settings: [String: SecretReference], batch: ImportBatch) throws -> SecretReference {
+    private static func timeOtpURI(_ secret: SecretReference, _ settings: [String: SecretReference], batch: ImportBatch)
+        throws -> SecretReference
+    {
         var uri = try SecureBytes(capacity: 256)
         try uri.append(utf8: "otpauth://totp/KeePass?secret=")
         try batch.secrets.withBytes(of: secret) { try uri.append(contentsOf: $0) }

@@ -37,7 +37,9 @@ enum LastPassNotes {
         }
         entry.textFields.append(("type", type))
         for line in lines.dropFirst() {
-            let colon: Int? = batch.secrets.withBytes(of: extra) { bytes in bytes[line].firstIndex(of: UInt8(ascii: ":")) }
+            let colon: Int? = batch.secrets.withBytes(of: extra) { bytes in
+                bytes[line].firstIndex(of: UInt8(ascii: ":"))
+            }
             guard let colon else { continue }
             let key = text(line.lowerBound ..< colon).trimmingSpaces()
             let valueRange = (colon + 1) ..< line.upperBound

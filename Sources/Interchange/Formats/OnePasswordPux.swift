@@ -15,13 +15,16 @@ import VaultModel
 /// secret `note` field. Items in the trash are listed, not imported; attachments are dropped.
 enum OnePasswordPux {
     /// Card fields by 1Password's field id, named as every import names them.
-    private static let cardNames = ["cardholder": "cardholder", "type": "brand", "ccnum": "number", "cvv": "security code",
-                                    "expiry": "expiry"]
+    private static let cardNames = [
+        "cardholder": "cardholder", "type": "brand", "ccnum": "number", "cvv": "security code",
+        "expiry": "expiry",
+    ]
 
     static func read(_ archive: UnsafeRawBufferPointer) throws -> ImportBatch {
         let zip = try ZipArchive(archive)
         guard let data = try zip.read("export.data", limit: ProtectedFile.limit) else {
-            throw ImportFailure("is a zip archive without export.data: not a 1Password .1pux export, which pwtui does not read")
+            throw ImportFailure(
+                "is a zip archive without export.data: not a 1Password .1pux export, which pwtui does not read")
         }
         let arena = try SecretArena()
         let document = try data.withUnsafeBytes { bytes in
@@ -44,7 +47,8 @@ enum OnePasswordPux {
                     number += 1
                     // Older exports wrap each item in {"item": …}.
                     let item = listed["item"] ?? listed
-                    batch.entries.append(entry(item, number: number, vault: string(vault["attrs"]?["name"], batch), batch: batch))
+                    batch.entries.append(
+                        entry(item, number: number, vault: string(vault["attrs"]?["name"], batch), batch: batch))
                 }
             }
         }
@@ -85,16 +89,27 @@ enum OnePasswordPux {
                 case "username": entry.username = batch.text(value)
                 case "password": entry.password = value
                 default:
-                    let name = string(field["name"], batch).isEmpty ? string(field["id"], batch) : string(field["name"], batch)
+                    let name =
+                        string(field["name"], batch).isEmpty ? string(field["id"], batch) : string(field["name"], batch)
                     guard !name.isEmpty else { continue }
-                    if string(field["fieldType"], batch) == "P" { entry.secretFields.append((name, value)) } else { entry.textFields.append((name, batch.text(value))) }
+                    if string(field["fieldType"], batch) == "P" {
+                        entry.secretFields.append((name, value))
+                    } else {
+                        entry.textFields.append((name, batch.text(value)))
+                    }
                 }
             }
         }
-        if case .string(let password)? = details?["password"], password.count > 0, entry.password == nil { entry.password = password }
+        if case .string(let password)? = details?["password"], password.count > 0, entry.password == nil {
+            entry.password = password
+        }
         if case .string(let notes)? = details?["notesPlain"], notes.count > 0 {
             // A secure note's text is what the user protected: secret, never the notes `show` prints.
-            if entry.kind == .item(.note), category == "003" { entry.secretFields.append(("note", notes)) } else { entry.notes = batch.text(notes) }
+            if entry.kind == .item(.note), category == "003" {
+                entry.secretFields.append(("note", notes))
+            } else {
+                entry.notes = batch.text(notes)
+            }
         }
         if case .array(let sections)? = details?["sections"] {
             for section in sections {
@@ -118,7 +133,8 @@ enum OnePasswordPux {
 
     /// One field of a section: its value's one key says what it is.
     private static func sectionField(_ field: JSONValue, into entry: inout ImportedEntry, batch: ImportBatch) {
-        guard case .object(let members)? = field["value"], let (type, value) = members.first.map({ ($0.key, $0.value) }) else { return }
+        guard case .object(let members)? = field["value"], let (type, value) = members.first.map({ ($0.key, $0.value) })
+        else { return }
         let id = string(field["id"], batch)
         let title = string(field["title"], batch)
         let name = (entry.kind == .item(.card) ? cardNames[id] : nil) ?? (title.isEmpty ? id : title)
@@ -126,7 +142,8 @@ enum OnePasswordPux {
         switch (type, value) {
         case ("totp", .string(let key)) where key.count > 0:
             if entry.oneTimeKey == nil { entry.oneTimeKey = key } else { entry.secretFields.append((name, key)) }
-        case ("concealed", .string(let secret)) where secret.count > 0, ("creditCardNumber", .string(let secret)) where secret.count > 0:
+        case ("concealed", .string(let secret)) where secret.count > 0,
+            ("creditCardNumber", .string(let secret)) where secret.count > 0:
             entry.secretFields.append((name, secret))
         case (_, .string(let text)) where text.count > 0:
             entry.textFields.append((name, batch.text(text)))
@@ -134,12 +151,16 @@ enum OnePasswordPux {
             // 202709: September 2027, written as cards print it.
             entry.textFields.append((name, "\(digits.suffix(2))/\(digits.prefix(4))"))
         case ("date", .number(let text)):
-            if let time = seconds(.number(text)) { entry.textFields.append((name, String(time.description.prefix(10)))) }
+            if let time = seconds(.number(text)) {
+                entry.textFields.append((name, String(time.description.prefix(10))))
+            }
         case ("email", .object):
             let address = string(value["email_address"], batch)
             if !address.isEmpty { entry.textFields.append((name, address)) }
         case ("address", .object):
-            let parts = ["street", "city", "state", "zip", "country"].map { string(value[$0], batch) }.filter { !$0.isEmpty }
+            let parts = ["street", "city", "state", "zip", "country"].map { string(value[$0], batch) }.filter {
+                !$0.isEmpty
+            }
             if !parts.isEmpty { entry.textFields.append((name, parts.joined(separator: ", "))) }
         default:
             break  // a reference to another item, an SSH key object, an empty value

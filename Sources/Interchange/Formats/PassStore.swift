@@ -32,7 +32,9 @@ public enum PassStore {
             let name = String(file.dropLast(".gpg".count))
             do {
                 let plaintext = try decrypter(directory + "/" + file)
-                try plaintext.withUnsafeBytes { bytes in batch.entries.append(try entry(bytes, name: name, batch: batch)) }
+                try plaintext.withUnsafeBytes { bytes in
+                    batch.entries.append(try entry(bytes, name: name, batch: batch))
+                }
             } catch {
                 batch.rejected.append(ImportFailure(file: name, "\(error)"))
             }
@@ -69,9 +71,11 @@ public enum PassStore {
         }
         guard hasRecipients || !files.isEmpty else {
             let age = FileSystem.exists(directory + "/.age-recipients")
-            throw ImportFailure(file: directory, age
-                ? "is a gopass store with the age backend; pwtui reads gpg stores only (gopass convert --store <name> --move=false --crypto gpgcli)"
-                : "is not a pass store: it has no .gpg-id and no .gpg entries")
+            throw ImportFailure(
+                file: directory,
+                age
+                    ? "is a gopass store with the age backend; pwtui reads gpg stores only (gopass convert --store <name> --move=false --crypto gpgcli)"
+                    : "is not a pass store: it has no .gpg-id and no .gpg entries")
         }
         guard !files.isEmpty else { throw ImportFailure(file: directory, "is a pass store with no entries") }
         return files.sorted()
@@ -93,7 +97,8 @@ public enum PassStore {
             }
             // The key is read from the bytes first: a `totp:` line's value is a secret, and must
             // not pass through a String.
-            if let (key, value) = keyAndValue(line), oneTimeKeys.contains(key), !value.isEmpty, entry.oneTimeKey == nil {
+            if let (key, value) = keyAndValue(line), oneTimeKeys.contains(key), !value.isEmpty, entry.oneTimeKey == nil
+            {
                 entry.oneTimeKey = try batch.secrets.store(UnsafeRawBufferPointer(rebasing: line[value]))
                 continue
             }
@@ -134,7 +139,8 @@ public enum PassStore {
 
     private static func isDomain(_ text: String) -> Bool {
         guard text.contains("."), !text.hasPrefix("."), !text.hasSuffix("."),
-              let service = try? ServiceIdentifier(text) else { return false }
+            let service = try? ServiceIdentifier(text)
+        else { return false }
         return service.form == .domain && service.hostKind == .name
     }
 

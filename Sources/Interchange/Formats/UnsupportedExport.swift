@@ -17,10 +17,12 @@ enum UnsupportedExport {
         }
         // KeePass 1 and 2 share the first signature word, 0x9AA2D903 little-endian.
         if starts(with: [0x03, 0xD9, 0xA2, 0x9A]) {
-            return "is a KeePass database, which is encrypted: export it as XML from KeePassXC (Database → Export → XML, or keepassxc-cli export --format xml) or from KeePass (File → Export → KeePass XML (2.x)), then import that"
+            return
+                "is a KeePass database, which is encrypted: export it as XML from KeePassXC (Database → Export → XML, or keepassxc-cli export --format xml) or from KeePass (File → Export → KeePass XML (2.x)), then import that"
         }
         if starts(with: [0x50, 0x4B, 0x03, 0x04]) || starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            return "is a zip archive, read only as 1Password's .1pux export (without --format, or with --format 1password-1pux)"
+            return
+                "is a zip archive, read only as 1Password's .1pux export (without --format, or with --format 1password-1pux)"
         }
         if starts(with: [0x1F, 0x8B]) {
             return "is gzip-compressed: decompress it first (gunzip), then import the file inside"
@@ -48,6 +50,8 @@ enum UnsupportedExport {
     /// Whether a JSON document with `items` is Enpass's: its items have a `template_type` and
     /// `fields` with a `sensitive` flag, where Bitwarden's have a numeric `type` and a `login`.
     static func isEnpass(_ items: [JSONValue]) -> Bool {
-        items.contains { $0["template_type"] != nil || ($0["category"] != nil && $0["login"] == nil && $0["fields"] != nil) }
+        items.contains {
+            $0["template_type"] != nil || ($0["category"] != nil && $0["login"] == nil && $0["fields"] != nil)
+        }
     }
 }

@@ -37,8 +37,10 @@ public struct ConvertedEntry: Sendable {
 enum ImportConversion {
     /// The credential `entry` becomes; what was noticed on the way is added to `warnings`, also
     /// when the entry is refused.
-    static func convert(_ entry: ImportedEntry, in batch: ImportBatch, now: Timestamp,
-                        suffixes: @autoclosure () -> PublicSuffixList, warnings: inout [String]) throws -> ConvertedEntry {
+    static func convert(
+        _ entry: ImportedEntry, in batch: ImportBatch, now: Timestamp,
+        suffixes: @autoclosure () -> PublicSuffixList, warnings: inout [String]
+    ) throws -> ConvertedEntry {
         var services: [ServiceIdentifier] = []
         var kept: [String] = []
         for location in entry.locations {
@@ -46,11 +48,15 @@ enum ImportConversion {
             if let service = service(withoutUserinfo, suffixes: suffixes()) {
                 if !services.contains(service) { services.append(service) }
                 if withoutUserinfo != location {
-                    warnings.append("\(entry.origin): the user name or password before '@' in '\(LocationText.shown(location).prefix(80))' was left out")
+                    warnings.append(
+                        "\(entry.origin): the user name or password before '@' in '\(LocationText.shown(location).prefix(80))' was left out"
+                    )
                 }
             } else {
                 kept.append(withoutUserinfo)
-                warnings.append("\(entry.origin): '\(LocationText.shown(location).prefix(80))' is not a web address; it is kept in the notes")
+                warnings.append(
+                    "\(entry.origin): '\(LocationText.shown(location).prefix(80))' is not a web address; it is kept in the notes"
+                )
             }
         }
         // No site: an item of its own (format 1.3), named by its title, else its username.
@@ -59,7 +65,8 @@ enum ImportConversion {
             title = oneLine(entry.username).isEmpty ? "Imported from \(entry.origin)" : oneLine(entry.username)
         }
         var notes = entry.notes
-        let lines = kept.map { "URL: \($0)" } + entry.extraFields.filter { !$0.value.isEmpty }.map { "\($0.name): \($0.value)" }
+        let lines =
+            kept.map { "URL: \($0)" } + entry.extraFields.filter { !$0.value.isEmpty }.map { "\($0.name): \($0.value)" }
         if !lines.isEmpty { notes += (notes.isEmpty ? "" : "\n\n") + lines.joined(separator: "\n") }
         notes = lfLineEnds(notes)
 
@@ -73,10 +80,13 @@ enum ImportConversion {
         if case .item(let kind) = entry.kind { credential.kind = kind }
         if let key = entry.oneTimeKey {
             do {
-                let parsed = try batch.secrets.withBytes(of: key) { (text) throws(OTPAuth.Failure) in try OTPAuth.parse(text) }
+                let parsed = try batch.secrets.withBytes(of: key) { (text) throws(OTPAuth.Failure) in
+                    try OTPAuth.parse(text)
+                }
                 credential.totp = OneTimeKey(parameters: parsed.parameters, key: try batch.secrets.store(parsed.key))
             } catch let failure as OTPAuth.Failure {
-                warnings.append("\(entry.origin): its one-time key is not imported (\(failure)); add it with pwtui edit --totp")
+                warnings.append(
+                    "\(entry.origin): its one-time key is not imported (\(failure)); add it with pwtui edit --totp")
             }
         }
         do {
@@ -86,8 +96,9 @@ enum ImportConversion {
             if case .invalidRequest(let reason) = error { throw ImportFailure(reason) }
             throw error
         }
-        return ConvertedEntry(origin: entry.origin, credential: credential, lastUsed: entry.lastUsed,
-                              exportChanged: entry.modified ?? entry.created)
+        return ConvertedEntry(
+            origin: entry.origin, credential: credential, lastUsed: entry.lastUsed,
+            exportChanged: entry.modified ?? entry.created)
     }
 
     /// The entry's custom fields: text ones with a value, and secret ones; one per name (the
@@ -98,7 +109,9 @@ enum ImportConversion {
             guard !field.name.isEmpty, !fields.contains(where: { $0.isNamed(field.name) }) else { return }
             fields.append(field)
         }
-        for (name, value) in entry.textFields where !value.isEmpty { add(NamedField(name: oneLine(name), value: .text(lfLineEnds(value)))) }
+        for (name, value) in entry.textFields where !value.isEmpty {
+            add(NamedField(name: oneLine(name), value: .text(lfLineEnds(value))))
+        }
         for (name, value) in entry.secretFields {
             // A secret field brings its earlier values along, oldest first as the vault keeps them.
             let history = entry.fieldHistory.filter { $0.name.lowercased() == oneLine(name).lowercased() }
@@ -112,7 +125,9 @@ enum ImportConversion {
     static func notCredential(_ entry: ImportedEntry) -> String? {
         // A note, card or identity is what its fields say; only an empty one is nothing.
         if case .item(let kind) = entry.kind {
-            let empty = entry.secretFields.allSatisfy { $0.value.count == 0 } && entry.textFields.allSatisfy { $0.value.isEmpty }
+            let empty =
+                entry.secretFields.allSatisfy { $0.value.count == 0 }
+                && entry.textFields.allSatisfy { $0.value.isEmpty }
                 && entry.notes.trimmingSpacesAndNewlines().isEmpty && (entry.password?.count ?? 0) == 0
             return empty ? "an empty \(kind.name)" : nil
         }
@@ -123,8 +138,10 @@ enum ImportConversion {
         let key = entry.oneTimeKey?.count ?? 0
         // With a site, it is at least a login page to keep (a pwtui export has such credentials).
         let site = entry.locations.contains { !$0.trimmingSpacesAndNewlines().isEmpty }
-        guard entry.username.trimmingSpacesAndNewlines().isEmpty, password == 0, key == 0, !site, entry.secretFields.isEmpty,
-              entry.textFields.allSatisfy({ $0.value.isEmpty }) else { return nil }
+        guard entry.username.trimmingSpacesAndNewlines().isEmpty, password == 0, key == 0, !site,
+            entry.secretFields.isEmpty,
+            entry.textFields.allSatisfy({ $0.value.isEmpty })
+        else { return nil }
         if entry.notes.trimmingSpacesAndNewlines().isEmpty, entry.extraFields.allSatisfy({ $0.value.isEmpty }) {
             return "an empty entry: no username and no password"
         }
@@ -132,9 +149,12 @@ enum ImportConversion {
     }
 
     /// A location as a service: as written, else a scheme-less host with a path read as https.
-    private static func service(_ location: String, suffixes: @autoclosure () -> PublicSuffixList) -> ServiceIdentifier? {
+    private static func service(_ location: String, suffixes: @autoclosure () -> PublicSuffixList) -> ServiceIdentifier?
+    {
         if isBareWord(location) { return nil }
-        if let service = try? CredentialChange.credentialServices([location], suffixes: suffixes()).first { return service }
+        if let service = try? CredentialChange.credentialServices([location], suffixes: suffixes()).first {
+            return service
+        }
         guard !location.contains("://"), location.contains("/"), !location.contains(" ") else { return nil }
         return try? CredentialChange.credentialServices(["https://" + location], suffixes: suffixes()).first
     }
@@ -142,7 +162,8 @@ enum ImportConversion {
     /// A single word without a scheme, a dot or a port (`aib`, `note`): a title or a label in the
     /// URL column, not a host anyone types. `localhost` is the one such host people do mean.
     private static func isBareWord(_ location: String) -> Bool {
-        !location.contains(":") && !location.contains(".") && !location.contains("/") && location.lowercased() != "localhost"
+        !location.contains(":") && !location.contains(".") && !location.contains("/")
+            && location.lowercased() != "localhost"
     }
 
     /// Text with every CR LF and lone CR made an LF.
@@ -163,7 +184,8 @@ enum ImportConversion {
     private static func oneLine(_ text: String) -> String {
         // Nothing to trim (nearly always): the same string, shared, not a copy per entry.
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-              first.isHorizontalSpace || first.isLineEnd || last.isHorizontalSpace || last.isLineEnd else { return text }
+            first.isHorizontalSpace || first.isLineEnd || last.isHorizontalSpace || last.isLineEnd
+        else { return text }
         return text.trimmingSpacesAndNewlines()
     }
 }

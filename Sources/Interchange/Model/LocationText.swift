@@ -30,7 +30,8 @@ enum LocationText {
         guard let separator = schemeSeparator(in: location) else { return nil }
         let scheme = location[..<separator.lowerBound].lowercased()
         guard scheme != "android" else { return nil }
-        let authorityEnd = location[separator.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? location.endIndex
+        let authorityEnd =
+            location[separator.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? location.endIndex
         let authority = location[separator.upperBound ..< authorityEnd]
         guard let at = authority.lastIndex(of: "@") else { return nil }
         return separator.upperBound ..< location.index(after: at)

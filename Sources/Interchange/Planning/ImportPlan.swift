@@ -91,16 +91,23 @@ public struct ImportPlan: Sendable {
 
     public var addedCount: Int { additions.count }
     public var updatedCount: Int { steps.filter(\.action.isUpdate).count }
-    public var invalidCount: Int { steps.filter { if case .invalid = $0.action { return true } else { return false } }.count }
+    public var invalidCount: Int {
+        steps.filter { if case .invalid = $0.action { return true } else { return false } }.count
+    }
 
     /// Decides every entry of `batch` against `existing` (the vault's credentials, secrets in
     /// `existingSecrets`).
-    public init(_ batch: ImportBatch, existing: [Credential], existingSecrets: SecretArena, policy: ConflictPolicy,
-                now: Timestamp, suffixes: @autoclosure () -> PublicSuffixList, progress: ((Int, Int) -> Void)? = nil) {
+    public init(
+        _ batch: ImportBatch, existing: [Credential], existingSecrets: SecretArena, policy: ConflictPolicy,
+        now: Timestamp, suffixes: @autoclosure () -> PublicSuffixList, progress: ((Int, Int) -> Void)? = nil
+    ) {
         self.batch = batch
         warnings = batch.warnings
         for failure in batch.rejected {
-            steps.append(Step(origin: failure.line.map(ImportOrigin.line) ?? .path(failure.file ?? ""), summary: "", action: .invalid(failure.reason)))
+            steps.append(
+                Step(
+                    origin: failure.line.map(ImportOrigin.line) ?? .path(failure.file ?? ""), summary: "",
+                    action: .invalid(failure.reason)))
         }
         // Sized once: 100,000 steps and additions grown by doubling held each old array beside
         // its copy (issue 23).
@@ -122,7 +129,8 @@ public struct ImportPlan: Sendable {
             }
             let converted: ConvertedEntry
             do {
-                converted = try ImportConversion.convert(entry, in: batch, now: now, suffixes: suffixes(), warnings: &warnings)
+                converted = try ImportConversion.convert(
+                    entry, in: batch, now: now, suffixes: suffixes(), warnings: &warnings)
             } catch {
                 steps.append(Step(origin: entry.origin, summary: summary, action: .invalid("\(error)")))
                 continue
@@ -140,7 +148,9 @@ public struct ImportPlan: Sendable {
                 updates.append(Update(id: id, entry: converted, replacesSecret: false))
             case .updatePending, .olderPending, .enrichPending:
                 guard case .pending(let index)? = matches.first(where: \.isPending) else { break }
-                additions[index] = merged(converted, into: additions[index], enrichOnly: { if case .enrichPending = action { return true } else { return false } }())
+                additions[index] = merged(
+                    converted, into: additions[index],
+                    enrichOnly: { if case .enrichPending = action { return true } else { return false } }())
             default:
                 break
             }
@@ -148,8 +158,10 @@ public struct ImportPlan: Sendable {
         progress?(batch.entries.count, batch.entries.count)
     }
 
-    private func decide(_ entry: ConvertedEntry, _ matches: [AccountIndex.Holder], existingSecrets: SecretArena,
-                        policy: ConflictPolicy) -> Action {
+    private func decide(
+        _ entry: ConvertedEntry, _ matches: [AccountIndex.Holder], existingSecrets: SecretArena,
+        policy: ConflictPolicy
+    ) -> Action {
         guard !matches.isEmpty else { return .add }
         for holder in matches {
             let (secret, arena) = secretOf(holder, existingSecrets: existingSecrets)
@@ -163,7 +175,8 @@ public struct ImportPlan: Sendable {
         }
         // Another password than an earlier entry of the file: both are kept, the newer current.
         if case .pending(let index)? = matches.first(where: \.isPending) {
-            return isNewer(entry, than: additions[index]) ? .updatePending(additions[index].origin) : .olderPending(additions[index].origin)
+            return isNewer(entry, than: additions[index])
+                ? .updatePending(additions[index].origin) : .olderPending(additions[index].origin)
         }
         let first = matches[0]
         // An export's empty password is no news about the account: the vault's real one stays.
@@ -191,7 +204,9 @@ public struct ImportPlan: Sendable {
     private func isNewer(_ entry: ConvertedEntry, than earlier: ConvertedEntry) -> Bool {
         if entry.credential.secret.count == 0 { return false }
         if earlier.credential.secret.count == 0 { return true }
-        if let incoming = entry.exportChanged, let current = earlier.exportChanged, incoming != current { return incoming > current }
+        if let incoming = entry.exportChanged, let current = earlier.exportChanged, incoming != current {
+            return incoming > current
+        }
         return true
     }
 
@@ -214,7 +229,8 @@ public struct ImportPlan: Sendable {
         }
     }
 
-    private func secretOf(_ holder: AccountIndex.Holder, existingSecrets: SecretArena) -> (SecretReference, SecretArena) {
+    private func secretOf(_ holder: AccountIndex.Holder, existingSecrets: SecretArena) -> (SecretReference, SecretArena)
+    {
         switch holder {
         case .vault(let credential): return (credential.secret, existingSecrets)
         case .pending(let index): return (additions[index].credential.secret, batch.secrets)
@@ -246,25 +262,32 @@ public struct ImportPlan: Sendable {
             result.credential.modified = replaced
             result.exportChanged = [pending.exportChanged, other.exportChanged].compactMap { $0 }.max()
         }
-        let added = enrichOnly ? Self.otherSites(other.credential.services, than: result.credential.services)
+        let added =
+            enrichOnly
+            ? Self.otherSites(other.credential.services, than: result.credential.services)
             : other.credential.services.filter { !result.credential.services.contains($0) }
         result.credential.services += added
         if !enrichOnly, result.credential.title.isEmpty { result.credential.title = other.credential.title }
-        result.credential.notes = enrichOnly
+        result.credential.notes =
+            enrichOnly
             ? (result.credential.notes.isEmpty ? other.credential.notes : result.credential.notes)
             : Self.combinedNotes(older.credential.notes, newer.credential.notes)
         // The newer version's key, else whichever has one: a key is never dropped. An older
         // version's other key goes to the key history, like its password (both are this file's,
         // in the batch's arena).
         result.credential.totp = newer.credential.totp ?? older.credential.totp
-        result.credential.totpHistory = (older.credential.totpHistory + newer.credential.totpHistory).sorted { $0.replaced < $1.replaced }
+        result.credential.totpHistory = (older.credential.totpHistory + newer.credential.totpHistory).sorted {
+            $0.replaced < $1.replaced
+        }
         if let kept = newer.credential.totp, let replaced = older.credential.totp, kept.key != replaced.key {
             let time = max(newer.credential.modified, older.credential.modified)
             result.credential.totpHistory.append(PreviousOneTimeKey(key: replaced, replaced: time))
         }
         // Fields by name: the newer version's value, and every field either has.
         var fields = newer.credential.fields
-        for field in older.credential.fields where !fields.contains(where: { $0.isNamed(field.name) }) { fields.append(field) }
+        for field in older.credential.fields where !fields.contains(where: { $0.isNamed(field.name) }) {
+            fields.append(field)
+        }
         result.credential.fields = fields
         result.lastUsed = [pending.lastUsed, other.lastUsed].compactMap { $0 }.max()
         return result
@@ -313,7 +336,9 @@ private struct AccountIndex {
     /// A credential's accounts: one per site; an item without a site is its title (without
     /// case), so that importing it twice adds it once.
     private static func keys(_ credential: Credential) -> Set<String> {
-        guard !credential.services.isEmpty else { return ["\u{1E}\(credential.title.lowercased())\u{1F}\(credential.username)"] }
+        guard !credential.services.isEmpty else {
+            return ["\u{1E}\(credential.title.lowercased())\u{1F}\(credential.username)"]
+        }
         return Set(credential.services.map { key($0, credential.username) })
     }
 
@@ -345,13 +370,17 @@ extension ImportPlan {
             if update.replacesSecret { try vault.replaceSecret(of: id, with: try copy(incoming.secret)) }
             try vault.update(id) { credential in
                 if update.replacesSecret {
-                    for service in incoming.services where !credential.services.contains(service) { credential.services.append(service) }
+                    for service in incoming.services where !credential.services.contains(service) {
+                        credential.services.append(service)
+                    }
                 } else {
                     credential.services += Self.otherSites(incoming.services, than: credential.services)
                 }
                 // A title shown for want of one (Bitwarden needs a name) is no news: only a new password brings one.
                 if update.replacesSecret, credential.title.isEmpty { credential.title = incoming.title }
-                credential.notes = update.replacesSecret ? Self.combinedNotes(credential.notes, incoming.notes)
+                credential.notes =
+                    update.replacesSecret
+                    ? Self.combinedNotes(credential.notes, incoming.notes)
                     : (credential.notes.isEmpty ? incoming.notes : credential.notes)
             }
             // A new password brings its key; the same password only adds one where there is none.
@@ -362,8 +391,10 @@ extension ImportPlan {
             // history); the same password only adds the fields the credential lacks.
             for field in incoming.fields where update.replacesSecret || current.field(named: field.name) == nil {
                 switch field.value {
-                case .text(let text): try vault.setField(of: id, name: field.name, text: text, secret: try SecureBytes(zeros: 0))
-                case .secret(let secret): try vault.setField(of: id, name: field.name, text: nil, secret: try copy(secret))
+                case .text(let text):
+                    try vault.setField(of: id, name: field.name, text: text, secret: try SecureBytes(zeros: 0))
+                case .secret(let secret):
+                    try vault.setField(of: id, name: field.name, text: nil, secret: try copy(secret))
                 }
             }
             if let lastUsed = update.entry.lastUsed { used.append((id, lastUsed)) }
@@ -374,7 +405,9 @@ extension ImportPlan {
     /// A secret of the batch in its own protected buffer, for the vault calls that take one.
     private func copy(_ reference: SecretReference) throws -> SecureBytes {
         do {
-            return try batch.secrets.withBytes(of: reference) { (bytes) throws(VaultCryptoError) in try SecureBytes(copying: bytes) }
+            return try batch.secrets.withBytes(of: reference) { (bytes) throws(VaultCryptoError) in
+                try SecureBytes(copying: bytes)
+            }
         } catch {
             throw VaultError.crypto(error)
         }

@@ -30,7 +30,9 @@ public struct CSVRecord: Sendable {
 /// after a closing quote (`"a"b`), which is always a broken quoting and never a value. Whether
 /// every record has the right number of fields is the format mapper's business, not this one's.
 public enum CSVReader {
-    public static func records(_ bytes: UnsafeRawBufferPointer, into arena: SecretArena) throws(ImportFailure) -> [CSVRecord] {
+    public static func records(_ bytes: UnsafeRawBufferPointer, into arena: SecretArena) throws(ImportFailure)
+        -> [CSVRecord]
+    {
         var input = try InputText(validating: bytes)
         var scratch: SecureBytes
         scratch = try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try SecureBytes(capacity: 256) }
@@ -88,7 +90,8 @@ public enum CSVReader {
                     }
                     index += 1  // the closing quote
                     if index < end, input[index] != comma, input[index] != lf, input[index] != cr {
-                        throw input.failure(at: index, "a character after a closing quote (expected a comma or the end of the line)")
+                        throw input.failure(
+                            at: index, "a character after a closing quote (expected a comma or the end of the line)")
                     }
                 } else {
                     let fieldStart = index
@@ -124,7 +127,9 @@ public enum CSVReader {
         try ImportFailure.inProtectedMemory { () throws(VaultCryptoError) in try scratch.append(contentsOf: bytes) }
     }
 
-    private static func store(_ bytes: UnsafeRawBufferPointer, in arena: SecretArena) throws(ImportFailure) -> SecretReference {
+    private static func store(_ bytes: UnsafeRawBufferPointer, in arena: SecretArena) throws(ImportFailure)
+        -> SecretReference
+    {
         do {
             return try arena.store(bytes)
         } catch {
@@ -132,7 +137,9 @@ public enum CSVReader {
         }
     }
 
-    private static func store(_ bytes: borrowing SecureBytes, in arena: SecretArena) throws(ImportFailure) -> SecretReference {
+    private static func store(_ bytes: borrowing SecureBytes, in arena: SecretArena) throws(ImportFailure)
+        -> SecretReference
+    {
         do {
             return try arena.store(bytes)
         } catch {

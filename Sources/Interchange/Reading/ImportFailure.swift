@@ -37,7 +37,9 @@ public struct ImportFailure: Error, Equatable, Sendable, CustomStringConvertible
 extension ImportFailure {
     /// `body`, which works in protected memory, with its one way to fail (no protected memory
     /// left) as an import failure: what every reader's scratch buffer needs.
-    static func inProtectedMemory<Result: ~Copyable>(_ body: () throws(VaultCryptoError) -> Result) throws(ImportFailure) -> Result {
+    static func inProtectedMemory<Result: ~Copyable>(_ body: () throws(VaultCryptoError) -> Result)
+        throws(ImportFailure) -> Result
+    {
         do {
             return try body()
         } catch {

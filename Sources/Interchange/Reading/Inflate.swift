@@ -46,7 +46,8 @@ enum Inflate {
         // zlib's length is 32 bits: feed a large buffer in pieces.
         while offset < bytes.count {
             let count = min(bytes.count - offset, 1 << 30)
-            crc = CZlib.crc32(crc, bytes.baseAddress?.advanced(by: offset).assumingMemoryBound(to: Bytef.self), uInt(count))
+            crc = CZlib.crc32(
+                crc, bytes.baseAddress?.advanced(by: offset).assumingMemoryBound(to: Bytef.self), uInt(count))
             offset += count
         }
         return UInt32(truncatingIfNeeded: crc)

@@ -39,7 +39,9 @@ public indirect enum JSONValue: Sendable {
 public enum JSONReader {
     public static let maximumDepth = 256
 
-    public static func value(_ bytes: UnsafeRawBufferPointer, into arena: SecretArena) throws(ImportFailure) -> JSONValue {
+    public static func value(_ bytes: UnsafeRawBufferPointer, into arena: SecretArena) throws(ImportFailure)
+        -> JSONValue
+    {
         let input = try InputText(validating: bytes)
         var parser = try JSONParser(input: input, arena: arena)
         parser.skipWhitespace()
@@ -107,7 +109,8 @@ private struct JSONParser: ~Copyable {
         while true {
             skipWhitespace()
             guard index < input.count, input[index] == UInt8(ascii: "\"") else {
-                throw failure(index < input.count ? "expected a member name in quotes" : "unexpected end of file in an object")
+                throw failure(
+                    index < input.count ? "expected a member name in quotes" : "unexpected end of file in an object")
             }
             let key = try parseKey()
             skipWhitespace()
@@ -172,13 +175,19 @@ private struct JSONParser: ~Copyable {
         }
         if index < input.count, input[index] == UInt8(ascii: ".") {
             index += 1
-            guard index < input.count, isDigit(input[index]) else { throw failure("a number without digits after its '.'") }
+            guard index < input.count, isDigit(input[index]) else {
+                throw failure("a number without digits after its '.'")
+            }
             skipDigits()
         }
         if index < input.count, input[index] == UInt8(ascii: "e") || input[index] == UInt8(ascii: "E") {
             index += 1
-            if index < input.count, input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < input.count, isDigit(input[index]) else { throw failure("a number without digits in its exponent") }
+            if index < input.count, input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < input.count, isDigit(input[index]) else {
+                throw failure("a number without digits in its exponent")
+            }
             skipDigits()
         }
         return String(decoding: input.slice(start ..< index), as: UTF8.self)
@@ -286,7 +295,8 @@ private struct JSONParser: ~Copyable {
         if scalar >= 0xD800 && scalar <= 0xDBFF {
             // The high half of a pair: the low half must follow as another \u escape.
             let lowStart = index
-            guard index + 1 < input.count, input[index] == UInt8(ascii: "\\"), input[index + 1] == UInt8(ascii: "u") else {
+            guard index + 1 < input.count, input[index] == UInt8(ascii: "\\"), input[index + 1] == UInt8(ascii: "u")
+            else {
                 throw input.failure(at: escapeStart, "a lone surrogate in a \\u escape")
             }
             index += 2

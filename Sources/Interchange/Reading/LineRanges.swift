@@ -10,7 +10,9 @@ enum LineRanges {
             lines.append(start ..< (index > start && bytes[index - 1] == 0x0D ? index - 1 : index))
             start = index + 1
         }
-        if start < bytes.count { lines.append(start ..< (bytes[bytes.count - 1] == 0x0D ? bytes.count - 1 : bytes.count)) }
+        if start < bytes.count {
+            lines.append(start ..< (bytes[bytes.count - 1] == 0x0D ? bytes.count - 1 : bytes.count))
+        }
         return lines
     }
 }

@@ -14,7 +14,9 @@ enum ProtectedFile {
         // Through Platform's funnel: a FIFO or a device given by mistake is refused, not waited on.
         let fd: FileDescriptor, status: FileStatus
         do {
-            guard let opened = try RegularFile.openIfPresent(path) else { throw ImportFailure(file: path, "no such file") }
+            guard let opened = try RegularFile.openIfPresent(path) else {
+                throw ImportFailure(file: path, "no such file")
+            }
             (fd, status) = opened
         } catch let failure as RegularFile.Failure {
             throw ImportFailure(failure)
@@ -34,8 +36,10 @@ enum ProtectedFile {
     /// Everything `fd` gives until its end, into protected memory; `overLimit` (given the size
     /// reached) is thrown past `limit` bytes. Files and gpg's pipe alike.
     /// `deadline`: a reader that may never finish (gpg) is given up on then (`SystemError.timedOut`).
-    static func readAll(_ fd: FileDescriptor, expected: Int = 4096, limit: Int, deadline: Deadline? = nil,
-                        overLimit: (Int) -> ImportFailure) throws -> SecureBytes {
+    static func readAll(
+        _ fd: FileDescriptor, expected: Int = 4096, limit: Int, deadline: Deadline? = nil,
+        overLimit: (Int) -> ImportFailure
+    ) throws -> SecureBytes {
         var bytes = try SecureBytes(capacity: max(expected, 1))
         var chunk = try SecureBytes(zeros: 64 * 1024)
         while true {
@@ -50,7 +54,10 @@ enum ProtectedFile {
     }
 
     private static func tooLarge(_ path: String, size: Int, limit: Int) -> ImportFailure {
-        ImportFailure(file: path, "is \(size) bytes; pwtui reads at most \(limit) bytes (\(limit / 1_048_576) MiB, the most one vault can hold)")
+        ImportFailure(
+            file: path,
+            "is \(size) bytes; pwtui reads at most \(limit) bytes (\(limit / 1_048_576) MiB, the most one vault can hold)"
+        )
     }
 }
 

@@ -60,7 +60,9 @@ public final class XMLElement: Sendable {
 public enum XMLReader {
     public static let maximumDepth = 256
 
-    public static func document(_ bytes: UnsafeRawBufferPointer, into arena: SecretArena) throws(ImportFailure) -> XMLElement {
+    public static func document(_ bytes: UnsafeRawBufferPointer, into arena: SecretArena) throws(ImportFailure)
+        -> XMLElement
+    {
         let input = try InputText(validating: bytes)
         var parser = try XMLParser(input: input, arena: arena)
         try parser.skipProlog()
@@ -217,18 +219,24 @@ private struct XMLParser: ~Copyable {
                 selfClosing = true
                 break
             }
-            guard spaced else { throw failure("expected whitespace before an attribute of <\(PrintableText.echoed(name))>") }
+            guard spaced else {
+                throw failure("expected whitespace before an attribute of <\(PrintableText.echoed(name))>")
+            }
             let attributeStart = index
             let attribute = try parseName("an attribute name")
             skipWhitespace()
             guard index < input.count, input[index] == UInt8(ascii: "=") else {
-                throw failure("expected '=' after the attribute \(PrintableText.echoed(attribute)) of <\(PrintableText.echoed(name))>")
+                throw failure(
+                    "expected '=' after the attribute \(PrintableText.echoed(attribute)) of <\(PrintableText.echoed(name))>"
+                )
             }
             index += 1
             skipWhitespace()
             let value = try parseAttributeValue()
             if attributes[attribute] != nil {
-                throw failure(at: attributeStart, "the attribute \(PrintableText.echoed(attribute)) appears twice in <\(PrintableText.echoed(name))>")
+                throw failure(
+                    at: attributeStart,
+                    "the attribute \(PrintableText.echoed(attribute)) appears twice in <\(PrintableText.echoed(name))>")
             }
             attributes[attribute] = value
         }
@@ -244,11 +252,14 @@ private struct XMLParser: ~Copyable {
 
     /// Everything between the start tag of `name` and its end tag (which it consumes): text onto
     /// the scratch, child elements into `children`.
-    mutating func parseContent(of name: String, openedAt open: Int, line: Int, depth: Int,
-                               children: inout [XMLElement]) throws(ImportFailure) {
+    mutating func parseContent(
+        of name: String, openedAt open: Int, line: Int, depth: Int,
+        children: inout [XMLElement]
+    ) throws(ImportFailure) {
         while true {
             guard index < input.count else {
-                throw failure(at: open, "the element <\(PrintableText.echoed(name))> opened on line \(line) is never closed")
+                throw failure(
+                    at: open, "the element <\(PrintableText.echoed(name))> opened on line \(line) is never closed")
             }
             let byte = input[index]
             if byte == UInt8(ascii: "<") {
@@ -261,7 +272,10 @@ private struct XMLParser: ~Copyable {
                         throw failure("expected '>' to end the end tag </\(PrintableText.echoed(closing))>")
                     }
                     guard closing == name else {
-                        throw failure(at: endTag, "the end tag </\(PrintableText.echoed(closing))> does not match <\(PrintableText.echoed(name))> opened on line \(line)")
+                        throw failure(
+                            at: endTag,
+                            "the end tag </\(PrintableText.echoed(closing))> does not match <\(PrintableText.echoed(name))> opened on line \(line)"
+                        )
                     }
                     index += 1
                     return
@@ -436,8 +450,10 @@ private struct XMLParser: ~Copyable {
             let digit: UInt32
             switch byte {
             case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a") ... UInt8(ascii: "f") where radix == 16: digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A") ... UInt8(ascii: "F") where radix == 16: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            case UInt8(ascii: "a") ... UInt8(ascii: "f") where radix == 16:
+                digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A") ... UInt8(ascii: "F") where radix == 16:
+                digit = UInt32(byte - UInt8(ascii: "A") + 10)
             default: return nil
             }
             value = value * radix + digit

@@ -49,18 +49,23 @@ struct ZipArchive {
         let count = Int(try u16(end + 10))
         let directory = Int(try u32(end + 16))
         guard count != 0xFFFF, directory != 0xFFFF_FFFF else {
-            throw ImportFailure("is a Zip64 archive, which pwtui does not read; the export inside is larger than pwtui imports")
+            throw ImportFailure(
+                "is a Zip64 archive, which pwtui does not read; the export inside is larger than pwtui imports")
         }
         var members: [Member] = []
         var at = directory
         for _ in 0 ..< count {
             guard try u32(at) == 0x0201_4B50 else { throw Self.damaged("a central directory entry is not one") }
-            let nameLength = Int(try u16(at + 28)), extraLength = Int(try u16(at + 30)), commentLength = Int(try u16(at + 32))
+            let nameLength = Int(try u16(at + 28)), extraLength = Int(try u16(at + 30)),
+                commentLength = Int(try u16(at + 32))
             guard at + 46 + nameLength <= bytes.count else { throw Self.damaged("cut short") }
-            let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(at + 46) ..< (at + 46 + nameLength)]), as: UTF8.self)
-            members.append(Member(name: name, method: try u16(at + 10), flags: try u16(at + 8), crc: try u32(at + 16),
-                                  compressedSize: Int(try u32(at + 20)), size: Int(try u32(at + 24)),
-                                  localHeader: Int(try u32(at + 42))))
+            let name = String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[(at + 46) ..< (at + 46 + nameLength)]), as: UTF8.self)
+            members.append(
+                Member(
+                    name: name, method: try u16(at + 10), flags: try u16(at + 8), crc: try u32(at + 16),
+                    compressedSize: Int(try u32(at + 20)), size: Int(try u32(at + 24)),
+                    localHeader: Int(try u32(at + 42))))
             at += 46 + nameLength + extraLength + commentLength
         }
         self.members = members
@@ -74,10 +79,13 @@ struct ZipArchive {
             throw ImportFailure("holds \(name) of \(member.size) bytes; pwtui reads at most \(limit) bytes")
         }
         let local = member.localHeader
-        guard local + 30 <= bytes.count, bytes[local] == 0x50, bytes[local + 1] == 0x4B, bytes[local + 2] == 3, bytes[local + 3] == 4 else {
+        guard local + 30 <= bytes.count, bytes[local] == 0x50, bytes[local + 1] == 0x4B, bytes[local + 2] == 3,
+            bytes[local + 3] == 4
+        else {
             throw Self.damaged("\(name)'s header is not where the directory says")
         }
-        let start = local + 30 + Int(UInt16(bytes[local + 26]) | UInt16(bytes[local + 27]) << 8)
+        let start =
+            local + 30 + Int(UInt16(bytes[local + 26]) | UInt16(bytes[local + 27]) << 8)
             + Int(UInt16(bytes[local + 28]) | UInt16(bytes[local + 29]) << 8)
         guard start + member.compressedSize <= bytes.count else { throw Self.damaged("\(name) is cut short") }
         let data = UnsafeRawBufferPointer(rebasing: bytes[start ..< (start + member.compressedSize)])
@@ -97,7 +105,9 @@ struct ZipArchive {
                 }
             }
         default:
-            throw ImportFailure("holds \(name) compressed with method \(member.method), which pwtui does not read (only stored and deflate)")
+            throw ImportFailure(
+                "holds \(name) compressed with method \(member.method), which pwtui does not read (only stored and deflate)"
+            )
         }
         let crc = contents.withUnsafeBytes { Inflate.crc32($0) }
         guard crc == member.crc else { throw Self.damaged("\(name) fails its CRC-32 check") }

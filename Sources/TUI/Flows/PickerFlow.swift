@@ -57,15 +57,17 @@ public struct PickerFlow<Unlocked, Answer> {
     /// it can give one without the master password (nil: it cannot); `commandName`: how to run
     /// pwtui in a hint (its full path when it is not on PATH); `details`: what the detail screen
     /// shows of a credential in what was unlocked (nil: the list offers no details).
-    public init(terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
-                listTitle: String = "All credentials", offersCodes: Bool = true,
-                unlockingMessage: String = "Unlocking…", preview: [RankedCredential]? = nil,
-                answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil,
-                codeWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
-                details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)? = nil,
-                unlock: @escaping (borrowing SecureBytes) throws -> Unlocked,
-                rank: @escaping (Unlocked) -> [RankedCredential],
-                credential: @escaping (Unlocked, UUID) -> Credential?) {
+    public init(
+        terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
+        listTitle: String = "All credentials", offersCodes: Bool = true,
+        unlockingMessage: String = "Unlocking…", preview: [RankedCredential]? = nil,
+        answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil,
+        codeWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
+        details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)? = nil,
+        unlock: @escaping (borrowing SecureBytes) throws -> Unlocked,
+        rank: @escaping (Unlocked) -> [RankedCredential],
+        credential: @escaping (Unlocked, UUID) -> Credential?
+    ) {
         self.commandName = commandName
         self.details = details
         self.preview = preview
@@ -110,12 +112,16 @@ public struct PickerFlow<Unlocked, Answer> {
             }
             let id = choice.id
             let wantsCode = choice == .code(id)
-            if let answer = try (wantsCode ? codeWithoutUnlocking : answerWithoutUnlocking)?(id) { return .answeredWithoutUnlocking(answer) }
+            if let answer = try (wantsCode ? codeWithoutUnlocking : answerWithoutUnlocking)?(id) {
+                return .answeredWithoutUnlocking(answer)
+            }
             switch try authenticate(purpose: chosen.map { "To use \($0.displayTitle) (\($0.username))" }) {
             case nil: continue  // Esc on the password screen: back to the list
             case .outOfTries(let attempts): return .wrongPassword(attempts: attempts)
             case .unlocked(let unlocked):
-                if let found = credential(unlocked, id) { return wantsCode ? .chosenCode(unlocked, found) : .chosen(unlocked, found) }
+                if let found = credential(unlocked, id) {
+                    return wantsCode ? .chosenCode(unlocked, found) : .chosen(unlocked, found)
+                }
                 // Deleted since the store was written: choose again, from what was unlocked.
                 return try choose(in: unlocked)
             }
@@ -159,15 +165,17 @@ public struct PickerFlow<Unlocked, Answer> {
     }
 
     private func listScreen(_ ranked: [RankedCredential]) -> CredentialListScreen {
-        CredentialListScreen(ranked: ranked, requestLabel: requestLabel, listTitle: listTitle, commandName: commandName,
-                             offersDetails: details != nil, offersCodes: offersCodes)
+        CredentialListScreen(
+            ranked: ranked, requestLabel: requestLabel, listTitle: listTitle, commandName: commandName,
+            offersDetails: details != nil, offersCodes: offersCodes)
     }
 
     /// The master-password screen until it unlocks, runs out of tries, or is cancelled (nil).
     private func authenticate(purpose: String? = nil) throws -> MasterPasswordScreen<Unlocked>.Result? {
-        var screen = try MasterPasswordScreen(vaultPath: vaultPath, hint: passwordHint, purpose: purpose,
-                                              unlockingMessage: unlockingMessage, maximumAttempts: Self.maximumAttempts,
-                                              unlock: unlock)
+        var screen = try MasterPasswordScreen(
+            vaultPath: vaultPath, hint: passwordHint, purpose: purpose,
+            unlockingMessage: unlockingMessage, maximumAttempts: Self.maximumAttempts,
+            unlock: unlock)
         return try terminal.run(&screen)
     }
 }

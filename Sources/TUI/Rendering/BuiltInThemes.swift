@@ -6,50 +6,50 @@
 enum BuiltInThemes {
     static let files: [String: String] = [
         "default": #"""
-# pwtui's default theme. One role per line: role = foreground background [bold|reverse|underline|dim]
-# Colours: default black red green yellow blue magenta cyan white
-normal   = default default
-title    = cyan    default bold
-header   = yellow  default bold
-section  = magenta default bold
-selected = black   cyan    bold
-dim      = default default dim
-match    = green   default
-input    = white   default bold
-help     = black   white
-error    = red     default bold
-warning  = yellow  default
+        # pwtui's default theme. One role per line: role = foreground background [bold|reverse|underline|dim]
+        # Colours: default black red green yellow blue magenta cyan white
+        normal   = default default
+        title    = cyan    default bold
+        header   = yellow  default bold
+        section  = magenta default bold
+        selected = black   cyan    bold
+        dim      = default default dim
+        match    = green   default
+        input    = white   default bold
+        help     = black   white
+        error    = red     default bold
+        warning  = yellow  default
 
-"""#,
+        """#,
         "high-contrast": #"""
-# High contrast: white on black, yellow accents, the selection in reverse video.
-normal   = white   black
-title    = yellow  black   bold
-header   = yellow  black   bold
-section  = white   black   bold underline
-selected = black   yellow  bold
-dim      = white   black
-match    = cyan    black   bold
-input    = white   black   bold
-help     = black   white   bold
-error    = red     black   bold
-warning  = yellow  black   bold
+        # High contrast: white on black, yellow accents, the selection in reverse video.
+        normal   = white   black
+        title    = yellow  black   bold
+        header   = yellow  black   bold
+        section  = white   black   bold underline
+        selected = black   yellow  bold
+        dim      = white   black
+        match    = cyan    black   bold
+        input    = white   black   bold
+        help     = black   white   bold
+        error    = red     black   bold
+        warning  = yellow  black   bold
 
-"""#,
+        """#,
         "monochrome": #"""
-# No colours (used automatically under NO_COLOR or on terminals without colours).
-normal   = default default
-title    = default default bold
-header   = default default bold
-section  = default default underline
-selected = default default reverse
-dim      = default default dim
-match    = default default
-input    = default default bold
-help     = default default reverse
-error    = default default bold
-warning  = default default underline
+        # No colours (used automatically under NO_COLOR or on terminals without colours).
+        normal   = default default
+        title    = default default bold
+        header   = default default bold
+        section  = default default underline
+        selected = default default reverse
+        dim      = default default dim
+        match    = default default
+        input    = default default bold
+        help     = default default reverse
+        error    = default default bold
+        warning  = default default underline
 
-"""#,
+        """#,
     ]
 }

@@ -27,8 +27,9 @@ public struct Canvas: Equatable, Sendable {
 
     public init(size: TerminalSize) {
         self.size = size
-        cells = Array(repeating: Array(repeating: Cell(character: " ", role: .normal), count: max(size.columns, 0)),
-                      count: max(size.rows, 0))
+        cells = Array(
+            repeating: Array(repeating: Cell(character: " ", role: .normal), count: max(size.columns, 0)),
+            count: max(size.rows, 0))
     }
 
     /// Fills a row with spaces of `role` (a selection bar, a status line).
@@ -40,7 +41,8 @@ public struct Canvas: Equatable, Sendable {
     /// Writes `text` from `column`, at most `width` columns (to the right edge by default);
     /// returns the column after the last one written.
     @discardableResult
-    public mutating func put(_ text: String, row: Int, column: Int, role: StyleRole = .normal, width: Int? = nil) -> Int {
+    public mutating func put(_ text: String, row: Int, column: Int, role: StyleRole = .normal, width: Int? = nil) -> Int
+    {
         put(Array(text), row: row, column: column, role: role, width: width)
     }
 
@@ -73,8 +75,10 @@ public struct Canvas: Equatable, Sendable {
     /// its characters until the next frame replaces them: that is what showing it means. A
     /// control character is drawn as U+FFFD (text outside the canvas goes through `PrintableText`).
     @discardableResult
-    public mutating func putSecret(_ bytes: UnsafeRawBufferPointer, row: Int, column: Int, role: StyleRole = .normal,
-                                   width: Int? = nil) -> Int {
+    public mutating func putSecret(
+        _ bytes: UnsafeRawBufferPointer, row: Int, column: Int, role: StyleRole = .normal,
+        width: Int? = nil
+    ) -> Int {
         var characters: [Character] = []
         characters.reserveCapacity(bytes.count)
         var decoder = UTF8()

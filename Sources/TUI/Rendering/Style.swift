@@ -16,8 +16,10 @@ public struct Style: Equatable, Sendable {
     public var underline: Bool
     public var dim: Bool
 
-    public init(foreground: Color = .default, background: Color = .default,
-                bold: Bool = false, reverse: Bool = false, underline: Bool = false, dim: Bool = false) {
+    public init(
+        foreground: Color = .default, background: Color = .default,
+        bold: Bool = false, reverse: Bool = false, underline: Bool = false, dim: Bool = false
+    ) {
         self.foreground = foreground
         self.background = background
         self.bold = bold

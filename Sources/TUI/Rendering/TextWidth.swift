@@ -21,7 +21,8 @@ public enum TextWidth {
     public static func columns(of character: Character) -> Int {
         var width = 0
         for scalar in character.unicodeScalars { width = max(width, columns(of: scalar)) }
-        return character.unicodeScalars.count > 1 && character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) ? 2 : width
+        return character.unicodeScalars.count > 1
+            && character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) ? 2 : width
     }
 
     public static func columns(of text: String) -> Int {
@@ -32,9 +33,12 @@ public enum TextWidth {
     }
 
     private static func isWide(_ value: UInt32) -> Bool {
-        (0x1100 ... 0x115F).contains(value) || (0x2E80 ... 0x303E).contains(value) || (0x3041 ... 0x33FF).contains(value)
-            || (0x3400 ... 0x4DBF).contains(value) || (0x4E00 ... 0x9FFF).contains(value) || (0xA000 ... 0xA4CF).contains(value)
-            || (0xAC00 ... 0xD7A3).contains(value) || (0xF900 ... 0xFAFF).contains(value) || (0xFE30 ... 0xFE4F).contains(value)
+        (0x1100 ... 0x115F).contains(value) || (0x2E80 ... 0x303E).contains(value)
+            || (0x3041 ... 0x33FF).contains(value)
+            || (0x3400 ... 0x4DBF).contains(value) || (0x4E00 ... 0x9FFF).contains(value)
+            || (0xA000 ... 0xA4CF).contains(value)
+            || (0xAC00 ... 0xD7A3).contains(value) || (0xF900 ... 0xFAFF).contains(value)
+            || (0xFE30 ... 0xFE4F).contains(value)
             || (0xFF00 ... 0xFF60).contains(value) || (0xFFE0 ... 0xFFE6).contains(value)
             || (0x20000 ... 0x2FFFD).contains(value) || (0x30000 ... 0x3FFFD).contains(value)
     }

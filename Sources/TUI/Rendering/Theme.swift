@@ -21,27 +21,31 @@ public struct Theme: Equatable, Sendable {
     }
 
     /// The built-in default, also what a broken theme file falls back to.
-    public static let standard = Theme(name: "default", styles: [
-        .normal: Style(),
-        .title: Style(foreground: .cyan, bold: true),
-        .header: Style(foreground: .yellow, bold: true),
-        .section: Style(foreground: .magenta, bold: true),
-        .selected: Style(foreground: .black, background: .cyan, bold: true),
-        .dim: Style(dim: true),
-        .match: Style(foreground: .green),
-        .input: Style(foreground: .white, bold: true),
-        .help: Style(foreground: .black, background: .white),
-        .error: Style(foreground: .red, bold: true),
-        .warning: Style(foreground: .yellow),
-    ], usesColor: true)
+    public static let standard = Theme(
+        name: "default",
+        styles: [
+            .normal: Style(),
+            .title: Style(foreground: .cyan, bold: true),
+            .header: Style(foreground: .yellow, bold: true),
+            .section: Style(foreground: .magenta, bold: true),
+            .selected: Style(foreground: .black, background: .cyan, bold: true),
+            .dim: Style(dim: true),
+            .match: Style(foreground: .green),
+            .input: Style(foreground: .white, bold: true),
+            .help: Style(foreground: .black, background: .white),
+            .error: Style(foreground: .red, bold: true),
+            .warning: Style(foreground: .yellow),
+        ], usesColor: true)
 
     /// No colours at all, for NO_COLOR and terminals without colours: reverse video marks the
     /// selection, bold the headings.
-    public static let monochrome = Theme(name: "monochrome", styles: [
-        .normal: Style(), .title: Style(bold: true), .header: Style(bold: true), .section: Style(underline: true),
-        .selected: Style(reverse: true), .dim: Style(dim: true), .match: Style(), .input: Style(bold: true),
-        .help: Style(reverse: true), .error: Style(bold: true), .warning: Style(underline: true),
-    ], usesColor: false)
+    public static let monochrome = Theme(
+        name: "monochrome",
+        styles: [
+            .normal: Style(), .title: Style(bold: true), .header: Style(bold: true), .section: Style(underline: true),
+            .selected: Style(reverse: true), .dim: Style(dim: true), .match: Style(), .input: Style(bold: true),
+            .help: Style(reverse: true), .error: Style(bold: true), .warning: Style(underline: true),
+        ], usesColor: false)
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -65,15 +69,24 @@ public struct Theme: Equatable, Sendable {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             let parts = line.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else {
-                throw ParseError(file: file, line: index + 1, problem: "expected 'role = foreground background [attributes]'")
+                throw ParseError(
+                    file: file, line: index + 1, problem: "expected 'role = foreground background [attributes]'")
             }
             let roleName = parts[0].trimmingSpaces()
             guard let role = StyleRole(rawValue: roleName) else {
-                throw ParseError(file: file, line: index + 1, problem: "unknown role '\(roleName)' (known: \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw ParseError(
+                    file: file, line: index + 1,
+                    problem:
+                        "unknown role '\(roleName)' (known: \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             let words = parts[1].split(whereSeparator: \.isWhitespace).map(String.init)
-            guard words.count >= 2, let foreground = Style.Color(rawValue: words[0]), let background = Style.Color(rawValue: words[1]) else {
-                throw ParseError(file: file, line: index + 1, problem: "expected two colours (\(Style.Color.allCases.map(\.rawValue).joined(separator: ", ")))")
+            guard words.count >= 2, let foreground = Style.Color(rawValue: words[0]),
+                let background = Style.Color(rawValue: words[1])
+            else {
+                throw ParseError(
+                    file: file, line: index + 1,
+                    problem: "expected two colours (\(Style.Color.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             var style = Style(foreground: foreground, background: background)
             for attribute in words.dropFirst(2) {

@@ -10,7 +10,10 @@ public struct ConfigurationChoices: Equatable, Sendable {
     /// A master password typed on a terminal also unlocks the agent (settings: `agent = "auto"`).
     public var keepsAgentUnlocked: Bool
 
-    public init(vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int, keepsAgentUnlocked: Bool = true) {
+    public init(
+        vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int,
+        keepsAgentUnlocked: Bool = true
+    ) {
         self.vaultPath = vaultPath
         self.parameters = parameters
         self.theme = theme

@@ -80,10 +80,14 @@ public final class ConfigurationScreen: Screen {
 
     /// `firstRun`: every step; otherwise (an existing vault) from the unlock cost on.
     /// `home`: what a typed "~/" stands for.
-    public init(firstRun: Bool, defaults: Choices, themes: [String], home: String,
-                calibrate: @escaping () throws -> [KDFCalibration.Option], loadTheme: @escaping (String) -> Theme) throws(VaultCryptoError) {
+    public init(
+        firstRun: Bool, defaults: Choices, themes: [String], home: String,
+        calibrate: @escaping () throws -> [KDFCalibration.Option], loadTheme: @escaping (String) -> Theme
+    ) throws(VaultCryptoError) {
         self.firstRun = firstRun
-        steps = firstRun ? [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .agent, .summary]
+        steps =
+            firstRun
+            ? [.location, .password, .confirmation, .unlockCost, .theme, .clipboard, .agent, .summary]
             : [.unlockCost, .theme, .clipboard, .agent, .summary]
         step = steps[0]
         choices = defaults
@@ -172,8 +176,9 @@ public final class ConfigurationScreen: Screen {
         switch step {
         case .location: return field != defaults.vaultPath
         case .clipboard: return field != String(choices.clipboardTimeout)
-        case .unlockCost: return !calibration.isEmpty && costOptions.indices.contains(costIndex)
-            && costOptions[costIndex].parameters != choices.parameters
+        case .unlockCost:
+            return !calibration.isEmpty && costOptions.indices.contains(costIndex)
+                && costOptions[costIndex].parameters != choices.parameters
         case .theme: return themes[themeIndex] != choices.theme
         case .agent: return agentChoice != choices.keepsAgentUnlocked
         default: return false
@@ -231,8 +236,10 @@ public final class ConfigurationScreen: Screen {
                 weakPasswordWarned.removeAll()
                 try? weakPasswordWarned.append(contentsOf: password)
                 let key = Self.bindings.first { $0.action == .advance }?.label ?? "Enter"
-                message = ("Under the \(MasterPasswordPolicy.minimumBits)-bit minimum: \(key) again keeps it, "
-                           + "or type 4 random words", .error)
+                message = (
+                    "Under the \(MasterPasswordPolicy.minimumBits)-bit minimum: \(key) again keeps it, "
+                        + "or type 4 random words", .error
+                )
                 return .stay
             }
         case .confirmation:
@@ -327,11 +334,12 @@ public final class ConfigurationScreen: Screen {
             row += 1
             if step == .password, !password.isEmpty {
                 let strength = password.withUnsafeBytes { PasswordStrength(utf8: $0) }
-                let role: StyleRole = switch strength.verdict {
-                case .weak: .error
-                case .fair: .warning
-                case .strong: .match
-                }
+                let role: StyleRole =
+                    switch strength.verdict {
+                    case .weak: .error
+                    case .fair: .warning
+                    case .strong: .match
+                    }
                 line("Strength: " + strength.summary, role)
             }
         case .unlockCost:
@@ -342,7 +350,8 @@ public final class ConfigurationScreen: Screen {
                 // One decimal, as "%.1f" wrote it: tenths rounded, then divided (1.0, 0.3, 12.5).
                 let tenths = (option.estimatedSeconds * 10).rounded()
                 let seconds = tenths.isFinite && abs(tenths) < 1e12 ? "\(tenths / 10)" : "?"
-                let label = "about \(seconds) s — \(option.parameters.description)"
+                let label =
+                    "about \(seconds) s — \(option.parameters.description)"
                     + (option.parameters == current ? " (current)" : "")
                 if index == costIndex { canvas.fill(row: row, role: .selected) }
                 line((index == costIndex ? "▸ " : "  ") + label, index == costIndex ? .selected : .normal)
@@ -369,8 +378,10 @@ public final class ConfigurationScreen: Screen {
             line("The agent then answers get, the picker and git without asking, until it has been", .dim)
             line("unused for a while (agent_idle_timeout, 15 minutes unless changed).", .dim)
             row += 1
-            for (keeps, label) in [(true, "yes: the agent keeps it unlocked (agent = \"auto\")"),
-                                   (false, "no: only pwtui unlock does (agent = \"off\")")] {
+            for (keeps, label) in [
+                (true, "yes: the agent keeps it unlocked (agent = \"auto\")"),
+                (false, "no: only pwtui unlock does (agent = \"off\")"),
+            ] {
                 let chosen = keeps == agentChoice
                 if chosen { canvas.fill(row: row, role: .selected) }
                 line((chosen ? "▸ " : "  ") + label, chosen ? .selected : .normal)
@@ -382,12 +393,20 @@ public final class ConfigurationScreen: Screen {
             if let note = settingsVaultNote?(choices.vaultPath) { line("                   " + note, .dim) }
             line("Unlock cost:       \(choices.parameters)" + (choices.parameters == current ? " (unchanged)" : ""))
             line("Theme:             \(choices.theme)")
-            line("Clipboard cleared: " + (choices.clipboardTimeout == 0 ? "never" : "after \(choices.clipboardTimeout) s"))
-            line("After an unlock:   " + (choices.keepsAgentUnlocked ? "the agent keeps the vault unlocked" : "only pwtui unlock unlocks the agent"))
+            line(
+                "Clipboard cleared: "
+                    + (choices.clipboardTimeout == 0 ? "never" : "after \(choices.clipboardTimeout) s"))
+            line(
+                "After an unlock:   "
+                    + (choices.keepsAgentUnlocked
+                        ? "the agent keeps the vault unlocked" : "only pwtui unlock unlocks the agent"))
             row += 1
-            let verb = firstRun ? "Enter creates the vault."
-                : choices.parameters == current ? "Enter applies the changes (the vault is not re-encrypted)."
-                : "Enter applies the changes and re-encrypts the vault."
+            let verb =
+                firstRun
+                ? "Enter creates the vault."
+                : choices.parameters == current
+                    ? "Enter applies the changes (the vault is not re-encrypted)."
+                    : "Enter applies the changes and re-encrypts the vault."
             line(verb, .dim)
         }
         if let busy {

@@ -86,7 +86,8 @@ struct CredentialColumns: Equatable {
             compactNeed = max(compactNeed, TextWidth.columns(of: cell.how(compact: true)))
         }
         // The short forms only where the full ones leave the service fewer than its minimum.
-        let least = Self.mark + min(titleNeed - Self.mark, Self.minimumTitle) + min(usernameNeed, Self.minimumUsername)
+        let least =
+            Self.mark + min(titleNeed - Self.mark, Self.minimumTitle) + min(usernameNeed, Self.minimumUsername)
             + Self.gap + (usernameNeed > 0 ? Self.gap : 0)
         compact = least + fullNeed + min(serviceNeed, Self.minimumService) > width
         let howNeed = compact ? compactNeed : fullNeed

@@ -111,7 +111,11 @@ public struct CredentialDetailScreen: Screen {
             }
         case .restore:
             guard let picked else {
-                message = (previous == 0 ? "There is no previous password to restore." : "Tab picks the previous password to restore first.", .warning)
+                message = (
+                    previous == 0
+                        ? "There is no previous password to restore."
+                        : "Tab picks the previous password to restore first.", .warning
+                )
                 return .stay
             }
             confirming = true
@@ -170,12 +174,17 @@ public struct CredentialDetailScreen: Screen {
         func field(_ label: String, _ value: String, _ role: StyleRole = .normal) {
             lines.append(Line(label: label, content: .text(value, role)))
         }
-        field("Username", credential.username.isEmpty ? "(none)" : credential.username, credential.username.isEmpty ? .dim : .normal)
+        field(
+            "Username", credential.username.isEmpty ? "(none)" : credential.username,
+            credential.username.isEmpty ? .dim : .normal)
         lines.append(Line(label: "Password", content: .secret(credential.secret, before: "")))
         if credential.totp != nil { lines.append(Line(label: "Code", content: .oneTimeCode)) }
         for (index, service) in credential.services.enumerated() {
             let how = details.match(of: service).map { "  \($0.rawValue)" } ?? ""
-            lines.append(Line(label: index == 0 ? "Services" : "", content: .text(service.text + how, how.isEmpty ? .normal : .match)))
+            lines.append(
+                Line(
+                    label: index == 0 ? "Services" : "",
+                    content: .text(service.text + how, how.isEmpty ? .normal : .match)))
         }
         if credential.services.isEmpty { field("Services", "(none: an item without a site)", .dim) }
         // Named fields: a secret one masked like the password, revealed with it (`r`).
@@ -183,7 +192,8 @@ public struct CredentialDetailScreen: Screen {
             let label = index == 0 ? "Fields" : ""
             switch named.value {
             case .text(let text): field(label, "\(named.name): \(text)")
-            case .secret(let reference): lines.append(Line(label: label, content: .secret(reference, before: "\(named.name): ")))
+            case .secret(let reference):
+                lines.append(Line(label: label, content: .secret(reference, before: "\(named.name): ")))
             }
         }
         field("Created", credential.created.minuteText)
@@ -197,19 +207,27 @@ public struct CredentialDetailScreen: Screen {
         }
         let previous = credential.previousSecrets
         lines.append(Line(content: .text("", .normal)))
-        lines.append(Line(content: .text(previous.isEmpty ? "No previous passwords" : "Previous passwords (\(previous.count))", .section),
-                          heading: true))
+        lines.append(
+            Line(
+                content: .text(
+                    previous.isEmpty ? "No previous passwords" : "Previous passwords (\(previous.count))", .section),
+                heading: true))
         for (index, entry) in previous.enumerated() {
-            lines.append(Line(content: .secret(entry.secret, before: "\(index + 1)  \(entry.replaced.minuteText)  "), history: index + 1))
+            lines.append(
+                Line(
+                    content: .secret(entry.secret, before: "\(index + 1)  \(entry.replaced.minuteText)  "),
+                    history: index + 1))
         }
         // A secret field's earlier values, kept like the password's: shown (masked until `r`),
         // not restorable from here (Tab picks passwords only).
         for named in credential.fields where !named.history.isEmpty {
             let values = named.previousValues
             lines.append(Line(content: .text("", .normal)))
-            lines.append(Line(content: .text("Previous values of \(named.name) (\(values.count))", .section), heading: true))
+            lines.append(
+                Line(content: .text("Previous values of \(named.name) (\(values.count))", .section), heading: true))
             for (index, entry) in values.enumerated() {
-                lines.append(Line(content: .secret(entry.secret, before: "  \(index + 1)  \(entry.replaced.minuteText)  ")))
+                lines.append(
+                    Line(content: .secret(entry.secret, before: "  \(index + 1)  \(entry.replaced.minuteText)  ")))
             }
         }
         return lines
@@ -254,7 +272,9 @@ public struct CredentialDetailScreen: Screen {
             canvas.put("↓ \(body.count - first - height) more lines", row: size.rows - 2, column: 0, role: .dim)
         }
         canvas.fill(row: size.rows - 1, role: .help)
-        canvas.put(KeyBinding.helpBar(confirming ? Self.confirmBindings : Self.bindings), row: size.rows - 1, column: 0, role: .help)
+        canvas.put(
+            KeyBinding.helpBar(confirming ? Self.confirmBindings : Self.bindings), row: size.rows - 1, column: 0,
+            role: .help)
     }
 
     private func draw(_ line: Line, row: Int, into canvas: inout Canvas) {
@@ -270,14 +290,18 @@ public struct CredentialDetailScreen: Screen {
             let marker = line.history == nil ? "" : selected ? "▸ " : "  "
             let after = canvas.put(marker + before, row: row, column: start, role: role)
             if revealed {
-                details.withSecret(reference) { bytes in _ = canvas.putSecret(bytes, row: row, column: after, role: role) }
+                details.withSecret(reference) { bytes in
+                    _ = canvas.putSecret(bytes, row: row, column: after, role: role)
+                }
             } else {
                 canvas.put(Self.mask, row: row, column: after, role: selected ? .selected : .dim)
             }
         case .oneTimeCode:
             // Drawn again every second (`.tick`), so the seconds count down while it is shown.
             let drawn: Bool? = try? details.withOneTimeCode { code, secondsLeft in
-                let after = revealed ? canvas.putSecret(code, row: row, column: start, role: .normal)
+                let after =
+                    revealed
+                    ? canvas.putSecret(code, row: row, column: start, role: .normal)
                     : canvas.put(Self.mask, row: row, column: start, role: .dim)
                 canvas.put("  valid \(secondsLeft) s more", row: row, column: after, role: .dim)
                 return true

@@ -4,7 +4,7 @@ import ServiceMatching
 import VaultModel
 
 /// What the detail screen shows of one credential and may do to it, given by whatever unlocking
-/// opened (pwtui's `Vault`, behind `PwtuiKit`): `TUI` knows no vault, so the screen reads the
+/// opened (pwtui's `Vault`, behind `Commands`): `TUI` knows no vault, so the screen reads the
 /// credential, borrows its secrets and asks for a restore through this, and nothing else.
 ///
 /// The secrets stay where they are (pwtui: the vault's protected arena); they are lent to the
@@ -19,7 +19,8 @@ public protocol CredentialDetails: AnyObject {
     var lastUsed: Timestamp? { get }
     /// Lends one secret of `credential` (its password or a previous one); the bytes must not
     /// escape `body`.
-    func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+    func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
     /// Lends the one-time code valid now (ASCII digits) and the seconds it stays valid; nil when
     /// the credential has no authenticator key. The bytes must not escape `body`.
     func withOneTimeCode<Result>(_ body: (UnsafeRawBufferPointer, Int) throws -> Result) throws -> Result?

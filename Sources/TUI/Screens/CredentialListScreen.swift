@@ -88,8 +88,11 @@ public struct CredentialListScreen: Screen, Sendable {
     /// requested services (`requestLabel` nil) everything is one section.
     /// `listTitle`: the section's name when there is no request; `offersCodes`: false where a
     /// choice names a credential rather than hands one over (`rm`, `edit`), so ^T means nothing.
-    public init(ranked: [RankedCredential], requestLabel: String?, listTitle: String = "All credentials", commandName: String = "pwtui",
-                offersDetails: Bool = false, offersCodes: Bool = true) {
+    public init(
+        ranked: [RankedCredential], requestLabel: String?, listTitle: String = "All credentials",
+        commandName: String = "pwtui",
+        offersDetails: Bool = false, offersCodes: Bool = true
+    ) {
         self.requestLabel = requestLabel
         self.listTitle = listTitle
         self.offersDetails = offersDetails
@@ -102,7 +105,9 @@ public struct CredentialListScreen: Screen, Sendable {
     }
 
     public var matchCount: Int { list.ranked.prefix { $0.match != nil }.count }
-    public var selected: RankedCredential? { visible.indices.contains(selection) ? list.ranked[visible[selection]] : nil }
+    public var selected: RankedCredential? {
+        visible.indices.contains(selection) ? list.ranked[visible[selection]] : nil
+    }
     public var visibleEntries: [RankedCredential] { visible.map { list.ranked[$0] } }
 
     /// How many lines the list shows at `size`: what is drawn, and how far PgUp and PgDn move.
@@ -186,7 +191,8 @@ public struct CredentialListScreen: Screen, Sendable {
         // The cursor goes to the entry kept across a toggle, else to the best match for what was
         // typed, whichever section it is in (typing "goo" lands on Google even below GitHub).
         let best = filtered.best.flatMap { index in visible.firstIndex(of: filtered.positions[index]) }
-        selection = id.flatMap { wanted in visible.firstIndex { list.ranked[$0].credential.id == wanted } }
+        selection =
+            id.flatMap { wanted in visible.firstIndex { list.ranked[$0].credential.id == wanted } }
             ?? best ?? 0
         scroll = 0
     }
@@ -261,16 +267,20 @@ public struct CredentialListScreen: Screen, Sendable {
             siteless = screen.visibleSiteless
             others = screen.visible.count - screen.visibleMatches - siteless
             // Shown where the other credentials are: always without a request, with show-all with one.
-            sitelessHeader = siteless > 0 && (screen.requestLabel == nil || screen.showAll)
+            sitelessHeader =
+                siteless > 0 && (screen.requestLabel == nil || screen.showAll)
                 ? .text("Items without a site (\(siteless))", .section) : nil
             let otherTotal = screen.list.ranked.count - screen.matchCount
             grouped = screen.requestLabel != nil
             if let label = screen.requestLabel {
                 lines = [.text("Matches for \(label) (\(matches))", .section)]
                 if matches == 0 {
-                    let text = screen.query.isEmpty
-                        ? "No credentials for \(label)" + (screen.showAll || otherTotal == 0 ? "" : " — Tab shows all \(otherTotal)")
-                        : "Nothing matches '\(screen.query)'" + (screen.showAll ? "" : " — Tab searches all \(screen.list.ranked.count)")
+                    let text =
+                        screen.query.isEmpty
+                        ? "No credentials for \(label)"
+                            + (screen.showAll || otherTotal == 0 ? "" : " — Tab shows all \(otherTotal)")
+                        : "Nothing matches '\(screen.query)'"
+                            + (screen.showAll ? "" : " — Tab searches all \(screen.list.ranked.count)")
                     hints = [.text("  " + text, .dim)]
                 } else {
                     hints = []
@@ -282,7 +292,8 @@ public struct CredentialListScreen: Screen, Sendable {
                     // A full path (pwtui not on PATH yet, after `make run`) takes a line of its
                     // own, continued with a backslash so the two lines paste as one command.
                     let command = screen.commandName
-                    hints = [.text("  The vault is empty — add one with:", .dim)]
+                    hints =
+                        [.text("  The vault is empty — add one with:", .dim)]
                         + (command.contains("/")
                             ? [.text("    \(command) \\", .dim), .text("      add SERVICE --username NAME", .dim)]
                             : [.text("    \(command) add SERVICE --username NAME", .dim)])
@@ -345,21 +356,25 @@ public struct CredentialListScreen: Screen, Sendable {
         }
     }
 
-    private func draw(_ cells: CredentialColumns.Cells, columns: CredentialColumns, row: Int, selected: Bool,
-                      into canvas: inout Canvas) {
+    private func draw(
+        _ cells: CredentialColumns.Cells, columns: CredentialColumns, row: Int, selected: Bool,
+        into canvas: inout Canvas
+    ) {
         let width = canvas.size.columns
         let role: StyleRole = selected ? .selected : .normal
         if selected { canvas.fill(row: row, role: .selected) }
         canvas.put((selected ? "▸ " : "  ") + cells.title, row: row, column: 0, role: role, width: columns.title)
         if columns.username > 0 {
-            canvas.put(cells.username, row: row, column: columns.usernameStart, role: selected ? .selected : .dim,
-                       width: columns.username)
+            canvas.put(
+                cells.username, row: row, column: columns.usernameStart, role: selected ? .selected : .dim,
+                width: columns.username)
         }
         // The service gives way to the match kind, which is never cut.
         let matchRole: StyleRole = selected ? .selected : .match
         let how = cells.how(compact: columns.compact)
         let serviceWidth = max(width - columns.serviceStart - TextWidth.columns(of: how), 0)
-        let after = canvas.put(cells.service, row: row, column: columns.serviceStart, role: matchRole, width: serviceWidth)
+        let after = canvas.put(
+            cells.service, row: row, column: columns.serviceStart, role: matchRole, width: serviceWidth)
         canvas.put(how, row: row, column: after, role: matchRole)
     }
 }

@@ -38,9 +38,11 @@ public final class MasterPasswordScreen<Unlocked>: Screen {
     /// `unlock` opens with the typed password, throwing `VaultError.wrongPassword` for a wrong
     /// one (any other error ends the run). `hint` is shown under the field (the demo vault's
     /// password, or which password opens a vault whose change was interrupted).
-    public init(vaultPath: String, hint: String? = nil, purpose: String? = nil, unlockingMessage: String = "Unlocking…",
-                maximumAttempts: Int = MasterPasswordScreen.defaultMaximumAttempts,
-                unlock: @escaping (borrowing SecureBytes) throws -> Unlocked) throws(VaultCryptoError) {
+    public init(
+        vaultPath: String, hint: String? = nil, purpose: String? = nil, unlockingMessage: String = "Unlocking…",
+        maximumAttempts: Int = MasterPasswordScreen.defaultMaximumAttempts,
+        unlock: @escaping (borrowing SecureBytes) throws -> Unlocked
+    ) throws(VaultCryptoError) {
         self.vaultPath = vaultPath
         self.hint = hint
         self.purpose = purpose

@@ -129,7 +129,8 @@ public final class NcursesTerminal: Terminal {
             if status == ERR {
                 if let signal = SignalFlag.received { throw Terminated(signal: signal) }
                 guard !FileDescriptor(rawValue: fileno(input)).hasHungUp,
-                      let (rows, columns) = FileDescriptor(rawValue: fileno(output)).terminalSize else {
+                    let (rows, columns) = FileDescriptor(rawValue: fileno(output)).terminalSize
+                else {
                     // The terminal is gone (the window closed, ssh dropped): a read would now
                     // fail at once, forever. Leave as if hung up.
                     throw Terminated(signal: .hangUp)
@@ -208,7 +209,9 @@ public final class NcursesTerminal: Terminal {
         if style.reverse { attributes |= pwtui_attr_reverse() }
         if style.underline { attributes |= pwtui_attr_underline() }
         if style.dim { attributes |= pwtui_attr_dim() }
-        guard theme.usesColor, style.foreground != .default || style.background != .default else { return (attributes, 0) }
+        guard theme.usesColor, style.foreground != .default || style.background != .default else {
+            return (attributes, 0)
+        }
         let key = style.foreground.rawValue + "/" + style.background.rawValue
         if let pair = pairs[key] { return (attributes, pair) }
         let pair = Int16(pairs.count + 1)

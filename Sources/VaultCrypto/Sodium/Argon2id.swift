@@ -7,8 +7,9 @@ public struct Argon2id: KeyDerivation {
 
     /// The smallest parameters libsodium accepts; a header below them is malformed.
     public static var minimumParameters: KDFParameters {
-        KDFParameters(opsLimit: UInt32(crypto_pwhash_opslimit_min()),
-                      memLimitKiB: UInt32(crypto_pwhash_memlimit_min() / 1024))
+        KDFParameters(
+            opsLimit: UInt32(crypto_pwhash_opslimit_min()),
+            memLimitKiB: UInt32(crypto_pwhash_memlimit_min() / 1024))
     }
 
     public init() {}
@@ -35,7 +36,9 @@ public struct Argon2id: KeyDerivation {
         let status: Int32 = password.withUnsafeBytes { passwordBytes in
             key.withUnsafeMutableBytes { output in
                 salt.withUnsafeBufferPointer { saltBytes in
-                    UnsafeRawPointer(passwordBytes.bytes).withMemoryRebound(to: CChar.self, capacity: passwordBytes.count) { passwordPointer in
+                    UnsafeRawPointer(passwordBytes.bytes).withMemoryRebound(
+                        to: CChar.self, capacity: passwordBytes.count
+                    ) { passwordPointer in
                         crypto_pwhash(
                             output.mutableBytes, UInt64(outputLength),
                             passwordPointer, UInt64(passwordBytes.count), saltBytes.bytes,

@@ -16,8 +16,10 @@ public enum HMAC {
         }
     }
 
-    public static func authenticate(_ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
-                                    using algorithm: Algorithm) throws(VaultCryptoError) -> SecureBytes {
+    public static func authenticate(
+        _ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+        using algorithm: Algorithm
+    ) throws(VaultCryptoError) -> SecureBytes {
         try Sodium.ready()
         var digest = try SecureBytes(zeros: algorithm.digestByteCount)
         switch algorithm {

@@ -97,7 +97,9 @@ public struct SecureBytes: ~Copyable {
         var text = text
         var failure: VaultCryptoError?
         text.withUTF8 { bytes in
-            do throws(VaultCryptoError) { try append(contentsOf: UnsafeRawBufferPointer(bytes)) } catch { failure = error }
+            do throws(VaultCryptoError) { try append(contentsOf: UnsafeRawBufferPointer(bytes)) } catch {
+                failure = error
+            }
         }
         if let failure { throw failure }
     }

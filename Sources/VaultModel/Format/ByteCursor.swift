@@ -54,7 +54,9 @@ struct ByteCursor {
 
     /// The next `count` bytes as UTF-8 text.
     mutating func string(_ count: Int) throws -> String {
-        guard let text = String(validating: try take(count), as: UTF8.self) else { throw malformed("text is not valid UTF-8") }
+        guard let text = String(validating: try take(count), as: UTF8.self) else {
+            throw malformed("text is not valid UTF-8")
+        }
         return text
     }
 

@@ -82,7 +82,8 @@ package enum PayloadCodec {
     /// that the payload is encrypted where it was encoded and that buffer is the file image
     /// (`VaultFormat.sealImage`). A copy into a separate image held a 100 MB import's payload
     /// twice (issue 23); so would a buffer that had to grow.
-    package static func encode(_ contents: VaultContents, reservingBefore before: Int, after: Int) throws -> SecureBytes {
+    package static func encode(_ contents: VaultContents, reservingBefore before: Int, after: Int) throws -> SecureBytes
+    {
         var writer = try Writer(capacity: before + estimatedSize(of: contents) + after, prefix: before)
         try writer.bytes(magic)
         try writer.u8(version)
@@ -101,7 +102,9 @@ package enum PayloadCodec {
                 try writer.field(.rank, length: 4)
                 try writer.u32(UInt32(bitPattern: credential.rank))
             }
-            for service in credential.services { try writer.stringField(service.form == .app ? .appLink : .service, service.text) }
+            for service in credential.services {
+                try writer.stringField(service.form == .app ? .appLink : .service, service.text)
+            }
             if credential.kind != .login {
                 try writer.field(.itemKind, length: 1)
                 try writer.u8(credential.kind.rawValue)
@@ -184,7 +187,9 @@ package enum PayloadCodec {
         let padded = try writer.finishPadded(reserving: after)
         let paddedCount = padded.count - before - after
         guard paddedCount + XChaCha20Poly1305.tagByteCount <= Limits.vaultPayloadBytes else {
-            throw VaultError.invalidRequest("the vault would hold \(paddedCount) bytes, over pwtui's limit of \(Limits.vaultPayloadBytes); nothing was saved")
+            throw VaultError.invalidRequest(
+                "the vault would hold \(paddedCount) bytes, over pwtui's limit of \(Limits.vaultPayloadBytes); nothing was saved"
+            )
         }
         return padded
     }
@@ -300,7 +305,9 @@ package enum PayloadCodec {
         consuming func finishPadded(reserving suffix: Int) throws -> SecureBytes {
             let contentLength = buffer.count - prefix - 4
             let padded = PayloadCodec.paddedSize(contentLength: contentLength)
-            do { _ = try buffer.appendZeros(prefix + padded - buffer.count + suffix) } catch { throw VaultError.crypto(error) }
+            do { _ = try buffer.appendZeros(prefix + padded - buffer.count + suffix) } catch {
+                throw VaultError.crypto(error)
+            }
             let length = UInt32(contentLength).littleEndian
             let offset = prefix
             buffer.withUnsafeMutableBytes { bytes in
@@ -314,7 +321,9 @@ package enum PayloadCodec {
 
     /// A cursor over the records of `all`, past the content's length, the marker and the encoding
     /// version (checked); the content's length with it, for sizing what is decoded.
-    private static func records(_ all: UnsafeRawBufferPointer, path: String) throws -> (cursor: ByteCursor, contentLength: Int) {
+    private static func records(_ all: UnsafeRawBufferPointer, path: String) throws -> (
+        cursor: ByteCursor, contentLength: Int
+    ) {
         var reader = ByteCursor(payload: all, path: path)
         let contentLength = Int(try reader.u32())
         guard contentLength <= all.count - 4 else { throw reader.malformed("payload length exceeds the payload") }
@@ -434,16 +443,24 @@ package enum PayloadCodec {
                 let replaced = Timestamp(millisecondsSince1970: try value.i64())
                 history.append(PreviousSecret(secret: value.remainingReference(), replaced: replaced))
             case .totp:
-                guard let algorithm = HMAC.Algorithm(rawValue: try value.u8()) else { throw body.malformed("an unknown one-time code algorithm") }
-                let parameters = OneTimeParameters(algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
+                guard let algorithm = HMAC.Algorithm(rawValue: try value.u8()) else {
+                    throw body.malformed("an unknown one-time code algorithm")
+                }
+                let parameters = OneTimeParameters(
+                    algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
                 guard parameters.isValid else { throw body.malformed("one-time code parameters out of range") }
                 totp = OneTimeKey(parameters: parameters, key: value.remainingReference())
             case .totpHistory:
-                guard let algorithm = HMAC.Algorithm(rawValue: try value.u8()) else { throw body.malformed("an unknown one-time code algorithm") }
-                let parameters = OneTimeParameters(algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
+                guard let algorithm = HMAC.Algorithm(rawValue: try value.u8()) else {
+                    throw body.malformed("an unknown one-time code algorithm")
+                }
+                let parameters = OneTimeParameters(
+                    algorithm: algorithm, digits: Int(try value.u8()), period: Int(try value.u32()))
                 guard parameters.isValid else { throw body.malformed("one-time code parameters out of range") }
                 let replaced = Timestamp(millisecondsSince1970: try value.i64())
-                totpHistory.append(PreviousOneTimeKey(key: OneTimeKey(parameters: parameters, key: value.remainingReference()), replaced: replaced))
+                totpHistory.append(
+                    PreviousOneTimeKey(
+                        key: OneTimeKey(parameters: parameters, key: value.remainingReference()), replaced: replaced))
             case .namedField:
                 let kind = try value.u8()
                 let name = try value.string(Int(try value.u32()))
@@ -472,9 +489,10 @@ package enum PayloadCodec {
         guard let id, let created, let modified, let secret else {
             throw body.malformed("a credential lacks its id, times or secret")
         }
-        var credential = Credential(id: id, title: title, services: services, username: username, secret: secret,
-                                    notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
-                                    fields: fields, kind: kind)
+        var credential = Credential(
+            id: id, title: title, services: services, username: username, secret: secret,
+            notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
+            fields: fields, kind: kind)
         credential.totpHistory = totpHistory
         return credential
     }

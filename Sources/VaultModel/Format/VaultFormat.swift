@@ -51,7 +51,8 @@ public enum VaultFormat {
         }
         let minimum = Argon2id.minimumParameters
         guard header.kdf.opsLimit >= minimum.opsLimit, header.kdf.memLimitKiB >= minimum.memLimitKiB else {
-            throw VaultError.corrupt(path: path, reason: "its key derivation parameters (\(header.kdf)) are below Argon2id's minimum")
+            throw VaultError.corrupt(
+                path: path, reason: "its key derivation parameters (\(header.kdf)) are below Argon2id's minimum")
         }
         let kek = try cryptoCall { () throws(VaultCryptoError) in
             try derivation.deriveKey(password: password, salt: header.salt, parameters: header.kdf)
@@ -65,7 +66,11 @@ public enum VaultFormat {
             dek = try XChaCha20Poly1305.open(
                 header.wrappedKey, key: kek, nonce: header.wrappedKeyNonce, associatedData: associatedData)
         } catch VaultCryptoError.authenticationFailed {
-            throw VaultError.corrupt(path: path, reason: "the wrapped key does not authenticate although the password is right (the header was tampered with)")
+            throw VaultError.corrupt(
+                path: path,
+                reason:
+                    "the wrapped key does not authenticate although the password is right (the header was tampered with)"
+            )
         } catch {
             throw VaultError.crypto(error)
         }
@@ -88,9 +93,12 @@ public enum VaultFormat {
     }
 
     /// Wraps `dek` under `kek` into `header`, bound to the header's identity, version and KDF fields.
-    static func wrap(_ dek: borrowing SecureBytes, with kek: borrowing SecureBytes, into header: inout VaultHeader) throws {
+    static func wrap(_ dek: borrowing SecureBytes, with kek: borrowing SecureBytes, into header: inout VaultHeader)
+        throws
+    {
         // Placeholders of the right size so that the AD below is computed on the final layout.
-        header.wrappedKey = [UInt8](repeating: 0, count: XChaCha20Poly1305.keyByteCount + XChaCha20Poly1305.tagByteCount)
+        header.wrappedKey = [UInt8](
+            repeating: 0, count: XChaCha20Poly1305.keyByteCount + XChaCha20Poly1305.tagByteCount)
         header.wrappedKey = try XChaCha20Poly1305.seal(
             dek, key: kek, nonce: header.wrappedKeyNonce, associatedData: try header.keyWrappingAssociatedData)
     }
@@ -113,25 +121,30 @@ public enum VaultFormat {
         decryptingInPlace image: inout SecureBytes, header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> Int {
         guard image.count == VaultHeader.byteCount + Int(header.payloadLength),
-              Int(header.payloadLength) >= XChaCha20Poly1305.tagByteCount else {
+            Int(header.payloadLength) >= XChaCha20Poly1305.tagByteCount
+        else {
             throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
         }
         do {
             try image.withUnsafeMutableBytes { bytes in
                 try header.payloadNonce.withUnsafeBytes { nonce in
                     try XChaCha20Poly1305.openInPlace(
-                        UnsafeMutableRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey, nonce: nonce,
+                        UnsafeMutableRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey,
+                        nonce: nonce,
                         associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
                 }
             }
         } catch VaultCryptoError.authenticationFailed {
-            throw VaultError.corrupt(path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)")
+            throw VaultError.corrupt(
+                path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)"
+            )
         } catch let error as VaultCryptoError {
             throw VaultError.crypto(error)
         }
         let plaintextEnd = image.count - XChaCha20Poly1305.tagByteCount
         return try image.withUnsafeBytes { bytes in
-            try PayloadCodec.credentialCount(UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount ..< plaintextEnd]), path: path)
+            try PayloadCodec.credentialCount(
+                UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount ..< plaintextEnd]), path: path)
         }
     }
 
@@ -147,11 +160,14 @@ public enum VaultFormat {
                 try header.payloadNonce.withUnsafeBytes { nonce in
                     plaintext = try XChaCha20Poly1305.open(
                         UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey,
-                        nonce: nonce, associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
+                        nonce: nonce,
+                        associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
                 }
             }
         } catch VaultCryptoError.authenticationFailed {
-            throw VaultError.corrupt(path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)")
+            throw VaultError.corrupt(
+                path: path, reason: "the encrypted contents do not authenticate (the file was damaged or tampered with)"
+            )
         } catch let error as VaultCryptoError {
             throw VaultError.crypto(error)
         }
@@ -187,18 +203,21 @@ public enum VaultFormat {
         header.payloadLength = UInt64(image.count - VaultHeader.byteCount)
         let serialized = try header.serialized()
         guard serialized.count == VaultHeader.byteCount else {
-            throw VaultError.invalidRequest("the vault header serialized to \(serialized.count) bytes, not \(VaultHeader.byteCount)")
+            throw VaultError.invalidRequest(
+                "the vault header serialized to \(serialized.count) bytes, not \(VaultHeader.byteCount)")
         }
         let nonce = header.payloadNonce
         do {
             try image.withUnsafeMutableBytes { bytes in
                 serialized.withUnsafeBytes { headerBytes in
-                    UnsafeMutableRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]).copyMemory(from: headerBytes)
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]).copyMemory(
+                        from: headerBytes)
                 }
                 try nonce.withUnsafeBytes { nonceBytes in
                     try XChaCha20Poly1305.sealInPlace(
                         UnsafeMutableRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey,
-                        nonce: nonceBytes, associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
+                        nonce: nonceBytes,
+                        associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
                 }
             }
         } catch let error as VaultCryptoError {

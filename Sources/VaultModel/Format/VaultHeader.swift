@@ -95,7 +95,9 @@ public struct VaultHeader: Sendable, Equatable {
     /// including) any key derivation: magic, version, flags, checksum, ids, then the file size
     /// against the length. `fileBytes` is the whole file, or its beginning when `fileSize` gives
     /// the whole size.
-    public static func parse(_ fileBytes: UnsafeRawBufferPointer, path: String, fileSize: Int? = nil) throws -> VaultHeader {
+    public static func parse(_ fileBytes: UnsafeRawBufferPointer, path: String, fileSize: Int? = nil) throws
+        -> VaultHeader
+    {
         func corrupt(_ reason: String) -> VaultError { .corrupt(path: path, reason: reason) }
         guard fileBytes.count >= magic.count, fileBytes.prefix(magic.count).elementsEqual(magic) else {
             if fileBytes.count < magic.count, fileBytes.elementsEqual(magic.prefix(fileBytes.count)) {
@@ -109,7 +111,9 @@ public struct VaultHeader: Sendable, Equatable {
         let major: UInt16 = reader.integer()
         let minor: UInt16 = reader.integer()
         guard major == currentMajorVersion else {
-            throw VaultError.unsupported(path: path, reason: "it is format version \(major).\(minor); this pwtui reads version \(currentMajorVersion)")
+            throw VaultError.unsupported(
+                path: path,
+                reason: "it is format version \(major).\(minor); this pwtui reads version \(currentMajorVersion)")
         }
         guard fileBytes.count >= byteCount else {
             throw corrupt("the file is truncated (\(fileBytes.count) bytes, shorter than the \(byteCount)-byte header)")
@@ -127,7 +131,9 @@ public struct VaultHeader: Sendable, Equatable {
         }
         let unknownCritical = flags & criticalFlagsMask & ~knownCriticalFlags
         guard unknownCritical == 0 else {
-            throw VaultError.unsupported(path: path, reason: "it uses features this pwtui does not know (flags 0x\(String(unknownCritical, radix: 16)))")
+            throw VaultError.unsupported(
+                path: path,
+                reason: "it uses features this pwtui does not know (flags 0x\(String(unknownCritical, radix: 16)))")
         }
         var header = VaultHeader(
             majorVersion: major, minorVersion: minor, flags: flags,
@@ -149,10 +155,15 @@ public struct VaultHeader: Sendable, Equatable {
             if !expectedSize.overflow, UInt64(size) < expectedSize.partialValue {
                 throw corrupt("the file is truncated (\(size) of \(expectedSize.partialValue) bytes)")
             }
-            throw corrupt("the file has \(size) bytes but its header accounts for \(byteCount) + \(header.payloadLength)")
+            throw corrupt(
+                "the file has \(size) bytes but its header accounts for \(byteCount) + \(header.payloadLength)")
         }
         guard header.payloadLength <= UInt64(Limits.vaultPayloadBytes) else {
-            throw VaultError.unsupported(path: path, reason: "its payload is \(header.payloadLength) bytes, over the \(Limits.vaultPayloadBytes) that pwtui opens")
+            throw VaultError.unsupported(
+                path: path,
+                reason:
+                    "its payload is \(header.payloadLength) bytes, over the \(Limits.vaultPayloadBytes) that pwtui opens"
+            )
         }
         guard header.payloadLength >= UInt64(XChaCha20Poly1305.tagByteCount) else {
             throw corrupt("the payload is shorter than its authentication tag")

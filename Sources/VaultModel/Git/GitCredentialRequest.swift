@@ -70,8 +70,10 @@ public struct GitCredentialRequest: ~Copyable {
         return GitCredentialRequest(fields: fields, password: password, givenEmpty: givenEmpty)
     }
 
-    private static func parse(_ input: UnsafeRawBufferPointer, fields: inout [String: String], password: inout SecureBytes?,
-                              givenEmpty: inout Set<String>) throws {
+    private static func parse(
+        _ input: UnsafeRawBufferPointer, fields: inout [String: String], password: inout SecureBytes?,
+        givenEmpty: inout Set<String>
+    ) throws {
         var lineStart = 0
         while lineStart < input.count {
             var lineEnd = lineStart
@@ -86,7 +88,9 @@ public struct GitCredentialRequest: ~Copyable {
             if value.isEmpty { givenEmpty.insert(key) } else { givenEmpty.remove(key) }
             switch key {
             case "password":
-                password = value.isEmpty ? nil : try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(copying: value) }
+                password =
+                    value.isEmpty
+                    ? nil : try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(copying: value) }
             case "url":
                 fields.removeAll()
                 givenEmpty.removeAll()
@@ -103,7 +107,9 @@ public struct GitCredentialRequest: ~Copyable {
     /// `protocol://[user[:password]@]host[:port][/path]`, split as git's `credential_from_url`
     /// splits it: user information ends at the first '@' before the first '/', the path loses its
     /// trailing slashes, and user, password, host and path are percent-decoded.
-    private static func parseURL(_ url: UnsafeRawBufferPointer, fields: inout [String: String], password: inout SecureBytes?) throws {
+    private static func parseURL(
+        _ url: UnsafeRawBufferPointer, fields: inout [String: String], password: inout SecureBytes?
+    ) throws {
         guard let schemeEnd = find(Array("://".utf8), in: url) else { return }
         fields["protocol"] = String(decoding: UnsafeRawBufferPointer(rebasing: url[..<schemeEnd]), as: UTF8.self)
         let rest = UnsafeRawBufferPointer(rebasing: url[(schemeEnd + 3)...])
@@ -154,7 +160,8 @@ public struct GitCredentialRequest: ~Copyable {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             if bytes[index] == 0x25, index + 2 < bytes.endIndex,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 try emit(high << 4 | low)
                 index += 3
             } else {

@@ -60,13 +60,16 @@ public struct GitRejections: Equatable, Sendable {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 3, let id = UUID(uuidString: String(fields[0])), !fields[1].isEmpty,
-                  let time = Int64(fields[2]) else { continue }
+                let time = Int64(fields[2])
+            else { continue }
             marks[Key(id: id, origin: String(fields[1]))] = Timestamp(millisecondsSince1970: time)
         }
     }
 
     public var text: String {
-        let lines = marks.map { "\($0.key.id.uuidString.lowercased())\t\($0.key.origin)\t\($0.value.millisecondsSince1970)" }
+        let lines = marks.map {
+            "\($0.key.id.uuidString.lowercased())\t\($0.key.origin)\t\($0.value.millisecondsSince1970)"
+        }
         return lines.sorted().joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
     }
 

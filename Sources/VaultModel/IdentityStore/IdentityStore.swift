@@ -61,8 +61,10 @@ public struct IdentityStore: Equatable, Sendable {
         }
 
         /// `hosts`: nil to parse them from `services`.
-        public init(id: UUID, title: String, username: String, services: [String], hosts: [String]? = nil, rank: Int32,
-                    oneTime: OneTimeParameters? = nil, kind: ItemKind = .login) {
+        public init(
+            id: UUID, title: String, username: String, services: [String], hosts: [String]? = nil, rank: Int32,
+            oneTime: OneTimeParameters? = nil, kind: ItemKind = .login
+        ) {
             self.kind = kind
             self.id = id
             self.title = title
@@ -79,10 +81,12 @@ public struct IdentityStore: Equatable, Sendable {
         /// The identity as a credential without a secret, for ranking: its secret reference
         /// points at nothing, and nothing that ranks or lists reads secrets.
         public func secretlessCredential() throws -> Credential {
-            Credential(id: id, title: title, services: try services.map { try ServiceIdentifier(stored: $0) }, username: username,
-                       secret: SecretReference(offset: 0, count: 0), rank: rank,
-                       created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0),
-                       totp: oneTime.map { OneTimeKey(parameters: $0, key: SecretReference(offset: 0, count: 0)) }, kind: kind)
+            Credential(
+                id: id, title: title, services: try services.map { try ServiceIdentifier(stored: $0) },
+                username: username,
+                secret: SecretReference(offset: 0, count: 0), rank: rank,
+                created: Timestamp(millisecondsSince1970: 0), modified: Timestamp(millisecondsSince1970: 0),
+                totp: oneTime.map { OneTimeKey(parameters: $0, key: SecretReference(offset: 0, count: 0)) }, kind: kind)
         }
     }
 
@@ -129,7 +133,9 @@ public struct IdentityStore: Equatable, Sendable {
 
     /// The store at `path`; nil when there is none; `Damage` when it is there but not intact
     /// (fails its MAC, has no key, does not parse, is not a regular file).
-    public static func read(from path: String, filter: ((EquivalentDomains) -> HostFilter)? = nil) throws(Damage) -> IdentityStore? {
+    public static func read(from path: String, filter: ((EquivalentDomains) -> HostFilter)? = nil) throws(Damage)
+        -> IdentityStore?
+    {
         func damage(_ reason: String) -> Damage { Damage(path: path, reason: reason) }
         let file: [UInt8]
         do {
@@ -160,7 +166,9 @@ public struct IdentityStore: Equatable, Sendable {
 
     private struct Malformed: Error {}
 
-    package static func decode(_ bytes: UnsafeRawBufferPointer, filter makeFilter: ((EquivalentDomains) -> HostFilter)?) throws -> IdentityStore {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, filter makeFilter: ((EquivalentDomains) -> HostFilter)?)
+        throws -> IdentityStore
+    {
         var cursor = ByteCursor(bytes: bytes) { _ in Malformed() }
         guard try cursor.take(4).elementsEqual(magic), try cursor.u8() == format else { throw Malformed() }
         let vaultID = Array(try cursor.take(Int(try cursor.u8())))
@@ -190,23 +198,29 @@ public struct IdentityStore: Equatable, Sendable {
             var oneTime: OneTimeParameters?
             if try cursor.u8() == 1 {
                 guard let algorithm = HMAC.Algorithm(rawValue: try cursor.u8()) else { throw Malformed() }
-                oneTime = OneTimeParameters(algorithm: algorithm, digits: Int(try cursor.u8()), period: Int(try cursor.u32()))
+                oneTime = OneTimeParameters(
+                    algorithm: algorithm, digits: Int(try cursor.u8()), period: Int(try cursor.u32()))
                 guard oneTime?.isValid == true else { throw Malformed() }
             }
             guard let kind = ItemKind(rawValue: try cursor.u8()) else { throw Malformed() }
             services.removeAll(keepingCapacity: true)
             for _ in 0 ..< (try count()) { services.append((try raw(), try raw())) }
             if let filter, !services.contains(where: { filter.mayMatch(host: $0.host) }) { continue }
-            identities.append(Identity(id: id, title: try text(title), username: try text(username),
-                                       services: try services.map { try text($0.text) },
-                                       hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime, kind: kind))
+            identities.append(
+                Identity(
+                    id: id, title: try text(title), username: try text(username),
+                    services: try services.map { try text($0.text) },
+                    hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime, kind: kind))
         }
         guard cursor.isAtEnd else { throw Malformed() }
-        return IdentityStore(vaultID: vaultID, generation: generation, identities: identities,
-                             equivalents: equivalents, isComplete: filter == nil)
+        return IdentityStore(
+            vaultID: vaultID, generation: generation, identities: identities,
+            equivalents: equivalents, isComplete: filter == nil)
     }
 
-    private init(vaultID: [UInt8], generation: UInt64, identities: [Identity], equivalents: EquivalentDomains, isComplete: Bool) {
+    private init(
+        vaultID: [UInt8], generation: UInt64, identities: [Identity], equivalents: EquivalentDomains, isComplete: Bool
+    ) {
         self.vaultID = vaultID
         self.generation = generation
         self.identities = identities
@@ -272,7 +286,8 @@ public struct IdentityStore: Equatable, Sendable {
     /// and every store written under the old one stops verifying: rebuilt, as it should be).
     private static func readKey(beside path: String) throws -> SecureBytes? {
         guard var bytes = try? StoredFile.readIfPresent(keyPath(beside: path), prefix: keyByteCount + 1),
-              bytes.count == keyByteCount else { return nil }
+            bytes.count == keyByteCount
+        else { return nil }
         defer { for i in bytes.indices { bytes[i] = 0 } }
         return try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(copying: bytes) }
     }
@@ -284,7 +299,8 @@ public struct IdentityStore: Equatable, Sendable {
         defer { for i in bytes.indices { bytes[i] = 0 } }
         try AtomicFile.write(Data(bytes), to: keyPath(beside: path)) { $0.count == keyByteCount }
         guard let key = try readKey(beside: path) else {
-            throw VaultError.io(path: keyPath(beside: path), operation: "reading back", errno: SystemError.inputOutput.code)
+            throw VaultError.io(
+                path: keyPath(beside: path), operation: "reading back", errno: SystemError.inputOutput.code)
         }
         return key
     }

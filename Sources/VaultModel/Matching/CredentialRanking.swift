@@ -43,15 +43,18 @@ public struct RankedCredential: Sendable {
 
 extension RankedCredential {
     init(_ credential: Credential, _ pairing: CredentialRanking.Pairing) {
-        self.init(credential: credential, match: pairing.kind, matchedService: credential.services[pairing.service],
-                  requestIndex: pairing.request, labels: pairing.labels)
+        self.init(
+            credential: credential, match: pairing.kind, matchedService: credential.services[pairing.service],
+            requestIndex: pairing.request, labels: pairing.labels)
     }
 }
 
 public enum CredentialRanking {
     /// Every credential: the matching ones in ranked order, then the others by title (what
     /// "show all" lists). Sorting the others is most of the cost; `matches` skips it.
-    public static func rank(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
+    public static func rank(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext)
+        -> [RankedCredential]
+    {
         var matched = Set<UUID>()
         let ranked = matches(credentials, for: requests, context: context)
         for entry in ranked { matched.insert(entry.credential.id) }
@@ -72,7 +75,9 @@ public enum CredentialRanking {
     }
 
     /// Only the matching credentials, best first.
-    public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext) -> [RankedCredential] {
+    public static func matches(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext)
+        -> [RankedCredential]
+    {
         let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
         let host = prepared.first?.identifier.host ?? ""
         // The keys are sorted, not the ranked credentials: a key is a few numbers and a title,
@@ -96,11 +101,15 @@ public enum CredentialRanking {
     /// those were as good as it (`RankedCredential.isEquallyGood`): what `get` needs, found in one
     /// pass instead of a sort. When 10,000 credentials share the site asked for, sorting them
     /// was most of a `get`.
-    public static func best(_ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext,
-                            accepting accepts: (Credential, MatchKind) -> Bool) -> (credential: RankedCredential, tied: Int)? {
+    public static func best(
+        _ credentials: [Credential], for requests: [ServiceIdentifier], context: RankingContext,
+        accepting accepts: (Credential, MatchKind) -> Bool
+    ) -> (credential: RankedCredential, tied: Int)? {
         let prepared = requests.map { ServiceMatch.PreparedRequest($0, context) }
-        return best(credentials, among: passing(credentials, HostFilter(prepared: prepared)), prepared: prepared, context: context,
-                    accepting: accepts)
+        return best(
+            credentials, among: passing(credentials, HostFilter(prepared: prepared)), prepared: prepared,
+            context: context,
+            accepting: accepts)
     }
 
     /// `best`, looking only at the credentials at `positions` (ascending): those a `HostIndex`
@@ -108,9 +117,11 @@ public enum CredentialRanking {
     /// `Pairing` and an `Order`, numbers read in place; only the winner becomes a
     /// `RankedCredential` (a copy of the credential): copying each of 10,000 candidates, and
     /// releasing the copy, was a third of the worst case.
-    package static func best(_ credentials: [Credential], among positions: [Int], prepared: [ServiceMatch.PreparedRequest],
-                             context: RankingContext,
-                             accepting accepts: (Credential, MatchKind) -> Bool) -> (credential: RankedCredential, tied: Int)? {
+    package static func best(
+        _ credentials: [Credential], among positions: [Int], prepared: [ServiceMatch.PreparedRequest],
+        context: RankingContext,
+        accepting accepts: (Credential, MatchKind) -> Bool
+    ) -> (credential: RankedCredential, tied: Int)? {
         let host = prepared.first?.identifier.host ?? ""
         var best: (pairing: Pairing, order: Order, title: NaturalSortKey, position: Int)?
         var tied = 0
@@ -119,14 +130,16 @@ public enum CredentialRanking {
         credentials.withUnsafeBufferPointer { credentials in
             prepared.withUnsafeBufferPointer { prepared in
                 for index in positions {
-                    guard let pairing = bestPairing(credentials[index], prepared, context), accepts(credentials[index], pairing.kind)
+                    guard let pairing = bestPairing(credentials[index], prepared, context),
+                        accepts(credentials[index], pairing.kind)
                     else { continue }
                     let order = Order(credentials[index], pairing, host: host, context: context)
                     guard let current = best else {
                         (best, tied) = ((pairing, order, NaturalSortKey(credentials[index].displayTitle), index), 1)
                         continue
                     }
-                    let better = isBetter(credentials[index], order, than: credentials[current.position], current.order, current.title)
+                    let better = isBetter(
+                        credentials[index], order, than: credentials[current.position], current.order, current.title)
                     if order.isEquallyGood(as: current.order) {
                         tied += 1
                     } else if better {
@@ -142,10 +155,13 @@ public enum CredentialRanking {
     /// `Key`'s order without making the candidate's whole key: the title's natural-order key
     /// (an allocation and a normalization) only when the numbers tie and the titles differ.
     /// When 10,000 credentials share the site asked for, making every key was most of a `get`.
-    private static func isBetter(_ candidate: Credential, _ order: Order, than current: Credential, _ currentOrder: Order,
-                                 _ currentTitle: NaturalSortKey) -> Bool {
+    private static func isBetter(
+        _ candidate: Credential, _ order: Order, than current: Credential, _ currentOrder: Order,
+        _ currentTitle: NaturalSortKey
+    ) -> Bool {
         if order != currentOrder { return order < currentOrder }
-        let title = candidate.displayTitle == current.displayTitle
+        let title =
+            candidate.displayTitle == current.displayTitle
             ? 0 : NaturalSortKey.compare(NaturalSortKey(candidate.displayTitle), currentTitle)
         if title != 0 { return title < 0 }
         return candidate.id.precedes(current.id)
@@ -168,24 +184,31 @@ public enum CredentialRanking {
         let service: Int
     }
 
-    private static func bestPairing(_ credential: Credential, _ requests: [ServiceMatch.PreparedRequest], _ context: RankingContext)
+    private static func bestPairing(
+        _ credential: Credential, _ requests: [ServiceMatch.PreparedRequest], _ context: RankingContext
+    )
         -> Pairing?
     {
         requests.withUnsafeBufferPointer { bestPairing(credential, $0, context) }
     }
 
-    private static func bestPairing(_ credential: Credential, _ requests: UnsafeBufferPointer<ServiceMatch.PreparedRequest>,
-                                    _ context: RankingContext) -> Pairing?
-    {
+    private static func bestPairing(
+        _ credential: Credential, _ requests: UnsafeBufferPointer<ServiceMatch.PreparedRequest>,
+        _ context: RankingContext
+    ) -> Pairing? {
         var best: Pairing?
         credential.services.withUnsafeBufferPointer { services in
             for index in requests.indices {
                 for serviceIndex in services.indices {
-                    guard let (kind, labels) = ServiceMatch.tier(services[serviceIndex], requests[index], context) else { continue }
+                    guard let (kind, labels) = ServiceMatch.tier(services[serviceIndex], requests[index], context)
+                    else { continue }
                     if let current = best {
-                        let better = kind.order != current.kind.order ? kind.order < current.kind.order
-                            : index != current.request ? index < current.request
-                            : labels > current.labels
+                        let better =
+                            kind.order != current.kind.order
+                            ? kind.order < current.kind.order
+                            : index != current.request
+                                ? index < current.request
+                                : labels > current.labels
                         guard better else { continue }
                     }
                     best = Pairing(kind: kind, request: index, labels: labels, service: serviceIndex)
@@ -246,7 +269,6 @@ public enum CredentialRanking {
             id = ranked.credential.id
             self.position = position
         }
-
 
         static func < (a: Key, b: Key) -> Bool {
             if a.order != b.order { return a.order < b.order }

@@ -10,7 +10,8 @@ public struct FilterableList: Sendable {
         self.ranked = ranked
         searchTexts = ranked.map { entry in
             let credential = entry.credential
-            return FuzzyMatch.searchBytes(title: credential.displayTitle, username: credential.username, services: credential.services)
+            return FuzzyMatch.searchBytes(
+                title: credential.displayTitle, username: credential.username, services: credential.services)
         }
     }
 
@@ -55,6 +56,7 @@ public struct FilterableList: Sendable {
         }
         keys.sort()
         let positions = keys.map { Int($0 & 0xFFFF_FFFF) }
-        return Filtered(positions: positions, best: best.flatMap { wanted in positions.firstIndex(of: wanted.position) })
+        return Filtered(
+            positions: positions, best: best.flatMap { wanted in positions.firstIndex(of: wanted.position) })
     }
 }

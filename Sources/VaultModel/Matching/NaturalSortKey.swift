@@ -77,7 +77,8 @@ public struct NaturalSortKey: Comparable, Hashable, Sendable {
         return folded.utf8.withContiguousStorageIfAvailable { appendKey(of: $0) } ?? appendKey(of: Array(folded.utf8))
     }
 
-    private static func appendKey<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes) -> [UInt8] where Bytes.Index == Int {
+    private static func appendKey<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes) -> [UInt8]
+    where Bytes.Index == Int {
         var key: [UInt8] = []
         key.reserveCapacity(bytes.count + 8)
         var index = bytes.startIndex
@@ -94,8 +95,10 @@ public struct NaturalSortKey: Comparable, Hashable, Sendable {
             while first < end - 1, bytes[first] == UInt8(ascii: "0") { first += 1 }  // "0" alone stays
             let count = UInt32(clamping: end - first)
             key.append(digitMarker)
-            key.append(contentsOf: [UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
-                                    UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)])
+            key.append(contentsOf: [
+                UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
+                UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count),
+            ])
             key.append(contentsOf: bytes[first ..< end])
             index = end
         }

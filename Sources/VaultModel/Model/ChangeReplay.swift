@@ -52,29 +52,41 @@ enum VaultChange {
 
 enum ChangeReplay {
     /// `changes` (made to `ours`, whose arena holds their secrets) replayed onto `theirs`.
-    static func replay(_ changes: [VaultChange], from ours: VaultContents, onto theirs: VaultContents, path: String) throws -> VaultContents {
+    static func replay(_ changes: [VaultChange], from ours: VaultContents, onto theirs: VaultContents, path: String)
+        throws -> VaultContents
+    {
         var result = theirs
         func index(of id: UUID, for what: String) throws -> Int {
             if let index = result.credentials.firstIndex(where: { $0.id == id }) { return index }
             let removed = result.tombstones.contains { $0.id == id }
-            throw VaultError.conflict(path: path, reason: "credential \(id.uuidString.lowercased()) was "
-                + (removed ? "removed" : "replaced") + " by another process meanwhile, so \(what) was not applied")
+            throw VaultError.conflict(
+                path: path,
+                reason: "credential \(id.uuidString.lowercased()) was "
+                    + (removed ? "removed" : "replaced") + " by another process meanwhile, so \(what) was not applied")
         }
         for change in changes {
             switch change {
             case .add(let credential):
                 guard result.credential(withID: credential.id) == nil else {
-                    throw VaultError.conflict(path: path, reason: "another process added a credential with the same id; try again")
+                    throw VaultError.conflict(
+                        path: path, reason: "another process added a credential with the same id; try again")
                 }
                 var copy = credential
                 copy.secret = try move(credential.secret, from: ours, into: result)
-                for i in copy.history.indices { copy.history[i].secret = try move(copy.history[i].secret, from: ours, into: result) }
+                for i in copy.history.indices {
+                    copy.history[i].secret = try move(copy.history[i].secret, from: ours, into: result)
+                }
                 if let totp = copy.totp { copy.totp?.key = try move(totp.key, from: ours, into: result) }
-                for i in copy.totpHistory.indices { copy.totpHistory[i].key.key = try move(copy.totpHistory[i].key.key, from: ours, into: result) }
+                for i in copy.totpHistory.indices {
+                    copy.totpHistory[i].key.key = try move(copy.totpHistory[i].key.key, from: ours, into: result)
+                }
                 for i in copy.fields.indices {
-                    if let secret = copy.fields[i].secret { copy.fields[i].value = .secret(try move(secret, from: ours, into: result)) }
+                    if let secret = copy.fields[i].secret {
+                        copy.fields[i].value = .secret(try move(secret, from: ours, into: result))
+                    }
                     for j in copy.fields[i].history.indices {
-                        copy.fields[i].history[j].secret = try move(copy.fields[i].history[j].secret, from: ours, into: result)
+                        copy.fields[i].history[j].secret = try move(
+                            copy.fields[i].history[j].secret, from: ours, into: result)
                     }
                 }
                 result.tombstones.removeAll { $0.id == credential.id }
@@ -84,8 +96,11 @@ enum ChangeReplay {
                 var credential = result.credentials[position]
                 try body(&credential)
                 guard credential.isNamed else {
-                    throw VaultError.conflict(path: path, reason: "with the services another process changed meanwhile, "
-                        + "the edit would leave \(credential.displayTitle) without any service or title; keep or add one")
+                    throw VaultError.conflict(
+                        path: path,
+                        reason: "with the services another process changed meanwhile, "
+                            + "the edit would leave \(credential.displayTitle) without any service or title; keep or add one"
+                    )
                 }
                 credential.modified = max(time, credential.modified)
                 result.credentials[position] = credential
@@ -108,7 +123,8 @@ enum ChangeReplay {
                 switch value {
                 case .text(let text)?: credential.set(NamedField(name: name, value: .text(text)), at: time)
                 case .secret(let secret)?:
-                    credential.set(NamedField(name: name, value: .secret(try move(secret, from: ours, into: result))), at: time)
+                    credential.set(
+                        NamedField(name: name, value: .secret(try move(secret, from: ours, into: result))), at: time)
                 case nil: credential.fields.removeAll { $0.isNamed(name) }
                 }
                 credential.modified = max(time, credential.modified)
@@ -128,7 +144,9 @@ enum ChangeReplay {
         return result
     }
 
-    private static func move(_ secret: SecretReference, from ours: VaultContents, into result: VaultContents) throws -> SecretReference {
+    private static func move(_ secret: SecretReference, from ours: VaultContents, into result: VaultContents) throws
+        -> SecretReference
+    {
         try ours.secrets.withBytes(of: secret) { try result.secrets.store($0) }
     }
 }

@@ -93,7 +93,8 @@ public struct Credential: Sendable {
     /// the secret replaced last first.
     public var previousSecrets: [PreviousSecret] {
         // Newest first; of two replaced at the same millisecond, the one appended later.
-        history.enumerated().sorted { ($0.element.replaced, $0.offset) > ($1.element.replaced, $1.offset) }.map(\.element)
+        history.enumerated().sorted { ($0.element.replaced, $0.offset) > ($1.element.replaced, $1.offset) }.map(
+            \.element)
     }
 
     /// When the current secret was set: the last replacement, else the creation. It changes

@@ -37,16 +37,22 @@ public enum Limits {
         try check("username", credential.username.utf8.count, usernameBytes)
         try check("notes", credential.notes.utf8.count, notesBytes)
         guard credential.services.count <= servicesPerCredential else {
-            throw VaultError.invalidRequest("a credential may have at most \(servicesPerCredential) services (this one would have \(credential.services.count))")
+            throw VaultError.invalidRequest(
+                "a credential may have at most \(servicesPerCredential) services (this one would have \(credential.services.count))"
+            )
         }
         for service in credential.services {
             try check("service '\(service.text.prefix(60))…'", service.text.utf8.count, serviceBytes)
         }
         guard credential.fields.count <= fieldsPerCredential else {
-            throw VaultError.invalidRequest("a credential may have at most \(fieldsPerCredential) fields (this one would have \(credential.fields.count))")
+            throw VaultError.invalidRequest(
+                "a credential may have at most \(fieldsPerCredential) fields (this one would have \(credential.fields.count))"
+            )
         }
         for field in credential.fields {
-            guard !field.name.trimmingSpacesAndNewlines().isEmpty else { throw VaultError.invalidRequest("a field needs a name") }
+            guard !field.name.trimmingSpacesAndNewlines().isEmpty else {
+                throw VaultError.invalidRequest("a field needs a name")
+            }
             try refuseControlCharacters("field name", field.name)
             try check("field name", field.name.utf8.count, titleBytes)
             if let text = field.text { try check("field '\(field.name.prefix(40))'", text.utf8.count, notesBytes) }
@@ -62,10 +68,14 @@ public enum Limits {
     /// Titles and usernames are one line of printable text: a control character in them is a
     /// paste gone wrong or an attack on whoever lists them (ESC sequences reach the terminal).
     private static func refuseControlCharacters(_ field: String, _ text: String) throws {
-        guard let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) else { return }
+        guard let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) else {
+            return
+        }
         let code = String(control.value, radix: 16, uppercase: true)
         let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
-        throw VaultError.invalidRequest("the \(field) contains a control character (U+\(padded)); titles and usernames are one line of printable text")
+        throw VaultError.invalidRequest(
+            "the \(field) contains a control character (U+\(padded)); titles and usernames are one line of printable text"
+        )
     }
 
     private static func check(_ field: String, _ count: Int, _ limit: Int) throws {

@@ -28,7 +28,8 @@ public struct NamedField: Sendable {
     /// The earlier values as `pwtui history` and the detail screen list them: the one replaced
     /// last first (as `Credential.previousSecrets`).
     public var previousValues: [PreviousSecret] {
-        history.enumerated().sorted { ($0.element.replaced, $0.offset) > ($1.element.replaced, $1.offset) }.map(\.element)
+        history.enumerated().sorted { ($0.element.replaced, $0.offset) > ($1.element.replaced, $1.offset) }.map(
+            \.element)
     }
 
     public var isSecret: Bool {
@@ -51,7 +52,8 @@ public struct NamedField: Sendable {
     }
 
     /// `fields` with their secrets (values and histories) copied from `source` into `arena`.
-    static func copied(_ fields: [NamedField], from source: SecretArena, into arena: SecretArena) throws -> [NamedField] {
+    static func copied(_ fields: [NamedField], from source: SecretArena, into arena: SecretArena) throws -> [NamedField]
+    {
         func store(_ secret: SecretReference) throws -> SecretReference {
             try source.withBytes(of: secret) { try arena.store($0) }
         }

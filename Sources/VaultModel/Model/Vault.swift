@@ -26,8 +26,10 @@ public final class Vault {
     private var pending: [VaultChange] = []
     private let environment: VaultEnvironment
 
-    private init(path: String, keys: consuming VaultKeys, contents: VaultContents,
-                 checksumOnDisk: [UInt8]?, environment: VaultEnvironment) {
+    private init(
+        path: String, keys: consuming VaultKeys, contents: VaultContents,
+        checksumOnDisk: [UInt8]?, environment: VaultEnvironment
+    ) {
         self.path = path
         self.header = keys.header
         self.dataKey = keys.dataKey
@@ -55,8 +57,9 @@ public final class Vault {
         let file = try VaultStorage.load(path)
         let unlocked = try VaultFormat.unlock(
             file, password: password, derivation: environment.derivation, bounds: environment.bounds, path: path)
-        return Vault(path: path, keys: unlocked.keys, contents: unlocked.contents,
-                     checksumOnDisk: checksum(of: file), environment: environment)
+        return Vault(
+            path: path, keys: unlocked.keys, contents: unlocked.contents,
+            checksumOnDisk: checksum(of: file), environment: environment)
     }
 
     /// The data key this vault is open with, as a keyring for copies of it under the same key
@@ -82,12 +85,15 @@ public final class Vault {
         case 0: throw VaultError.noMatch("no credential has an id starting with '\(text)'")
         default:
             let ids = found.prefix(5).map { credentials[$0].id.uuidString.lowercased() }.joined(separator: ", ")
-            throw VaultError.invalidRequest("'\(text)' matches \(found.count) credentials (\(ids)); give more of the id")
+            throw VaultError.invalidRequest(
+                "'\(text)' matches \(found.count) credentials (\(ids)); give more of the id")
         }
     }
 
     /// Lends a secret's bytes; they must not be copied out of `body` into unprotected memory.
-    public func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    public func withSecret<Result>(_ reference: SecretReference, _ body: (UnsafeRawBufferPointer) throws -> Result)
+        rethrows -> Result
+    {
         try contents.secrets.withBytes(of: reference, body)
     }
 
@@ -100,7 +106,8 @@ public final class Vault {
         title: String = "", notes: String = "", rank: Int32 = 0
     ) throws -> Credential {
         guard !services.isEmpty || !title.trimmingSpacesAndNewlines().isEmpty else {
-            throw VaultError.invalidRequest("a credential needs a service or a title (--title \"Home Wi-Fi\" for an item without a site)")
+            throw VaultError.invalidRequest(
+                "a credential needs a service or a title (--title \"Home Wi-Fi\" for an item without a site)")
         }
         try Limits.checkSecret(byteCount: secret.count)
         let now = environment.clock.now()
@@ -144,7 +151,9 @@ public final class Vault {
         copy.secret = try store(credential.secret)
         for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret) }
         if let totp = credential.totp { copy.totp = OneTimeKey(parameters: totp.parameters, key: try store(totp.key)) }
-        for index in copy.totpHistory.indices { copy.totpHistory[index].key.key = try store(copy.totpHistory[index].key.key) }
+        for index in copy.totpHistory.indices {
+            copy.totpHistory[index].key.key = try store(copy.totpHistory[index].key.key)
+        }
         for index in copy.fields.indices {
             if let secret = copy.fields[index].secret { copy.fields[index].value = .secret(try store(secret)) }
             for old in copy.fields[index].history.indices {
@@ -167,7 +176,8 @@ public final class Vault {
         var credential = contents.credentials[index]
         try change(&credential)
         guard credential.isNamed else {
-            throw VaultError.invalidRequest("a credential needs a service or a title: give it a title before removing its last service")
+            throw VaultError.invalidRequest(
+                "a credential needs a service or a title: give it a title before removing its last service")
         }
         try Limits.check(credential)
         let now = stamp(after: contents.credentials[index])
@@ -188,7 +198,8 @@ public final class Vault {
         }
         let reference = try contents.secrets.store(secret)
         let now = stamp(after: contents.credentials[index])
-        contents.credentials[index].history.append(PreviousSecret(secret: contents.credentials[index].secret, replaced: now))
+        contents.credentials[index].history.append(
+            PreviousSecret(secret: contents.credentials[index].secret, replaced: now))
         contents.credentials[index].secret = reference
         contents.credentials[index].modified = now
         pending.append(.replaceSecret(id, reference, at: now))
@@ -202,7 +213,9 @@ public final class Vault {
         }
         var totp: OneTimeKey?
         if let parameters {
-            guard parameters.isValid, !key.isEmpty else { throw VaultError.invalidRequest("an authenticator key needs a key, 6 to 8 digits and a period") }
+            guard parameters.isValid, !key.isEmpty else {
+                throw VaultError.invalidRequest("an authenticator key needs a key, 6 to 8 digits and a period")
+            }
             try Limits.checkSecret(byteCount: key.count)
             totp = OneTimeKey(parameters: parameters, key: try contents.secrets.store(key))
         }
@@ -254,13 +267,16 @@ public final class Vault {
     /// The one-time code of `credential` now (by the vault's clock), and the seconds it stays valid.
     public func oneTimeCode(of credential: Credential) throws -> OneTimeCode.Timed {
         guard let totp = credential.totp else {
-            throw VaultError.noMatch("\(credential.displayTitle) has no authenticator key; add one with pwtui edit \(credential.id.uuidString.lowercased().prefix(8)) --totp")
+            throw VaultError.noMatch(
+                "\(credential.displayTitle) has no authenticator key; add one with pwtui edit \(credential.id.uuidString.lowercased().prefix(8)) --totp"
+            )
         }
         let seconds = environment.clock.now().millisecondsSince1970 / 1000
         return try cryptoCall { () throws(VaultCryptoError) in
             try contents.secrets.withBytes(of: totp.key) { (key) throws(VaultCryptoError) in
-                try OneTimeCode.totp(key: key, at: seconds, period: totp.parameters.period, digits: totp.parameters.digits,
-                                     algorithm: totp.parameters.algorithm)
+                try OneTimeCode.totp(
+                    key: key, at: seconds, period: totp.parameters.period, digits: totp.parameters.digits,
+                    algorithm: totp.parameters.algorithm)
             }
         }
     }
@@ -276,11 +292,14 @@ public final class Vault {
         }
         let previous = credential.previousSecrets
         guard previous.indices.contains(number - 1) else {
-            throw VaultError.invalidRequest(previous.isEmpty
-                ? "\(credential.displayTitle) has no previous password to restore"
-                : "\(credential.displayTitle) has previous passwords 1 to \(previous.count); there is no \(number)")
+            throw VaultError.invalidRequest(
+                previous.isEmpty
+                    ? "\(credential.displayTitle) has no previous password to restore"
+                    : "\(credential.displayTitle) has previous passwords 1 to \(previous.count); there is no \(number)")
         }
-        var secret = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: previous[number - 1].secret.count) }
+        var secret = try cryptoCall { () throws(VaultCryptoError) in
+            try SecureBytes(capacity: previous[number - 1].secret.count)
+        }
         try withSecret(previous[number - 1].secret) { bytes in
             try cryptoCall { () throws(VaultCryptoError) in try secret.append(contentsOf: bytes) }
         }
@@ -356,7 +375,11 @@ public final class Vault {
 
     private func save(backup: VaultStorage.Backup, replayIfChanged: Bool = true) throws {
         guard header.minorVersion <= VaultHeader.currentMinorVersion else {
-            throw VaultError.unsupported(path: path, reason: "it was written by a newer pwtui (format \(header.majorVersion).\(header.minorVersion)); it can be read but not changed here")
+            throw VaultError.unsupported(
+                path: path,
+                reason:
+                    "it was written by a newer pwtui (format \(header.majorVersion).\(header.minorVersion)); it can be read but not changed here"
+            )
         }
         // The format version is the header's: unlocking brought an older vault's up to this
         // pwtui's (re-wrapping its key, which the version is bound to), so an older reader that
@@ -365,30 +388,36 @@ public final class Vault {
         var written = header
         var merged: VaultContents?
         do {
-            try VaultStorage.commit(path: path, backup: backup, produce: { current in
-                var base = contents
-                if let current {
-                    let currentChecksum = Self.checksum(of: current)
-                    if currentChecksum != checksumOnDisk {
-                        guard replayIfChanged else {
-                            throw VaultError.conflict(path: path, reason: "another process saved it meanwhile; try again")
+            try VaultStorage.commit(
+                path: path, backup: backup,
+                produce: { current in
+                    var base = contents
+                    if let current {
+                        let currentChecksum = Self.checksum(of: current)
+                        if currentChecksum != checksumOnDisk {
+                            guard replayIfChanged else {
+                                throw VaultError.conflict(
+                                    path: path, reason: "another process saved it meanwhile; try again")
+                            }
+                            base = try replayed(onto: current)
+                            merged = base
                         }
-                        base = try replayed(onto: current)
-                        merged = base
+                    } else if checksumOnDisk != nil {
+                        throw VaultError.conflict(
+                            path: path, reason: "the vault file was removed; put it back, or restore it from its .bak")
                     }
-                } else if checksumOnDisk != nil {
-                    throw VaultError.conflict(path: path, reason: "the vault file was removed; put it back, or restore it from its .bak")
-                }
-                written.generation = max(written.generation, header.generation) + 1
-                return try VaultFormat.sealImage(base, header: &written, dataKey: dataKey)
-            }, verify: { image in
-                // The image is the file's bytes (the save protocol compared them): decrypted in
-                // place, it says what the file holds without a second copy of the payload.
-                let count = try VaultFormat.credentialCount(decryptingInPlace: &image, header: written, dataKey: dataKey, path: path)
-                guard count == (merged ?? contents).credentials.count else {
-                    throw VaultError.io(path: path, operation: "verifying", errno: EIO)
-                }
-            })
+                    written.generation = max(written.generation, header.generation) + 1
+                    return try VaultFormat.sealImage(base, header: &written, dataKey: dataKey)
+                },
+                verify: { image in
+                    // The image is the file's bytes (the save protocol compared them): decrypted in
+                    // place, it says what the file holds without a second copy of the payload.
+                    let count = try VaultFormat.credentialCount(
+                        decryptingInPlace: &image, header: written, dataKey: dataKey, path: path)
+                    guard count == (merged ?? contents).credentials.count else {
+                        throw VaultError.io(path: path, operation: "verifying", errno: EIO)
+                    }
+                })
         } catch VaultError.savedNotDurable(let file, let operation, let code) {
             // The rename happened: the new file is the vault now, and this holder must match it.
             try adoptSaved(written, merged: merged)
@@ -408,7 +437,8 @@ public final class Vault {
     /// `ChangeReplay`), when both use the same keys; refuses otherwise.
     private func replayed(onto current: [UInt8]) throws -> VaultContents {
         guard checksumOnDisk != nil else {
-            throw VaultError.conflict(path: path, reason: "another vault was created at this path meanwhile; move one of them elsewhere")
+            throw VaultError.conflict(
+                path: path, reason: "another vault was created at this path meanwhile; move one of them elsewhere")
         }
         let theirs = try current.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
         try requireSameKeys(theirs)

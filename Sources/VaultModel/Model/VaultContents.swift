@@ -9,8 +9,10 @@ public struct VaultContents {
     public internal(set) var equivalents: EquivalentDomains
     public let secrets: SecretArena
 
-    public init(credentials: [Credential] = [], tombstones: [Tombstone] = [],
-                equivalents: EquivalentDomains = EquivalentDomains(), secrets: SecretArena) {
+    public init(
+        credentials: [Credential] = [], tombstones: [Tombstone] = [],
+        equivalents: EquivalentDomains = EquivalentDomains(), secrets: SecretArena
+    ) {
         self.credentials = credentials
         self.tombstones = tombstones
         self.equivalents = equivalents

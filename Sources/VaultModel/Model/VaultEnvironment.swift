@@ -15,8 +15,10 @@ public struct VaultEnvironment: Sendable {
     /// any file down to that minimum; nothing a user runs can lower it.
     package var writingFloor: KDFParameters = .minimumForWriting
 
-    public init(clock: Clock = .system, derivation: any KeyDerivation = Argon2id(),
-                bounds: KDFParameters.Bounds = .standard) {
+    public init(
+        clock: Clock = .system, derivation: any KeyDerivation = Argon2id(),
+        bounds: KDFParameters.Bounds = .standard
+    ) {
         self.clock = clock
         self.derivation = derivation
         self.bounds = bounds

@@ -4,7 +4,7 @@ import VaultCrypto
 
 /// Everything that can go wrong with a vault, each case carrying what the user needs to act.
 /// Which exit code each one ends in (docs/design.md#exit-codes) is decided in one place,
-/// `ExitStatus(error)` in PwtuiKit/Errors/ExitStatusOfError.swift, for the command line and the
+/// `ExitStatus(error)` in Commands/Errors/ExitStatusOfError.swift, for the command line and the
 /// agent's refusals alike.
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No vault at the path.
@@ -53,7 +53,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) already exists; refusing to overwrite it"
         case .corrupt(let path, let reason):
             // Named only when it is there: a message must not send anyone to a file that is not.
-            let backup = FileManager.default.fileExists(atPath: path + ".bak")
+            let backup =
+                FileManager.default.fileExists(atPath: path + ".bak")
                 ? "restore it from \(path).bak (the previous save) or a backup" : "restore it from a backup"
             return "\(path) is damaged: \(reason). The file was not changed; \(backup)"
         case .unsupported(let path, let reason):
@@ -69,10 +70,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the change is saved in \(path), but \(operation) failed: \(SystemError.message(errno)). "
                 + "The new version is in force; it may not survive a power cut or crash until the next successful save"
         case .notAFile(let path, let kind):
-            let hint = kind == Self.directoryKind ? Self.nameTheFile(path) : "point --vault / PWTUI_VAULT at the vault file"
+            let hint =
+                kind == Self.directoryKind ? Self.nameTheFile(path) : "point --vault / PWTUI_VAULT at the vault file"
             return "\(path) is \(kind), not a vault file; refusing to read it (\(hint))"
         case .locked(let path, let seconds):
-            return "\(path) stayed locked by another process for \(seconds) seconds (another pwtui saving, or another user's "
+            return
+                "\(path) stayed locked by another process for \(seconds) seconds (another pwtui saving, or another user's "
                 + "process in a shared directory); nothing was written. Try again, or write somewhere only you use"
         case .conflict(let path, let reason):
             return "\(path) changed while pwtui was working: \(reason). Nothing was written"

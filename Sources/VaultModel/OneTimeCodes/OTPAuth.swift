@@ -22,18 +22,20 @@ public enum OTPAuth {
         var start = text.startIndex, end = text.endIndex
         while start < end, isSpace(text[start]) { start += 1 }
         while end > start, isSpace(text[end - 1]) { end -= 1 }
-        let trimmed = UnsafeRawBufferPointer(rebasing: text[start..<end])
+        let trimmed = UnsafeRawBufferPointer(rebasing: text[start ..< end])
         guard !trimmed.isEmpty else { throw Failure(description: "the authenticator key is empty") }
         let scheme = Array("otpauth://".utf8)
         guard trimmed.count >= scheme.count, zip(trimmed, scheme).allSatisfy({ lower($0) == $1 }) else {
             return ParsedOneTimeKey(parameters: .standard, key: try base32(trimmed, what: "the key"))
         }
         let rest = UnsafeRawBufferPointer(rebasing: trimmed[(trimmed.startIndex + scheme.count)...])
-        let type = String(decoding: rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }.map(lower), as: UTF8.self)
+        let type = String(
+            decoding: rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }.map(lower), as: UTF8.self)
         guard type == "totp" else {
-            throw Failure(description: type == "hotp"
-                ? "otpauth://hotp (counter-based codes) is not supported; only otpauth://totp (time-based)"
-                : "an otpauth URI is otpauth://totp/...; this one is otpauth://\(type.prefix(10))/...")
+            throw Failure(
+                description: type == "hotp"
+                    ? "otpauth://hotp (counter-based codes) is not supported; only otpauth://totp (time-based)"
+                    : "an otpauth URI is otpauth://totp/...; this one is otpauth://\(type.prefix(10))/...")
         }
         guard let question = rest.firstIndex(of: UInt8(ascii: "?")) else {
             throw Failure(description: "the otpauth URI has no parameters, so no secret=")
@@ -53,15 +55,19 @@ public enum OTPAuth {
                 case "sha1": parameters.algorithm = .sha1
                 case "sha256": parameters.algorithm = .sha256
                 case "sha512": parameters.algorithm = .sha512
-                case let other: throw Failure(description: "algorithm=\(other.prefix(10)) is not SHA1, SHA256 or SHA512")
+                case let other:
+                    throw Failure(description: "algorithm=\(other.prefix(10)) is not SHA1, SHA256 or SHA512")
                 }
             case "digits":
-                guard let digits = Int(String(decoding: value, as: UTF8.self)), OneTimeCode.digitRange.contains(digits) else {
+                guard let digits = Int(String(decoding: value, as: UTF8.self)), OneTimeCode.digitRange.contains(digits)
+                else {
                     throw Failure(description: "digits= must be 6, 7 or 8")
                 }
                 parameters.digits = digits
             case "period":
-                guard let period = Int(String(decoding: value, as: UTF8.self)), OneTimeParameters.periodRange.contains(period) else {
+                guard let period = Int(String(decoding: value, as: UTF8.self)),
+                    OneTimeParameters.periodRange.contains(period)
+                else {
                     throw Failure(description: "period= must be a number of seconds from 1 to 86400")
                 }
                 parameters.period = period
@@ -83,7 +89,9 @@ public enum OTPAuth {
             while index < text.endIndex {
                 var byte = text[index]
                 index += 1
-                if byte == UInt8(ascii: "%"), index + 1 < text.endIndex, text[index] == UInt8(ascii: "3"), lower(text[index + 1]) == UInt8(ascii: "d") {
+                if byte == UInt8(ascii: "%"), index + 1 < text.endIndex, text[index] == UInt8(ascii: "3"),
+                    lower(text[index + 1]) == UInt8(ascii: "d")
+                {
                     index += 2
                     byte = UInt8(ascii: "=")
                 }
@@ -91,10 +99,11 @@ public enum OTPAuth {
                 if byte == UInt8(ascii: "=") { padding = true; continue }
                 let value: UInt32
                 switch lower(byte) {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(lower(byte) - UInt8(ascii: "a"))
-                case UInt8(ascii: "2")...UInt8(ascii: "7"): value = UInt32(byte - UInt8(ascii: "2")) + 26
+                case UInt8(ascii: "a") ... UInt8(ascii: "z"): value = UInt32(lower(byte) - UInt8(ascii: "a"))
+                case UInt8(ascii: "2") ... UInt8(ascii: "7"): value = UInt32(byte - UInt8(ascii: "2")) + 26
                 default:
-                    throw Failure(description: "\(what) is not base32: character \(index - text.startIndex) is not A–Z or 2–7")
+                    throw Failure(
+                        description: "\(what) is not base32: character \(index - text.startIndex) is not A–Z or 2–7")
                 }
                 guard !padding else { throw Failure(description: "\(what) is not base32: text after its '=' padding") }
                 buffer = buffer << 5 | value
@@ -116,14 +125,16 @@ public enum OTPAuth {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-    private static func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+    private static func lower(_ byte: UInt8) -> UInt8 { (0x41 ... 0x5A).contains(byte) ? byte | 0x20 : byte }
 }
 
 extension OTPAuth {
     /// The `otpauth://totp/` URI of a key, as `parse` reads it back: what an export writes so that
     /// any authenticator or manager takes the key. Built in protected memory. `label` names the
     /// account in apps that show it (percent-encoded here).
-    public static func uri(key: UnsafeRawBufferPointer, parameters: OneTimeParameters, label: String) throws -> SecureBytes {
+    public static func uri(key: UnsafeRawBufferPointer, parameters: OneTimeParameters, label: String) throws
+        -> SecureBytes
+    {
         var uri = try SecureBytes(capacity: 64 + key.count * 2 + label.utf8.count * 3)
         let encodedLabel = label.percentEncodingAllButAlphanumerics
         try uri.append(utf8: "otpauth://totp/\(encodedLabel)?secret=")

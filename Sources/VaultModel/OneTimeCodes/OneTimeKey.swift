@@ -9,7 +9,7 @@ public struct OneTimeParameters: Sendable, Equatable, Codable {
 
     /// RFC 6238's defaults, which most sites use.
     public static let standard = OneTimeParameters(algorithm: .sha1, digits: 6, period: 30)
-    public static let periodRange = 1...86_400
+    public static let periodRange = 1 ... 86_400
 
     public init(algorithm: HMAC.Algorithm, digits: Int, period: Int) {
         self.algorithm = algorithm

@@ -27,9 +27,11 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         /// Named fields to remove.
         public var removeFields: [String] = []
 
-        public init(title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
-                    addServices: [String] = [], removeServices: [String] = [], replacesSecret: Bool = false,
-                    totp: OneTimeEdit? = nil, restore: Int? = nil, setField: FieldEdit? = nil, removeFields: [String] = []) {
+        public init(
+            title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
+            addServices: [String] = [], removeServices: [String] = [], replacesSecret: Bool = false,
+            totp: OneTimeEdit? = nil, restore: Int? = nil, setField: FieldEdit? = nil, removeFields: [String] = []
+        ) {
             self.restore = restore
             self.setField = setField
             self.removeFields = removeFields
@@ -70,7 +72,8 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         switch self {
         case .add: return true
         case .edit(_, let edits):
-            return edits.replacesSecret || edits.totp != nil && edits.totp != .remove || edits.setField.map { $0.text == nil } == true
+            return edits.replacesSecret || edits.totp != nil && edits.totp != .remove
+                || edits.setField.map { $0.text == nil } == true
         case .remove: return false
         }
     }
@@ -78,11 +81,14 @@ public enum CredentialChange: Equatable, Sendable, Codable {
     /// Applies the change to `vault` (not saved yet) and returns the credential it touched, as it
     /// is afterwards (a removed one as it was). `secret` is read only when `needsSecret`.
     /// Services are parsed again here: the agent trusts no client's parsing.
-    public func apply(to vault: Vault, secret: borrowing SecureBytes, suffixes: PublicSuffixList) throws -> IdentityStore.Identity {
+    public func apply(to vault: Vault, secret: borrowing SecureBytes, suffixes: PublicSuffixList) throws
+        -> IdentityStore.Identity
+    {
         switch self {
         case .add(let services, let username, let title, let notes, let rank):
-            let credential = try vault.add(services: try Self.credentialServices(services, suffixes: suffixes), username: username,
-                                           secret: secret, title: title, notes: notes, rank: rank)
+            let credential = try vault.add(
+                services: try Self.credentialServices(services, suffixes: suffixes), username: username,
+                secret: secret, title: title, notes: notes, rank: rank)
             return IdentityStore.Identity(credential)
         case .edit(let id, let edits):
             let added = try Self.credentialServices(edits.addServices, suffixes: suffixes)
@@ -90,12 +96,17 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             let credential = try vault.credential(id: id)
             // One secret travels with a change: a password or an authenticator key, not both.
             if edits.replacesSecret, case .set = edits.totp {
-                throw VaultError.invalidRequest("a new password and a new authenticator key are two changes; make them one after the other")
+                throw VaultError.invalidRequest(
+                    "a new password and a new authenticator key are two changes; make them one after the other")
             }
-            let secretUses = [edits.replacesSecret, { if case .set = edits.totp { return true } else { return false } }(),
-                              edits.setField.map { $0.text == nil } == true].filter { $0 }.count
+            let secretUses = [
+                edits.replacesSecret, { if case .set = edits.totp { return true } else { return false } }(),
+                edits.setField.map { $0.text == nil } == true,
+            ].filter { $0 }.count
             guard secretUses <= 1 else {
-                throw VaultError.invalidRequest("a new password, authenticator key or secret field are separate changes; make them one after the other")
+                throw VaultError.invalidRequest(
+                    "a new password, authenticator key or secret field are separate changes; make them one after the other"
+                )
             }
             for name in edits.removeFields where credential.field(named: name) == nil {
                 throw VaultError.noMatch("\(credential.displayTitle) has no field '\(name)'")
@@ -133,12 +144,16 @@ public enum CredentialChange: Equatable, Sendable, Codable {
 
     /// Parses services a user gives for a credential: also refuses wildcards that would cover a
     /// whole public suffix (`*.co.uk`, `*.github.io`).
-    public static func credentialServices(_ texts: [String], suffixes: @autoclosure () -> PublicSuffixList) throws -> [ServiceIdentifier] {
+    public static func credentialServices(_ texts: [String], suffixes: @autoclosure () -> PublicSuffixList) throws
+        -> [ServiceIdentifier]
+    {
         let services = try texts.map { try ServiceIdentifier($0) }
         guard services.contains(where: \.isWildcard) else { return services }
         let suffixes = suffixes()
         for service in services where service.isWildcard && suffixes.isPublicSuffix(service.host) {
-            throw VaultError.invalidRequest("invalid service '\(service.text)': it would cover every site under the public suffix '\(service.host)'")
+            throw VaultError.invalidRequest(
+                "invalid service '\(service.text)': it would cover every site under the public suffix '\(service.host)'"
+            )
         }
         return services
     }

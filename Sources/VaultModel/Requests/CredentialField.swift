@@ -47,11 +47,12 @@ public enum CredentialField: RawRepresentable, Hashable, CaseIterable, Sendable,
             try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
             try output.append(utf8: "\n")
         case .json:
-            try output.append(utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
-                + "\"title\":\(JSONText.quote(credential.displayTitle)),"
-                + "\"username\":\(JSONText.quote(credential.username)),"
-                + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
-                + "\"password\":")
+            try output.append(
+                utf8: "{\"id\":\(JSONText.quote(credential.id.uuidString.lowercased())),"
+                    + "\"title\":\(JSONText.quote(credential.displayTitle)),"
+                    + "\"username\":\(JSONText.quote(credential.username)),"
+                    + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
+                    + "\"password\":")
             try vault.withSecret(credential.secret) { try JSONText.appendQuoted($0, to: &output) }
             if credential.totp != nil {
                 try output.append(utf8: ",\"totp\":")
@@ -67,9 +68,11 @@ public enum CredentialField: RawRepresentable, Hashable, CaseIterable, Sendable,
             guard let field = credential.field(named: name) else {
                 let names = credential.fields.map(\.name)
                 // A usage error, not "no match": the credential was found, the question names nothing.
-                throw VaultError.invalidRequest("\(credential.displayTitle) has no field '\(name)'; "
-                    + (names.isEmpty ? "it has no named fields (--field takes password, username, both, json, totp or a field's name)"
-                                     : "its fields: \(names.joined(separator: ", "))"))
+                throw VaultError.invalidRequest(
+                    "\(credential.displayTitle) has no field '\(name)'; "
+                        + (names.isEmpty
+                            ? "it has no named fields (--field takes password, username, both, json, totp or a field's name)"
+                            : "its fields: \(names.joined(separator: ", "))"))
             }
             switch field.value {
             case .text(let text): try output.append(utf8: text)

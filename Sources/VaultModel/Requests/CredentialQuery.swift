@@ -27,8 +27,10 @@ public struct CredentialQuery: Sendable, Equatable {
     /// a code, not the best match that cannot).
     public var withOneTimeKey: Bool
 
-    public init(id: String? = nil, title: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil,
-                tiers: Set<MatchKind>? = nil, rejected: [UUID: Timestamp] = [:], withOneTimeKey: Bool = false) {
+    public init(
+        id: String? = nil, title: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil,
+        tiers: Set<MatchKind>? = nil, rejected: [UUID: Timestamp] = [:], withOneTimeKey: Bool = false
+    ) {
         self.id = id
         self.title = title
         self.services = services
@@ -41,23 +43,27 @@ public struct CredentialQuery: Sendable, Equatable {
     /// The credential this query names in `vault` (the one with the id, else the best match for
     /// the services that the query accepts), and how many accepted credentials, itself included,
     /// were equally good (`RankedCredential.isEquallyGood`): more than one means the use history
-    /// chose. An id names one credential: 1. Recording the use is the caller's (`Session`).
+    /// chose. An id names one credential: 1. Recording the use is the caller's (`CommandContext`).
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let id { return (try vault.credential(id: id), 1) }
         if let title { return (try Self.titled(title, in: vault, accepting: accepts), 1) }
         // Prepared once, for the filter the index answers and for ranking.
         let prepared = services.map { ServiceMatch.PreparedRequest($0, context) }
         let candidates = vault.hostIndex.positions(passing: HostFilter(prepared: prepared))
-        guard let (best, tied) = CredentialRanking.best(vault.contents.credentials, among: candidates, prepared: prepared, context: context,
-                                                        accepting: { accepts($0, match: $1) })
+        guard
+            let (best, tied) = CredentialRanking.best(
+                vault.contents.credentials, among: candidates, prepared: prepared, context: context,
+                accepting: { accepts($0, match: $1) })
         else {
             if withOneTimeKey {
                 // Say which credential would have answered, and how to give it a key.
                 var withoutKey = self
                 withoutKey.withOneTimeKey = false
                 if let (best, _) = try? withoutKey.rankedAnswer(in: vault, context: context) {
-                    throw VaultError.noMatch("no credential for \(services.map(\.text).joined(separator: " ")) has an authenticator key; "
-                        + "add one to \(best.displayTitle) with pwtui edit \(best.id.uuidString.lowercased().prefix(8)) --totp")
+                    throw VaultError.noMatch(
+                        "no credential for \(services.map(\.text).joined(separator: " ")) has an authenticator key; "
+                            + "add one to \(best.displayTitle) with pwtui edit \(best.id.uuidString.lowercased().prefix(8)) --totp"
+                    )
                 }
             }
             throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))")
@@ -78,7 +84,8 @@ public struct CredentialQuery: Sendable, Equatable {
             throw VaultError.noMatch("no credential matches \(shown) as a service or a title")
         default:
             let ids = found.prefix(5).map { String($0.id.uuidString.lowercased().prefix(8)) }.joined(separator: ", ")
-            throw VaultError.invalidRequest("\(found.count) credentials are titled '\(title)' (\(ids)); give one's id with --id")
+            throw VaultError.invalidRequest(
+                "\(found.count) credentials are titled '\(title)' (\(ids)); give one's id with --id")
         }
     }
 
@@ -120,7 +127,8 @@ extension CredentialQuery: Codable {
             rejected[id] = Timestamp(millisecondsSince1970: time)
         }
         guard id != nil || title != nil || !services.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .services, in: container, debugDescription: "a query names neither an id, a title nor services")
+            throw DecodingError.dataCorruptedError(
+                forKey: .services, in: container, debugDescription: "a query names neither an id, a title nor services")
         }
     }
 
@@ -133,8 +141,12 @@ extension CredentialQuery: Codable {
         try container.encodeIfPresent(tiers.map { $0.sorted { $0.rawValue < $1.rawValue } }, forKey: .tiers)
         if withOneTimeKey { try container.encode(true, forKey: .withOneTimeKey) }
         if !rejected.isEmpty {
-            try container.encode(Dictionary(uniqueKeysWithValues: rejected.map { ($0.key.uuidString.lowercased(), $0.value.millisecondsSince1970) }),
-                                 forKey: .rejected)
+            try container.encode(
+                Dictionary(
+                    uniqueKeysWithValues: rejected.map {
+                        ($0.key.uuidString.lowercased(), $0.value.millisecondsSince1970)
+                    }),
+                forKey: .rejected)
         }
     }
 }

@@ -1,5 +1,5 @@
 /// What `show` and `history` print of one credential: asked of an unlocked agent as of a vault
-/// opened here, so it is a value both sides know. The rendering itself is `PwtuiKit`'s
+/// opened here, so it is a value both sides know. The rendering itself is `Commands`'s
 /// (`CredentialView.render`, Output/CredentialViewRendering.swift), written into protected memory
 /// when it holds a password.
 public struct CredentialView: Equatable, Sendable, Codable {

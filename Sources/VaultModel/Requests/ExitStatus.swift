@@ -1,7 +1,7 @@
 /// How a request ends: the exit codes of docs/design.md#exit-codes. A vocabulary shared by the
 /// executable (its exit code) and the agent (a refusal carries one), so a refusal means the same on
 /// both sides of the socket. Which error gets which code is decided in one place,
-/// `ExitStatus(error)` in PwtuiKit.
+/// `ExitStatus(error)` in Commands.
 public enum ExitStatus: Int32, Sendable, Codable {
     case success = 0
     case noMatch = 1

@@ -13,11 +13,14 @@ extension IdentityStore.Identity: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let services = try container.decode([String].self, forKey: .services)
         let hosts = try container.decodeIfPresent([String].self, forKey: .hosts)
-        self.init(id: try container.decode(UUID.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
-                  username: try container.decode(String.self, forKey: .username), services: services,
-                  hosts: hosts.flatMap { $0.count == services.count ? $0 : nil },
-                  rank: try container.decodeIfPresent(Int32.self, forKey: .rank) ?? 0,
-                  oneTime: try container.decodeIfPresent(OneTimeParameters.self, forKey: .oneTime).flatMap { $0.isValid ? $0 : nil })
+        self.init(
+            id: try container.decode(UUID.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
+            username: try container.decode(String.self, forKey: .username), services: services,
+            hosts: hosts.flatMap { $0.count == services.count ? $0 : nil },
+            rank: try container.decodeIfPresent(Int32.self, forKey: .rank) ?? 0,
+            oneTime: try container.decodeIfPresent(OneTimeParameters.self, forKey: .oneTime).flatMap {
+                $0.isValid ? $0 : nil
+            })
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -56,7 +56,9 @@ public enum JSONText {
                 var value = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
                 for offset in 1 ..< length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
                 if let scalar = Unicode.Scalar(value), PrintableText.isUnsafe(scalar) {
-                    for escapeByte in Array(("\\u" + Hex.lower(scalar.value, width: 4)).utf8) { try output.append(escapeByte) }
+                    for escapeByte in Array(("\\u" + Hex.lower(scalar.value, width: 4)).utf8) {
+                        try output.append(escapeByte)
+                    }
                 } else {
                     try output.append(contentsOf: sequence)
                 }
@@ -80,6 +82,7 @@ public enum JSONText {
         }
         guard index + length <= bytes.count else { return 0 }
         for offset in 1 ..< length where bytes[index + offset] & 0xC0 != 0x80 { return 0 }
-        return String(validating: UnsafeRawBufferPointer(rebasing: bytes[index ..< index + length]), as: UTF8.self) == nil ? 0 : length
+        return String(validating: UnsafeRawBufferPointer(rebasing: bytes[index ..< index + length]), as: UTF8.self)
+            == nil ? 0 : length
     }
 }

@@ -33,7 +33,8 @@ public struct Settings: Equatable, Sendable {
         return overflow ? nil : seconds
     }
 
-    public init(vault: String? = nil, theme: String = "default", clipboardTimeout: Int = 45, identityStore: Bool = true) {
+    public init(vault: String? = nil, theme: String = "default", clipboardTimeout: Int = 45, identityStore: Bool = true)
+    {
         self.vault = vault
         self.theme = theme
         self.clipboardTimeout = clipboardTimeout
@@ -75,7 +76,9 @@ public struct Settings: Equatable, Sendable {
             let line = raw.trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
-            guard parts.count == 2 else { throw .malformed(path: path, line: index + 1, problem: "expected key = value") }
+            guard parts.count == 2 else {
+                throw .malformed(path: path, line: index + 1, problem: "expected key = value")
+            }
             let (key, value) = (parts[0], parts[1])
             func string() throws(LoadError) -> String {
                 guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else {
@@ -89,7 +92,8 @@ public struct Settings: Equatable, Sendable {
             case "theme": settings.theme = try string()
             case "clipboard_timeout":
                 guard let seconds = Int(value), seconds >= 0, seconds <= 3600 else {
-                    throw .malformed(path: path, line: index + 1, problem: "clipboard_timeout must be 0 to 3600 seconds")
+                    throw .malformed(
+                        path: path, line: index + 1, problem: "clipboard_timeout must be 0 to 3600 seconds")
                 }
                 settings.clipboardTimeout = seconds
             case "identity_store":
@@ -105,7 +109,9 @@ public struct Settings: Equatable, Sendable {
             case "agent_idle_timeout":
                 let text = try string()
                 guard let seconds = durationSeconds(text), seconds > 0 else {
-                    throw .malformed(path: path, line: index + 1, problem: "agent_idle_timeout must be a duration like \"15m\", \"90s\" or \"2h\"")
+                    throw .malformed(
+                        path: path, line: index + 1,
+                        problem: "agent_idle_timeout must be a duration like \"15m\", \"90s\" or \"2h\"")
                 }
                 settings.agentIdleTimeout = text
             case "equivalents_off":
@@ -129,7 +135,9 @@ public struct Settings: Equatable, Sendable {
         lines.append("identity_store = \(identityStore)")
         lines.append("agent = \(quoted(agent.rawValue))")
         lines.append("agent_idle_timeout = \(quoted(agentIdleTimeout))")
-        if !disabledEquivalents.isEmpty { lines.append("equivalents_off = \(quoted(disabledEquivalents.joined(separator: ", ")))") }
+        if !disabledEquivalents.isEmpty {
+            lines.append("equivalents_off = \(quoted(disabledEquivalents.joined(separator: ", ")))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

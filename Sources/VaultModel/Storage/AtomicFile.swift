@@ -20,14 +20,18 @@ public enum AtomicFile {
     /// whose loss in a power cut costs nothing (the use history, written on every answer).
     /// `keepExisting`: when it accepts the file already there, that file stays (under the lock,
     /// so of two processes creating a file at once, one writes it and both then read the same).
-    public static func write(_ data: Data, to path: String, durable: Bool = true,
-                             keepExisting: (([UInt8]) -> Bool)? = nil) throws {
+    public static func write(
+        _ data: Data, to path: String, durable: Bool = true,
+        keepExisting: (([UInt8]) -> Bool)? = nil
+    ) throws {
         try data.withUnsafeBytes { try write(bytes: $0, to: path, durable: durable, keepExisting: keepExisting) }
     }
 
     /// As above, from bytes that may live in protected memory (an export: every password).
-    public static func write(bytes: UnsafeRawBufferPointer, to path: String, durable: Bool = true,
-                             keepExisting: (([UInt8]) -> Bool)? = nil) throws {
+    public static func write(
+        bytes: UnsafeRawBufferPointer, to path: String, durable: Bool = true,
+        keepExisting: (([UInt8]) -> Bool)? = nil
+    ) throws {
         let (directory, _) = split(path)
         try makeDirectories(directory)
         let directoryFD = try VaultError.during("opening directory", of: directory) {
@@ -50,7 +54,8 @@ public enum AtomicFile {
 
     /// Writes `bytes` to a new temporary file beside `path` (O_EXCL, 0600) and fsyncs it when
     /// `sync`; returns its path. On failure nothing is left behind.
-    static func writeTemporary(_ bytes: UnsafeRawBufferPointer, beside path: String, sync: Bool = true) throws -> String {
+    static func writeTemporary(_ bytes: UnsafeRawBufferPointer, beside path: String, sync: Bool = true) throws -> String
+    {
         let temporary = temporaryPrefix(of: path) + (try randomSuffix())
         let fd = try VaultError.during("creating", of: temporary) {
             try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive], permissions: 0o600)
@@ -111,7 +116,7 @@ public enum AtomicFile {
         if !parent.isEmpty, parent != directory { try makeDirectories(parent) }
         do {
             try FileSystem.makeDirectory(directory, permissions: 0o700)
-        } catch where error.isAlreadyExisting {
+        } catch  where error.isAlreadyExisting {
             return
         } catch {
             throw VaultError.io(path: directory, operation: "creating the directory", errno: error.code)

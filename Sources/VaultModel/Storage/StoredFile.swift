@@ -36,7 +36,8 @@ enum StoredFile {
             }
             if got == 0 { return compared == expected.count }
             guard got <= expected.count - compared,
-                  UnsafeRawBufferPointer(rebasing: chunk[0 ..< got]).elementsEqual(expected[compared ..< compared + got]) else {
+                UnsafeRawBufferPointer(rebasing: chunk[0 ..< got]).elementsEqual(expected[compared ..< compared + got])
+            else {
                 return false
             }
             compared += got
@@ -57,7 +58,8 @@ extension VaultError {
         case .notRegular(let path, let kind): self = .notAFile(path: path, kind: kind)
         case .symbolicLink(let path): self = .notAFile(path: path, kind: "a symbolic link")
         case .tooLarge(let path, let limit): self = .corrupt(path: path, reason: "it is larger than \(limit) bytes")
-        case .system(let path, let operation, let error): self = .io(path: path, operation: operation, errno: error.code)
+        case .system(let path, let operation, let error):
+            self = .io(path: path, operation: operation, errno: error.code)
         }
     }
 }

@@ -51,7 +51,9 @@ public enum VaultStorage {
     /// The vault file's header alone, checked (it is not secret): enough to know which vault and
     /// which save a file holds without reading the whole file.
     public static func loadHeader(_ path: String) throws -> VaultHeader {
-        guard let bytes = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else { throw VaultError.notFound(path: path) }
+        guard let bytes = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else {
+            throw VaultError.notFound(path: path)
+        }
         let info = try VaultError.during("reading", of: path) { try FileSystem.status(path) }
         return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: info.size) }
     }
@@ -135,7 +137,9 @@ public enum VaultStorage {
         for _ in 0 ..< 40 {
             guard (try? FileSystem.linkStatus(current))?.kind == .symbolicLink else { return current }
             let link = current
-            let destination = try VaultError.during("reading the link", of: link) { try FileSystem.linkDestination(link) }
+            let destination = try VaultError.during("reading the link", of: link) {
+                try FileSystem.linkDestination(link)
+            }
             current = destination.hasPrefix("/") ? destination : AtomicFile.split(current).directory + "/" + destination
         }
         throw VaultError.io(path: path, operation: "following the links of", errno: SystemError.tooManyLinks.code)
@@ -171,7 +175,9 @@ public enum VaultStorage {
         do {
             try FileSystem.link(path, as: linked)
         } catch {
-            guard error.isNoSuchEntry else { throw VaultError.io(path: backup, operation: "creating", errno: error.code) }
+            guard error.isNoSuchEntry else {
+                throw VaultError.io(path: backup, operation: "creating", errno: error.code)
+            }
             // No previous file: no previous version to keep.
             try VaultError.during("removing", of: backup) { try FileSystem.removeIfPresent(backup) }
             return

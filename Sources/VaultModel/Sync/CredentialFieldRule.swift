@@ -27,7 +27,11 @@ struct CredentialFieldRule: Sendable {
         CredentialFieldRule(
             name: "services",
             equal: { $0.credential.services.map(\.text) == $1.credential.services.map(\.text) },
-            compare: { order($0.credential.services.map(\.text).joined(separator: "\n"), $1.credential.services.map(\.text).joined(separator: "\n")) },
+            compare: {
+                order(
+                    $0.credential.services.map(\.text).joined(separator: "\n"),
+                    $1.credential.services.map(\.text).joined(separator: "\n"))
+            },
             take: { credential, side, _ in credential.services = side.credential.services }),
         CredentialFieldRule(
             name: "totp",
@@ -35,7 +39,8 @@ struct CredentialFieldRule: Sendable {
             compare: { oneTimeOrder($0, $1) },
             take: { credential, side, arena in
                 credential.totp = try side.credential.totp.map { key in
-                    OneTimeKey(parameters: key.parameters, key: try side.arena.withBytes(of: key.key) { try arena.store($0) })
+                    OneTimeKey(
+                        parameters: key.parameters, key: try side.arena.withBytes(of: key.key) { try arena.store($0) })
                 }
             }),
         // Named fields as one value: the later side's list, its secrets and their histories
@@ -74,7 +79,9 @@ struct CredentialFieldRule: Sendable {
     }
 
     /// Two secrets' bytes in lexicographic order: -1, 0 or 1.
-    private static func bytesOrder(_ x: SecretReference, _ arenaX: SecretArena, _ y: SecretReference, _ arenaY: SecretArena) -> Int {
+    private static func bytesOrder(
+        _ x: SecretReference, _ arenaX: SecretArena, _ y: SecretReference, _ arenaY: SecretArena
+    ) -> Int {
         arenaX.withBytes(of: x) { mine in
             arenaY.withBytes(of: y) { theirs in
                 mine.lexicographicallyPrecedes(theirs) ? -1 : theirs.lexicographicallyPrecedes(mine) ? 1 : 0
@@ -89,8 +96,10 @@ struct CredentialFieldRule: Sendable {
         case (nil, _): return -1
         case (_, nil): return 1
         case let (x?, y?):
-            let parameters = [Int(x.parameters.algorithm.rawValue) - Int(y.parameters.algorithm.rawValue),
-                              x.parameters.digits - y.parameters.digits, x.parameters.period - y.parameters.period]
+            let parameters = [
+                Int(x.parameters.algorithm.rawValue) - Int(y.parameters.algorithm.rawValue),
+                x.parameters.digits - y.parameters.digits, x.parameters.period - y.parameters.period,
+            ]
             if let first = parameters.first(where: { $0 != 0 }) { return first < 0 ? -1 : 1 }
             return a.arena.withBytes(of: x.key) { mine in
                 b.arena.withBytes(of: y.key) { theirs in
@@ -101,7 +110,9 @@ struct CredentialFieldRule: Sendable {
     }
 
     /// A plain value: compared with `==` and `<`, copied as is.
-    static func value<Value: Comparable & Sendable>(_ name: String, _ path: WritableKeyPath<Credential, Value> & Sendable) -> CredentialFieldRule {
+    static func value<Value: Comparable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Credential, Value> & Sendable
+    ) -> CredentialFieldRule {
         CredentialFieldRule(
             name: name,
             equal: { $0.credential[keyPath: path] == $1.credential[keyPath: path] },

@@ -62,8 +62,9 @@ public final class VaultKeyring {
         guard !passwords.isEmpty else { throw ReconcileRefusal.keyNotHeld(path: path) }
         for (index, password) in passwords.enumerated() {
             do {
-                let unlocked = try VaultFormat.unlock(file, password: password.bytes, derivation: environment.derivation,
-                                                      bounds: environment.bounds, path: path)
+                let unlocked = try VaultFormat.unlock(
+                    file, password: password.bytes, derivation: environment.derivation,
+                    bounds: environment.bounds, path: path)
                 let contents = unlocked.contents
                 held.append(HeldKey(header: header, dataKey: unlocked.keys.dataKey))
                 return (header, contents)
@@ -78,7 +79,8 @@ public final class VaultKeyring {
     /// Whether two copies are under the same key (nobody changed the master password between
     /// them): what a merge seals with is then not a question.
     public static func sameKey(_ a: VaultHeader, _ b: VaultHeader) -> Bool {
-        a.vaultID == b.vaultID && a.salt == b.salt && a.wrappedKey == b.wrappedKey && a.wrappedKeyNonce == b.wrappedKeyNonce
+        a.vaultID == b.vaultID && a.salt == b.salt && a.wrappedKey == b.wrappedKey
+            && a.wrappedKeyNonce == b.wrappedKeyNonce
     }
 
     /// A file image of `contents` under the key `header` names (one this keyring opened).
@@ -106,7 +108,8 @@ public enum ReconcileRefusal: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .differentVaults(let a, let b):
-            return "\(a) and \(b) are two different vaults (their vault ids differ); pwtui merges only copies of one vault"
+            return
+                "\(a) and \(b) are two different vaults (their vault ids differ); pwtui merges only copies of one vault"
         case .differentPasswords(let path):
             return "\(path) is under a different master password than the other copy (it was changed on one of them), "
                 + "and no password given opens it; change one copy's master password to the other's (pwtui passwd --vault ...), "

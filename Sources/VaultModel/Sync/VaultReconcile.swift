@@ -81,8 +81,13 @@ public struct ReconcileSummary: Equatable, Sendable, Codable, CustomStringConver
     public var description: String {
         var parts = ["\(added) added", "\(changed) changed", "\(removed) removed"]
         if conflicts > 0 { parts.append("\(conflicts) changed on both sides") }
-        if passwordsKept > 0 { parts.append("\(passwordsKept) password\(passwordsKept == 1 ? "" : "s") kept in history") }
-        if editsKeptOverRemoval > 0 { parts.append("\(editsKeptOverRemoval) removal\(editsKeptOverRemoval == 1 ? "" : "s") undone by a later edit") }
+        if passwordsKept > 0 {
+            parts.append("\(passwordsKept) password\(passwordsKept == 1 ? "" : "s") kept in history")
+        }
+        if editsKeptOverRemoval > 0 {
+            parts.append(
+                "\(editsKeptOverRemoval) removal\(editsKeptOverRemoval == 1 ? "" : "s") undone by a later edit")
+        }
         return parts.joined(separator: ", ")
     }
 }
@@ -90,7 +95,9 @@ public struct ReconcileSummary: Equatable, Sendable, Codable, CustomStringConver
 public enum VaultReconcile {
     /// `ours` and `theirs` reconciled (see above), with `base` their common ancestor when there
     /// is one. The result has its own arena; the summary counts what came from `theirs`.
-    public static func reconcile(base: VaultContents?, ours: VaultContents, theirs: VaultContents) throws -> (VaultContents, ReconcileSummary) {
+    public static func reconcile(base: VaultContents?, ours: VaultContents, theirs: VaultContents) throws -> (
+        VaultContents, ReconcileSummary
+    ) {
         var summary = ReconcileSummary()
         var merged = VaultContents(secrets: try SecretArena())
         let baseCredentials = base.map(index) ?? [:]
@@ -102,7 +109,8 @@ public enum VaultReconcile {
         // A stable order: ours first as they are, then what only theirs has.
         var ids: [UUID] = []
         var seen = Set<UUID>()
-        for id in ours.credentials.map(\.id) + ours.tombstones.map(\.id) + theirs.credentials.map(\.id) + theirs.tombstones.map(\.id)
+        for id in ours.credentials.map(\.id) + ours.tombstones.map(\.id) + theirs.credentials.map(\.id)
+            + theirs.tombstones.map(\.id)
         where seen.insert(id).inserted { ids.append(id) }
 
         for id in ids {
@@ -153,7 +161,9 @@ public enum VaultReconcile {
 
     typealias Side = CredentialCopy
 
-    static func mergeCredential(base: Side?, _ o: Side, _ t: Side, into arena: SecretArena) throws -> (Credential, Outcome) {
+    static func mergeCredential(base: Side?, _ o: Side, _ t: Side, into arena: SecretArena) throws -> (
+        Credential, Outcome
+    ) {
         var outcome = Outcome()
         if identical(o, t) { return (try copy(o, into: arena), outcome) }
         // A side stamped before the ancestor is an older copy replayed (a backup restored and
@@ -197,9 +207,12 @@ public enum VaultReconcile {
         credential.secret = try store(secretWinner.credential.secret, from: secretWinner.arena, into: arena)
         var history: [(PreviousSecret, SecretArena)] =
             o.credential.history.map { ($0, o.arena) } + t.credential.history.map { ($0, t.arena) }
-        let loserCurrent = PreviousSecret(secret: secretLoser.credential.secret, replaced: secretLoser.credential.secretSet)
-        let sameCurrent = secretLoser.credential.secretSet == secretWinner.credential.secretSet
-            && secretsEqual(secretLoser.credential.secret, secretLoser.arena, secretWinner.credential.secret, secretWinner.arena)
+        let loserCurrent = PreviousSecret(
+            secret: secretLoser.credential.secret, replaced: secretLoser.credential.secretSet)
+        let sameCurrent =
+            secretLoser.credential.secretSet == secretWinner.credential.secretSet
+            && secretsEqual(
+                secretLoser.credential.secret, secretLoser.arena, secretWinner.credential.secret, secretWinner.arena)
         if !sameCurrent {
             history.append((loserCurrent, secretLoser.arena))
             if !contains(history.dropLast(), loserCurrent, secretLoser.arena) { outcome.passwordsKept += 1 }
@@ -220,7 +233,9 @@ public enum VaultReconcile {
             return compareSecrets(a.0.secret, a.1, b.0.secret, b.1) < 0
         }
         if union.count != o.credential.history.count { outcome.theirsTaken = true }
-        credential.history = try union.map { PreviousSecret(secret: try store($0.0.secret, from: $0.1, into: arena), replaced: $0.0.replaced) }
+        credential.history = try union.map {
+            PreviousSecret(secret: try store($0.0.secret, from: $0.1, into: arena), replaced: $0.0.replaced)
+        }
         return (credential, outcome)
     }
 
@@ -244,14 +259,17 @@ public enum VaultReconcile {
             let name = credential.fields[index].name
             var candidates: [(PreviousSecret, SecretArena)] = []
             for side in sides {
-                guard let field = side.credential.fields.first(where: { $0.isNamed(name) }), case .secret(let value) = field.value else { continue }
+                guard let field = side.credential.fields.first(where: { $0.isNamed(name) }),
+                    case .secret(let value) = field.value
+                else { continue }
                 candidates += field.history.map { ($0, side.arena) }
                 candidates.append((PreviousSecret(secret: value, replaced: side.credential.modified), side.arena))
             }
             var union: [(PreviousSecret, SecretArena)] = []
             for entry in candidates.sorted(by: { $0.0.replaced > $1.0.replaced })
             where !secretsEqual(entry.0.secret, entry.1, current, arena)
-                && !union.contains(where: { secretsEqual($0.0.secret, $0.1, entry.0.secret, entry.1) }) {
+                && !union.contains(where: { secretsEqual($0.0.secret, $0.1, entry.0.secret, entry.1) })
+            {
                 union.append(entry)
             }
             union.sort { a, b in
@@ -274,7 +292,9 @@ public enum VaultReconcile {
         var candidates: [(PreviousOneTimeKey, SecretArena)] = []
         for side in sides {
             candidates += side.credential.totpHistory.map { ($0, side.arena) }
-            if let key = side.credential.totp { candidates.append((PreviousOneTimeKey(key: key, replaced: side.credential.modified), side.arena)) }
+            if let key = side.credential.totp {
+                candidates.append((PreviousOneTimeKey(key: key, replaced: side.credential.modified), side.arena))
+            }
         }
         func same(_ a: OneTimeKey, _ arenaA: SecretArena, _ b: OneTimeKey, _ arenaB: SecretArena) -> Bool {
             a.parameters == b.parameters && secretsEqual(a.key, arenaA, b.key, arenaB)
@@ -292,8 +312,9 @@ public enum VaultReconcile {
         }
         let added = union.count != credential.totpHistory.count
         credential.totpHistory = try union.map {
-            PreviousOneTimeKey(key: OneTimeKey(parameters: $0.0.key.parameters, key: try store($0.0.key.key, from: $0.1, into: arena)),
-                               replaced: $0.0.replaced)
+            PreviousOneTimeKey(
+                key: OneTimeKey(parameters: $0.0.key.parameters, key: try store($0.0.key.key, from: $0.1, into: arena)),
+                replaced: $0.0.replaced)
         }
         return added
     }
@@ -314,7 +335,9 @@ public enum VaultReconcile {
     // MARK: Equivalent domains
 
     /// A three-way set merge of the groups, overlapping groups then joined.
-    static func mergeEquivalents(base: EquivalentDomains?, _ o: EquivalentDomains, _ t: EquivalentDomains) -> EquivalentDomains {
+    static func mergeEquivalents(base: EquivalentDomains?, _ o: EquivalentDomains, _ t: EquivalentDomains)
+        -> EquivalentDomains
+    {
         if o == t { return o }
         let baseGroups = Set(base?.groups ?? [])
         let ourGroups = Set(o.groups)
@@ -364,12 +387,16 @@ public enum VaultReconcile {
         list.contains { $0.0.replaced == entry.replaced && secretsEqual($0.0.secret, $0.1, entry.secret, arena) }
     }
 
-    static func secretsEqual(_ a: SecretReference, _ arenaA: SecretArena, _ b: SecretReference, _ arenaB: SecretArena) -> Bool {
+    static func secretsEqual(_ a: SecretReference, _ arenaA: SecretArena, _ b: SecretReference, _ arenaB: SecretArena)
+        -> Bool
+    {
         a.count == b.count && compareSecrets(a, arenaA, b, arenaB) == 0
     }
 
     /// Lexicographic order of two secrets' bytes: negative, zero or positive.
-    static func compareSecrets(_ a: SecretReference, _ arenaA: SecretArena, _ b: SecretReference, _ arenaB: SecretArena) -> Int {
+    static func compareSecrets(_ a: SecretReference, _ arenaA: SecretArena, _ b: SecretReference, _ arenaB: SecretArena)
+        -> Int
+    {
         arenaA.withBytes(of: a) { x in
             arenaB.withBytes(of: b) { y in
                 let common = min(x.count, y.count)
@@ -392,13 +419,16 @@ public enum VaultReconcile {
         }
         if let totp = credential.totp { credential.totp?.key = try store(totp.key, from: side.arena, into: arena) }
         for i in credential.totpHistory.indices {
-            credential.totpHistory[i].key.key = try store(credential.totpHistory[i].key.key, from: side.arena, into: arena)
+            credential.totpHistory[i].key.key = try store(
+                credential.totpHistory[i].key.key, from: side.arena, into: arena)
         }
         credential.fields = try NamedField.copied(side.credential.fields, from: side.arena, into: arena)
         return credential
     }
 
-    static func store(_ secret: SecretReference, from source: SecretArena, into arena: SecretArena) throws -> SecretReference {
+    static func store(_ secret: SecretReference, from source: SecretArena, into arena: SecretArena) throws
+        -> SecretReference
+    {
         try source.withBytes(of: secret) { try arena.store($0) }
     }
 

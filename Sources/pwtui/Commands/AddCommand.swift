@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct AddCommand: ParsableCommand {
@@ -20,7 +20,10 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services it is for: domains, URLs or webcredentials: entries (none for an item without a site: give --title).")
+    @Argument(
+        help:
+            "Services it is for: domains, URLs or webcredentials: entries (none for an item without a site: give --title)."
+    )
     var services: [String] = []
 
     @Option(help: "The account name (needed with a service).")
@@ -39,7 +42,10 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Generate a strong password instead of reading one (on a terminal it goes to the clipboard).")
     var generate = false
 
-    @Option(help: ArgumentHelp("With --generate: passwordrules to meet instead of the site's own (also --generate=RULES).", valueName: "rules"))
+    @Option(
+        help: ArgumentHelp(
+            "With --generate: passwordrules to meet instead of the site's own (also --generate=RULES).",
+            valueName: "rules"))
     var rules: String?
 
     @Flag(name: .customLong("print"), help: "With --generate: print the password on stdout, on the line after the id.")
@@ -48,8 +54,10 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Add even when a credential has the same service and username (otherwise: offer to update it).")
     var force = false
 
-    @Flag(help: ArgumentHelp("Also an authenticator key (an otpauth://totp/ URI or the base32 secret), from the next line of stdin or asked without echo.",
-                             discussion: "Never on the command line: argv is visible to every user of the machine."))
+    @Flag(
+        help: ArgumentHelp(
+            "Also an authenticator key (an otpauth://totp/ URI or the base32 secret), from the next line of stdin or asked without echo.",
+            discussion: "Never on the command line: argv is visible to every user of the machine."))
     var totp = false
 
     func validate() throws {
@@ -57,18 +65,26 @@ struct AddCommand: ParsableCommand {
             throw ValidationError("name at least one service, or give --title for an item without a site")
         }
         // One argument that is no service ("Home Wi-Fi") is for `run` to answer: it says --title.
-        let titleLike = services.count == 1 && title.isEmpty && AddCredential.mayBeTitle(services[0])
+        let titleLike =
+            services.count == 1 && title.isEmpty && AddCredential.mayBeTitle(services[0])
             && (try? ServiceIdentifier(services[0])) == nil
-        guard services.isEmpty || username != nil || titleLike else { throw ValidationError("give the account name: --username NAME") }
-        guard !printPassword || generate else { throw ValidationError("--print prints a generated password: it needs --generate") }
-        guard rules == nil || generate else { throw ValidationError("--rules are for a generated password: they need --generate") }
+        guard services.isEmpty || username != nil || titleLike else {
+            throw ValidationError("give the account name: --username NAME")
+        }
+        guard !printPassword || generate else {
+            throw ValidationError("--print prints a generated password: it needs --generate")
+        }
+        guard rules == nil || generate else {
+            throw ValidationError("--rules are for a generated password: they need --generate")
+        }
     }
 
     func run() throws {
-        var add = AddCredential(services: services, username: username ?? "", title: title, notes: notes, rank: rank, generate: generate,
-                                force: force, printPassword: printPassword)
+        var add = AddCredential(
+            services: services, username: username ?? "", title: title, notes: notes, rank: rank, generate: generate,
+            force: force, printPassword: printPassword)
         add.oneTimeKey = totp
         add.generationRules = rules
-        try add.run(in: global.session())
+        try add.run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultAgent
 import VaultModel
@@ -21,15 +21,18 @@ struct AgentCommand: ParsableCommand {
             throw CommandFailure(.usage, "--idle-timeout '\(text)' is not a duration (like 15m, 90s, 2h)")
         }
         guard seconds > 0 else {
-            throw CommandFailure(.usage, "--idle-timeout \(text): the agent would lock the moment it is unlocked, so it could never "
-                + "answer; there is no 'never lock' either (an unlocked vault left for good is what the timeout prevents). "
-                + "Give how long it may stay unused, like 15m, 90s or 8h")
+            throw CommandFailure(
+                .usage,
+                "--idle-timeout \(text): the agent would lock the moment it is unlocked, so it could never "
+                    + "answer; there is no 'never lock' either (an unlocked vault left for good is what the timeout prevents). "
+                    + "Give how long it may stay unused, like 15m, 90s or 8h")
         }
         return .seconds(seconds)
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start the agent (locked) in the background.")
+        static let configuration = CommandConfiguration(
+            commandName: "start", abstract: "Start the agent (locked) in the background.")
         @OptionGroup var global: GlobalOptions
 
         @Option(name: .customLong("idle-timeout"), help: "Lock after this long unused (15m, 90s, 2h).")
@@ -40,14 +43,17 @@ struct AgentCommand: ParsableCommand {
 
         func run() throws {
             let timeout = try AgentCommand.duration(idleTimeout)
-            let session = global.session()
-            guard try AgentControl.launch(idleTimeout: timeout, idleTimeoutText: idleTimeout, foreground: foreground, in: session)
+            let context = global.context()
+            guard
+                try AgentControl.launch(
+                    idleTimeout: timeout, idleTimeoutText: idleTimeout, foreground: foreground, in: context)
             else {
-                session.streams.say("The agent is already running.")
+                context.streams.say("The agent is already running.")
                 return
             }
             if !foreground {
-                session.streams.say("Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
+                context.streams.say(
+                    "Agent started (locked; `pwtui unlock` to unlock; locks after \(idleTimeout) unused).")
             }
         }
     }
@@ -55,36 +61,41 @@ struct AgentCommand: ParsableCommand {
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stop", abstract: "Lock and stop the agent.")
         func run() throws {
-            let session = Session()
-            guard try AgentControl.send(.stop, in: session) else {
-                session.streams.say("No agent is running.")
+            let context = CommandContext()
+            guard try AgentControl.send(.stop, in: context) else {
+                context.streams.say("No agent is running.")
                 return
             }
-            session.streams.say("Agent stopped; the vault it held is locked.")
+            context.streams.say("Agent stopped; the vault it held is locked.")
         }
     }
 
     struct Lock: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked vault; the agent keeps running.")
+        static let configuration = CommandConfiguration(
+            commandName: "lock", abstract: "Forget the unlocked vault; the agent keeps running.")
         func run() throws {
-            let session = Session()
-            guard try AgentControl.send(.lock, in: session) else {
-                session.streams.say("No agent is running.")
+            let context = CommandContext()
+            guard try AgentControl.send(.lock, in: context) else {
+                context.streams.say("No agent is running.")
                 return
             }
-            session.streams.say("Agent locked; it keeps running (`pwtui unlock` to unlock again).")
+            context.streams.say("Agent locked; it keeps running (`pwtui unlock` to unlock again).")
         }
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Is an agent running, and is it unlocked? (exit 0 unlocked, 75 locked or none)")
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Is an agent running, and is it unlocked? (exit 0 unlocked, 75 locked or none)")
         func run() throws {
-            let session = Session()
-            guard let status = try AgentControl.status(in: session) else {
+            let context = CommandContext()
+            guard let status = try AgentControl.status(in: context) else {
                 throw CommandFailure(.interactionRequired, "no agent is running")
             }
-            try session.streams.write(status.locked ? "locked (\(status.vault))\n"
-                : "unlocked (\(status.vault)); locks in \(status.locksInSeconds) s unless used\n")
+            try context.streams.write(
+                status.locked
+                    ? "locked (\(status.vault))\n"
+                    : "unlocked (\(status.vault)); locks in \(status.locksInSeconds) s unless used\n")
             if status.locked { throw ExitCode(ExitStatus.interactionRequired.rawValue) }
         }
     }
@@ -100,16 +111,21 @@ struct UnlockCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("idle-timeout"),
-            help: "When it starts the agent: lock after this long unused (15m, 90s, 2h; default: agent_idle_timeout in the settings, else 15m).")
+    @Option(
+        name: .customLong("idle-timeout"),
+        help:
+            "When it starts the agent: lock after this long unused (15m, 90s, 2h; default: agent_idle_timeout in the settings, else 15m)."
+    )
     var idleTimeout: String?
 
     func run() throws {
-        let session = global.session()
-        let timeout = try idleTimeout ?? session.settings().agentIdleTimeout
+        let context = global.context()
+        let timeout = try idleTimeout ?? context.settings().agentIdleTimeout
         _ = try AgentCommand.duration(timeout)
-        let started = try AgentControl.unlock(idleTimeoutText: timeout, in: session)
-        session.streams.say(started ? "Agent started and unlocked (locks after \(timeout) unused; `pwtui agent lock` locks now)."
-            : "Unlocked in the agent.")
+        let started = try AgentControl.unlock(idleTimeoutText: timeout, in: context)
+        context.streams.say(
+            started
+                ? "Agent started and unlocked (locks after \(timeout) unused; `pwtui agent lock` locks now)."
+                : "Unlocked in the agent.")
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// `pwtui` alone: the picker over every credential, or, when there is no vault yet, the
@@ -11,7 +11,7 @@ struct StartCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try Configuration.start(in: global.session())
+        try Configuration.start(in: global.context())
     }
 }
 
@@ -20,7 +20,8 @@ struct StartCommand: ParsableCommand {
 /// clipboard timeout.
 struct ConfigureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "configure", abstract: "Change the unlock cost, theme, clipboard timeout and agent use (or set up a first vault).",
+        commandName: "configure",
+        abstract: "Change the unlock cost, theme, clipboard timeout and agent use (or set up a first vault).",
         discussion: """
             Example: the settings of the vault in another place; then make it the one every \
             command opens (written to the settings), and back to the default place
@@ -31,16 +32,18 @@ struct ConfigureCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("use-vault"),
-            help: ArgumentHelp("Name this vault file in the settings, so later commands open it ('default': the XDG place); no screen.",
-                               valueName: "path"))
+    @Option(
+        name: .customLong("use-vault"),
+        help: ArgumentHelp(
+            "Name this vault file in the settings, so later commands open it ('default': the XDG place); no screen.",
+            valueName: "path"))
     var useVault: String?
 
     func run() throws {
         if let useVault {
-            try Configuration.nameVault(useVault, in: global.session())
+            try Configuration.nameVault(useVault, in: global.context())
         } else {
-            try Configuration.configure(in: global.session())
+            try Configuration.configure(in: global.context())
         }
     }
 }

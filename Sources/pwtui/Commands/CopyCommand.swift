@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultModel
 
@@ -24,6 +24,6 @@ struct CopyCommand: ParsableCommand {
 
     func run() throws {
         let query = CredentialQuery(services: try services.map { try ServiceIdentifier($0) })
-        try CopyPassword(query: query).run(in: global.session())
+        try CopyPassword(query: query).run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import VaultModel
 import ServiceMatching
 
@@ -20,6 +20,6 @@ struct DemoCommand: ParsableCommand {
     var output: CredentialField = .password
 
     func run() throws {
-        try DemoVault.run(output: output, in: global.session())
+        try DemoVault.run(output: output, in: global.context())
     }
 }

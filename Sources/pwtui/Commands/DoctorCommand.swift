@@ -1,10 +1,11 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 /// `pwtui doctor`: see `Doctor`.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "doctor", abstract: "Check the vault without unlocking it: conflict copies, older copies, permissions, sync.",
+        commandName: "doctor",
+        abstract: "Check the vault without unlocking it: conflict copies, older copies, permissions, sync.",
         discussion: """
             Each finding comes with the command that deals with it.
 
@@ -15,6 +16,6 @@ struct DoctorCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try Doctor().run(in: global.session())
+        try Doctor().run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import VaultModel
 import ServiceMatching
 
@@ -20,7 +20,9 @@ struct EditCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.", completion: CredentialCompletion.credentials)
+    @Argument(
+        help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.",
+        completion: CredentialCompletion.credentials)
     var id: String
 
     @Option(help: "A new title (empty: show the first service instead).")
@@ -30,7 +32,9 @@ struct EditCommand: ParsableCommand {
     var username: String?
 
     // Unconditional: `--rank -10` is a value, not an unknown option.
-    @Option(parsing: .unconditional, help: "A new rank: offered first among equally good matches when higher (may be negative).")
+    @Option(
+        parsing: .unconditional,
+        help: "A new rank: offered first among equally good matches when higher (may be negative).")
     var rank: Int32?
 
     @Option(help: "New notes, replacing the old ones (empty: none).")
@@ -48,40 +52,61 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "Replace the password with a generated one (the site's published rules apply).")
     var generate = false
 
-    @Option(help: ArgumentHelp("With --generate: passwordrules to meet instead of the site's own (also --generate=RULES).", valueName: "rules"))
+    @Option(
+        help: ArgumentHelp(
+            "With --generate: passwordrules to meet instead of the site's own (also --generate=RULES).",
+            valueName: "rules"))
     var rules: String?
 
-    @Flag(help: "Set the authenticator key (an otpauth://totp/ URI or the base32 secret): from stdin, after a new password if one is read there, or asked without echo.")
+    @Flag(
+        help:
+            "Set the authenticator key (an otpauth://totp/ URI or the base32 secret): from stdin, after a new password if one is read there, or asked without echo."
+    )
     var totp = false
 
     @Flag(name: .customLong("remove-totp"), help: "Remove the authenticator key.")
     var removeTotp = false
 
-    @Option(help: "Make previous password N current again, N as `pwtui history` lists them; the current one joins the history.")
+    @Option(
+        help:
+            "Make previous password N current again, N as `pwtui history` lists them; the current one joins the history."
+    )
     var restore: Int?
 
-    @Option(help: ArgumentHelp("Set the named field NAME: a secret field (masked in show, its old value kept in its history), its value from stdin or asked without echo.",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Set the named field NAME: a secret field (masked in show, its old value kept in its history), its value from stdin or asked without echo.",
+            valueName: "name"))
     var field: String?
 
     @Flag(help: "With --field: a text field instead of a secret one (its value from stdin or the terminal).")
     var text = false
 
-    @Option(name: .customLong("remove-field"), help: ArgumentHelp("Remove the named field NAME (repeatable).", valueName: "name"))
+    @Option(
+        name: .customLong("remove-field"),
+        help: ArgumentHelp("Remove the named field NAME (repeatable).", valueName: "name"))
     var removeFields: [String] = []
 
     func validate() throws {
-        let changes = [title != nil, username != nil, rank != nil, notes != nil,
-                       !addServices.isEmpty, !removeServices.isEmpty, password, generate, restore != nil, totp, removeTotp,
-                       field != nil, !removeFields.isEmpty]
+        let changes = [
+            title != nil, username != nil, rank != nil, notes != nil,
+            !addServices.isEmpty, !removeServices.isEmpty, password, generate, restore != nil, totp, removeTotp,
+            field != nil, !removeFields.isEmpty,
+        ]
         guard changes.contains(true) else { throw ValidationError("nothing to change: give at least one option") }
         guard [password, generate, restore != nil].filter({ $0 }).count <= 1 else {
             throw ValidationError("--password, --generate and --restore exclude each other")
         }
-        if let restore, restore < 1 { throw ValidationError("--restore takes a number from 1, as `pwtui history` lists them") }
+        if let restore, restore < 1 {
+            throw ValidationError("--restore takes a number from 1, as `pwtui history` lists them")
+        }
         guard !(totp && removeTotp) else { throw ValidationError("--totp and --remove-totp exclude each other") }
-        guard rules == nil || generate else { throw ValidationError("--rules are for a generated password: they need --generate") }
-        guard !text || field != nil else { throw ValidationError("--text is for --field: it makes the field a text one") }
+        guard rules == nil || generate else {
+            throw ValidationError("--rules are for a generated password: they need --generate")
+        }
+        guard !text || field != nil else {
+            throw ValidationError("--text is for --field: it makes the field a text one")
+        }
         guard field == nil || !(password || generate || totp) else {
             throw ValidationError("--field reads its value as --password and --totp read theirs: set one at a time")
         }
@@ -91,12 +116,13 @@ struct EditCommand: ParsableCommand {
     func run() throws {
         let edits = CredentialChange.Edits(
             title: title, username: username, rank: rank, notes: notes, addServices: addServices,
-            removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil, restore: restore,
+            removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil,
+            restore: restore,
             removeFields: removeFields)
         var edit = EditCredential(id: id, edits: edits, generate: generate, setsOneTimeKey: totp)
         edit.fieldName = field
         edit.fieldIsText = text
         edit.generationRules = rules
-        try edit.run(in: global.session())
+        try edit.run(in: global.context())
     }
 }

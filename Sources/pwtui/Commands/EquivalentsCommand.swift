@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// `pwtui equivalents add|list|rm`: domains that are one site to the user (stored in the vault).
@@ -17,9 +17,13 @@ struct EquivalentsCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Remove.self, Off.self, On.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Declare two or more domains equivalent.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Declare two or more domains equivalent.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Plain domains (amazon.com amazon.co.uk), at least two; a domain already in a group brings its group along.")
+        @Argument(
+            help:
+                "Plain domains (amazon.com amazon.co.uk), at least two; a domain already in a group brings its group along."
+        )
         var domains: [String]
 
         func validate() throws {
@@ -27,32 +31,36 @@ struct EquivalentsCommand: ParsableCommand {
         }
 
         func run() throws {
-            try EditEquivalents.add(domains, in: global.session())
+            try EditEquivalents.add(domains, in: global.context())
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List the groups, one per line (from the identity store or an unlocked agent when they can answer); built-in ones are marked.")
+            abstract:
+                "List the groups, one per line (from the identity store or an unlocked agent when they can answer); built-in ones are marked."
+        )
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Only the groups you declared, not the built-in ones.")
         var user = false
 
         func run() throws {
-            try EditEquivalents.list(userOnly: user, in: global.session())
+            try EditEquivalents.list(userOnly: user, in: global.context())
         }
     }
 
     struct Off: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "off", abstract: "Turn off the built-in groups (domains that share a login, from Apple's list) holding these domains.")
+            commandName: "off",
+            abstract:
+                "Turn off the built-in groups (domains that share a login, from Apple's list) holding these domains.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A domain of each built-in group to turn off.")
         var domains: [String]
 
         func run() throws {
-            try EditEquivalents.setBuiltIn(domains, on: false, in: global.session())
+            try EditEquivalents.setBuiltIn(domains, on: false, in: global.context())
         }
     }
 
@@ -63,18 +71,19 @@ struct EquivalentsCommand: ParsableCommand {
         var domains: [String]
 
         func run() throws {
-            try EditEquivalents.setBuiltIn(domains, on: true, in: global.session())
+            try EditEquivalents.setBuiltIn(domains, on: true, in: global.context())
         }
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Take domains out of their groups.")
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Take domains out of their groups.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Plain domains to take out (a group left with one domain is dropped).")
         var domains: [String]
 
         func run() throws {
-            try EditEquivalents.remove(domains, in: global.session())
+            try EditEquivalents.remove(domains, in: global.context())
         }
     }
 }

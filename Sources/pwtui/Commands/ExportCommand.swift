@@ -1,6 +1,6 @@
 import ArgumentParser
 import Interchange
-import PwtuiKit
+import Commands
 
 extension ExportFormat: ExpressibleByArgument {}
 
@@ -28,6 +28,6 @@ struct ExportCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        try ExportCredentials(format: format, output: output, force: force).run(in: global.session())
+        try ExportCredentials(format: format, output: output, force: force).run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct GenerateCommand: ParsableCommand {
@@ -15,11 +15,16 @@ struct GenerateCommand: ParsableCommand {
               pwtui generate --words 6
             """)
 
-    @Option(help: ArgumentHelp("passwordrules the password must meet (\"minlength: 8; required: digit; ...\").", valueName: "rules"))
+    @Option(
+        help: ArgumentHelp(
+            "passwordrules the password must meet (\"minlength: 8; required: digit; ...\").", valueName: "rules"))
     var rules: String?
 
-    @Option(name: .customLong("for"), help: ArgumentHelp("The site it is for (a domain or URL): its published rules apply.",
-                                                     valueName: "service"))
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp(
+            "The site it is for (a domain or URL): its published rules apply.",
+            valueName: "service"))
     var site: String?
 
     @Option(help: "An exact length.")
@@ -29,11 +34,15 @@ struct GenerateCommand: ParsableCommand {
     var words: Int?
 
     func validate() throws {
-        guard words == nil || (rules == nil && length == nil) else { throw ValidationError("--words makes a passphrase: not with --rules or --length") }
+        guard words == nil || (rules == nil && length == nil) else {
+            throw ValidationError("--words makes a passphrase: not with --rules or --length")
+        }
     }
 
     func run() throws {
-        try GeneratePassword(rules: rules, hosts: try site.map { [try ServiceIdentifier($0).host] } ?? [], length: length, words: words)
-            .run(in: Session())
+        try GeneratePassword(
+            rules: rules, hosts: try site.map { [try ServiceIdentifier($0).host] } ?? [], length: length, words: words
+        )
+        .run(in: CommandContext())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import VaultModel
 import ServiceMatching
 
@@ -16,18 +16,26 @@ struct GetCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to match, most specific first; or an item's title (an item without a site).",
-              completion: CredentialCompletion.services)
+    @Argument(
+        help: "Services to match, most specific first; or an item's title (an item without a site).",
+        completion: CredentialCompletion.services)
     var services: [String] = []
 
-    @Option(help: "A credential id, or a unique prefix of at least 4 characters (with services: that one, counted as used for them).")
+    @Option(
+        help:
+            "A credential id, or a unique prefix of at least 4 characters (with services: that one, counted as used for them)."
+    )
     var id: String?
 
-    @Option(help: "What to print: password, username, both (username, newline, password), json, totp (the one-time code), or the name of one of the credential's fields.")
+    @Option(
+        help:
+            "What to print: password, username, both (username, newline, password), json, totp (the one-time code), or the name of one of the credential's fields."
+    )
     var field: CredentialField = .password
 
-    @Flag(name: .customLong("no-interaction"),
-          help: "Never ask: without --master-password-fd, exit 75 at once instead of prompting.")
+    @Flag(
+        name: .customLong("no-interaction"),
+        help: "Never ask: without --master-password-fd, exit 75 at once instead of prompting.")
     var noInteraction = false
 
     func validate() throws {
@@ -38,6 +46,6 @@ struct GetCommand: ParsableCommand {
         let (query, titleFallback) = try GetCredential.query(words: services, id: id)
         var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
         get.titleFallback = titleFallback
-        try get.run(in: global.session())
+        try get.run(in: global.context())
     }
 }

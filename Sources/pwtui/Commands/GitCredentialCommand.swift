@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// `git config credential.helper pwtui` (with `git-credential-pwtui` on PATH, which `make install`
@@ -23,6 +23,6 @@ struct GitCredentialCommand: ParsableCommand {
     var operation: String
 
     func run() throws {
-        try GitCredentialHelper(session: global.session()).run(operation: operation)
+        try GitCredentialHelper(context: global.context()).run(operation: operation)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,13 +14,15 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.", completion: CredentialCompletion.credentials)
+    @Argument(
+        help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.",
+        completion: CredentialCompletion.credentials)
     var id: String
 
     @Flag(help: "Print the passwords instead of dots.")
     var reveal = false
 
     func run() throws {
-        try ShowHistory(reference: id, reveal: reveal).run(in: global.session())
+        try ShowHistory(reference: id, reveal: reveal).run(in: global.context())
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Interchange
-import PwtuiKit
+import Commands
 
 extension ImportFormat: ExpressibleByArgument {}
 extension ImportPlan.ConflictPolicy: ExpressibleByArgument {}
@@ -42,6 +42,6 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         try ImportCredentials(path: path, format: format, dryRun: dryRun, policy: onConflict, skipInvalid: skipInvalid)
-            .run(in: global.session())
+            .run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct InitCommand: ParsableCommand {
@@ -22,6 +22,6 @@ struct InitCommand: ParsableCommand {
     var allowWeak = false
 
     func run() throws {
-        try CreateVault(parameters: kdf.parameters, allowWeak: allowWeak).run(in: global.session())
+        try CreateVault(parameters: kdf.parameters, allowWeak: allowWeak).run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct ListCommand: ParsableCommand {
@@ -27,6 +27,6 @@ struct ListCommand: ParsableCommand {
     var all = false
 
     func run() throws {
-        try ListCredentials(services: services, format: format, all: all).run(in: global.session())
+        try ListCredentials(services: services, format: format, all: all).run(in: global.context())
     }
 }

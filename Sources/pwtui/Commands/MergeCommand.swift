@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 /// `pwtui merge BASE OURS THEIRS` (git's merge driver) and `pwtui merge OTHER`: see `MergeVaults`.
 struct MergeCommand: ParsableCommand {
@@ -17,7 +17,9 @@ struct MergeCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("OTHER, or BASE OURS THEIRS as git's merge driver passes them (%O %A %B).", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "OTHER, or BASE OURS THEIRS as git's merge driver passes them (%O %A %B).", valueName: "file"))
     var files: [String]
 
     func run() throws {
@@ -25,8 +27,12 @@ struct MergeCommand: ParsableCommand {
         switch files.count {
         case 1: merge = .copy(files[0])
         case 3: merge = .driver(base: files[0], ours: files[1], theirs: files[2])
-        default: throw CommandFailure(.usage, "pwtui merge takes one file (a copy to merge into the vault) or three (git's %O %A %B), not \(files.count)")
+        default:
+            throw CommandFailure(
+                .usage,
+                "pwtui merge takes one file (a copy to merge into the vault) or three (git's %O %A %B), not \(files.count)"
+            )
         }
-        try MergeVaults(files: merge).run(in: global.session())
+        try MergeVaults(files: merge).run(in: global.context())
     }
 }

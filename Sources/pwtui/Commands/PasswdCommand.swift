@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct PasswdCommand: ParsableCommand {
@@ -15,8 +15,9 @@ struct PasswdCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("new-master-password-fd"),
-            help: ArgumentHelp("Read the new master password's first line from this descriptor.", valueName: "n"))
+    @Option(
+        name: .customLong("new-master-password-fd"),
+        help: ArgumentHelp("Read the new master password's first line from this descriptor.", valueName: "n"))
     var newMasterPasswordFD: Int32?
 
     @Option(help: "Also change the unlock cost.")
@@ -27,6 +28,6 @@ struct PasswdCommand: ParsableCommand {
 
     func run() throws {
         try ChangeMasterPassword(newPasswordFD: newMasterPasswordFD, parameters: kdf?.parameters, allowWeak: allowWeak)
-            .run(in: global.session())
+            .run(in: global.context())
     }
 }

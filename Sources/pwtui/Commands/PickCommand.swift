@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import VaultModel
 import ServiceMatching
 
@@ -17,13 +17,18 @@ struct PickCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to rank for, most specific first (none: list everything).", completion: CredentialCompletion.services)
+    @Argument(
+        help: "Services to rank for, most specific first (none: list everything).",
+        completion: CredentialCompletion.services)
     var services: [String] = []
 
-    @Option(help: "What a pipe receives: password, username, both (username, newline, password), json, or totp (the one-time code).")
+    @Option(
+        help:
+            "What a pipe receives: password, username, both (username, newline, password), json, or totp (the one-time code)."
+    )
     var output: CredentialField = .password
 
     func run() throws {
-        try Picker.pick(services, output: output, in: global.session())
+        try Picker.pick(services, output: output, in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 struct RemoveCommand: ParsableCommand {
@@ -12,13 +12,15 @@ struct RemoveCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.", completion: CredentialCompletion.credentials)
+    @Argument(
+        help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.",
+        completion: CredentialCompletion.credentials)
     var id: String
 
     @Flag(help: "Do not ask for confirmation.")
     var yes = false
 
     func run() throws {
-        try RemoveCredential(id: id, confirmed: yes).run(in: global.session())
+        try RemoveCredential(id: id, confirmed: yes).run(in: global.context())
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 import VaultModel
 
@@ -18,7 +18,9 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.", completion: CredentialCompletion.credentials)
+    @Argument(
+        help: "The credential: its id (or a unique prefix of at least 4 characters), a service or a title.",
+        completion: CredentialCompletion.credentials)
     var id: String
 
     @Flag(help: "Print the password instead of dots.")
@@ -28,6 +30,6 @@ struct ShowCommand: ParsableCommand {
     var format: CredentialView.Format = .text
 
     func run() throws {
-        try ShowCredential(reference: id, reveal: reveal, format: format).run(in: global.session())
+        try ShowCredential(reference: id, reveal: reveal, format: format).run(in: global.context())
     }
 }

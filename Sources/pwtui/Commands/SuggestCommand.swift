@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 
 /// `pwtui suggest SERVICE...`: the ranked identities from the identity store, without unlocking
@@ -26,6 +26,6 @@ struct SuggestCommand: ParsableCommand {
     }
 
     func run() throws {
-        try ListCredentials(services: services, format: format, all: false).suggest(in: global.session())
+        try ListCredentials(services: services, format: format, all: false).suggest(in: global.context())
     }
 }

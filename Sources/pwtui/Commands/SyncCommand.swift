@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 
 /// `pwtui sync` and `pwtui sync setup`: see `SyncVault` and `SetUpSync`.
 struct SyncCommand: ParsableCommand {
@@ -15,20 +15,22 @@ struct SyncCommand: ParsableCommand {
         subcommands: [Now.self, Setup.self], defaultSubcommand: Now.self)
 
     struct Now: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "now", abstract: "Commit, pull (merging the vault), push (the default).")
+        static let configuration = CommandConfiguration(
+            commandName: "now", abstract: "Commit, pull (merging the vault), push (the default).")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try SyncVault().run(in: global.session())
+            try SyncVault().run(in: global.context())
         }
     }
 
     struct Setup: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "setup", abstract: "Make git merge the vault with pwtui merge.")
+        static let configuration = CommandConfiguration(
+            commandName: "setup", abstract: "Make git merge the vault with pwtui merge.")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try SetUpSync().run(in: global.session())
+            try SetUpSync().run(in: global.context())
         }
     }
 }

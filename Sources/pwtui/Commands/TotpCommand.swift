@@ -1,5 +1,5 @@
 import ArgumentParser
-import PwtuiKit
+import Commands
 import ServiceMatching
 import VaultModel
 
@@ -16,14 +16,18 @@ struct TotpCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Services to match, most specific first; or one credential's id (or a unique prefix of it), as show takes it.", completion: CredentialCompletion.services)
+    @Argument(
+        help:
+            "Services to match, most specific first; or one credential's id (or a unique prefix of it), as show takes it.",
+        completion: CredentialCompletion.services)
     var services: [String] = []
 
     @Option(help: "A credential id, or a unique prefix of at least 4 characters.")
     var id: String?
 
-    @Flag(name: .customLong("no-interaction"),
-          help: "Never ask: without --master-password-fd, exit 75 at once instead of prompting.")
+    @Flag(
+        name: .customLong("no-interaction"),
+        help: "Never ask: without --master-password-fd, exit 75 at once instead of prompting.")
     var noInteraction = false
 
     func validate() throws {
@@ -33,10 +37,11 @@ struct TotpCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = global.session()
-        var get = GetCredential(query: try OneTimeCodeQuery.query(services: services, id: id, in: session), field: .totp,
-                                noInteraction: noInteraction)
+        let context = global.context()
+        var get = GetCredential(
+            query: try OneTimeCodeQuery.query(services: services, id: id, in: context), field: .totp,
+            noInteraction: noInteraction)
         get.saysTimeLeft = true
-        try get.run(in: session)
+        try get.run(in: context)
     }
 }

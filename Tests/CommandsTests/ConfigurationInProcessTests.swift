@@ -1,0 +1,60 @@
+// `configure` in process (`Configuration`): the screen on a scripted terminal, `--use-vault`, and
+// what the settings hold afterwards.
+
+import Foundation
+import Platform
+@testable import Commands
+import PwtuiTestSupport
+import Testing
+import TUI
+import VaultModel
+
+@Suite("configure, in process")
+struct ConfigurationInProcessTests {
+    @Test("configure --use-vault PATH names an existing vault in the settings, and says what still overrides it")
+    func useVault() throws {
+        let fixture = try CommandFixture()
+        let recorded = try fixture.run { try Configuration.nameVault(fixture.context.vaultPath, in: $0) }
+        #expect(
+            recorded.messages == [
+                "Settings saved to \(fixture.context.configPath): later commands open \(fixture.context.vaultPath)."
+            ])
+        #expect(try Settings.load(from: fixture.context.configPath).vault == fixture.context.vaultPath)
+
+        let (missing, _) = try fixture.failure { try Configuration.nameVault(fixture.root + "/nothing.pwtui", in: $0) }
+        #expect(missing != nil)
+        let notAVault = fixture.root + "/notes.txt"
+        try "hello".write(toFile: notAVault, atomically: true, encoding: .utf8)
+        let (refused, _) = try fixture.failure { try Configuration.nameVault(notAVault, in: $0) }
+        #expect(refused != nil)
+        #expect(
+            try Settings.load(from: fixture.context.configPath).vault == fixture.context.vaultPath,
+            "a refusal changes nothing")
+
+        try fixture.run { try Configuration.nameVault("default", in: $0) }
+        #expect(try Settings.load(from: fixture.context.configPath).vault == nil)
+    }
+
+    @Test("configure: the screen opens after the master password; Esc changes nothing, and the terminal is given back")
+    func cancelled() throws {
+        let fixture = try CommandFixture(settings: "theme = \"default\"\nagent = \"off\"\n")
+        let before = try String(contentsOfFile: fixture.context.configPath, encoding: .utf8)
+        let screen = GridTerminal(script: [.key(.escape)])
+        let (failure, _) = try fixture.failure(typing: CommandFixture.unlock, screen: screen) {
+            try Configuration.configure(in: $0)
+        }
+        #expect(failure?.code == .cancelled && failure?.message == "nothing changed", "\(String(describing: failure))")
+        #expect(screen.isClosed)
+        #expect(
+            screen.frames.last.map { $0.text.lowercased().contains("unlock") } == true,
+            "\(screen.frames.last?.text ?? "no frame")")
+        #expect(try String(contentsOfFile: fixture.context.configPath, encoding: .utf8) == before)
+    }
+
+    @Test("configure without a terminal: 75, and nothing asked")
+    func withoutTerminal() throws {
+        let fixture = try CommandFixture()
+        let (failure, _) = try fixture.failure(typing: nil) { try Configuration.configure(in: $0) }
+        #expect(failure?.code == .interactionRequired, "\(String(describing: failure))")
+    }
+}
