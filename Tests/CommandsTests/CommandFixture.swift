@@ -16,7 +16,8 @@ final class CommandFixture {
     static let password = "correct horse battery staple"
 
     let root: String
-    let environment: Platform.Environment
+    /// The environment every later `run` sees (a test may change a variable for the commands after).
+    var environment: Platform.Environment
     /// The last command's context (the first: the one that created the vault).
     private(set) var context: CommandContext
 
@@ -49,30 +50,50 @@ final class CommandFixture {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// Runs `body` with fresh streams. `typing`: the terminal's prompt answers these, in order
-    /// (nil: no terminal at all); `input`: stdin.
+    /// (nil: no terminal at all); `input`: stdin; `passwordOnDescriptor`: the master password
+    /// on a pipe, as `--master-password-fd N` gives it (then no terminal is needed to unlock).
     @discardableResult
     func run(
         input: String = "", typing answers: [ScriptedPrompt.Answer]? = nil, inputIsTerminal: Bool = false,
         answerIsTerminal: Bool = false, device: String? = nil, screen: GridTerminal? = nil,
+        passwordOnDescriptor: Bool = false,
         _ body: (CommandContext) throws -> Void
     ) throws -> RecordedStreams {
         let recorded = try RecordedStreams(
             input: input, inputIsTerminal: inputIsTerminal, answerIsTerminal: answerIsTerminal,
             screen: screen, prompt: answers.map { ScriptedPrompt($0) }, device: device)
-        context = CommandContext(vault: context.vaultPath, environment: environment, streams: recorded.streams)
+        let descriptor = try newContext(recorded, passwordOnDescriptor: passwordOnDescriptor)
+        defer { descriptor?.close() }
         try body(context)
         return recorded
+    }
+
+    /// The next command's context; the descriptor of the master password's pipe, when it has one.
+    private func newContext(_ recorded: RecordedStreams, passwordOnDescriptor: Bool) throws -> FileDescriptor? {
+        var descriptor: FileDescriptor?
+        if passwordOnDescriptor {
+            let pipe = try FileDescriptor.pipe()
+            try pipe.writing.writeAll(Self.password + "\n")
+            pipe.writing.close()
+            descriptor = pipe.reading
+        }
+        context = CommandContext(
+            vault: context.vaultPath, masterPasswordFD: descriptor?.rawValue, environment: environment,
+            streams: recorded.streams)
+        return descriptor
     }
 
     /// The command's failure, with what it had printed and said by then.
     func failure(
         input: String = "", typing answers: [ScriptedPrompt.Answer]? = nil, answerIsTerminal: Bool = false,
-        screen: GridTerminal? = nil, _ body: (CommandContext) throws -> Void
+        screen: GridTerminal? = nil, passwordOnDescriptor: Bool = false,
+        _ body: (CommandContext) throws -> Void
     ) throws -> (failure: CommandFailure?, streams: RecordedStreams) {
         let recorded = try RecordedStreams(
             input: input, answerIsTerminal: answerIsTerminal, screen: screen,
             prompt: answers.map { ScriptedPrompt($0) })
-        context = CommandContext(vault: context.vaultPath, environment: environment, streams: recorded.streams)
+        let descriptor = try newContext(recorded, passwordOnDescriptor: passwordOnDescriptor)
+        defer { descriptor?.close() }
         do {
             try body(context)
             return (nil, recorded)
@@ -90,4 +111,18 @@ final class CommandFixture {
 
     /// The master password, typed once.
     static var unlock: [ScriptedPrompt.Answer] { [.secret(password)] }
+}
+
+extension GetCredential {
+    /// The command `pwtui get WORDS… [--id ID] [--field FIELD]` runs, built as GetCommand builds it
+    /// (a single word that names no service may be a title).
+    static func words(
+        _ words: [String], id: String? = nil, field: CredentialField = .password,
+        noInteraction: Bool = false
+    ) throws -> GetCredential {
+        let (query, titleFallback) = try GetCredential.query(words: words, id: id)
+        var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
+        get.titleFallback = titleFallback
+        return get
+    }
 }
