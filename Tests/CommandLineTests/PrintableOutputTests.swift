@@ -1,4 +1,5 @@
 import Foundation
+import PwtuiTestSupport
 import Testing
 
 /// What reaches the terminal from outside text — a pass store's file names, what the user typed —
@@ -9,18 +10,9 @@ import Testing
 /// (CommandsTests/PrintableOutputInProcessTests).
 @Suite("printable output through the binary")
 struct PrintableOutputTests {
-    /// C0, DEL, C1, bidi controls, zero-width characters (PrintableText's list).
-    static func unsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00 ... 0x08, 0x0B ... 0x1F, 0x7F ... 0x9F, 0x061C, 0x200B ... 0x200F, 0x202A ... 0x202E, 0x2060,
-            0x2066 ... 0x2069, 0xFEFF:
-            return true
-        default: return false
-        }
-    }
-
     static func clean(_ result: RunResult) -> Bool {
-        !result.out.unicodeScalars.contains(where: unsafe) && !result.err.unicodeScalars.contains(where: unsafe)
+        !result.out.unicodeScalars.contains(where: UnsafeScalars.contains)
+            && !result.err.unicodeScalars.contains(where: UnsafeScalars.contains)
     }
 
     @Test("a 100,000-character rules text gives a short message")

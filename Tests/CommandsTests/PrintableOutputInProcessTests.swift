@@ -5,24 +5,15 @@
 
 import Foundation
 @testable import Commands
+import PwtuiTestSupport
 import Testing
 import VaultModel
 
 @Suite("printable output, in process")
 struct PrintableOutputInProcessTests {
-    /// C0 (but tab and newline), DEL, C1, bidi controls, zero-width characters (PrintableText's list).
-    static func unsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00 ... 0x08, 0x0B ... 0x1F, 0x7F ... 0x9F, 0x061C, 0x200B ... 0x200F, 0x202A ... 0x202E, 0x2060,
-            0x2066 ... 0x2069, 0xFEFF:
-            return true
-        default: return false
-        }
-    }
-
     static func clean(_ recorded: RecordedStreams) -> Bool {
-        !recorded.output.unicodeScalars.contains(where: unsafe)
-            && !recorded.errorText.unicodeScalars.contains(where: unsafe)
+        !recorded.output.unicodeScalars.contains(where: UnsafeScalars.contains)
+            && !recorded.errorText.unicodeScalars.contains(where: UnsafeScalars.contains)
     }
 
     static let title = "invoice\u{202E}gpj.exe"

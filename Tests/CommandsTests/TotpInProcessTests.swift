@@ -10,28 +10,7 @@ import VaultModel
 
 @Suite("one-time codes, in process")
 struct TotpInProcessTests {
-    /// RFC 6238's SHA-1 seed, "12345678901234567890", in base32.
-    static let uri = "otpauth://totp/GitHub:alice?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=GitHub&digits=8"
-
-    /// The codes Python's hmac makes for that key now and 30 s either side (a step may turn
-    /// between the command's clock and Python's).
-    static func expectedCodes(digits: Int = 8) throws -> [String] {
-        let python = try ProgramOutput(
-            "python3",
-            [
-                "-c",
-                """
-                import hmac, hashlib, struct, time
-                key = b"12345678901234567890"
-                for step in (-1, 0, 1):
-                    counter = int(time.time()) // 30 + step
-                    mac = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
-                    offset = mac[-1] & 15
-                    print("%0\(digits)d" % ((struct.unpack(">I", mac[offset:offset + 4])[0] & 0x7fffffff) % 10 ** \(digits)))
-                """,
-            ])
-        return python.text.split(separator: "\n").map(String.init)
-    }
+    static let uri = ReferenceOneTimeCodes.uri
 
     /// `pwtui totp WORDS…` / `pwtui totp --id ID`, as TotpCommand builds it.
     static func totp(_ services: [String], id: String? = nil, in fixture: CommandFixture) throws -> (
@@ -64,7 +43,7 @@ struct TotpInProcessTests {
         let fixture = try CommandFixture()
         let add = try Self.addWithKey("github.com", "alice", stdin: "the password\n\(Self.uri)\n", in: fixture)
         #expect(add.failure == nil, "\(String(describing: add.failure))")
-        let expected = try Self.expectedCodes()
+        let expected = try ReferenceOneTimeCodes.now()
         let get = try fixture.run(typing: CommandFixture.unlock) {
             try GetCredential.words(["github.com"], field: .totp).run(in: $0)
         }
@@ -99,7 +78,8 @@ struct TotpInProcessTests {
             try get.run(in: context)
         }
         #expect(
-            try Self.expectedCodes().contains(recorded.output.trimmingCharacters(in: .newlines)), "\(recorded.output)")
+            try ReferenceOneTimeCodes.now().contains(recorded.output.trimmingCharacters(in: .newlines)),
+            "\(recorded.output)")
         #expect(recorded.errorText.contains("valid for"), "\(recorded.messages)")
     }
 
@@ -113,7 +93,7 @@ struct TotpInProcessTests {
         }
         let code = try Self.totp(["example.com"], in: fixture)
         #expect(
-            try Self.expectedCodes(digits: 6).contains(code.streams.output.trimmingCharacters(in: .newlines)),
+            try ReferenceOneTimeCodes.now(digits: 6).contains(code.streams.output.trimmingCharacters(in: .newlines)),
             "\(code.streams.output)")
         try fixture.run(typing: CommandFixture.unlock) {
             try EditCredential(id: "example.com", edits: CredentialChange.Edits(totp: .remove), generate: false).run(
@@ -144,7 +124,7 @@ struct TotpInProcessTests {
             try fixture.run(typing: CommandFixture.unlock) { try GetCredential.words(["github.com"]).run(in: $0) }
                 .output == "pw-work\n",
             "the best match has no key")
-        let expected = try Self.expectedCodes()
+        let expected = try ReferenceOneTimeCodes.now()
         let code = try Self.totp(["github.com"], in: fixture)
         #expect(expected.contains(code.streams.output.trimmingCharacters(in: .newlines)), "\(code.streams.output)")
         for reference in [String(id.prefix(8)), id] {
