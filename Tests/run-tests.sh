@@ -10,8 +10,9 @@ set -f  # the filters' [A-R] are regular expressions for the runner, not globs f
 bin_dir=$1
 log_dir=$2
 bundle="$bin_dir/pwtuiPackageTests.xctest"
-names=(in-process end-to-end-A-R end-to-end-S-Z)
-filters=("--skip CommandLineTests" "--filter CommandLineTests\.[A-R]" "--filter CommandLineTests\.[S-Z]")
+names=(in-process end-to-end-A-R end-to-end-rest)
+# The second half is "all but the first", so a suite named outside A–Z still runs somewhere.
+filters=("--skip CommandLineTests" "--filter CommandLineTests\.[A-R]" "--filter CommandLineTests --skip CommandLineTests\.[A-R]")
 started=$SECONDS
 pids=()
 for i in "${!names[@]}"; do
