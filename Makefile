@@ -10,7 +10,7 @@ PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffi
 	zlib1g-dev
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run run-built test build release install install-files deps unit e2e bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
+.PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
