@@ -1,7 +1,6 @@
 import Platform
 import ServiceMatching
 import TUI
-import UnicodeText
 import VaultCrypto
 
 /// A command's standard streams and its terminal: where the answer goes (stdout: what a pipe,
@@ -132,12 +131,4 @@ public final class DescriptorDestination: StandardStreams.Destination {
     }
 
     public var isTerminal: Bool { descriptor.isTerminal }
-}
-
-/// The last word of a failed command, written at once on the process's stderr: every screen is
-/// closed by then. Only the executable's error mapping uses it.
-public enum FinalReport {
-    public static func write(_ line: String) {
-        try? FileDescriptor.standardError.writeAll(PrintableText.message(line) + "\n")
-    }
 }
