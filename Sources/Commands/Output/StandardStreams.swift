@@ -1,5 +1,4 @@
 import Platform
-import ServiceMatching
 import TUI
 import VaultCrypto
 
