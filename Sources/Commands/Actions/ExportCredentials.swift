@@ -5,7 +5,7 @@ import VaultModel
 /// `pwtui export`: every credential, in plaintext, for another manager or a backup.
 ///
 /// Plaintext passwords on disk are the one thing pwtui otherwise never writes, so this asks for
-/// the master password even when the agent is unlocked (whoever sits at an unlocked context
+/// the master password even when the agent is unlocked (whoever sits at an unlocked session
 /// must not walk away with everything in one command), refuses to write to a terminal (where it
 /// would sit in the scrollback), writes the file 0600 through a temporary and a rename (never
 /// half an export, never readable by others for a moment), and says what it did on stderr.
