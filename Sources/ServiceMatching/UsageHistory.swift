@@ -42,10 +42,16 @@ public struct UsageHistory: Sendable {
         entries[id]?.values.reduce(0) { $0 + $1.count } ?? 0
     }
 
+    /// A use of `id` for `host` at `time`: the most recent use for that host from now on, even when
+    /// another credential's use for it was recorded in the same millisecond (a script's `get --id`
+    /// right after a `get`; a test): the clock's resolution must not undo the latest choice, so
+    /// such a time is moved one millisecond past the other's.
     public mutating func recordUse(of id: UUID, for host: String, at time: Timestamp) {
         var entry = entries[id]?[host] ?? Entry(count: 0, lastUsed: time)
         entry.count += 1
-        entry.lastUsed = time
+        let latestOther = entries.lazy.filter { $0.key != id }.compactMap { $0.value[host]?.lastUsed }.max()
+        entry.lastUsed =
+            latestOther.map { max(time, Timestamp(millisecondsSince1970: $0.millisecondsSince1970 + 1)) } ?? time
         entries[id, default: [:]][host] = entry
     }
 

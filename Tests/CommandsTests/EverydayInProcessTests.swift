@@ -6,7 +6,6 @@
 import Foundation
 @testable import Commands
 import ServiceMatching
-import Platform
 import Testing
 import TUI
 import VaultCrypto
@@ -110,9 +109,6 @@ struct EverydayInProcessTests {
         }
         let other = first.output == "alice-pw\n" ? "bob" : "alice"
         let id = String(try #require(ids[other]).prefix(8))
-        // The use history keeps milliseconds: in process, the first get and the choice below can
-        // fall in the same one, and a tie in recency is no choice at all. A person is slower.
-        CurrentProcess.sleep(for: .milliseconds(5))
 
         let chosen = try fixture.run(typing: CommandFixture.unlock) {
             try GetCredential.words(["github.com"], id: id).run(in: $0)

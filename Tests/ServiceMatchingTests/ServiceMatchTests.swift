@@ -135,10 +135,13 @@ import Testing
             var usage = UsageHistory()
             var lines: [String: (count: Int, last: Int64)] = [:]
             let ids = (0 ..< Int.random(in: 0 ... 6, using: &generator)).map { _ in UUID() }
+            // Uses are recorded as they happen: the clock moves on between them (a use recorded at
+            // or before another's for the same host is moved past it, `recordUse`).
+            var time = Int64.random(in: 0 ... 1_000_000_000_000, using: &generator)
             for _ in 0 ..< Int.random(in: 0 ... 30, using: &generator) where !ids.isEmpty {
                 let id = ids.randomElement(using: &generator)!
                 let host = hosts.randomElement(using: &generator)!
-                let time = Int64.random(in: 0 ... 2_000_000_000_000, using: &generator)
+                time += Int64.random(in: 1 ... 1_000_000_000, using: &generator)
                 usage.recordUse(of: id, for: host, at: Timestamp(millisecondsSince1970: time))
                 let key = "\(id.uuidString.lowercased())\t\(host)"
                 lines[key] = ((lines[key]?.count ?? 0) + 1, time)

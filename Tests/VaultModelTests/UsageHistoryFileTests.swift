@@ -25,6 +25,25 @@ import VaultModel
         #expect(try FileSystem.status(path).permissions == 0o600)
     }
 
+    /// Two uses for one host in the same millisecond (a script's `get --id` right after a `get`):
+    /// the one recorded last is the most recent, and ranks first; other hosts are untouched.
+    @Test func theLastUseWinsWithinAMillisecond() {
+        let (first, second) = (UUID(), UUID())
+        let now = Timestamp(millisecondsSince1970: 1_700_000_000_000)
+        var usage = UsageHistory()
+        usage.recordUse(of: first, for: "github.com", at: now)
+        usage.recordUse(of: second, for: "github.com", at: now)
+        usage.recordUse(of: second, for: "gitlab.com", at: now)
+        #expect(usage.lastUsed(second, for: "github.com")! > usage.lastUsed(first, for: "github.com")!)
+        #expect(usage.lastUsed(second, for: "gitlab.com") == now)
+        usage.recordUse(of: first, for: "github.com", at: now)
+        #expect(usage.lastUsed(first, for: "github.com")! > usage.lastUsed(second, for: "github.com")!)
+        // A later clock is taken as it is.
+        let later = Timestamp(millisecondsSince1970: now.millisecondsSince1970 + 5_000)
+        usage.recordUse(of: second, for: "github.com", at: later)
+        #expect(usage.lastUsed(second, for: "github.com") == later)
+    }
+
     /// The agent keeps the history between requests: a use that another process recorded
     /// meanwhile (a `get` without the agent) must still count.
     @Test func anotherProcesssWriteIsSeen() throws {
