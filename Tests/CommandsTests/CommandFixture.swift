@@ -83,25 +83,26 @@ final class CommandFixture {
         return descriptor
     }
 
-    /// The command's failure, with what it had printed and said by then.
+    /// The command's failure, with what it had printed and said by then (`run`'s, caught).
     func failure(
         input: String = "", typing answers: [ScriptedPrompt.Answer]? = nil, answerIsTerminal: Bool = false,
         screen: GridTerminal? = nil, passwordOnDescriptor: Bool = false,
         _ body: (CommandContext) throws -> Void
     ) throws -> (failure: CommandFailure?, streams: RecordedStreams) {
-        let recorded = try RecordedStreams(
-            input: input, answerIsTerminal: answerIsTerminal, screen: screen,
-            prompt: answers.map { ScriptedPrompt($0) })
-        let descriptor = try newContext(recorded, passwordOnDescriptor: passwordOnDescriptor)
-        defer { descriptor?.close() }
-        do {
-            try body(context)
-            return (nil, recorded)
-        } catch let failure as CommandFailure {
-            return (failure, recorded)
-        } catch {
-            return (CommandFailure(ExitStatus(error) ?? .ioError, "\(error)"), recorded)
+        var caught: CommandFailure?
+        let recorded = try run(
+            input: input, typing: answers, answerIsTerminal: answerIsTerminal, screen: screen,
+            passwordOnDescriptor: passwordOnDescriptor
+        ) { context in
+            do {
+                try body(context)
+            } catch let failure as CommandFailure {
+                caught = failure
+            } catch {
+                caught = CommandFailure(ExitStatus(error) ?? .ioError, "\(error)")
+            }
         }
+        return (caught, recorded)
     }
 
     /// The vault as saved, opened here.
