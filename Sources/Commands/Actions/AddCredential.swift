@@ -172,8 +172,7 @@ public struct AddCredential {
             let timeout = try context.settings().clipboardTimeout
             let copied = try secret.withUnsafeBytes {
                 try Clipboard.copy(
-                    $0, clearAfter: timeout, environment: context.environment,
-                    streams: context.streams)
+                    $0, clearAfter: timeout, in: context)
             }
             context.streams.say(
                 "Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "

@@ -89,11 +89,12 @@ enum Clipboard {
         return path.map { $0 + "/" + name }.first { FileSystem.isExecutable($0) }
     }
 
-    /// `streams`: the terminal the OSC 52 sequence goes to, when tmux does not take the copy.
-    static func copy(
-        _ secret: UnsafeRawBufferPointer, clearAfter seconds: Int, environment: Environment,
-        streams: StandardStreams
-    ) throws -> Copied {
+    /// `context`: its environment finds tmux and the clipboard tools; its terminal takes the OSC 52
+    /// sequence when tmux does not take the copy.
+    static func copy(_ secret: UnsafeRawBufferPointer, clearAfter seconds: Int, in context: CommandContext) throws
+        -> Copied
+    {
+        let environment = context.environment
         var copied = Copied()
         var clears: [String] = []
         let insideTmux = environment.isSet("TMUX")
@@ -111,7 +112,7 @@ enum Clipboard {
         var terminal: FileDescriptor?
         defer { terminal?.close() }
         if copied.tmuxBuffer == nil {
-            terminal = try writeOSC52(secret, streams: streams)
+            terminal = try writeOSC52(secret, streams: context.streams)
             copied.terminalOSC52 = true
             copied.tmuxUnreachable = insideTmux
             clears.append("printf '\\033]52;c;!\\007'")

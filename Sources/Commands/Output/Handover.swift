@@ -50,8 +50,7 @@ enum Handover {
     ) throws {
         let copied = try rendered.withUnsafeBytes {
             try Clipboard.copy(
-                CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout,
-                environment: context.environment, streams: context.streams)
+                CredentialField.value(ofRendered: $0), clearAfter: clipboardTimeout, in: context)
         }
         let what = field == .totp ? "one-time code" : "password"
         context.streams.say(
