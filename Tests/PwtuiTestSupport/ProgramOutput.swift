@@ -1,3 +1,4 @@
+import Glibc
 import Platform
 
 /// What a helper program (python3, bzcat) printed on stdout, and how it ended: started through
@@ -12,7 +13,7 @@ package struct ProgramOutput {
     /// /dev/null and the test's own stderr.
     package init(_ program: String, _ arguments: [String]) throws {
         let child = try ChildProcess.start(program, arguments, output: .pipe, errors: .inherited)
-        guard let output = child.output else { throw SystemError(code: 5) }
+        guard let output = child.output else { throw SystemError(code: EIO) }
         defer { output.close() }
         bytes = try output.readToEnd()
         ending = child.wait()
