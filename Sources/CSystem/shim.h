@@ -59,6 +59,20 @@ static inline long pwtui_peer_uid(int fd) {
 #endif
 }
 
+// The pid of the process at the other end of a Unix socket (SO_PEERCRED), or -1: the process
+// that connected, as the kernel recorded it then (the agent names the asking program from it).
+static inline long pwtui_peer_pid(int fd) {
+#if defined(__linux__)
+    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    return (long)credentials.pid;
+#else
+    (void)fd;
+    return -1;
+#endif
+}
+
 // Fixes glibc's mmap threshold (it otherwise grows after each large free); 1 on success.
 static inline int pwtui_fix_mmap_threshold(int bytes) {
 #if defined(__GLIBC__)

@@ -66,6 +66,13 @@ extension FileDescriptor {
         return uid >= 0 ? UInt32(uid) : nil
     }
 
+    /// The pid of the process at the other end of a connected Unix socket (SO_PEERCRED), as
+    /// it was when it connected; nil when it cannot be known.
+    public var peerProcessID: Int32? {
+        let pid = pwtui_peer_pid(rawValue)
+        return pid > 0 ? Int32(pid) : nil
+    }
+
     /// All of `bytes` to a socket, before `deadline` (then `SystemError.timedOut`). MSG_NOSIGNAL:
     /// a peer that went away is an error to report (EPIPE), not a SIGPIPE that kills the process
     /// without a word. MSG_DONTWAIT: the deadline is poll's to keep, never a blocked send's.

@@ -8,8 +8,9 @@ import VaultModel
 /// server below only carries requests to it and answers back, one request at a time.
 public protocol AgentHandler: AnyObject {
     /// One request's work. Never called for two requests at once. Errors are the handler's to
-    /// turn into a `.refused` reply.
-    func handle(_ request: AgentRequest, payload: inout SecureBytes) -> AgentAnswer
+    /// turn into a `.refused` reply. `peer`: the pid of the process that sent it (SO_PEERCRED),
+    /// which waits for the answer meanwhile: who asks, for credentials bound to programs.
+    func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer
     /// Called from the accept loop whenever no request is being handled: the idle lock.
     func idle()
     /// Called once when the server stops: the vault is dropped.
@@ -168,7 +169,7 @@ public final class AgentServer: @unchecked Sendable {
             registry.lock()
             open[descriptor]?.receiving = false
             registry.unlock()
-            answer = handleInTurn(message.body, &message.payload)
+            answer = handleInTurn(message.body, &message.payload, peer: descriptor.peerProcessID)
         } catch AgentError.timedOut(let seconds) {
             answer = AgentAnswer(
                 .refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
@@ -184,10 +185,10 @@ public final class AgentServer: @unchecked Sendable {
         }
     }
 
-    private func handleInTurn(_ request: AgentRequest, _ payload: inout SecureBytes) -> AgentAnswer {
+    private func handleInTurn(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
         turn.lock()
         defer { turn.unlock() }
-        let answer = handler.handle(request, payload: &payload)
+        let answer = handler.handle(request, payload: &payload, peer: peer)
         if request == .stop {
             handler.stop()
             control.lock()

@@ -20,6 +20,9 @@ final class CommandFixture {
     var environment: Platform.Environment
     /// The last command's context (the first: the one that created the vault).
     private(set) var context: CommandContext
+    /// Who asks, for credentials bound to programs (`CommandContext.processChain`); nil: this
+    /// test process's real chain.
+    var askingChain: ProcessChain?
 
     /// `logins`: (service, username, password, title) added before the first save.
     init(_ logins: [(service: String, username: String, secret: String, title: String)] = [], settings: String? = nil)
@@ -80,6 +83,7 @@ final class CommandFixture {
         context = CommandContext(
             vault: context.vaultPath, masterPasswordFD: descriptor?.rawValue, environment: environment,
             streams: recorded.streams)
+        if let askingChain { context.processChain = { _ in askingChain } }
         return descriptor
     }
 

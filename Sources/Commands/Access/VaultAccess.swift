@@ -97,6 +97,7 @@ public enum VaultAccess {
             return answer.takePayload()
         case .local(let vault, let context):
             let credential = try vault.credential(id: identity.id.uuidString)
+            if view.reveal { try credential.requireGiven(to: context.processChain(CurrentProcess.id)) }
             return try view.render(
                 credential, from: vault, lastUsed: context.usageHistory.read().lastUsed(credential.id))
         }
@@ -128,7 +129,9 @@ public enum VaultAccess {
             }
         } catch VaultError.noMatch {
             return nil
-        } catch let refusal as AgentRefusal where refusal.status == .noMatch {
+        } catch let refusal as AgentRefusal
+            where refusal.status == .noMatch && !WithheldCredential.describes(refusal.message)
+        {
             return nil
         }
     }

@@ -101,7 +101,8 @@ public struct GetCredential {
     private static func isNoMatch(_ error: any Error) -> Bool {
         switch error {
         case VaultError.noMatch: return true
-        case let refusal as AgentRefusal: return refusal.status == .noMatch
+        case let refusal as AgentRefusal:
+            return refusal.status == .noMatch && !WithheldCredential.describes(refusal.message)
         default: return false
         }
     }

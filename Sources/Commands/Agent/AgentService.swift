@@ -35,15 +35,15 @@ public final class AgentService: AgentHandler {
         vault = nil
     }
 
-    public func handle(_ request: AgentRequest, payload: inout SecureBytes) -> AgentAnswer {
+    public func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
         do {
-            return try answer(request, &payload)
+            return try answer(request, &payload, peer: peer)
         } catch {
             return AgentAnswer(.refused(status: ExitStatus(error) ?? .ioError, message: "\(error)"))
         }
     }
 
-    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes) throws -> AgentAnswer {
+    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?) throws -> AgentAnswer {
         switch request {
         case .status:
             let idle =
@@ -65,8 +65,10 @@ public final class AgentService: AgentHandler {
         case .lock, .stop:
             vault = nil
             return AgentAnswer(.done)
-        case .get(let path, let query, let field):
+        case .get(let path, var query, let field):
             let vault = try unlocked(for: path)
+            // Who asks is the connection's peer, whatever the request says (it cannot say).
+            query.askingProgram = asker(peer)
             let (credential, tied) = try context.rankedAnswer(query, in: vault)
             return AgentAnswer(
                 .credential(
@@ -89,6 +91,8 @@ public final class AgentService: AgentHandler {
         case .view(let path, let id, let view):
             let vault = try unlocked(for: path)
             let credential = try vault.credential(id: id)
+            // A revealed password is given like `get` gives it: to the programs it is bound to.
+            if view.reveal { try credential.requireGiven(to: asker(peer)) }
             let lastUsed = context.usageHistory.read().lastUsed(credential.id)
             return AgentAnswer(
                 .identity(IdentityStore.Identity(credential)),
@@ -131,6 +135,11 @@ public final class AgentService: AgentHandler {
             }
             return AgentAnswer(.merged(summary))
         }
+    }
+
+    /// Who sent a request: the peer's chain of processes; an unknown peer is nobody's program.
+    private func asker(_ peer: Int32?) -> ProcessChain {
+        peer.map { context.processChain($0) } ?? ProcessChain(members: [])
     }
 
     /// A copy under another key is for the client to open with the master password (75).

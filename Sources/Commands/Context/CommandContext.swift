@@ -26,6 +26,9 @@ public final class CommandContext {
     /// `AgentControl.keepUnlocked`). Only the pwtui executable turns it on: a library caller (a
     /// test) has no `pwtui` to start as the agent.
     public var sharesUnlocks = false
+    /// The chain of processes that asks, from a pid (`ProcessChain.of`: /proc): a test puts a
+    /// program of its choosing there, to be the asking one.
+    public var processChain: @Sendable (Int32) -> ProcessChain = { ProcessChain.of($0) }
     private let vaultOption: String?
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?
@@ -155,8 +158,11 @@ public final class CommandContext {
     /// An id with services (`get SERVICE --id ID`, a choice in the picker) is that credential,
     /// and counts as its use for the services.
     public func rankedAnswer(_ query: CredentialQuery, in vault: Vault) throws -> (credential: Credential, tied: Int) {
+        var query = query
+        if query.askingProgram == nil { query.askingProgram = processChain(CurrentProcess.id) }
         if let id = query.id {
             let credential = try vault.credential(id: id)
+            if let asking = query.askingProgram { try credential.requireGiven(to: asking) }
             recordChoice(of: credential.id, for: query.services)
             return (credential, 1)
         }

@@ -34,6 +34,8 @@ extension ExitStatus {
             case .keyNotHeld: self = .interactionRequired
             case .newerFormat: self = .corrupt
             }
+        case is WithheldCredential:
+            self = .noMatch
         case is InvalidServiceIdentifier:
             self = .usage
         case is ImportFailure:

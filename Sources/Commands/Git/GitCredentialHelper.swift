@@ -152,7 +152,8 @@ public struct GitCredentialHelper {
             }
         } catch let refusal as AgentRefusal where refusal.status == .noMatch {
             // Nothing for this host itself (or only a rejected password): the person at the
-            // terminal may still choose one.
+            // terminal may still choose one. A credential bound to other programs: git hears why.
+            if WithheldCredential.describes(refusal.message) { context.streams.say("pwtui: \(refusal.message)") }
             locked = false
         }
         guard let terminal = try? context.openTerminal(theme: try context.settings().theme) else {

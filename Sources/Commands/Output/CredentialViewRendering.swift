@@ -47,6 +47,9 @@ extension CredentialView {
         try field(
             "services", credential.services.isEmpty ? ["none: an item without a site"] : credential.services.map(\.text)
         )
+        if !credential.allowedPrograms.isEmpty {
+            try field("given to", [credential.allowedPrograms.joined(separator: ", ")])
+        }
         // Named fields, one a line; a secret one masked like the password unless revealed.
         for (index, named) in credential.fields.enumerated() {
             let label = index == 0 ? "fields" : ""
@@ -97,6 +100,7 @@ extension CredentialView {
                 + "\"kind\":\(JSONText.quote(credential.kind == .login ? "login" : credential.kind.token)),"
                 + "\"username\":\(JSONText.quote(credential.username)),"
                 + "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))],"
+                + "\"allowedPrograms\":[\(credential.allowedPrograms.map(JSONText.quote).joined(separator: ","))],"
                 + "\"notes\":\(JSONText.quote(credential.notes)),"
                 + "\"created\":\(JSONText.quote(credential.created.description)),"
                 + "\"modified\":\(JSONText.quote(credential.modified.description)),"

@@ -187,6 +187,8 @@ public struct CredentialDetailScreen: Screen {
                     content: .text(service.text + how, how.isEmpty ? .normal : .match)))
         }
         if credential.services.isEmpty { field("Services", "(none: an item without a site)", .dim) }
+        // Bound to programs: given only to requests from them (`pwtui edit --allow-program`).
+        if !credential.allowedPrograms.isEmpty { field("Given to", credential.allowedPrograms.joined(separator: ", ")) }
         // Named fields: a secret one masked like the password, revealed with it (`r`).
         for (index, named) in credential.fields.enumerated() {
             let label = index == 0 ? "Fields" : ""

@@ -69,6 +69,9 @@ package enum PayloadCodec {
         case totpHistory = 16
         /// What the item is when it is not a login: u8, `ItemKind` (format 1.3).
         case itemKind = 17
+        /// A program the credential may be given to, one field each (format 1.4). A 1.3 reader
+        /// skips it, and refuses to save the vault it cannot fully keep.
+        case allowedProgram = 18
     }
 
     // MARK: Encoding
@@ -109,6 +112,7 @@ package enum PayloadCodec {
                 try writer.field(.itemKind, length: 1)
                 try writer.u8(credential.kind.rawValue)
             }
+            for program in credential.allowedPrograms { try writer.stringField(.allowedProgram, program) }
             for previous in credential.history {
                 try contents.secrets.withBytes(of: previous.secret) { secret in
                     try writer.field(.history, length: 8 + secret.count)
@@ -214,6 +218,7 @@ package enum PayloadCodec {
             if let totp = credential.totp { size += 5 + 6 + totp.key.count }
             for previous in credential.totpHistory { size += 5 + 14 + previous.key.key.count }
             size += 6  // the item kind
+            for program in credential.allowedPrograms { size += 5 + program.utf8.count }
             for field in credential.fields {
                 size += 5 + 5 + field.name.utf8.count + (field.text?.utf8.count ?? field.secret?.count ?? 0)
                 for previous in field.history { size += 5 + 4 + field.name.utf8.count + 8 + previous.secret.count }
@@ -419,6 +424,7 @@ package enum PayloadCodec {
         var fields: [NamedField] = []
         var fieldHistory: [(name: String, previous: PreviousSecret)] = []
         var kind = ItemKind.login
+        var allowedPrograms: [String] = []
         while !body.isAtEnd {
             let tag = try body.u8()
             let length = Int(try body.u32())
@@ -476,6 +482,8 @@ package enum PayloadCodec {
             case .itemKind:
                 // A kind from a newer version is listed as a login rather than refused.
                 kind = ItemKind(rawValue: try value.u8()) ?? .login
+            case .allowedProgram:
+                allowedPrograms.append(try value.string())
             case .group, nil:
                 continue  // not a credential field, or one from a newer minor version
             }
@@ -494,6 +502,7 @@ package enum PayloadCodec {
             notes: notes, rank: rank, created: created, modified: modified, history: history, totp: totp,
             fields: fields, kind: kind)
         credential.totpHistory = totpHistory
+        credential.allowedPrograms = Set(allowedPrograms).sorted()
         return credential
     }
 }

@@ -29,6 +29,9 @@ public struct Credential: Sendable {
     public var fields: [NamedField] = []
     /// A login, a secure note, a card or an identity (format 1.3): how it is listed.
     public var kind: ItemKind = .login
+    /// The programs it may be given to (format 1.4), by executable name; empty: any program.
+    /// Kept sorted and without repeats, so that two copies with the same bindings are equal.
+    public var allowedPrograms: [String] = []
 
     public init(
         id: UUID, title: String, services: [ServiceIdentifier], username: String,
@@ -84,6 +87,18 @@ public struct Credential: Sendable {
         fields.first { $0.isNamed(name) }
     }
 
+    /// Whether a request from `chain` may have it: unbound, or one of the chain's programs is
+    /// one it is bound to (`ProcessChain` says how they are named).
+    public func isGiven(to chain: ProcessChain) -> Bool {
+        allowedPrograms.isEmpty || chain.names.contains { allowedPrograms.contains($0) }
+    }
+
+    /// `isGiven`, or `WithheldCredential` (exit 1: not for this program).
+    public func requireGiven(to chain: ProcessChain) throws {
+        guard !isGiven(to: chain) else { return }
+        throw WithheldCredential(self, chain: chain)
+    }
+
     /// The title, or the first service when no title was given.
     public var displayTitle: String {
         title.isEmpty ? (services.first?.text ?? "") : title
@@ -122,4 +137,25 @@ public struct Tombstone: Hashable, Sendable {
         self.deleted = deleted
         self.seen = seen
     }
+}
+
+/// A credential bound to other programs than the asking one: exit 1, like no match (for this
+/// program there is none), but said apart, so that a command that tries another reading of its
+/// words when nothing matches (`get WORD`: a host, then a title) does not hide it.
+public struct WithheldCredential: Error, CustomStringConvertible, Sendable {
+    /// In every such refusal, also when it comes back from the agent as a message
+    /// (`AgentRefusal.isWithheld`).
+    public static let phrase = "is given only to"
+    public let description: String
+
+    public init(_ credential: Credential, chain: ProcessChain) {
+        let id = credential.id.uuidString.lowercased().prefix(8)
+        description =
+            "\(credential.displayTitle) (\(id)) \(Self.phrase) \(credential.allowedPrograms.joined(separator: ", ")), "
+            + "and this request came from \(chain); ask from one of those, or bind one more program: "
+            + "pwtui edit \(id) --allow-program NAME"
+    }
+
+    /// Whether `message` (an agent's refusal) is one of these.
+    public static func describes(_ message: String) -> Bool { message.contains(phrase) }
 }

@@ -26,6 +26,9 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         public var setField: FieldEdit?
         /// Named fields to remove.
         public var removeFields: [String] = []
+        /// Programs to bind the credential to, and bindings to remove (format 1.4).
+        public var allowPrograms: [String] = []
+        public var disallowPrograms: [String] = []
 
         public init(
             title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
@@ -114,6 +117,14 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             for service in removed where !credential.services.contains(service) {
                 throw VaultError.invalidRequest("\(credential.displayTitle) has no service '\(service.text)'")
             }
+            for program in edits.allowPrograms { try Self.checkProgramName(program) }
+            for program in edits.disallowPrograms where !credential.allowedPrograms.contains(program) {
+                throw VaultError.invalidRequest(
+                    "\(credential.displayTitle) is not bound to '\(program)'"
+                        + (credential.allowedPrograms.isEmpty
+                            ? " (it is bound to no program)"
+                            : " (its programs: \(credential.allowedPrograms.joined(separator: ", ")))"))
+            }
             // First: a number the history does not have is refused before anything changes.
             if let number = edits.restore { try vault.restoreSecret(of: credential.id, previous: number) }
             try vault.update(credential.id) { entry in
@@ -123,6 +134,8 @@ public enum CredentialChange: Equatable, Sendable, Codable {
                 if let notes = edits.notes { entry.notes = notes }
                 entry.services.removeAll { removed.contains($0) }
                 for service in added where !entry.services.contains(service) { entry.services.append(service) }
+                entry.allowedPrograms = Set(entry.allowedPrograms).union(edits.allowPrograms)
+                    .subtracting(edits.disallowPrograms).sorted()
             }
             if edits.replacesSecret { try vault.replaceSecret(of: credential.id, with: secret) }
             switch edits.totp {
@@ -139,6 +152,19 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             let credential = try vault.credential(id: id)
             try vault.remove(credential.id)
             return IdentityStore.Identity(credential)
+        }
+    }
+
+    /// A program is bound by its executable's file name (`ProcessChain`): a path would never
+    /// match, and is refused with what to give instead.
+    static func checkProgramName(_ name: String) throws {
+        guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw VaultError.invalidRequest("a program's name is one word, as `ps -o comm` shows it ('\(name)' is not)")
+        }
+        guard !name.contains("/") else {
+            let file = name.split(separator: "/").last.map(String.init) ?? name
+            throw VaultError.invalidRequest(
+                "a program is bound by its file name, not its path: give '\(file)' instead of '\(name)'")
         }
     }
 

@@ -26,6 +26,10 @@ public struct CredentialQuery: Sendable, Equatable {
     /// Only credentials with an authenticator key (`totp SERVICE`: the best match that can make
     /// a code, not the best match that cannot).
     public var withOneTimeKey: Bool
+    /// Who asks: a credential bound to programs (`Credential.allowedPrograms`) answers only when
+    /// one of them is in this chain. Never coded: the agent sets it from the connection's peer,
+    /// never from what a client says; nil (a vault opened in this process): this process's own.
+    public var askingProgram: ProcessChain?
 
     public init(
         id: String? = nil, title: String? = nil, services: [ServiceIdentifier] = [], username: String? = nil,
@@ -44,8 +48,32 @@ public struct CredentialQuery: Sendable, Equatable {
     /// the services that the query accepts), and how many accepted credentials, itself included,
     /// were equally good (`RankedCredential.isEquallyGood`): more than one means the use history
     /// chose. An id names one credential: 1. Recording the use is the caller's (`CommandContext`).
+    ///
+    /// A credential bound to other programs than the asking one is passed over as if it did not
+    /// match (an unbound one for the same site answers instead); when it alone would have
+    /// answered, the refusal names its binding and the asking chain.
     public func rankedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
-        if let id { return (try vault.credential(id: id), 1) }
+        if let id {
+            let credential = try vault.credential(id: id)
+            if let askingProgram { try credential.requireGiven(to: askingProgram) }
+            return (credential, 1)
+        }
+        do {
+            return try matchedAnswer(in: vault, context: context)
+        } catch {
+            // (A full catch with a guard: `catch … where` crashes Swift 6.3.1, PITFALLS.md.)
+            guard case VaultError.noMatch = error, let askingProgram else { throw error }
+            // Would the answer have been a credential bound to other programs? Then say so.
+            var anyProgram = self
+            anyProgram.askingProgram = nil
+            guard let (withheld, _) = try? anyProgram.matchedAnswer(in: vault, context: context) else { throw error }
+            try withheld.requireGiven(to: askingProgram)
+            throw error
+        }
+    }
+
+    /// `rankedAnswer` for a title or services.
+    private func matchedAnswer(in vault: Vault, context: RankingContext) throws -> (credential: Credential, tied: Int) {
         if let title { return (try Self.titled(title, in: vault, accepting: accepts), 1) }
         // Prepared once, for the filter the index answers and for ranking.
         let prepared = services.map { ServiceMatch.PreparedRequest($0, context) }
@@ -102,6 +130,7 @@ public struct CredentialQuery: Sendable, Equatable {
         guard username == nil || credential.username == username else { return false }
         if withOneTimeKey, credential.totp == nil { return false }
         if let rejectedSecret = rejected[credential.id], rejectedSecret == credential.secretSet { return false }
+        if let askingProgram, !credential.isGiven(to: askingProgram) { return false }
         return true
     }
 }

@@ -25,6 +25,15 @@ struct CredentialFieldRule: Sendable {
         value("notes", \.notes),
         value("rank", \.rank),
         CredentialFieldRule(
+            name: "programs",
+            equal: { $0.credential.allowedPrograms == $1.credential.allowedPrograms },
+            compare: {
+                order(
+                    $0.credential.allowedPrograms.joined(separator: "\n"),
+                    $1.credential.allowedPrograms.joined(separator: "\n"))
+            },
+            take: { credential, side, _ in credential.allowedPrograms = side.credential.allowedPrograms }),
+        CredentialFieldRule(
             name: "services",
             equal: { $0.credential.services.map(\.text) == $1.credential.services.map(\.text) },
             compare: {

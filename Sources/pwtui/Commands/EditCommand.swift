@@ -12,6 +12,8 @@ struct EditCommand: ParsableCommand {
               pwtui edit 3f2a --username alice@example.org --generate
             Example: the password before the last change made current again (numbers as `pwtui history` lists them)
               pwtui edit 3f2a --restore 1
+            Example: the token is given only to git (and to nothing else that asks, a script included)
+              pwtui edit "GitHub token" --allow-program git
             Example: a secret field (a PIN: from stdin or asked without echo), a text field, a field removed
               pwtui edit "Home bank" --field PIN
               echo North | pwtui edit "Home bank" --field branch --text
@@ -87,11 +89,23 @@ struct EditCommand: ParsableCommand {
         help: ArgumentHelp("Remove the named field NAME (repeatable).", valueName: "name"))
     var removeFields: [String] = []
 
+    @Option(
+        name: .customLong("allow-program"),
+        help: ArgumentHelp(
+            "Give the credential only to requests from PROGRAM (its executable's name, e.g. git; repeatable). See docs/agent.md.",
+            valueName: "program"))
+    var allowPrograms: [String] = []
+
+    @Option(
+        name: .customLong("disallow-program"),
+        help: ArgumentHelp("Remove the binding to PROGRAM (repeatable); none left: any program.", valueName: "program"))
+    var disallowPrograms: [String] = []
+
     func validate() throws {
         let changes = [
             title != nil, username != nil, rank != nil, notes != nil,
             !addServices.isEmpty, !removeServices.isEmpty, password, generate, restore != nil, totp, removeTotp,
-            field != nil, !removeFields.isEmpty,
+            field != nil, !removeFields.isEmpty, !allowPrograms.isEmpty, !disallowPrograms.isEmpty,
         ]
         guard changes.contains(true) else { throw ValidationError("nothing to change: give at least one option") }
         guard [password, generate, restore != nil].filter({ $0 }).count <= 1 else {
@@ -114,11 +128,13 @@ struct EditCommand: ParsableCommand {
     }
 
     func run() throws {
-        let edits = CredentialChange.Edits(
+        var edits = CredentialChange.Edits(
             title: title, username: username, rank: rank, notes: notes, addServices: addServices,
             removeServices: removeServices, replacesSecret: password || generate, totp: removeTotp ? .remove : nil,
             restore: restore,
             removeFields: removeFields)
+        edits.allowPrograms = allowPrograms
+        edits.disallowPrograms = disallowPrograms
         var edit = EditCredential(id: id, edits: edits, generate: generate, setsOneTimeKey: totp)
         edit.fieldName = field
         edit.fieldIsText = text
