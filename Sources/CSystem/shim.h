@@ -137,6 +137,53 @@ static inline void pwtui_watch_termination_signals(void) {
 static inline int pwtui_received_signal(void) { return pwtui_signal_flag; }
 static inline void pwtui_clear_received_signal(void) { pwtui_signal_flag = 0; }
 
+// `pwtui run`: the signals a parent passes on to the child it runs. One another process sent
+// (kill: si_code SI_USER, SI_QUEUE, SI_TKILL) is marked to be forwarded. One the kernel sent
+// (SI_KERNEL: Ctrl-C, Ctrl-\, a hangup or a resize from the terminal) went to the whole
+// foreground process group, the child included, so sending it again would deliver it twice.
+#define PWTUI_FORWARDED_LIMIT 65
+static inline volatile sig_atomic_t *pwtui_forward_pending(void) {
+    static volatile sig_atomic_t pending[PWTUI_FORWARDED_LIMIT];
+    return pending;
+}
+static void pwtui_on_forwarded_signal(int number, siginfo_t *info, void *context) {
+    (void)context;
+    if (info != NULL && info->si_code == SI_KERNEL) return;
+    if (number > 0 && number < PWTUI_FORWARDED_LIMIT) pwtui_forward_pending()[number] = 1;
+}
+static inline int pwtui_watch_forwarded_signal(int number) {
+    if (number <= 0 || number >= PWTUI_FORWARDED_LIMIT) { errno = EINVAL; return -1; }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = pwtui_on_forwarded_signal;
+    action.sa_flags = SA_SIGINFO;  // no SA_RESTART: a wait in poll wakes up to forward it
+    sigemptyset(&action.sa_mask);
+    if (sigaction(number, &action, NULL) != 0) return -1;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, number);
+    return sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+// The lowest signal waiting to be forwarded, cleared; 0 when none.
+static inline int pwtui_take_forwarded_signal(void) {
+    for (int number = 1; number < PWTUI_FORWARDED_LIMIT; number++) {
+        if (pwtui_forward_pending()[number]) {
+            pwtui_forward_pending()[number] = 0;
+            return number;
+        }
+    }
+    return 0;
+}
+// Dies of `number` as the child did: its default action, unblocked, raised here.
+static inline void pwtui_die_of_signal(int number) {
+    signal(number, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, number);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(number);
+}
+
 // ncurses catches SIGWINCH only when it is neither ignored nor blocked; a parent that ignores or
 // blocks it (the mask survives fork and exec: test runners and service managers pass it on)
 // would leave the picker deaf to resizes.

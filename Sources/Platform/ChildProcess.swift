@@ -47,6 +47,43 @@ public struct ChildProcess: Sendable {
         input: Stream = .null, output: Stream = .null,
         errors: Stream = .null, detached: Bool = false
     ) throws(SystemError) -> ChildProcess {
+        // The C strings live from here until posix_spawn has copied them into the child:
+        // allocated with strdup before the call and freed after it, never a temporary's pointer.
+        guard let environment else {
+            return try start(program, arguments, input: input, output: output, errors: errors, detached: detached, nil)
+        }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map {
+            strdup($0.key + "=" + $0.value)
+        }
+        defer { envp.forEach { free($0) } }
+        guard !envp.contains(where: { $0 == nil }) else { throw SystemError(code: ENOMEM) }
+        envp.append(nil)
+        return try envp.withUnsafeBufferPointer { (variables) throws(SystemError) in
+            try start(
+                program, arguments, input: input, output: output, errors: errors, detached: detached,
+                variables.baseAddress)
+        }
+    }
+
+    /// `start` with the child's whole environment given as `NAME=value` C strings that the caller
+    /// keeps alive for the call (nil-terminated): values in protected memory (`pwtui run`'s
+    /// secrets), which must never become a `String`.
+    public static func start(
+        _ program: String, _ arguments: [String], environmentEntries: UnsafeBufferPointer<UnsafePointer<CChar>?>,
+        input: Stream = .null, output: Stream = .null, errors: Stream = .null
+    ) throws(SystemError) -> ChildProcess {
+        guard environmentEntries.last == .some(nil), let base = environmentEntries.baseAddress else {
+            throw SystemError(code: EINVAL)
+        }
+        // posix_spawn only reads them (its `char *const[]` is C's way of saying so).
+        let variables = UnsafeRawPointer(base).assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
+        return try start(program, arguments, input: input, output: output, errors: errors, detached: false, variables)
+    }
+
+    private static func start(
+        _ program: String, _ arguments: [String], input: Stream, output: Stream, errors: Stream, detached: Bool,
+        _ environment: UnsafePointer<UnsafeMutablePointer<CChar>?>?
+    ) throws(SystemError) -> ChildProcess {
         var opened: [FileDescriptor] = []  // this process's copies of the child's ends, closed once it has them
         var kept: [FileDescriptor] = []  // the ends this process keeps, closed only on failure
         var nullDevice: FileDescriptor?
@@ -86,33 +123,22 @@ public struct ChildProcess: Sendable {
         }
     }
 
-    /// The C strings of argv and the environment live from here until posix_spawn has copied
-    /// them into the child: allocated with strdup before the call and freed after it, never a
-    /// temporary's pointer.
+    /// The C strings of argv live from here until posix_spawn has copied them into the child:
+    /// allocated with strdup before the call and freed after it, never a temporary's pointer.
+    /// `environment`: the caller's, alive for the call; nil: this process's.
     private static func spawn(
-        _ program: String, _ arguments: [String], _ environment: [String: String]?, _ input: FileDescriptor,
-        _ output: FileDescriptor, _ errors: FileDescriptor, detached: Bool
+        _ program: String, _ arguments: [String], _ environment: UnsafePointer<UnsafeMutablePointer<CChar>?>?,
+        _ input: FileDescriptor, _ output: FileDescriptor, _ errors: FileDescriptor, detached: Bool
     ) throws(SystemError) -> Int32 {
         var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) }
-        var envp: [UnsafeMutablePointer<CChar>?] = (environment ?? [:]).sorted { $0.key < $1.key }.map {
-            strdup($0.key + "=" + $0.value)
-        }
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        guard !argv.contains(where: { $0 == nil }), !envp.contains(where: { $0 == nil }) else {
-            throw SystemError(code: ENOMEM)
-        }
+        defer { argv.forEach { free($0) } }
+        guard !argv.contains(where: { $0 == nil }) else { throw SystemError(code: ENOMEM) }
         argv.append(nil)
-        envp.append(nil)
         var id: pid_t = 0
         let result = argv.withUnsafeBufferPointer { arguments in
-            envp.withUnsafeBufferPointer { variables in
-                pwtui_spawn(
-                    arguments[0], arguments.baseAddress, environment == nil ? nil : variables.baseAddress,
-                    input.rawValue, output.rawValue, errors.rawValue, detached ? 1 : 0, &id)
-            }
+            pwtui_spawn(
+                arguments[0], arguments.baseAddress, environment, input.rawValue, output.rawValue, errors.rawValue,
+                detached ? 1 : 0, &id)
         }
         guard result == 0 else { throw SystemError(code: result) }
         return id

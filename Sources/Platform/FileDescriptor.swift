@@ -182,6 +182,21 @@ public struct FileDescriptor: Sendable, Hashable {
         }
     }
 
+    /// Those of `descriptors` that have input (or whose writer hung up: the read that follows
+    /// says so), waiting at most `milliseconds`; none after a timeout or a signal (the caller
+    /// looks at what the signal asked for, then waits again).
+    public static func readable(among descriptors: [FileDescriptor], waitingAtMost milliseconds: Int32)
+        throws(SystemError) -> [FileDescriptor]
+    {
+        var polled = descriptors.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&polled, nfds_t(polled.count), milliseconds)
+        if ready < 0 {
+            if errno == EINTR { return [] }
+            throw .current
+        }
+        return zip(descriptors, polled).filter { $0.1.revents != 0 }.map(\.0)
+    }
+
     /// Whether the other end is gone (a hang-up or an error on the descriptor): reads then fail
     /// at once, forever, and a blocked SIGHUP would never say so. Does not wait.
     public var hasHungUp: Bool {

@@ -56,7 +56,8 @@ struct Pwtui: ParsableCommand {
             CommandGroup(
                 name: "Helpers",
                 subcommands: [
-                    UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self,
+                    UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self, RunCommand.self,
+                    InjectCommand.self,
                 ]),
             CommandGroup(
                 name: "Sync",

@@ -27,6 +27,8 @@ final class RecordedStreams {
     }
 
     let answer: Answer
+    /// stderr's bytes that are not messages (a child's, in `pwtui run`).
+    let errors = Answer(isTerminal: false)
     let streams: StandardStreams
     private let lines = Lines()
     private let inputDescriptor: FileDescriptor
@@ -61,7 +63,7 @@ final class RecordedStreams {
                 openDevice: { device.flatMap { try? FileDescriptor.open($0, [.writeOnly, .create, .append]) } })
         }
         streams = StandardStreams(
-            answer: answer, messages: messages, messagesAreSeen: messagesAreSeen, input: pipe.reading,
+            answer: answer, errors: errors, messages: messages, messagesAreSeen: messagesAreSeen, input: pipe.reading,
             inputIsTerminal: inputIsTerminal, terminal: terminal)
     }
 

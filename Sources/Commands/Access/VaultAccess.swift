@@ -103,6 +103,23 @@ public enum VaultAccess {
         }
     }
 
+    /// `field` of the credential `identity`, as `get --field` renders it (a newline after a
+    /// password, username or code), in protected memory. A credential bound to other programs
+    /// is withheld, as from `get`.
+    public func value(_ field: CredentialField, of identity: IdentityStore.Identity) throws -> SecureBytes {
+        let query = CredentialQuery(id: identity.id.uuidString)
+        switch self {
+        case .agent(let agent, let context):
+            // Nil: locked since `open`; unlock here instead.
+            guard let answer = try agent.get(query, field: field, vault: context.vaultPath) else {
+                return try Self.local(context.openVault(), context).value(field, of: identity)
+            }
+            return answer.takePayload()
+        case .local(let vault, let context):
+            return try field.render(try context.answer(query, in: vault), from: vault)
+        }
+    }
+
     /// The credential `query` names and its password; nil when nothing matches.
     public func password(for query: CredentialQuery) throws -> FoundPassword? {
         do {

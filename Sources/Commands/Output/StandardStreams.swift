@@ -48,6 +48,8 @@ public final class StandardStreams {
     }
 
     public let answer: any Destination
+    /// stderr as bytes, for output that is not pwtui's own words: a child's (`pwtui run`).
+    public let errors: any Destination
     public let messages: HeldMessages
     /// Whether the messages reach a person's terminal (git's tests read anything on a stderr
     /// that is not one as an error).
@@ -59,10 +61,12 @@ public final class StandardStreams {
     public let terminal: TerminalAccess?
 
     public init(
-        answer: any Destination, messages: HeldMessages, messagesAreSeen: Bool, input: FileDescriptor,
+        answer: any Destination, errors: any Destination = DescriptorDestination(.standardError),
+        messages: HeldMessages, messagesAreSeen: Bool, input: FileDescriptor,
         inputIsTerminal: Bool, terminal: TerminalAccess?
     ) {
         self.answer = answer
+        self.errors = errors
         self.messages = messages
         self.messagesAreSeen = messagesAreSeen
         self.input = input

@@ -1,0 +1,65 @@
+import Platform
+import VaultModel
+
+/// `pwtui inject`: a template's `{{ pwtui://… }}` filled with the secrets they name, for a
+/// configuration file that a program reads as it is (a `.npmrc`, a `docker-compose.yml`).
+///
+/// The result holds secrets in plaintext, so it is handled like an export: written 0600 through
+/// a temporary and a rename (never half a file, never readable by others for a moment), never
+/// to a terminal, where it would stay in the scrollback. Every reference is resolved before
+/// anything is written: one that names nothing or several leaves the old file as it was.
+public struct InjectSecrets {
+    /// The template's path; nil: stdin.
+    public var input: String?
+    /// The file to write; nil: stdout.
+    public var output: String?
+
+    public init(input: String?, output: String?) {
+        self.input = input
+        self.output = output
+    }
+
+    public func run(in context: CommandContext) throws {
+        if output == nil, context.streams.answerIsTerminal {
+            throw CommandFailure(
+                .usage,
+                "the filled template holds secrets in plaintext and is not written to a terminal; "
+                    + "give -o FILE, or redirect stdout to a file")
+        }
+        let template = try SecretTemplate(text: try templateText(context), path: input ?? "stdin")
+        let secrets = try ScriptSecrets(template.references, in: context)
+        let filled = try template.filled(with: secrets)
+        if let output {
+            try filled.withUnsafeBytes { try AtomicFile.write(bytes: $0, to: output) }
+            let count = template.references.count
+            context.streams.say("Wrote \(output) (0600) with \(count) secret\(count == 1 ? "" : "s") filled in.")
+        } else {
+            try context.streams.write(filled)
+        }
+    }
+
+    /// A template is no secret: read as text, from the file (a regular one) or stdin.
+    private func templateText(_ context: CommandContext) throws -> String {
+        let bytes: [UInt8]
+        if let input {
+            let read: [UInt8]?
+            do {
+                read = try RegularFile.readIfPresent(input)
+            } catch {
+                throw CommandFailure(.ioError, "\(error)")
+            }
+            // 66, sysexits' "cannot open input", as for a vault that is not there.
+            guard let read else { throw CommandFailure(.noVault, "no template at \(input)") }
+            bytes = read
+        } else {
+            if context.streams.inputIsTerminal {
+                throw CommandFailure(.usage, "give the template with -i FILE, or on stdin")
+            }
+            bytes = try context.streams.input.readToEnd()
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CommandFailure(.usage, "\(input ?? "stdin") is not UTF-8 text")
+        }
+        return text
+    }
+}
