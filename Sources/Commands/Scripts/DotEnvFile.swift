@@ -14,9 +14,9 @@ public struct DotEnvFile {
 
     public init(text: String, path: String) throws {
         var variables: [(name: String, value: String)] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine)
-            line = line.drop { $0 == " " || $0 == "\t" }
+        // "\r\n" is one Character in Swift: `isNewline` splits at it as at "\n".
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            var line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") { line = line.dropFirst(7).drop { $0 == " " } }
             let fail = { (why: String) in CommandFailure(.usage, "\(path), line \(index + 1): \(why)") }

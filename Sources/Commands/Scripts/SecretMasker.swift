@@ -54,13 +54,15 @@ struct SecretMasker: ~Copyable {
                 var start = 0
                 var position = 0
                 while position < bytes.count {
-                    if let length = Self.longestSecret(in: bytes, at: position, secrets: secrets) {
+                    // A longer secret that may still complete here comes first: masking a shorter
+                    // one now would leave the longer one's end in view.
+                    if !final && Self.couldStartSecret(in: bytes, at: position, secrets: secrets) {
+                        break
+                    } else if let length = Self.longestSecret(in: bytes, at: position, secrets: secrets) {
                         try emit(UnsafeRawBufferPointer(rebasing: bytes[start ..< position]))
                         try Self.replacement.withUnsafeBytes { try emit($0) }
                         position += length
                         start = position
-                    } else if !final && Self.couldStartSecret(in: bytes, at: position, secrets: secrets) {
-                        break
                     } else {
                         position += 1
                     }

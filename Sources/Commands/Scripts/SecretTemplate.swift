@@ -22,8 +22,9 @@ public struct SecretTemplate {
                 rest = inside
                 continue
             }
-            let line = text[..<open.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            guard let close = inside.firstRange(of: "}}"), !inside[..<close.lowerBound].contains("\n") else {
+            let line = text[..<open.lowerBound].reduce(1) { $1.isNewline ? $0 + 1 : $0 }
+            guard let close = inside.firstRange(of: "}}"), !inside[..<close.lowerBound].contains(where: \.isNewline)
+            else {
                 throw CommandFailure(.usage, "\(path), line \(line): '{{ pwtui://' without its '}}' on the same line")
             }
             var body = inside[..<close.lowerBound].drop { $0 == " " || $0 == "\t" }
