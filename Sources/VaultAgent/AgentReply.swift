@@ -12,6 +12,8 @@ public enum AgentReply: Codable, Sendable, Equatable {
     /// chose, which `get` says); 1 for an id.
     case credential(identity: IdentityStore.Identity, secretSet: Int64, tied: Int)
     case identity(IdentityStore.Identity)
+    /// The lengths of the values a `values` request asked for, in order, its payload holding them.
+    case values(lengths: [Int])
     case identities(identities: [IdentityStore.Identity], equivalents: [[String]])
     case refused(status: ExitStatus, message: String)
     /// A merge was done: what came from the other copy.

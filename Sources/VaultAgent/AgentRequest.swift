@@ -12,6 +12,10 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     case stop
     /// `field` of the credential `query` names, as the reply's payload.
     case get(vault: String, query: CredentialQuery, field: CredentialField)
+    /// Several fields of credentials named by id (`pwtui run`'s and `inject`'s references): one
+    /// round trip instead of one a value. The payload is the values one after the other, each
+    /// without the newline `get` ends it with; the reply gives their lengths.
+    case values(vault: String, ids: [String], fields: [CredentialField])
     /// Every identity and the equivalent domains: a picker's list when the identity store is off.
     /// With `username`, only that account's (what `add` checks for a duplicate: a few instead of
     /// every credential, which for 10,000 took longer to code as JSON than the add itself).
@@ -36,7 +40,8 @@ public enum AgentRequest: Codable, Sendable, Equatable {
         switch self {
         case .status, .unlock, .lock, .stop, .mergeFiles: return nil
         case .mergeCopy(let vault, _): return vault
-        case .get(let vault, _, _), .identities(let vault, _), .describe(let vault, _), .write(let vault, _),
+        case .get(let vault, _, _), .values(let vault, _, _), .identities(let vault, _), .describe(let vault, _),
+            .write(let vault, _),
             .view(let vault, _, _):
             return vault
         }

@@ -157,6 +157,15 @@ struct ProgramBindingInProcessTests {
             return
         }
         #expect(AgentInProcessTests.text(answer.payload) == "gh-secret\n")
+        // `run`'s and `inject`'s request for several values at once obeys it too.
+        let values = AgentRequest.values(vault: path, ids: [id.uuidString], fields: [.username])
+        guard let given = try fixture.client.ask(values), case .values(let lengths) = given.body else {
+            Issue.record("the agent declined the values")
+            return
+        }
+        #expect(lengths == [7] && AgentInProcessTests.text(given.payload) == "octocat")
+        fixture.context.processChain = { _ in Self.fromShell }
+        #expect(throws: AgentRefusal.self) { _ = try fixture.client.ask(values) }
         // A peer the agent cannot name is nobody's program: the bound credential is withheld.
         fixture.context.processChain = { _ in ProcessChain(members: []) }
         #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(query, field: .password, vault: path) }

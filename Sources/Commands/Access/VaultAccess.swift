@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Platform
 import ServiceMatching
 import VaultAgent
@@ -103,20 +104,37 @@ public enum VaultAccess {
         }
     }
 
-    /// `field` of the credential `identity`, as `get --field` renders it (a newline after a
-    /// password, username or code), in protected memory. A credential bound to other programs
-    /// is withheld, as from `get`.
-    public func value(_ field: CredentialField, of identity: IdentityStore.Identity) throws -> SecureBytes {
-        let query = CredentialQuery(id: identity.id.uuidString)
+    /// `field` of each credential named, appended to `values` without the newline `get` ends it
+    /// with; their ranges there, in order. Through the agent in one round trip. A credential bound
+    /// to other programs is withheld, as from `get`.
+    public func append(
+        _ requests: [(field: CredentialField, id: UUID)], to values: inout SecureBytes
+    ) throws -> [Range<Int>] {
         switch self {
         case .agent(let agent, let context):
+            let request = AgentRequest.values(
+                vault: context.vaultPath, ids: requests.map(\.id.uuidString), fields: requests.map(\.field))
             // Nil: locked since `open`; unlock here instead.
-            guard let answer = try agent.get(query, field: field, vault: context.vaultPath) else {
-                return try Self.local(context.openVault(), context).value(field, of: identity)
+            guard let answer = try agent.ask(request) else {
+                return try Self.local(context.openVault(), context).append(requests, to: &values)
             }
-            return answer.takePayload()
+            guard case .values(let lengths) = answer.body, lengths.count == requests.count,
+                lengths.reduce(0, +) == answer.payload.count
+            else { throw AgentError.unexpected(answer.body) }
+            var start = values.count
+            try answer.payload.withUnsafeBytes { try values.append(contentsOf: $0) }
+            return lengths.map { length in
+                defer { start += length }
+                return start ..< start + length
+            }
         case .local(let vault, let context):
-            return try field.render(try context.answer(query, in: vault), from: vault)
+            return try requests.map { field, id in
+                let rendered = try field.render(
+                    try context.answer(CredentialQuery(id: id.uuidString), in: vault), from: vault)
+                let start = values.count
+                try rendered.withUnsafeBytes { try values.append(contentsOf: CredentialField.value(ofRendered: $0)) }
+                return start ..< values.count
+            }
         }
     }
 

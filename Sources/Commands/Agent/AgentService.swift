@@ -75,6 +75,23 @@ public final class AgentService: AgentHandler {
                     identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970,
                     tied: tied),
                 payload: try field.render(credential, from: vault))
+        case .values(let path, let ids, let fields):
+            guard ids.count == fields.count else { throw VaultError.invalidRequest("as many fields as ids, please") }
+            let vault = try unlocked(for: path)
+            let asking = asker(peer)
+            var values = try SecureBytes(capacity: 256)
+            var lengths: [Int] = []
+            for (id, field) in zip(ids, fields) {
+                var query = CredentialQuery(id: id)
+                query.askingProgram = asking
+                let (credential, _) = try context.rankedAnswer(query, in: vault)
+                let start = values.count
+                try field.render(credential, from: vault).withUnsafeBytes {
+                    try values.append(contentsOf: CredentialField.value(ofRendered: $0))
+                }
+                lengths.append(values.count - start)
+            }
+            return AgentAnswer(.values(lengths: lengths), payload: values)
         case .identities(let path, let username):
             // For a picker when the identity store is off: the same, never written to disk.
             let vault = try unlocked(for: path)

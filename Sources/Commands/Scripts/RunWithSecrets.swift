@@ -130,7 +130,7 @@ public struct RunWithSecrets {
         while true {
             if forwardsSignals { ForwardedSignals.forward(to: child.id) }
             if let ending = child.poll() { return ending }
-            CurrentProcess.sleep(for: .milliseconds(10))
+            CurrentProcess.sleep(for: .milliseconds(1))
         }
     }
 }

@@ -21,12 +21,8 @@ public struct ScriptSecrets: ~Copyable {
             let access = try VaultAccess.open(context)
             let identities = try access.identities().identities
             let named = try unique.map { try Self.credential($0, among: identities) }
-            for (reference, identity) in zip(unique, named) {
-                let value = try access.value(reference.field, of: identity)
-                let start = bytes.count
-                try value.withUnsafeBytes { try bytes.append(contentsOf: CredentialField.value(ofRendered: $0)) }
-                ranges[reference] = start ..< bytes.count
-            }
+            let found = try access.append(zip(unique, named).map { ($0.field, $1.id) }, to: &bytes)
+            for (reference, range) in zip(unique, found) { ranges[reference] = range }
         }
         self.bytes = bytes
         self.ranges = ranges
