@@ -56,7 +56,8 @@ struct Pwtui: ParsableCommand {
             CommandGroup(
                 name: "Helpers",
                 subcommands: [
-                    UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self,
+                    UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self, DockerCredentialCommand.self,
+                    AskpassCommand.self,
                 ]),
             CommandGroup(
                 name: "Sync",
