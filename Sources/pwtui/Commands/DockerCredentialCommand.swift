@@ -1,5 +1,6 @@
 import ArgumentParser
 import Commands
+import Platform
 
 /// `docker-credential-pwtui` (the link `make install` puts beside pwtui) or
 /// `pwtui docker-credential OPERATION`: docker's and podman's credential-helper protocol
@@ -22,6 +23,15 @@ struct DockerCredentialCommand: ParsableCommand {
     var operation: String
 
     func run() throws {
-        try DockerCredentialHelper(context: global.context()).run(operation: operation)
+        do {
+            try DockerCredentialHelper(context: global.context()).run(operation: operation)
+        } catch {
+            // "Not found" is an answer, not a failure: podman asks before every login, and the
+            // real helpers say it on stdout alone (done), never on the person's terminal.
+            guard let failure = error as? CommandFailure, failure.message == DockerCredentialHelper.notFound else {
+                throw error
+            }
+            CurrentProcess.exit(failure.code.rawValue)
+        }
     }
 }
