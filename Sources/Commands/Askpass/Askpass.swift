@@ -138,7 +138,17 @@ public struct Askpass {
         }
         // Locked (or --master-password-fd): opened here; without a terminal or a descriptor
         // that is exit 75, and stdout stays empty.
-        let vault = try context.openVault()
+        let vault: Vault
+        do {
+            vault = try context.openVault()
+        } catch {
+            // ssh and sudo pass no descriptor: the agent is the way.
+            guard let failure = error as? CommandFailure, failure.code == .interactionRequired else { throw error }
+            throw CommandFailure(
+                .interactionRequired,
+                "the vault is locked and there is no terminal to ask for the master password: run `pwtui unlock` (the agent then answers askpass until it locks); nothing was answered"
+            )
+        }
         for query in question.queries {
             do {
                 let credential = try context.answer(query, in: vault)

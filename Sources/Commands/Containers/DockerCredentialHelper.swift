@@ -108,11 +108,25 @@ public struct DockerCredentialHelper {
         CredentialQuery(services: [service], username: username, tiers: CredentialQuery.sameHost)
     }
 
+    /// The vault, through the agent or unlocked here; locked with nobody to ask is said in
+    /// docker's terms (docker and podman pass no descriptor).
+    private func open() throws -> VaultAccess {
+        do {
+            return try VaultAccess.open(context)
+        } catch {
+            guard let failure = error as? CommandFailure, failure.code == .interactionRequired else { throw error }
+            throw CommandFailure(
+                .interactionRequired,
+                "the vault is locked and there is no terminal to ask for the master password: run `pwtui unlock` (the agent then answers docker and podman until it locks)"
+            )
+        }
+    }
+
     // MARK: get
 
     private func get(serverURL: String) throws {
         let service = try Self.service(forServerURL: serverURL)
-        let access = try VaultAccess.open(context)
+        let access = try open()
         guard let found = try access.password(for: query(service)) else {
             throw CommandFailure(.noMatch, Self.notFound)
         }
@@ -133,7 +147,7 @@ public struct DockerCredentialHelper {
         var request = try RegistryLogin.read(try readInput())
         let service = try Self.service(forServerURL: request.serverURL)
         guard let secret = request.secret.take() else { throw CommandFailure(.usage, "no credentials secret") }
-        let access = try VaultAccess.open(context)
+        let access = try open()
         if let existing = try access.password(for: query(service, username: request.username)) {
             guard !existing.password.isEqual(to: secret) else { return }
             try access.apply(
@@ -159,7 +173,7 @@ public struct DockerCredentialHelper {
     /// A logout: every container-registry credential `get` would answer for the host, removed.
     private func erase(serverURL: String) throws {
         let service = try Self.service(forServerURL: serverURL)
-        let access = try VaultAccess.open(context)
+        let access = try open()
         var removed = 0
         var seen: Set<UUID> = []
         var kept: [String] = []
@@ -194,7 +208,7 @@ public struct DockerCredentialHelper {
         if let store = try? context.currentIdentityStore() {
             identities = store.identities  // no unlock needed: no secret is listed
         } else {
-            identities = try VaultAccess.open(context).identities().identities
+            identities = try open().identities().identities
         }
         var entries: [String] = []
         for identity in identities where identity.title.hasSuffix(Self.registryTitleSuffix) {
