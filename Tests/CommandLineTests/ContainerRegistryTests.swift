@@ -114,6 +114,9 @@ struct ContainerRegistryTests {
         #expect(!auth.contains(basic) && !auth.contains("reg-secret") && !auth.contains("\"auths\""), "\(auth)")
         let stored = try sandbox.pwtui(["get", origin, "--field", "both"], password: .none)
         #expect(stored.exitCode == 0 && stored.out == "ci\nreg-secret\n", "\(stored)")
+        // podman's get: it reads the login back from pwtui and the registry accepts it.
+        let again = try podman(["login", "--tls-verify=false", "--authfile", authFile, registryName])
+        #expect(again.exitCode == 0 && again.out.contains("Existing credentials are valid"), "\(again)")
         let whoami = try podman(["login", "--get-login", "--authfile", authFile, registryName])
         #expect(whoami.exitCode == 0 && whoami.out == "ci\n", "\(whoami)")
 
