@@ -6,8 +6,12 @@ SWIFT ?= swift
 # the static release binary needs for libpsl (make release). faketime: the sync simulation's skewed clocks.
 # unicode-data (and bzip2 to read it): NormalizationTest.txt, which UnicodeTextTests checks NFC against.
 # zlib1g-dev: 1Password's .1pux is a zip (CZlib, Interchange/Reading/Inflate).
+# podman, docker-registry, apache2-utils (htpasswd -B): ContainerRegistryTests logs real podman in
+# and out of a registry it starts, through docker-credential-pwtui.
+# openssh-client, openssh-server, sudo: AskpassProgramTests answers real ssh (a key's passphrase
+# and a password, to an sshd it starts) and real sudo -A through pwtui-askpass.
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2 \
-	zlib1g-dev
+	zlib1g-dev podman docker-registry apache2-utils openssh-client openssh-server sudo
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
@@ -55,6 +59,8 @@ PWTUI_BUILT ?= $(BIN_DIR)/pwtui
 install-files:
 	install -D -m 0755 "$(PWTUI_BUILT)" "$(PREFIX)/bin/pwtui"
 	ln -sf pwtui "$(PREFIX)/bin/git-credential-pwtui"  # so `git config credential.helper pwtui` works (docs/git.md)
+	ln -sf pwtui "$(PREFIX)/bin/docker-credential-pwtui"  # docker's "credsStore": "pwtui", podman's credHelpers (docs/containers.md)
+	ln -sf pwtui "$(PREFIX)/bin/pwtui-askpass"  # SSH_ASKPASS, SUDO_ASKPASS, GIT_ASKPASS (docs/askpass.md)
 	@set -e; scratch="$$(mktemp -d)"; trap 'rm -rf "$$scratch"' EXIT; pwtui="$(PREFIX)/bin/pwtui"; \
 	for shell in bash zsh fish; do "$$pwtui" --generate-completion-script $$shell > "$$scratch/$$shell"; done; \
 	python3 Resources/generate-manual.py "$$pwtui" > "$$scratch/pwtui.1"; \
@@ -62,7 +68,7 @@ install-files:
 	install -D -m 0644 "$$scratch/zsh" "$(PREFIX)/share/zsh/site-functions/_pwtui"; \
 	install -D -m 0644 "$$scratch/fish" "$(PREFIX)/share/fish/vendor_completions.d/pwtui.fish"; \
 	install -D -m 0644 "$$scratch/pwtui.1" "$(PREFIX)/share/man/man1/pwtui.1"; \
-	echo "installed $(PREFIX)/bin/pwtui, git-credential-pwtui, completions for bash, zsh and fish, and pwtui(1)"
+	echo "installed $(PREFIX)/bin/pwtui, git-credential-pwtui, docker-credential-pwtui, pwtui-askpass, completions for bash, zsh and fish, and pwtui(1)"
 
 # The themes are compiled into the binary from Resources/themes (a test fails when they differ).
 themes:

@@ -14,8 +14,13 @@ enum CommandRunner {
             var arguments = Array(CommandLine.arguments.dropFirst())
             // git runs `credential.helper pwtui` as `git-credential-pwtui get`: installed under that
             // name (a link to pwtui, see the Makefile), pwtui is the helper itself.
-            if CommandLine.arguments.first?.split(separator: "/").last == "git-credential-pwtui" {
-                arguments.insert("git-credential", at: 0)
+            // Likewise docker's and podman's `docker-credential-pwtui get`, and the askpass
+            // programs' `pwtui-askpass PROMPT` (a prompt is never an option: `--` before it).
+            switch CommandLine.arguments.first?.split(separator: "/").last {
+            case "git-credential-pwtui": arguments.insert("git-credential", at: 0)
+            case "docker-credential-pwtui": arguments.insert("docker-credential", at: 0)
+            case "pwtui-askpass": arguments.insert(contentsOf: ["askpass", "--"], at: 0)
+            default: break
             }
             // `--generate=RULES` (the spelling, and what users of Safari's attribute type)
             // is `--generate --rules RULES`: ArgumentParser has no flag with an optional value.

@@ -56,8 +56,8 @@ struct Pwtui: ParsableCommand {
             CommandGroup(
                 name: "Helpers",
                 subcommands: [
-                    UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self, RunCommand.self,
-                    InjectCommand.self,
+                    UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self, DockerCredentialCommand.self,
+                    AskpassCommand.self, RunCommand.self, InjectCommand.self,
                 ]),
             CommandGroup(
                 name: "Sync",

@@ -119,6 +119,13 @@ struct ManualPageTests {
         #expect(try files.destinationOfSymbolicLink(atPath: prefix + "/bin/git-credential-pwtui") == "pwtui")
         let installed = try sandbox.run(prefix + "/bin/git-credential-pwtui", ["--version"])
         #expect(installed.exitCode == 0 && installed.out.contains("0."), "\(installed)")
+        // docker's and the askpass programs' names, each the command it names.
+        #expect(try files.destinationOfSymbolicLink(atPath: prefix + "/bin/docker-credential-pwtui") == "pwtui")
+        #expect(try files.destinationOfSymbolicLink(atPath: prefix + "/bin/pwtui-askpass") == "pwtui")
+        let docker = try sandbox.run(prefix + "/bin/docker-credential-pwtui", ["version"])
+        #expect(docker.exitCode == 0 && docker.out.hasPrefix("docker-credential-pwtui"), "\(docker)")
+        let askpass = try sandbox.run(prefix + "/bin/pwtui-askpass", ["--are you sure (yes/no)? "])
+        #expect(askpass.exitCode == 64 && askpass.out.isEmpty && askpass.err.contains("askpass"), "\(askpass)")
         for (path, marker) in [
             ("share/bash-completion/completions/pwtui", "complete"),
             ("share/zsh/site-functions/_pwtui", "#compdef pwtui"),
