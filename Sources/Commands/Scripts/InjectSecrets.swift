@@ -40,26 +40,10 @@ public struct InjectSecrets {
 
     /// A template is no secret: read as text, from the file (a regular one) or stdin.
     private func templateText(_ context: CommandContext) throws -> String {
-        let bytes: [UInt8]
-        if let input {
-            let read: [UInt8]?
-            do {
-                read = try RegularFile.readIfPresent(input)
-            } catch {
-                throw CommandFailure(.ioError, "\(error)")
-            }
-            // 66, sysexits' "cannot open input", as for a vault that is not there.
-            guard let read else { throw CommandFailure(.noVault, "no template at \(input)") }
-            bytes = read
-        } else {
-            if context.streams.inputIsTerminal {
-                throw CommandFailure(.usage, "give the template with -i FILE, or on stdin")
-            }
-            bytes = try context.streams.input.readToEnd()
+        if let input { return try ScriptInputFile.text(at: input, kind: "template") }
+        if context.streams.inputIsTerminal {
+            throw CommandFailure(.usage, "give the template with -i FILE, or on stdin")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CommandFailure(.usage, "\(input ?? "stdin") is not UTF-8 text")
-        }
-        return text
+        return try ScriptInputFile.text(of: try context.streams.input.readToEnd(), from: "stdin")
     }
 }

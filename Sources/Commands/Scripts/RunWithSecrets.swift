@@ -82,16 +82,7 @@ public struct RunWithSecrets {
             if values.updateValue(value, forKey: name) == nil { order.append(name) }
         }
         for path in envFiles {
-            let bytes: [UInt8]?
-            do {
-                bytes = try RegularFile.readIfPresent(path)
-            } catch {
-                throw CommandFailure(.ioError, "\(error)")
-            }
-            guard let bytes else { throw CommandFailure(.noVault, "no env file at \(path)") }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw CommandFailure(.usage, "\(path) is not UTF-8 text")
-            }
+            let text = try ScriptInputFile.text(at: path, kind: "env file")
             for (name, value) in try DotEnvFile(text: text, path: path).variables { set(name, value) }
         }
         for assignment in assignments {

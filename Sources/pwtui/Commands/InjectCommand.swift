@@ -10,9 +10,9 @@ struct InjectCommand: ParsableCommand {
             The output holds secrets in plaintext: it is written 0600 and atomically with -o, and \
             never to a terminal. Other {{ … }} are left as they are. See docs/run.md.
 
-            Example: an .npmrc from a template kept in the repository
+            Example: an .npmrc from a template kept in the repository, whose line
+            //registry.npmjs.org/:_authToken={{ pwtui://registry.npmjs.org }} gets the token
               pwtui inject -i .npmrc.tpl -o ~/.npmrc
-            where .npmrc.tpl holds: //registry.npmjs.org/:_authToken={{ pwtui://registry.npmjs.org }}
             """)
 
     @OptionGroup var global: GlobalOptions
