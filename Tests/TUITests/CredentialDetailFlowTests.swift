@@ -154,6 +154,20 @@ import VaultModel
         #expect(!(details.last?.text.contains("8642") ?? true), "dots again after r")
     }
 
+    @Test func theProgramsACredentialIsBoundToAreListed() throws {
+        let sample = try SampleVault()
+        let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })
+        try sample.vault.update(github.id) { $0.allowedPrograms = ["docker-credential-pwtui", "git"] }
+        try sample.vault.save()
+        let terminal = GridTerminal(size: Self.size)
+        unlocking(terminal)
+        terminal.enqueue(.key(.right), .key(.escape), .key(.escape))
+        _ = try flow(sample, terminal).run()
+        let shown = try #require(detailFrames(terminal).first).text
+        let line = try #require(shown.split(separator: "\n").first { $0.contains("Given to") }, "\(shown)")
+        #expect(line.contains("docker-credential-pwtui, git"))
+    }
+
     @Test func aSecretFieldsEarlierValuesAreListedMaskedUntilRevealed() throws {
         let sample = try SampleVault()
         let github = try #require(sample.vault.contents.credentials.first { $0.title == "GitHub" })

@@ -96,6 +96,7 @@ import VaultCrypto
                                 c.totp.map {
                                     "\($0.parameters.algorithm)/\($0.parameters.digits)/\($0.parameters.period)/\(text($0.key))"
                                 } ?? "",
+                                c.allowedPrograms.joined(separator: ","),
                             ],
                             modified: c.modified.millisecondsSince1970, secret: text(c.secret),
                             history: c.history.map { "\($0.replaced.millisecondsSince1970):\(text($0.secret))" })
@@ -184,6 +185,27 @@ import VaultCrypto
         #expect(merged.credentials[id]?.fields[0] == "new title")
         #expect(merged.credentials[id]?.fields[1] == "new user")
         #expect(merged == Snapshot(try merge(b.contents, theirs.contents, ours.contents)))
+    }
+
+    @Test func programBindingsMergeLikeAnyFieldBesideAnotherSidesEdit() throws {
+        var id = UUID()
+        let b = try base { id = try $0.add("p0", title: "token") }
+        var ours = b, theirs = b
+        try ours.edit(id) { $0.allowedPrograms = ["git"] }
+        try theirs.edit(id) { $0.username = "bot" }
+        for merged in [
+            try merge(b.contents, ours.contents, theirs.contents),
+            try merge(b.contents, theirs.contents, ours.contents),
+        ] {
+            let credential = try #require(merged.credentials.first { $0.id == id })
+            #expect(credential.allowedPrograms == ["git"] && credential.username == "bot")
+        }
+        // Both bound it: the later change wins, whichever side merges.
+        try theirs.edit(id) { $0.allowedPrograms = ["podman"] }
+        let one = try merge(b.contents, ours.contents, theirs.contents)
+        let other = try merge(b.contents, theirs.contents, ours.contents)
+        #expect(one.credentials.first { $0.id == id }?.allowedPrograms == ["podman"])
+        #expect(other.credentials.first { $0.id == id }?.allowedPrograms == ["podman"])
     }
 
     @Test func authenticatorKeysMergeLikeAnyFieldWithTheirBytesInTheResult() throws {
@@ -465,6 +487,10 @@ import VaultCrypto
             case 2 where !ids.isEmpty:
                 let user = "user-\(Int.random(in: 0 ... 3, using: &rng))"
                 try copies[side].edit(ids.randomElement(using: &rng)!) { $0.username = user }
+            case 3 where !ids.isEmpty && counter % 3 == 0:
+                // A binding, among the other edits (format 1.4).
+                let programs = [["git"], ["podman"], [], ["git", "podman"]][Int.random(in: 0 ... 3, using: &rng)]
+                try copies[side].edit(ids.randomElement(using: &rng)!) { $0.allowedPrograms = programs }
             case 3, 4:
                 if let id = ids.randomElement(using: &rng) { try copies[side].setPassword(id, "pw-\(seed)-\(counter)") }
             default:
