@@ -43,7 +43,7 @@ public enum BreachLookupError: Error, Equatable, Sendable, CustomStringConvertib
         case .malformed(let path, let location, let line, let expected):
             return "\(path): \(location) is not \(expected): \"\(line)\""
         case .notOrdered(let path, let location):
-            return "\(path) is not ordered by hash (\(location) comes before a smaller hash): "
+            return "\(path) is not ordered by hash (at \(location) the hashes go down): "
                 + "download the SHA-1 file ordered by hash, not by prevalence (docs/audit.md)"
         case .missingRange(let directory, let prefix):
             return "\(directory) has no range file for the prefix \(prefix) (\(prefix).txt): the download is "

@@ -44,11 +44,40 @@ public final class OrderedHashFile: BreachSource {
         }
         guard file.size > 0 else { throw .empty(path: path) }
         file.adviseRandomAccess()
-        // The first line says at once whether this is the right kind of file (not NTLM's 32
-        // digits, not a text file named by mistake), before any search depends on it.
-        let first = try read(at: 0, count: Self.longestLine)
-        let end = first.firstIndex(of: UInt8(ascii: "\n")) ?? first.endIndex
-        _ = try parse(first[..<end], at: "line 1")
+        try checkFirstPage()
+    }
+
+    /// The first page says at once whether this is the right kind of file, before any search
+    /// depends on it: not NTLM's 32 digits, not a text file named by mistake, and not the file
+    /// ordered by prevalence (whose first lines are in no order of hash), which a search could
+    /// otherwise read for a long time without meeting a line out of order.
+    private func checkFirstPage() throws(BreachLookupError) {
+        let page = try read(at: 0, count: Self.probeSize)
+        var start = 0
+        var number = 1
+        var previous: [UInt8]?
+        while start < page.count {
+            guard let end = page[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                // The page's last line, cut by the page's end, is read in full only when it is the first.
+                if number == 1 {
+                    let line = try read(at: 0, count: Self.longestLine)
+                    let end = line.firstIndex(of: UInt8(ascii: "\n")) ?? line.endIndex
+                    _ = try parse(line[..<end], at: "line 1")
+                } else if page.count < Self.probeSize {
+                    _ = try parse(page[start...], at: "line \(number)")
+                }
+                return
+            }
+            if end > start, !(end == start + 1 && page[start] == UInt8(ascii: "\r")) {
+                let key = try parse(page[start ..< end], at: "line \(number)").nibbles
+                if let previous, Self.compare(previous, key) > 0 {
+                    throw .notOrdered(path: name, location: "line \(number)")
+                }
+                previous = key
+            }
+            start = end + 1
+            number += 1
+        }
     }
 
     public func occurrences(ofDigests digests: UnsafeRawBufferPointer, count: Int) throws(BreachLookupError) -> [Int] {
