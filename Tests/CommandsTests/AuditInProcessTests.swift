@@ -33,7 +33,8 @@ struct AuditInProcessTests {
         let vault = try fixture.vault()
         let bank = try vault.credential(id: id(of: "Bank", in: vault))
         try vault.setField(
-            of: bank.id, name: "PIN", text: nil, secret: try SecureBytes(copying: Array((passwords["shared"] ?? "").utf8)))
+            of: bank.id, name: "PIN", text: nil,
+            secret: try SecureBytes(copying: Array((passwords["shared"] ?? "").utf8)))
         try vault.save()
         return fixture
     }
@@ -114,7 +115,9 @@ struct AuditInProcessTests {
     @Test("old: a password set longer ago than --older-than; not with a longer threshold")
     func old() throws {
         let fixture = try Self.fixture()
-        let later = Clock { Timestamp(millisecondsSince1970: Clock.system.now().millisecondsSince1970 + 400 * 86_400_000) }
+        let later = Clock {
+            Timestamp(millisecondsSince1970: Clock.system.now().millisecondsSince1970 + 400 * 86_400_000)
+        }
         let (failure, streams) = try fixture.failure(typing: CommandFixture.unlock) {
             try AuditCredentials(breachSource: nil, olderThanDays: 365, format: .json, clock: later).run(in: $0)
         }
@@ -166,7 +169,9 @@ struct AuditInProcessTests {
         try "this is not a breach file\n".write(toFile: broken, atomically: true, encoding: .utf8)
         let refused = try fixture.failure { try AuditCredentials(breachSource: broken).run(in: $0) }
         #expect(refused.failure?.code == .corrupt)
-        #expect(refused.failure?.message.contains("line 1 is not HASH:COUNT") == true, "\(String(describing: refused.failure))")
+        #expect(
+            refused.failure?.message.contains("line 1 is not HASH:COUNT") == true,
+            "\(String(describing: refused.failure))")
     }
 
     @Test("through an unlocked agent: the report comes from it, with no master password here")
@@ -180,7 +185,8 @@ struct AuditInProcessTests {
             caught = failure
         }
         #expect(caught?.code == .auditFindings, "gh-secret is weak")
-        #expect(fixture.streams.output.contains("\"title\":\"GitHub\"") && !fixture.streams.output.contains("gh-secret"))
+        #expect(
+            fixture.streams.output.contains("\"title\":\"GitHub\"") && !fixture.streams.output.contains("gh-secret"))
         guard let answer = try fixture.client.ask(.audit(vault: fixture.context.vaultPath, options: AuditOptions())),
             case .audit(let report) = answer.body
         else {

@@ -64,7 +64,8 @@ import VaultCrypto
         let wanted = [0, 1, 2999, 5998, 5999] + stride(from: 3, to: 6000, by: 97).map { $0 }
         let counts = try Self.lookUp(wanted.map { digests[$0] }, in: source)
         #expect(counts == wanted.map { $0 + 1 })
-        let missing = Self.digests(50, seed: 7) + [[UInt8](repeating: 0, count: 20), [UInt8](repeating: 0xFF, count: 20)]
+        let missing =
+            Self.digests(50, seed: 7) + [[UInt8](repeating: 0, count: 20), [UInt8](repeating: 0xFF, count: 20)]
         #expect(try Self.lookUp(missing, in: source) == [Int](repeating: 0, count: missing.count))
     }
 
@@ -89,14 +90,18 @@ import VaultCrypto
             bunched[1] = 0
             return bunched
         }
-        digests += Self.digests(3, seed: 99).map { var high = $0; high[0] = 0xFF; return high }
+        digests += Self.digests(3, seed: 99).map {
+            var high = $0; high[0] = 0xFF; return high
+        }
         digests.sort { $0.lexicographicallyPrecedes($1) }
         let source = try OrderedHashFile(try write(Self.orderedText(digests, crlf: false, upper: true)))
         let wanted = [0, 1234, 3999, 4000, 4002]
         #expect(try Self.lookUp(wanted.map { digests[$0] }, in: source) == wanted.map { $0 + 1 })
     }
 
-    @Test("an empty file, a missing one, a text file, NTLM's file and the file ordered by prevalence: each refused, saying why")
+    @Test(
+        "an empty file, a missing one, a text file, NTLM's file and the file ordered by prevalence: each refused, saying why"
+    )
     func refusals() throws {
         let empty = try write("")
         #expect(throws: BreachLookupError.empty(path: empty)) { try OrderedHashFile(empty) }
@@ -161,7 +166,9 @@ import VaultCrypto
         return directory
     }
 
-    @Test("range files: found by prefix and suffix with their counts, CRLF or LF, names in either case; padding is not a breach")
+    @Test(
+        "range files: found by prefix and suffix with their counts, CRLF or LF, names in either case; padding is not a breach"
+    )
     func rangeFiles() throws {
         let digests = Self.digests(300)
         for (crlf, lower) in [(true, false), (false, true)] {

@@ -26,7 +26,8 @@ public enum VaultAudit {
         let oldAfter = Int64(options.olderThanDays) * 86_400_000
         for (index, credential) in credentials.enumerated() {
             let strength = try vault.withSecret(credential.secret) { password in
-                try reuse.add(password, owner: AuditReuse(id: credential.id, title: credential.displayTitle, field: nil))
+                try reuse.add(
+                    password, owner: AuditReuse(id: credential.id, title: credential.displayTitle, field: nil))
                 if breaches != nil {
                     digests.withUnsafeMutableBytes { all in
                         PwnedPasswordDigest.digest(
@@ -49,7 +50,8 @@ public enum VaultAudit {
             for field in credential.fields {
                 guard let secret = field.secret, secret.count > 0 else { continue }
                 try vault.withSecret(secret) { value in
-                    try reuse.add(value, owner: AuditReuse(id: credential.id, title: credential.displayTitle, field: field.name))
+                    try reuse.add(
+                        value, owner: AuditReuse(id: credential.id, title: credential.displayTitle, field: field.name))
                 }
             }
         }
@@ -61,7 +63,9 @@ public enum VaultAudit {
             let counts = try digests.withUnsafeBytes { all throws(BreachLookupError) in
                 try breaches.occurrences(ofDigests: all, count: credentials.count)
             }
-            for (index, count) in counts.enumerated() where count > 0 { findings[index].append(.breached(count: count)) }
+            for (index, count) in counts.enumerated() where count > 0 {
+                findings[index].append(.breached(count: count))
+            }
         }
         let found = credentials.enumerated().compactMap { index, credential -> AuditedCredential? in
             guard !findings[index].isEmpty else { return nil }
