@@ -8,6 +8,7 @@ import Platform
 import PwtuiTestSupport
 @testable import Commands
 import Testing
+import TUI
 import VaultAgent
 import VaultCrypto
 import VaultModel
@@ -194,5 +195,45 @@ struct AuditInProcessTests {
             return
         }
         #expect(report.audited == 1 && report.credentials.first?.findings.first?.kind == .weak)
+    }
+
+    @Test(
+        "the picker marks weak, reused and breached rows (the settings' pwned_passwords), and the detail screen says why"
+    )
+    func picker() throws {
+        let fixture = try Self.fixture()
+        let file = try Self.breachFile(in: fixture.root)
+        try "pwned_passwords = \"\(file)\"\n".write(
+            toFile: fixture.root + "/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+        let vault = try fixture.vault()
+        let terminal = GridTerminal(script: [])
+        terminal.enqueue(typing: "Weak")
+        terminal.enqueue(.key(.right))
+        terminal.enqueue(.key(.escape))
+        terminal.enqueue(.key(.escape))
+        try fixture.run { context in
+            let flow = Picker.flow(
+                on: terminal, vaultPath: context.vaultPath, requests: [], context: context, agentField: nil)
+            guard case .cancelled = try flow.run(unlocked: vault) else {
+                Issue.record("the picker did not end with Esc")
+                return
+            }
+        }
+        let frames = terminal.frames.map(\.text)
+        guard let list = frames.first else {
+            Issue.record("nothing drawn")
+            return
+        }
+        let rows = list.split(separator: "\n").map(String.init)
+        #expect(rows.contains { $0.contains("Weak") && $0.contains("[weak, breached]") }, "\(list)")
+        #expect(rows.contains { $0.contains("Reuse A") && $0.contains("[reused]") }, "\(list)")
+        #expect(rows.contains { $0.contains("Strong") && !$0.contains("[") }, "\(list)")
+        guard let detail = frames.first(where: { $0.contains("Audit") }) else {
+            Issue.record("no detail screen with the findings: \(frames.last ?? "")")
+            return
+        }
+        #expect(detail.contains("pwtui — Weak") && detail.contains("weak: about"), "\(detail)")
+        #expect(detail.contains("breached: seen 42 times"), "\(detail)")
+        Self.expectNoSecret(frames.joined())
     }
 }

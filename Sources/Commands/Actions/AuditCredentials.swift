@@ -14,7 +14,8 @@ public struct AuditCredentials {
         case table, json
     }
 
-    /// The ordered hash file or range directory, as typed; nil: no breach check.
+    /// The ordered hash file or range directory, as typed; nil: the settings' `pwned_passwords`,
+    /// else no breach check.
     public var breachSource: String?
     public var olderThanDays: Int
     public var format: Format
@@ -40,7 +41,8 @@ public struct AuditCredentials {
     }
 
     public func run(in context: CommandContext) throws {
-        let options = AuditOptions(breachSource: breachSource.map(FileSystem.absolute), olderThanDays: olderThanDays)
+        let source = try breachSource ?? context.settings().pwnedPasswords
+        let options = AuditOptions(breachSource: source.map(FileSystem.absolute), olderThanDays: olderThanDays)
         // A mistyped or wrong file is said before the master password is asked for.
         if let path = options.breachSource { _ = try BreachSources.open(path) }
         let report = try Self.report(options, now: clock.now(), in: context)
