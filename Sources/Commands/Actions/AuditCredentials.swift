@@ -70,11 +70,12 @@ public struct AuditCredentials {
         }
     }
 
-    /// "2 of 12 passwords need changing: 1 weak, 2 reused, 0 old, 1 breached".
+    /// "2 of 12 passwords need changing: 1 weak, 2 reused, 0 old, 1 breached" (the counts are of
+    /// credentials with that finding, so they may add up to more).
     static func tally(_ report: AuditReport) -> String {
         let counts = AuditFinding.Kind.allCases.map { "\(report.count(of: $0)) \($0.rawValue)" }
         return "\(report.credentials.count) of \(report.audited) password\(report.audited == 1 ? "" : "s") "
-            + "need changing: " + counts.joined(separator: ", ")
+            + (report.credentials.count == 1 ? "needs" : "need") + " changing: " + counts.joined(separator: ", ")
     }
 
     static func table(_ report: AuditReport) -> String {
