@@ -22,6 +22,7 @@ import argparse
 import base64
 import csv
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -163,7 +164,6 @@ def main():
 
         # The report is checked once: every planted password found, nothing else.
         _, result = timed(pwtui + ["audit", "--hibp", breach_file, "--format", "json"], env, expect=(3,))
-        import json
         report = json.loads(result.stdout)
         found = sum(1 for credential in report["credentials"]
                     for finding in credential["findings"] if finding["kind"] == "breached")
@@ -193,7 +193,7 @@ def main():
                 audit + ["--master-password-fd", "0"], stdin=master)
 
         keepass = shutil.which("keepassxc-cli")
-        if keepass:
+        if keepass and arguments.keepass_runs > 0:
             database = f"{root}/keepassxc.kdbx"
             xml = f"{root}/keepassxc.xml"
             descriptor = os.open(xml, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -213,9 +213,11 @@ def main():
             os.unlink(xml)
             analyze = [keepass, "analyze", "-q", "--hibp", breach_file, database]
             _, result = timed(analyze, env, stdin=master)
-            listed = result.stdout.decode(errors="replace").count("has been pwned") or \
-                result.stdout.decode(errors="replace").count("pwned")
-            print(f"keepassxc-cli analyze reported {listed} pwned lines (exit {result.returncode})")
+            # "Password for 'site1.example user1' has been leaked 17 times!", one line per entry.
+            listed = result.stdout.decode(errors="replace").count("has been leaked")
+            print(f"keepassxc-cli analyze reported {listed} leaked passwords (exit {result.returncode})")
+            if listed != arguments.breached:
+                sys.exit(f"keepassxc-cli found {listed} of the {arguments.breached} planted: not comparable")
             version = run([keepass, "--version"], env).stdout.decode().strip()
             measure(f"keepassxc-cli {version} analyze --hibp, warm", analyze, stdin=master, expect=None,
                     runs=arguments.keepass_runs)
