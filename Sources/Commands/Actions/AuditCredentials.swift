@@ -79,10 +79,11 @@ public struct AuditCredentials {
     }
 
     static func table(_ report: AuditReport) -> String {
-        let source = report.options.breachSource.map { "checked against \($0)" } ?? "no breach check (--hibp FILE|DIR)"
+        let breached =
+            report.options.breachSource.map { "breached (in \($0))" } ?? "not checked for breaches (no --hibp FILE|DIR)"
         var text =
-            "Audited \(report.audited) password\(report.audited == 1 ? "" : "s"): weak, reused (also in secret fields), "
-            + "older than \(report.options.olderThanDays) days; \(source)\n"
+            "Audited \(report.audited) password\(report.audited == 1 ? "" : "s"): weak, reused (secret fields too), "
+            + "unchanged for over \(report.options.olderThanDays) days, \(breached)\n"
         guard !report.isClean else { return text + "Nothing found.\n" }
         text += tally(report) + "\n"
         for credential in report.credentials {
