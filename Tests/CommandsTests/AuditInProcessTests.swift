@@ -236,4 +236,23 @@ struct AuditInProcessTests {
         #expect(detail.contains("breached: seen 42 times"), "\(detail)")
         Self.expectNoSecret(frames.joined())
     }
+
+    @Test("before unlocking, an unlocked agent's audit marks the preview, after its first frame")
+    func previewMarkedByTheAgent() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        #expect(try fixture.unlock() == .done)  // also writes the identity store the preview comes from
+        let terminal = GridTerminal(script: [.key(.escape)])
+        let flow = Picker.flow(
+            on: terminal, vaultPath: fixture.context.vaultPath, requests: [], context: fixture.context,
+            agentField: .password)
+        guard case .cancelled = try flow.run() else {
+            Issue.record("the picker did not end with Esc")
+            return
+        }
+        let frames = terminal.frames.map(\.text)
+        #expect(frames.count >= 2, "\(frames)")
+        #expect(frames.first.map { $0.contains("GitHub") && !$0.contains("[weak]") } == true, "\(frames)")
+        #expect(frames.last.map { $0.contains("GitHub") && $0.contains("[weak]") } == true, "\(frames)")
+        #expect(frames.allSatisfy { !$0.contains("Master password") && !$0.contains("gh-secret") })
+    }
 }

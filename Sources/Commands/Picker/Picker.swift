@@ -142,6 +142,12 @@ public enum Picker {
                     findings: audit.report(for: vault)?.findings(of: id) ?? [])
             },
             audit: { vault in audit.report(for: vault)?.kindsByCredential ?? [:] },
+            previewAudit: listed == nil || agentField == nil
+                ? nil
+                : agent.map { agent in
+                    let source = audit.breachSource
+                    return { PickerAudit.kinds(fromAgent: agent, vault: path, breachSource: source) }
+                },
             unlock: { password in
                 let vault = try context.open(path, password: password, interrupted: interrupted?.marker)
                 if path == context.vaultPath { AgentControl.keepUnlocked(with: password, in: context) }

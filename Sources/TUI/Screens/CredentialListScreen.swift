@@ -75,6 +75,18 @@ public struct CredentialListScreen: Screen, Sendable {
     public private(set) var showAll: Bool
     /// What an audit found, by credential: rows marked weak, reused or breached.
     public var findings: [UUID: Set<AuditFinding.Kind>] = [:]
+    /// Where the findings come from when finding them takes a moment (an agent's audit): asked
+    /// once, after the first frame is drawn, so the list never waits for it.
+    public var findingsSource: (@Sendable () -> [UUID: Set<AuditFinding.Kind>])?
+    private var findingsAsked = false
+
+    public var opening: Transition<Choice> { findingsSource != nil && !findingsAsked ? .work : .stay }
+
+    public mutating func work() throws -> Transition<Choice> {
+        findingsAsked = true
+        if let findingsSource { findings = findingsSource() }
+        return .stay
+    }
     public private(set) var selection = 0
     /// The first line of the list in view, kept by `handle` so the view moves only when the
     /// selection leaves it (`render` draws from it, adjusted the same way, without storing).
