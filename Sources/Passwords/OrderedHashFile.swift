@@ -21,8 +21,9 @@ import VaultCrypto
 /// kilobytes of the line in a 2 GB file on the first probe, and within a page after three or four.
 /// A file that is not uniform (a short test file, a hand-made list) could make interpolation
 /// crawl, so a probe that did not halve the range is followed by one at its middle: never worse
-/// than twice plain binary search (31 probes for 2 GB). A cold page cache costs a disk read per
-/// probe; four probes instead of thirty is what keeps 1,000 passwords under a second there.
+/// than twice plain binary search (which takes 17 probes to bring 2 GB down to the 16 KiB window,
+/// 22 for 40 GB). A cold page cache costs a disk read per probe: three or four instead of 17 to
+/// 22 is what keeps 1,000 passwords under a second there (Benchmarks/README.md: 0.28 s cold).
 ///
 /// The digests are looked up in ascending order, each search starting from where the last ended
 /// (lo never moves back), and the keys seen along the way must ascend: a file ordered by
