@@ -14,7 +14,7 @@ PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffi
 	zlib1g-dev podman docker-registry apache2-utils openssh-client openssh-server sudo
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
+.PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
@@ -131,6 +131,14 @@ bench-import: release
 # A two-way tie against a single match through the agent (Benchmarks/tie.py; ARGS="10000 100").
 bench-tie: release
 	python3 Benchmarks/tie.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
+
+# pwtui audit against a 2 GB ordered-hash file, cold and warm, beside keepassxc-cli analyze --hibp
+# (Benchmarks/audit/audit.py; ARGS="--size-gb 2 --count 1000 --runs 5"). Installs keepassxc for its
+# keepassxc-cli when it is missing; the breach file is kept in /var/tmp/pwtui-audit-bench.
+bench-audit: release
+	@command -v keepassxc-cli >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq --no-install-recommends keepassxc; \
+		else sudo apt-get install -y -qq --no-install-recommends keepassxc; fi; }
+	python3 Benchmarks/audit/audit.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
 
 bench-fast-path: release
 	cd Benchmarks && $(SWIFT) build -c release --product pwtui-bench

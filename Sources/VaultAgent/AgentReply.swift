@@ -18,6 +18,8 @@ public enum AgentReply: Codable, Sendable, Equatable {
     case refused(status: ExitStatus, message: String)
     /// A merge was done: what came from the other copy.
     case merged(ReconcileSummary)
+    /// What an audit found: titles, ids and kinds of finding only.
+    case audit(AuditReport)
 }
 
 public struct AgentStatus: Codable, Sendable, Equatable {

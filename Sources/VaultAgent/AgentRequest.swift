@@ -34,12 +34,16 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     case mergeFiles(base: String, ours: String, theirs: String)
     /// A conflict copy (absolute path) merged into the held vault with the save protocol.
     case mergeCopy(vault: String, copy: String)
+    /// `pwtui audit`: the held vault's passwords judged (weak, reused, old, breached) where they
+    /// are; only the report, without a secret, comes back.
+    case audit(vault: String, options: AuditOptions)
 
     /// The vault a request is about; nil for the agent's own operations.
     public var vault: String? {
         switch self {
         case .status, .unlock, .lock, .stop, .mergeFiles: return nil
         case .mergeCopy(let vault, _): return vault
+        case .audit(let vault, _): return vault
         case .get(let vault, _, _), .values(let vault, _, _), .identities(let vault, _), .describe(let vault, _),
             .write(let vault, _),
             .view(let vault, _, _):

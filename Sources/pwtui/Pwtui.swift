@@ -22,7 +22,7 @@ struct Pwtui: ParsableCommand {
             Shell completion: `pwtui --generate-completion-script bash` (or zsh, fish) prints a \
             script for your shell; `make install` installs all three.
 
-            Exit codes: 0 done, 1 no credential matches, 64 usage, 65 vault corrupt or unsupported, \
+            Exit codes: 0 done, 1 no credential matches, 3 audit found a password to change, 64 usage, 65 vault corrupt or unsupported, \
             66 no vault (or not a regular file), 73 saved but not confirmed (directory fsync or \
             stdout failed after the save: the change is in force), 74 I/O error (vault unchanged), \
             75 interaction required, 77 wrong master \
@@ -51,7 +51,7 @@ struct Pwtui: ParsableCommand {
                 name: "Manage",
                 subcommands: [
                     AddCommand.self, EditCommand.self, HistoryCommand.self, RemoveCommand.self, GenerateCommand.self,
-                    EquivalentsCommand.self, ImportCommand.self, ExportCommand.self,
+                    EquivalentsCommand.self, ImportCommand.self, ExportCommand.self, AuditCommand.self,
                 ]),
             CommandGroup(
                 name: "Helpers",

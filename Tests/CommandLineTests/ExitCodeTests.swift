@@ -221,4 +221,20 @@ struct ExitCodeTests {
         let first = try sandbox.pwtui(["get", "--id", ids[0], "--field", "username"])
         #expect(first.exitCode == 0 && first.out.hasPrefix("u"), "\(first)")
     }
+
+    @Test(
+        "audit: 3 when a password should change (the report on stdout, no secret), 0 when none, 64 for a bad --older-than"
+    )
+    func audit() throws {
+        let weak = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
+        let found = try weak.pwtui(["audit", "--format", "json"])
+        #expect(found.exitCode == 3, "\(found)")
+        #expect(found.out.contains("\"kind\":\"weak\"") && !found.out.contains("s3cret"), "\(found)")
+        #expect(found.err.contains("1 of 1 password needs changing"), "\(found)")
+        let strong = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "Vq8#mT2!zLp9@xR4wK7$"))
+        let clean = try strong.pwtui(["audit"])
+        #expect(clean.exitCode == 0 && clean.out.contains("Nothing found."), "\(clean)")
+        let bad = try strong.pwtui(["audit", "--older-than", "soon"], password: .none)
+        #expect(bad.exitCode == 64 && bad.err.contains("--older-than"), "\(bad)")
+    }
 }

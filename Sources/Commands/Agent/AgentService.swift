@@ -151,6 +151,9 @@ public final class AgentService: AgentHandler {
                 context.syncIdentities(with: vault, saved: true)
             }
             return AgentAnswer(.merged(summary))
+        case .audit(let path, let options):
+            let vault = try unlocked(for: path)
+            return AgentAnswer(.audit(try VaultAudit.report(of: vault, options: options, now: Clock.system.now())))
         }
     }
 

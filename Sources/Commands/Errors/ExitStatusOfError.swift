@@ -1,4 +1,5 @@
 import Interchange
+import Passwords
 import Platform
 import ServiceMatching
 import TUI
@@ -36,6 +37,14 @@ extension ExitStatus {
             }
         case is WithheldCredential:
             self = .noMatch
+        case let error as BreachLookupError:
+            // A path that names nothing is a mistyped option; a file that is not a Pwned
+            // Passwords file is wrong input, as an export pwtui cannot read is (65).
+            if case .unreadable(let failure) = error, case .system(_, _, let system) = failure, system.isNotFound {
+                self = .usage
+            } else {
+                self = error.isInputOutput ? .ioError : .corrupt
+            }
         case is InvalidServiceIdentifier:
             self = .usage
         case is ImportFailure:

@@ -129,13 +129,25 @@ public enum Picker {
         }
         // A passwd killed midway: which master password to type is said where it is typed.
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
+        let audit = PickerAudit(context)
         return PickerFlow(
             terminal: terminal, vaultPath: path, passwordHint: interrupted?.short ?? passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
             preview: preview,
             answerWithoutUnlocking: agentField.flatMap(answer), codeWithoutUnlocking: codes ? answer(.totp) : nil,
             commandName: Invocation.current(context.environment).command,
-            details: { vault, id in VaultCredentialDetails(id, in: vault, requests: requests, context: context) },
+            details: { vault, id in
+                VaultCredentialDetails(
+                    id, in: vault, requests: requests, context: context,
+                    findings: audit.report(for: vault)?.findings(of: id) ?? [])
+            },
+            audit: { vault in audit.report(for: vault)?.kindsByCredential ?? [:] },
+            previewAudit: listed == nil || agentField == nil
+                ? nil
+                : agent.map { agent in
+                    let source = audit.breachSource
+                    return { PickerAudit.kinds(fromAgent: agent, vault: path, breachSource: source) }
+                },
             unlock: { password in
                 let vault = try context.open(path, password: password, interrupted: interrupted?.marker)
                 if path == context.vaultPath { AgentControl.keepUnlocked(with: password, in: context) }

@@ -18,8 +18,13 @@ final class VaultCredentialDetails: CredentialDetails {
     let context: CommandContext
     /// The credential as first shown, should it vanish from the vault (a merge that removed it).
     private let shown: Credential
+    /// What the picker's audit found about its password (`PickerAudit`).
+    let findings: [AuditFinding]
 
-    init?(_ id: UUID, in vault: Vault, requests: [ServiceIdentifier], context: CommandContext) {
+    init?(
+        _ id: UUID, in vault: Vault, requests: [ServiceIdentifier], context: CommandContext,
+        findings: [AuditFinding] = []
+    ) {
         guard let credential = vault.contents.credential(withID: id) else { return nil }
         self.vault = vault
         self.id = id
@@ -27,6 +32,7 @@ final class VaultCredentialDetails: CredentialDetails {
         self.context = context
         ranking = context.rankingContext(for: vault)
         shown = credential
+        self.findings = findings
     }
 
     var credential: Credential { vault.contents.credential(withID: id) ?? shown }

@@ -49,6 +49,11 @@ public struct PickerFlow<Unlocked, Answer> {
     let codeWithoutUnlocking: ((UUID) throws -> Answer?)?
     let commandName: String
     let details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)?
+    /// What an audit finds in what was unlocked, for marking the list's rows; nil: no marks.
+    let audit: ((Unlocked) -> [UUID: Set<AuditFinding.Kind>])?
+    /// The same for the preview, before anything is unlocked (an unlocked agent's audit), asked
+    /// after the list's first frame; nil: the preview has no marks.
+    let previewAudit: (@Sendable () -> [UUID: Set<AuditFinding.Kind>])?
 
     /// `unlock` opens with a password (throwing `VaultError.wrongPassword` for a wrong one);
     /// `rank` orders what it opened for the request; `credential` finds one there by id.
@@ -56,7 +61,9 @@ public struct PickerFlow<Unlocked, Answer> {
     /// list to show before unlocking; `answerWithoutUnlocking`: the answer for a chosen id when
     /// it can give one without the master password (nil: it cannot); `commandName`: how to run
     /// pwtui in a hint (its full path when it is not on PATH); `details`: what the detail screen
-    /// shows of a credential in what was unlocked (nil: the list offers no details).
+    /// shows of a credential in what was unlocked (nil: the list offers no details); `audit`: what
+    /// an audit finds there, by credential, to mark the rows (nil: no marks); `previewAudit`: the
+    /// same for the preview, asked once its first frame is drawn.
     public init(
         terminal: Terminal, vaultPath: String, passwordHint: String? = nil, requestLabel: String?,
         listTitle: String = "All credentials", offersCodes: Bool = true,
@@ -64,12 +71,16 @@ public struct PickerFlow<Unlocked, Answer> {
         answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil,
         codeWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
         details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)? = nil,
+        audit: ((Unlocked) -> [UUID: Set<AuditFinding.Kind>])? = nil,
+        previewAudit: (@Sendable () -> [UUID: Set<AuditFinding.Kind>])? = nil,
         unlock: @escaping (borrowing SecureBytes) throws -> Unlocked,
         rank: @escaping (Unlocked) -> [RankedCredential],
         credential: @escaping (Unlocked, UUID) -> Credential?
     ) {
         self.commandName = commandName
         self.details = details
+        self.audit = audit
+        self.previewAudit = previewAudit
         self.preview = preview
         self.answerWithoutUnlocking = answerWithoutUnlocking
         self.codeWithoutUnlocking = codeWithoutUnlocking
@@ -99,6 +110,7 @@ public struct PickerFlow<Unlocked, Answer> {
 
     private func chooseBeforeUnlocking(_ preview: [RankedCredential]) throws -> Outcome {
         var list = listScreen(preview)
+        list.findingsSource = previewAudit
         while true {
             guard let choice = try terminal.run(&list) else { return .cancelled }
             let chosen = list.selected?.credential
@@ -132,6 +144,7 @@ public struct PickerFlow<Unlocked, Answer> {
     /// that one come first (asked for before unlocking).
     private func choose(in unlocked: Unlocked, showingFirst: UUID? = nil) throws -> Outcome {
         var list = listScreen(rank(unlocked))
+        if let audit { list.findings = audit(unlocked) }
         var pending = showingFirst.map(CredentialListScreen.Choice.details)
         while true {
             let choice: CredentialListScreen.Choice

@@ -45,8 +45,12 @@ struct CredentialColumns: Equatable {
         let hasCode: Bool
         /// "[note]", "[card]", "[identity]"; nil for a login.
         let itemMarker: String?
+        /// What an audit found that the list marks: weak, reused, breached (not old: every
+        /// password gets old, and the detail screen says it).
+        let findings: [AuditFinding.Kind]
 
-        init(_ entry: RankedCredential) {
+        init(_ entry: RankedCredential, findings: Set<AuditFinding.Kind> = []) {
+            self.findings = findings.filter { $0 != .old }.sorted()
             itemMarker = entry.credential.kind.marker
             title = entry.credential.displayTitle
             username = entry.credential.username
@@ -57,10 +61,13 @@ struct CredentialColumns: Equatable {
 
         /// " (exact-url)", or "" for an entry that did not match; " [code]" after it when the
         /// credential has a one-time code (^T hands that over), then what the item is when it is not
-        /// a login (" [card]"). `compact`: " (url)", " [c]"; the item's mark has one form.
+        /// a login (" [card]"), then what an audit found (" [weak, breached]"). `compact`:
+        /// " (url)", " [c]", " [!]"; the item's mark has one form.
         func how(compact: Bool) -> String {
             let kind = match.map { " (\(compact ? Self.shortName($0) : $0.rawValue))" } ?? ""
-            return kind + (hasCode ? (compact ? " [c]" : " [code]") : "") + (itemMarker.map { " " + $0 } ?? "")
+            let audit =
+                findings.isEmpty ? "" : compact ? " [!]" : " [" + findings.map(\.rawValue).joined(separator: ", ") + "]"
+            return kind + (hasCode ? (compact ? " [c]" : " [code]") : "") + (itemMarker.map { " " + $0 } ?? "") + audit
         }
 
         static func shortName(_ kind: MatchKind) -> String {

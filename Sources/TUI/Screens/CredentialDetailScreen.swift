@@ -179,6 +179,10 @@ public struct CredentialDetailScreen: Screen {
             credential.username.isEmpty ? .dim : .normal)
         lines.append(Line(label: "Password", content: .secret(credential.secret, before: "")))
         if credential.totp != nil { lines.append(Line(label: "Code", content: .oneTimeCode)) }
+        // Why this password should change (`pwtui audit`), next to it: never the password itself.
+        for (index, finding) in details.findings.enumerated() {
+            field(index == 0 ? "Audit" : "", finding.summary, .warning)
+        }
         for (index, service) in credential.services.enumerated() {
             let how = details.match(of: service).map { "  \($0.rawValue)" } ?? ""
             lines.append(

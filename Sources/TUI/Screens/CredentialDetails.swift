@@ -27,4 +27,11 @@ public protocol CredentialDetails: AnyObject {
     /// Makes previous password `number` (as `Credential.previousSecrets` counts, from 1) current,
     /// keeping the current one in the history, and saves. Errors carry a message for a person.
     func restore(previous number: Int) throws
+    /// What an audit found about the password when the screen opened (`pwtui audit`'s kinds:
+    /// weak, reused, old, breached); empty when nothing was, or nobody audited.
+    var findings: [AuditFinding] { get }
+}
+
+extension CredentialDetails {
+    public var findings: [AuditFinding] { [] }
 }

@@ -73,6 +73,20 @@ public struct CredentialListScreen: Screen, Sendable {
     let list: FilterableList
     public private(set) var query = ""
     public private(set) var showAll: Bool
+    /// What an audit found, by credential: rows marked weak, reused or breached.
+    public var findings: [UUID: Set<AuditFinding.Kind>] = [:]
+    /// Where the findings come from when finding them takes a moment (an agent's audit): asked
+    /// once, after the first frame is drawn, so the list never waits for it.
+    public var findingsSource: (@Sendable () -> [UUID: Set<AuditFinding.Kind>])?
+    private var findingsAsked = false
+
+    public var opening: Transition<Choice> { findingsSource != nil && !findingsAsked ? .work : .stay }
+
+    public mutating func work() throws -> Transition<Choice> {
+        findingsAsked = true
+        if let findingsSource { findings = findingsSource() }
+        return .stay
+    }
     public private(set) var selection = 0
     /// The first line of the list in view, kept by `handle` so the view moves only when the
     /// selection leaves it (`render` draws from it, adjusted the same way, without storing).
@@ -215,7 +229,8 @@ public struct CredentialListScreen: Screen, Sendable {
         // Columns sized from the entries in view (`CredentialColumns`).
         let cells = lines.compactMap { offset -> (Int, CredentialColumns.Cells)? in
             guard case .entry(let index) = layout.line(scroll + offset) else { return nil }
-            return (index, CredentialColumns.Cells(list.ranked[visible[index]]))
+            let entry = list.ranked[visible[index]]
+            return (index, CredentialColumns.Cells(entry, findings: findings[entry.credential.id] ?? []))
         }
         let columns = CredentialColumns(cells.map(\.1), width: size.columns)
         var next = cells.makeIterator()

@@ -40,6 +40,29 @@ public enum BLAKE2b {
         return digest
     }
 
+    /// BLAKE2b-256 of `data`, read where it is (a password in protected memory), keyed with
+    /// `key` (16 to 64 bytes): `pwtui audit` finds a password used twice by equal keyed digests
+    /// under a random key, so the passwords are never compared, nor their digests kept, in a
+    /// form that outlives the key.
+    public static func mac(_ data: UnsafeRawBufferPointer, key: borrowing SecureBytes) throws(VaultCryptoError)
+        -> [UInt8]
+    {
+        try Sodium.ready()
+        guard key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX)
+        else {
+            throw .invalidInput("BLAKE2b key must be 16 to 64 bytes")
+        }
+        var digest = [UInt8](repeating: 0, count: digestByteCount)
+        let status = key.withUnsafeBytes { keyBytes in
+            digest.withUnsafeMutableBufferPointer { out in
+                crypto_generichash(
+                    out.mutableBytes, digestByteCount, data.bytes, UInt64(data.count), keyBytes.bytes, keyBytes.count)
+            }
+        }
+        guard status == 0 else { throw .invalidInput("BLAKE2b failed") }
+        return digest
+    }
+
     /// Constant-time equality of two 32-byte digests (`crypto_verify_32`).
     public static func digestsMatch(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == digestByteCount, b.count == digestByteCount else { return false }

@@ -5,6 +5,9 @@
 public enum ExitStatus: Int32, Sendable, Codable {
     case success = 0
     case noMatch = 1
+    /// `pwtui audit` found a password to change (weak, reused, old or breached): the report is
+    /// on stdout. Not a failure of pwtui's; scripts test for it, as with gopass's audit.
+    case auditFindings = 3
     case usage = 64
     case corrupt = 65
     case noVault = 66

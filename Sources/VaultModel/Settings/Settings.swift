@@ -18,6 +18,9 @@ public struct Settings: Equatable, Sendable {
     public var agent: AgentUse = .auto
     /// How long the agent stays unlocked unused: "15m", "90s", "2h" or seconds.
     public var agentIdleTimeout = "15m"
+    /// Have I Been Pwned's ordered hash file or range directory (docs/audit.md): what `pwtui
+    /// audit` checks without `--hibp`, and the picker's breached marks.
+    public var pwnedPasswords: String?
 
     public enum AgentUse: String, Sendable, Equatable, CaseIterable {
         case auto, off
@@ -114,6 +117,7 @@ public struct Settings: Equatable, Sendable {
                         problem: "agent_idle_timeout must be a duration like \"15m\", \"90s\" or \"2h\"")
                 }
                 settings.agentIdleTimeout = text
+            case "pwned_passwords": settings.pwnedPasswords = try string()
             case "equivalents_off":
                 settings.disabledEquivalents = try string().split(separator: ",").map { $0.trimmingSpaces() }
                     .filter { !$0.isEmpty }
@@ -135,6 +139,7 @@ public struct Settings: Equatable, Sendable {
         lines.append("identity_store = \(identityStore)")
         lines.append("agent = \(quoted(agent.rawValue))")
         lines.append("agent_idle_timeout = \(quoted(agentIdleTimeout))")
+        if let pwnedPasswords { lines.append("pwned_passwords = \(quoted(pwnedPasswords))") }
         if !disabledEquivalents.isEmpty {
             lines.append("equivalents_off = \(quoted(disabledEquivalents.joined(separator: ", ")))")
         }

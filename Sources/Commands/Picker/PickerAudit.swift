@@ -1,0 +1,50 @@
+import FoundationEssentials
+import Platform
+import VaultAgent
+import VaultModel
+
+/// The picker's audit of a vault it opened: the same `VaultAudit` as `pwtui audit`, against the
+/// settings' `pwned_passwords` when there is one, taken once per opened vault and kept for the
+/// list's marks and every detail screen. A breach file that cannot be read costs the breached
+/// marks only, never the picker: the audit is then taken without it. Before unlocking, an unlocked
+/// agent is asked for its audit instead (after the list's first frame: `CredentialListScreen`).
+final class PickerAudit {
+    private let context: CommandContext
+    private var reports: [ObjectIdentifier: AuditReport] = [:]
+
+    init(_ context: CommandContext) {
+        self.context = context
+    }
+
+    /// The kinds found by an agent that holds `path` unlocked, for the list shown before
+    /// unlocking; none when no agent answers (locked, absent, another vault, an older version).
+    static func kinds(fromAgent agent: AgentClient, vault path: String, breachSource: String?) -> [UUID: Set<
+        AuditFinding.Kind
+    >] {
+        func ask(_ options: AuditOptions) -> AuditReport? {
+            guard let answer = try? agent.ask(.audit(vault: path, options: options)),
+                case .audit(let report) = answer.body
+            else { return nil }
+            return report
+        }
+        let report = ask(AuditOptions(breachSource: breachSource)) ?? ask(AuditOptions())
+        return report?.kindsByCredential ?? [:]
+    }
+
+    /// The settings' breach file, absolute; nil when there is none (or the settings are unreadable).
+    var breachSource: String? {
+        (try? context.settings().pwnedPasswords).flatMap { $0 }.map(FileSystem.absolute)
+    }
+
+    func report(for vault: Vault) -> AuditReport? {
+        if let report = reports[ObjectIdentifier(vault)] { return report }
+        let now = Clock.system.now()
+        let source = breachSource
+        guard
+            let report = (try? VaultAudit.report(of: vault, options: AuditOptions(breachSource: source), now: now))
+                ?? (try? VaultAudit.report(of: vault, options: AuditOptions(), now: now))
+        else { return nil }
+        reports[ObjectIdentifier(vault)] = report
+        return report
+    }
+}
