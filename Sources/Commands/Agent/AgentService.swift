@@ -68,7 +68,7 @@ public final class AgentService: AgentHandler {
         case .get(let path, var query, let field):
             let vault = try unlocked(for: path)
             // Who asks is the connection's peer, whatever the request says (it cannot say).
-            query.askingProgram = asker(peer)
+            query.askingProgram = asker(peer, of: vault)
             let (credential, tied) = try context.rankedAnswer(query, in: vault)
             return AgentAnswer(
                 .credential(
@@ -78,7 +78,7 @@ public final class AgentService: AgentHandler {
         case .values(let path, let ids, let fields):
             guard ids.count == fields.count else { throw VaultError.invalidRequest("as many fields as ids, please") }
             let vault = try unlocked(for: path)
-            let asking = asker(peer)
+            let asking = asker(peer, of: vault)
             var values = try SecureBytes(capacity: 256)
             var lengths: [Int] = []
             for (id, field) in zip(ids, fields) {
@@ -109,7 +109,7 @@ public final class AgentService: AgentHandler {
             let vault = try unlocked(for: path)
             let credential = try vault.credential(id: id)
             // A revealed password is given like `get` gives it: to the programs it is bound to.
-            if view.reveal { try credential.requireGiven(to: asker(peer)) }
+            if view.reveal { try credential.requireGiven(to: asker(peer, of: vault)) }
             let lastUsed = context.usageHistory.read().lastUsed(credential.id)
             return AgentAnswer(
                 .identity(IdentityStore.Identity(credential)),
@@ -158,8 +158,10 @@ public final class AgentService: AgentHandler {
     }
 
     /// Who sent a request: the peer's chain of processes; an unknown peer is nobody's program.
-    private func asker(_ peer: Int32?) -> ProcessChain {
-        peer.map { context.processChain($0) } ?? ProcessChain(members: [])
+    /// Looked up only when `vault` has a credential bound to programs (none: nobody is refused).
+    private func asker(_ peer: Int32?, of vault: Vault) -> ProcessChain {
+        guard vault.contents.hasBoundCredentials, let peer else { return ProcessChain(members: []) }
+        return context.processChain(peer)
     }
 
     /// A copy under another key is for the client to open with the master password (75).

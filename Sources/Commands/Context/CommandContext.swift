@@ -159,7 +159,11 @@ public final class CommandContext {
     /// and counts as its use for the services.
     public func rankedAnswer(_ query: CredentialQuery, in vault: Vault) throws -> (credential: Credential, tied: Int) {
         var query = query
-        if query.askingProgram == nil { query.askingProgram = processChain(CurrentProcess.id) }
+        // Who asks matters only when something is bound (then /proc is read: see ProcessChain).
+        if query.askingProgram == nil {
+            query.askingProgram =
+                vault.contents.hasBoundCredentials ? processChain(CurrentProcess.id) : ProcessChain(members: [])
+        }
         if let id = query.id {
             let credential = try vault.credential(id: id)
             if let asking = query.askingProgram { try credential.requireGiven(to: asking) }

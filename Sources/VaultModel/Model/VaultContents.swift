@@ -23,6 +23,12 @@ public struct VaultContents {
         VaultContents(secrets: try SecretArena())
     }
 
+    /// Whether any credential is bound to programs: only then is it worth learning who asks
+    /// (a walk through /proc on every answer otherwise).
+    public var hasBoundCredentials: Bool {
+        credentials.contains { !$0.allowedPrograms.isEmpty }
+    }
+
     public func credential(withID id: UUID) -> Credential? {
         index(of: id).map { credentials[$0] }
     }
