@@ -29,6 +29,8 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         /// Programs to bind the credential to, and bindings to remove (format 1.4).
         public var allowPrograms: [String] = []
         public var disallowPrograms: [String] = []
+        /// What the item is, when it changes (`ssh generate` makes an SSH key of a new item).
+        public var kind: ItemKind?
 
         public init(
             title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
@@ -136,6 +138,7 @@ public enum CredentialChange: Equatable, Sendable, Codable {
                 for service in added where !entry.services.contains(service) { entry.services.append(service) }
                 entry.allowedPrograms = Set(entry.allowedPrograms).union(edits.allowPrograms)
                     .subtracting(edits.disallowPrograms).sorted()
+                if let kind = edits.kind { entry.kind = kind }
             }
             if edits.replacesSecret { try vault.replaceSecret(of: credential.id, with: secret) }
             switch edits.totp {
