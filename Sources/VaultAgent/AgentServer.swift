@@ -69,6 +69,8 @@ public final class AgentServer: @unchecked Sendable {
 
     /// The ssh-agent socket's path and handler, when the agent serves one.
     private let ssh: (socketPath: String, handler: any SSHAgentHandler)?
+    /// Its server once listening; guarded by `control`.
+    private var sshServer: SSHAgentServer?
 
     public init(socketPath: String, handler: any AgentHandler, ssh: (socketPath: String, handler: any SSHAgentHandler)? = nil) {
         self.socketPath = socketPath
@@ -96,6 +98,7 @@ public final class AgentServer: @unchecked Sendable {
             control.unlock()
         }
         let sshServer = try ssh.map { try startSSHAgent(socketPath: $0.socketPath, handler: $0.handler) }
+        control.withLock { self.sshServer = sshServer }
         defer {
             control.withLock { stopping = true }
             // Now, not when its thread next looks: the process may end first.
@@ -229,6 +232,7 @@ public final class AgentServer: @unchecked Sendable {
             // not when the accept loop next looks, up to 250 ms later.
             if !socketPath.isEmpty { try? FileSystem.removeIfPresent(socketPath) }
             socketRemoved = true
+            sshServer?.removeSocket()
             control.unlock()
         }
         return answer

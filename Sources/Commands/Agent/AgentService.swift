@@ -17,7 +17,7 @@ import VaultModel
 /// use), on `lock`, and when the server stops. `AgentServer` carries the requests here, one at a
 /// time.
 public final class AgentService: AgentHandler {
-    private let context: CommandContext
+    let context: CommandContext
     private let idleTimeout: Duration
     private var vault: Vault?
     private var lastUse = ContinuousClock.now
@@ -155,7 +155,7 @@ public final class AgentService: AgentHandler {
     }
 
     /// Who sent a request: the peer's chain of processes; an unknown peer is nobody's program.
-    private func asker(_ peer: Int32?) -> ProcessChain {
+    func asker(_ peer: Int32?) -> ProcessChain {
         peer.map { context.processChain($0) } ?? ProcessChain(members: [])
     }
 
@@ -171,7 +171,7 @@ public final class AgentService: AgentHandler {
 
     /// The vault, current with the file, when the request is for it and it is unlocked; each use
     /// postpones the idle lock. A master password changed elsewhere locks the agent.
-    private func unlocked(for path: String) throws -> Vault {
+    func unlocked(for path: String) throws -> Vault {
         guard path == context.vaultPath else {
             throw CommandFailure(.interactionRequired, "the agent holds another vault (\(context.vaultPath))")
         }

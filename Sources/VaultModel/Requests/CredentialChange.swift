@@ -31,6 +31,9 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         public var disallowPrograms: [String] = []
         /// What the item is, when it changes (`ssh generate` makes an SSH key of a new item).
         public var kind: ItemKind?
+        /// Text fields to set, in order, beside `setField` (an SSH key's public key, hosts and
+        /// policy: one change, one save).
+        public var textFields: [FieldEdit] = []
 
         public init(
             title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
@@ -148,6 +151,12 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             }
             if let field = edits.setField {
                 try vault.setField(of: credential.id, name: field.name, text: field.text, secret: secret)
+            }
+            for field in edits.textFields {
+                guard let text = field.text else {
+                    throw VaultError.invalidRequest("the field '\(field.name)' needs a text (one secret per change)")
+                }
+                try vault.setField(of: credential.id, name: field.name, text: text, secret: secret)
             }
             for name in edits.removeFields { try vault.removeField(of: credential.id, name: name) }
             return try IdentityStore.Identity(vault.credential(id: credential.id.uuidString))
