@@ -72,7 +72,9 @@ public final class AgentServer: @unchecked Sendable {
     /// Its server once listening; guarded by `control`.
     private var sshServer: SSHAgentServer?
 
-    public init(socketPath: String, handler: any AgentHandler, ssh: (socketPath: String, handler: any SSHAgentHandler)? = nil) {
+    public init(
+        socketPath: String, handler: any AgentHandler, ssh: (socketPath: String, handler: any SSHAgentHandler)? = nil
+    ) {
         self.socketPath = socketPath
         self.handler = handler
         self.ssh = ssh

@@ -113,16 +113,16 @@ public enum SSHAgentProtocol {
 
     // MARK: Encoding
 
-    static func uint32(_ value: UInt32) -> [UInt8] {
+    public static func uint32(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
-    static func string(_ bytes: [UInt8]) -> [UInt8] {
+    public static func string(_ bytes: [UInt8]) -> [UInt8] {
         uint32(UInt32(bytes.count)) + bytes
     }
 
     /// The big-endian length at the start of `header` (4 bytes).
-    static func length(_ header: some Collection<UInt8>) -> Int {
+    public static func length(_ header: some Collection<UInt8>) -> Int {
         header.reduce(0) { $0 << 8 | Int($1) }
     }
 

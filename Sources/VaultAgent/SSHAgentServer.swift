@@ -176,7 +176,9 @@ public final class SSHAgentServer: @unchecked Sendable {
 
     /// Fills `buffer` whole before `deadline`; false at the end of the stream, on an error or at
     /// the deadline.
-    private func read(_ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, before deadline: Deadline)
+    private func read(
+        _ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, before deadline: Deadline
+    )
         -> Bool
     {
         var filled = 0
@@ -196,8 +198,9 @@ public final class SSHAgentServer: @unchecked Sendable {
         // Only the two messages answered are copied out of protected memory; the type is the
         // first byte, and `receive` never returns an empty body.
         let type = body.withUnsafeBytes { $0.first ?? 0 }
-        guard type == SSHAgentProtocol.MessageType.requestIdentities.rawValue
-            || type == SSHAgentProtocol.MessageType.signRequest.rawValue
+        guard
+            type == SSHAgentProtocol.MessageType.requestIdentities.rawValue
+                || type == SSHAgentProtocol.MessageType.signRequest.rawValue
         else { return SSHAgentProtocol.failure }
         let request: SSHAgentProtocol.Request
         do {

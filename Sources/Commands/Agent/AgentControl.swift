@@ -28,7 +28,8 @@ public enum AgentControl {
             CurrentProcess.closeDescriptors(from: 3)
             let service = AgentService(context: context, idleTimeout: idleTimeout)
             try AgentServer(
-                socketPath: socketPath, handler: service, ssh: (socketPath: context.paths.sshAgentSocket, handler: service)
+                socketPath: socketPath, handler: service,
+                ssh: (socketPath: context.paths.sshAgentSocket, handler: service)
             ).run()
             return true
         }
