@@ -86,6 +86,33 @@ struct SSHAgentProgramTests {
         #expect(!FileManager.default.fileExists(atPath: message + ".sig"))
     }
 
+    @Test(
+        "another uid that reaches the socket is cut off before anything is read",
+        .enabled(if: isRoot, "needs root: runuser to another user"))
+    func anotherUser() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, _, socket) = try Self.withKey(sandbox)
+        // The directory's 0700 and the socket's 0600 are the first fences; opened here, so that
+        // only the server's own check of the peer's uid stands between nobody and the keys.
+        for directory in [
+            sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", sandbox.root + "/xdg/runtime/pwtui",
+        ] {
+            _ = chmod(directory, 0o755)
+        }
+        _ = chmod(socket, 0o666)
+        let mine = try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: ["SSH_AUTH_SOCK": socket])
+        #expect(mine.exitCode == 0 && mine.out == line, "\(mine)")
+        let theirs = try sandbox.run(
+            "/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/ssh-add", "-L"],
+            environment: ["SSH_AUTH_SOCK": socket, "HOME": "/"])
+        #expect(theirs.exitCode != 0 && !theirs.out.contains("ssh-ed25519"), "\(theirs)")
+        // Cut off, not answered: an agent that answered with no keys would say "has no identities"
+        // (exit 1); the connection closed under it is "communication with agent failed" or, when
+        // the close comes while it still writes, "Broken pipe".
+        #expect(!theirs.err.contains("has no identities") && !theirs.err.isEmpty, "\(theirs)")
+    }
+
     /// The key in OpenSSH's own private key format (openssh-key-v1, unencrypted), for the
     /// comparison with ssh-agent: `seed` is the vault's secret, read with `pwtui get`.
     static func openSSHPrivateKey(seed: [UInt8], publicKey: [UInt8], comment: String) -> String {
