@@ -257,4 +257,37 @@ struct SSHAgentInProcessTests {
             try GenerateSSHKey(title: "x", hosts: ["https://example.org/"], confirm: .session).run(in: fixture.context)
         }
     }
+
+    /// An agent as one of an older version answers: every identity without its kind.
+    final class KindlessAgent: AgentHandler {
+        let service: AgentService
+        init(_ service: AgentService) { self.service = service }
+        func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
+            var answer = service.handle(request, payload: &payload, peer: peer)
+            if case .identity(let identity) = answer.reply {
+                answer.reply = .identity(
+                    IdentityStore.Identity(
+                        id: identity.id, title: identity.title, username: identity.username,
+                        services: identity.services, rank: identity.rank))
+            }
+            return answer
+        }
+        func idle() { service.idle() }
+        func stop() { service.stop() }
+    }
+
+    @Test("an agent of an older version that saves the key as a login: generate says so and prints no key")
+    func olderAgent() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        let server = AgentServer(socketPath: "", handler: KindlessAgent(fixture.service))
+        fixture.context.agentClient = AgentClient(connect: { server.connectInProcess() })
+        let failure = try #require(
+            throws: CommandFailure.self,
+            performing: {
+                try GenerateSSHKey(title: "k", hosts: [], confirm: .session).run(in: fixture.context)
+            })
+        #expect(failure.message.contains("older version"))
+        #expect(fixture.streams.output.isEmpty)
+    }
 }

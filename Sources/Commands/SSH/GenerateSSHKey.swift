@@ -39,7 +39,17 @@ public struct GenerateSSHKey {
             .init(name: SSHKeyItem.hostsField, text: hosts.joined(separator: " ")),
             .init(name: SSHKeyItem.confirmField, text: confirm.rawValue),
         ]
-        try access.apply(.edit(id: added.id.uuidString, edits), secret: SecureBytes(zeros: 0))
+        let made = try access.apply(.edit(id: added.id.uuidString, edits), secret: SecureBytes(zeros: 0))
+        // An agent of an older version, left running across an upgrade, reads the edit without the
+        // fields it does not know (kind, text fields) and answers without a kind: said, not printed
+        // as if it had worked.
+        guard made.kind == .sshKey else {
+            let id = added.id.uuidString.lowercased().prefix(8)
+            throw CommandFailure(
+                .savedButUnconfirmed,
+                "the running agent is of an older version and saved \(id) as a login, not an SSH key; "
+                    + "`pwtui rm \(id)`, `pwtui agent stop`, then generate again")
+        }
         try context.streams.write(
             line + "\n", afterSaving: "the new SSH key \(added.id.uuidString.lowercased().prefix(8))")
     }
