@@ -60,4 +60,7 @@ public struct Paths: Sendable, Equatable {
     public var themesDirectory: String { configDirectory + "/themes" }
     /// The agent's socket.
     public var agentSocket: String { runtimeDirectory + "/agent.sock" }
+
+    /// The agent's ssh-agent socket, beside its own (`SSH_AUTH_SOCK`, `pwtui ssh socket`).
+    public var sshAgentSocket: String { runtimeDirectory + "/ssh-agent.sock" }
 }

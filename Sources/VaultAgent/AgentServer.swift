@@ -39,6 +39,9 @@ public struct AgentAnswer: ~Copyable {
 /// holds the turn (a request is a use anyway). It stops on a `stop` request, on SIGTERM, SIGHUP or
 /// SIGINT, and when its socket is removed (the runtime directory cleaned up at logout: nobody can
 /// reach it any more).
+///
+/// With an `SSHAgentServer`, OpenSSH's clients are served on a second socket beside the first,
+/// accepted on a thread of its own and handled under the same turn; it stops when this does.
 public final class AgentServer: @unchecked Sendable {
     public static let maximumConnections = 32
     /// For a client to send its whole request, and again for it to take the whole answer.
@@ -64,9 +67,17 @@ public final class AgentServer: @unchecked Sendable {
     private let registry = Lock()
     private var open: [FileDescriptor: OpenConnection] = [:]
 
-    public init(socketPath: String, handler: any AgentHandler) {
+    /// The ssh-agent socket's path and handler, when the agent serves one.
+    private let ssh: (socketPath: String, handler: any SSHAgentHandler)?
+    /// Its server once listening; guarded by `control`.
+    private var sshServer: SSHAgentServer?
+
+    public init(
+        socketPath: String, handler: any AgentHandler, ssh: (socketPath: String, handler: any SSHAgentHandler)? = nil
+    ) {
         self.socketPath = socketPath
         self.handler = handler
+        self.ssh = ssh
     }
 
     public func run() throws {
@@ -87,6 +98,13 @@ public final class AgentServer: @unchecked Sendable {
             control.lock()
             if !socketRemoved { try? FileSystem.removeIfPresent(socketPath) }
             control.unlock()
+        }
+        let sshServer = try ssh.map { try startSSHAgent(socketPath: $0.socketPath, handler: $0.handler) }
+        control.withLock { self.sshServer = sshServer }
+        defer {
+            control.withLock { stopping = true }
+            // Now, not when its thread next looks: the process may end first.
+            sshServer?.removeSocket()
         }
         while !isStopping() {
             if SignalFlag.received != nil { break }
@@ -109,6 +127,25 @@ public final class AgentServer: @unchecked Sendable {
         guard let (client, served) = try? UnixSocket.pair() else { return nil }
         admit(served)
         return AgentConnection(client, timeout: AgentClient.answerTimeout)
+    }
+
+    /// The ssh-agent socket, served on a thread of its own until this server stops (which
+    /// removes its socket there, or, when the process ends first, the next agent's `listen`).
+    private func startSSHAgent(socketPath path: String, handler sshHandler: any SSHAgentHandler) throws
+        -> SSHAgentServer
+    {
+        let server = SSHAgentServer(socketPath: path, handler: sshHandler, turn: turn)
+        let listener = try server.listen()
+        do {
+            try DetachedThread.start { [self] in
+                server.acceptLoop(on: listener, until: { isStopping() })
+            }
+        } catch {
+            listener.close()
+            server.removeSocket()
+            throw AgentError.unsafeDirectory("cannot serve \(path): \(error)")
+        }
+        return server
     }
 
     private func isStopping() -> Bool {
@@ -197,6 +234,7 @@ public final class AgentServer: @unchecked Sendable {
             // not when the accept loop next looks, up to 250 ms later.
             if !socketPath.isEmpty { try? FileSystem.removeIfPresent(socketPath) }
             socketRemoved = true
+            sshServer?.removeSocket()
             control.unlock()
         }
         return answer

@@ -57,7 +57,7 @@ struct Pwtui: ParsableCommand {
                 name: "Helpers",
                 subcommands: [
                     UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self, DockerCredentialCommand.self,
-                    AskpassCommand.self, RunCommand.self, InjectCommand.self,
+                    AskpassCommand.self, RunCommand.self, InjectCommand.self, SshCommand.self,
                 ]),
             CommandGroup(
                 name: "Sync",

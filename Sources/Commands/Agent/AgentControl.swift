@@ -26,8 +26,11 @@ public enum AgentControl {
             // Descriptors inherited from whoever started us (a test harness's pipe that its
             // reader waits on until it closes) must not live as long as the agent.
             CurrentProcess.closeDescriptors(from: 3)
-            try AgentServer(socketPath: socketPath, handler: AgentService(context: context, idleTimeout: idleTimeout))
-                .run()
+            let service = AgentService(context: context, idleTimeout: idleTimeout)
+            try AgentServer(
+                socketPath: socketPath, handler: service,
+                ssh: (socketPath: context.paths.sshAgentSocket, handler: service)
+            ).run()
             return true
         }
         // Detached: a session of its own, so closing the terminal that started it does not end it.

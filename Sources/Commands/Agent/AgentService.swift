@@ -17,7 +17,7 @@ import VaultModel
 /// use), on `lock`, and when the server stops. `AgentServer` carries the requests here, one at a
 /// time.
 public final class AgentService: AgentHandler {
-    private let context: CommandContext
+    let context: CommandContext
     private let idleTimeout: Duration
     private var vault: Vault?
     private var lastUse = ContinuousClock.now
@@ -159,7 +159,7 @@ public final class AgentService: AgentHandler {
 
     /// Who sent a request: the peer's chain of processes; an unknown peer is nobody's program.
     /// Looked up only when `vault` has a credential bound to programs (none: nobody is refused).
-    private func asker(_ peer: Int32?, of vault: Vault) -> ProcessChain {
+    func asker(_ peer: Int32?, of vault: Vault) -> ProcessChain {
         guard vault.contents.hasBoundCredentials, let peer else { return ProcessChain(members: []) }
         return context.processChain(peer)
     }
@@ -176,7 +176,7 @@ public final class AgentService: AgentHandler {
 
     /// The vault, current with the file, when the request is for it and it is unlocked; each use
     /// postpones the idle lock. A master password changed elsewhere locks the agent.
-    private func unlocked(for path: String) throws -> Vault {
+    func unlocked(for path: String) throws -> Vault {
         guard path == context.vaultPath else {
             throw CommandFailure(.interactionRequired, "the agent holds another vault (\(context.vaultPath))")
         }

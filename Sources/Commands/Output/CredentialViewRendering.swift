@@ -13,11 +13,14 @@ import VaultModel
 /// dots whatever its length.
 extension CredentialView {
     func render(_ credential: Credential, from vault: Vault, lastUsed: Timestamp?) throws -> SecureBytes {
+        // An SSH key's secret is its private key: never revealed here (docs/ssh.md).
+        var view = self
+        if credential.kind == .sshKey { view.reveal = false }
         var output = try SecureBytes(capacity: 512)
         switch (kind, format) {
-        case (.details, .text): try detailsText(credential, lastUsed: lastUsed, from: vault, into: &output)
-        case (.details, .json): try detailsJSON(credential, lastUsed: lastUsed, from: vault, into: &output)
-        case (.history, _): try history(credential, from: vault, into: &output)
+        case (.details, .text): try view.detailsText(credential, lastUsed: lastUsed, from: vault, into: &output)
+        case (.details, .json): try view.detailsJSON(credential, lastUsed: lastUsed, from: vault, into: &output)
+        case (.history, _): try view.history(credential, from: vault, into: &output)
         }
         return output
     }

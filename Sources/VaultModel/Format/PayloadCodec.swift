@@ -33,7 +33,8 @@ import Platform
 //     totp past  := u8 algorithm, u8 digits, u32 period,  tag 16 (format 1.3, optional): a key
 //                   i64 replaced ms, the key bytes         the credential had before; a reader
 //                                                          that skips it only loses that history
-//     item kind  := u8 (1 note, 2 card, 3 identity)        tag 17 (format 1.3): absent for a login
+//     item kind  := u8 (1 note, 2 card, 3 identity,      tag 17 (format 1.3): absent for a login;
+//                   4 SSH key)                             4 read as a login before it was known
 //     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:

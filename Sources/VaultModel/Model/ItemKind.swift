@@ -3,11 +3,18 @@
 /// nothing a credential may hold (a card's number and code are secret fields, its expiry and
 /// brand text fields); it says what the item is where it is listed, so that the picker can mark
 /// a card as a card instead of as a login without a site.
-public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable {
+///
+/// An SSH key (issue 27) is the one kind the agent treats apart: its secret is an
+/// Ed25519 seed that `get` and git's helper never hand out as a password for a host (it has no
+/// services: its hosts are a text field, `SSHKeyItem`), and `pwtui agent` serves it over the
+/// ssh-agent protocol. It needs no new format: a version without it reads the kind as a login
+/// (`PayloadCodec`), which is harmless: the item keeps its title, fields and secret.
+public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable, Codable {
     case login = 0
     case note = 1
     case card = 2
     case identity = 3
+    case sshKey = 4
 
     /// The picker's mark after the match kind, beside `[code]`; nil for a login.
     public var marker: String? {
@@ -16,12 +23,17 @@ public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable {
         case .note: "[note]"
         case .card: "[card]"
         case .identity: "[identity]"
+        case .sshKey: "[ssh]"
         }
     }
 
-    /// In pwtui's CSV export's `kind` column: "", "note", "card", "identity".
+    /// In pwtui's CSV export's `kind` column: "", "note", "card", "identity", "ssh-key".
     public var token: String {
-        self == .login ? "" : String(describing: self)
+        switch self {
+        case .login: ""
+        case .sshKey: "ssh-key"
+        default: String(describing: self)
+        }
     }
 
     /// For people: "secure note", "card", "identity".
@@ -31,6 +43,7 @@ public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable {
         case .note: "secure note"
         case .card: "card"
         case .identity: "identity"
+        case .sshKey: "SSH key"
         }
     }
 }

@@ -29,6 +29,11 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         /// Programs to bind the credential to, and bindings to remove (format 1.4).
         public var allowPrograms: [String] = []
         public var disallowPrograms: [String] = []
+        /// What the item is, when it changes (`ssh generate` makes an SSH key of a new item).
+        public var kind: ItemKind?
+        /// Text fields to set, in order, beside `setField` (an SSH key's public key, hosts and
+        /// policy: one change, one save).
+        public var textFields: [FieldEdit] = []
 
         public init(
             title: String? = nil, username: String? = nil, rank: Int32? = nil, notes: String? = nil,
@@ -136,6 +141,7 @@ public enum CredentialChange: Equatable, Sendable, Codable {
                 for service in added where !entry.services.contains(service) { entry.services.append(service) }
                 entry.allowedPrograms = Set(entry.allowedPrograms).union(edits.allowPrograms)
                     .subtracting(edits.disallowPrograms).sorted()
+                if let kind = edits.kind { entry.kind = kind }
             }
             if edits.replacesSecret { try vault.replaceSecret(of: credential.id, with: secret) }
             switch edits.totp {
@@ -145,6 +151,12 @@ public enum CredentialChange: Equatable, Sendable, Codable {
             }
             if let field = edits.setField {
                 try vault.setField(of: credential.id, name: field.name, text: field.text, secret: secret)
+            }
+            for field in edits.textFields {
+                guard let text = field.text else {
+                    throw VaultError.invalidRequest("the field '\(field.name)' needs a text (one secret per change)")
+                }
+                try vault.setField(of: credential.id, name: field.name, text: text, secret: secret)
             }
             for name in edits.removeFields { try vault.removeField(of: credential.id, name: name) }
             return try IdentityStore.Identity(vault.credential(id: credential.id.uuidString))

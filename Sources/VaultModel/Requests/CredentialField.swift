@@ -35,6 +35,14 @@ public enum CredentialField: RawRepresentable, Hashable, CaseIterable, Sendable,
 
     /// What `write` prints, in protected memory (the agent sends it over its socket).
     public func render(_ credential: Credential, from vault: Vault) throws -> SecureBytes {
+        // An SSH key's secret is its private key: the agent signs with it, and only an export
+        // (master password asked, never to a terminal) carries it out (docs/ssh.md).
+        if credential.kind == .sshKey, [.password, .both, .json].contains(self) {
+            throw VaultError.invalidRequest(
+                "\(credential.displayTitle) is an SSH key: its private key is used by the agent and never handed out "
+                    + "here; `pwtui ssh export \(credential.id.uuidString.lowercased().prefix(8))` prints its public key"
+            )
+        }
         var output = try SecureBytes(capacity: 256)
         switch self {
         case .password:

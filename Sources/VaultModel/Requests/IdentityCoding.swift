@@ -6,7 +6,7 @@ import ServiceMatching
 /// not pair with `services` are dropped (and parsed again from them) rather than trusted.
 extension IdentityStore.Identity: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, title, username, services, hosts, rank, oneTime
+        case id, title, username, services, hosts, rank, oneTime, kind
     }
 
     public init(from decoder: any Decoder) throws {
@@ -20,7 +20,10 @@ extension IdentityStore.Identity: Codable {
             rank: try container.decodeIfPresent(Int32.self, forKey: .rank) ?? 0,
             oneTime: try container.decodeIfPresent(OneTimeParameters.self, forKey: .oneTime).flatMap {
                 $0.isValid ? $0 : nil
-            })
+            },
+            // Absent for a login, and in an older agent's answers; a kind this version does not
+            // know is listed as a login, as the vault file's reader does.
+            kind: try container.decodeIfPresent(UInt8.self, forKey: .kind).flatMap(ItemKind.init(rawValue:)) ?? .login)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -32,5 +35,6 @@ extension IdentityStore.Identity: Codable {
         try container.encode(hosts, forKey: .hosts)
         try container.encode(rank, forKey: .rank)
         try container.encodeIfPresent(oneTime, forKey: .oneTime)
+        if kind != .login { try container.encode(kind.rawValue, forKey: .kind) }
     }
 }

@@ -1,0 +1,56 @@
+import Platform
+import UnicodeText
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// `pwtui ssh generate`: a new Ed25519 key made in protected memory and kept only in the vault
+/// (`SSHKeyItem` says how); its public key, one `authorized_keys` line, on stdout.
+///
+/// The item is added, then made an SSH key with its fields in a second change: two saves, through
+/// the agent or here. An interruption between them leaves an item of that title whose secret is
+/// the seed, listed as a login; `pwtui rm` removes it.
+public struct GenerateSSHKey {
+    public var title: String
+    public var hosts: [String]
+    public var confirm: SSHKeyItem.ConfirmPolicy
+
+    public init(title: String, hosts: [String], confirm: SSHKeyItem.ConfirmPolicy) {
+        self.title = title
+        self.hosts = hosts
+        self.confirm = confirm
+    }
+
+    public func run(in context: CommandContext) throws {
+        guard !title.trimmingSpaces().isEmpty else {
+            throw CommandFailure(.usage, "an SSH key needs a title (--title), the comment of its public key")
+        }
+        let hosts = try self.hosts.map { try SSHKeyItem.host($0) }
+        let seed = try Ed25519.newSeed()
+        let line = SSHAgentProtocol.authorizedKeysLine(
+            ed25519PublicKey: try Ed25519.publicKey(seed: seed), comment: title)
+        let access = try VaultAccess.open(context)
+        let added = try access.apply(
+            .add(services: [], username: "", title: title, notes: "", rank: 0), secret: SSHKeyItem.secret(ofSeed: seed))
+        var edits = CredentialChange.Edits()
+        edits.kind = .sshKey
+        edits.textFields = [
+            .init(name: SSHKeyItem.publicKeyField, text: line),
+            .init(name: SSHKeyItem.hostsField, text: hosts.joined(separator: " ")),
+            .init(name: SSHKeyItem.confirmField, text: confirm.rawValue),
+        ]
+        let made = try access.apply(.edit(id: added.id.uuidString, edits), secret: SecureBytes(zeros: 0))
+        // An agent of an older version, left running across an upgrade, reads the edit without the
+        // fields it does not know (kind, text fields) and answers without a kind: said, not printed
+        // as if it had worked.
+        guard made.kind == .sshKey else {
+            let id = added.id.uuidString.lowercased().prefix(8)
+            throw CommandFailure(
+                .savedButUnconfirmed,
+                "the running agent is of an older version and saved \(id) as a login, not an SSH key; "
+                    + "`pwtui rm \(id)`, `pwtui agent stop`, then generate again")
+        }
+        try context.streams.write(
+            line + "\n", afterSaving: "the new SSH key \(added.id.uuidString.lowercased().prefix(8))")
+    }
+}

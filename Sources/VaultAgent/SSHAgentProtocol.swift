@@ -1,0 +1,155 @@
+import FoundationEssentials
+import VaultCrypto
+
+/// The ssh-agent protocol's messages as pwtui speaks them (draft-miller-ssh-agent), and the
+/// OpenSSH encodings of an Ed25519 public key and signature. Pure bytes in, bytes out: the socket
+/// is `SSHAgentServer`'s.
+///
+/// Every message is `uint32 length, byte type, contents`; a `string` is `uint32 length, bytes`;
+/// integers are big-endian. An Ed25519 public key blob is `string "ssh-ed25519", string key(32)`
+/// and a signature blob `string "ssh-ed25519", string signature(64)` (RFC 8709).
+public enum SSHAgentProtocol {
+    /// The longest message read: OpenSSH's own agent refuses more than 256 KiB as well
+    /// (AGENT_MAX_LEN); a signature request is a few hundred bytes.
+    public static let maximumMessageBytes = 256 * 1024
+
+    public enum MessageType: UInt8, Sendable {
+        case failure = 5
+        case success = 6
+        case requestIdentities = 11
+        case identitiesAnswer = 12
+        case signRequest = 13
+        case signResponse = 14
+    }
+
+    /// What a client asked, as far as pwtui answers it.
+    public enum Request: Equatable, Sendable {
+        case requestIdentities
+        /// The key's blob, the data to sign, and the flags (the RSA hash choice; none for Ed25519).
+        case sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32)
+        /// Anything else (adding or removing keys, locking, extensions): answered with failure.
+        case unsupported(type: UInt8)
+    }
+
+    /// One key as the agent lists it.
+    public struct Identity: Equatable, Sendable {
+        public var keyBlob: [UInt8]
+        public var comment: String
+
+        public init(keyBlob: [UInt8], comment: String) {
+            self.keyBlob = keyBlob
+            self.comment = comment
+        }
+    }
+
+    /// A message's contents that do not parse.
+    public struct Malformed: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The request in a message's body (its type byte and contents, without the length).
+    public static func request(_ body: [UInt8]) throws(Malformed) -> Request {
+        var reader = Reader(bytes: body[...])
+        let type = try reader.byte()
+        switch MessageType(rawValue: type) {
+        case .requestIdentities:
+            return .requestIdentities
+        case .signRequest:
+            let blob = try reader.string()
+            let data = try reader.string()
+            // Flags were added later; a client that sends none asks for none.
+            let flags = reader.isAtEnd ? 0 : try reader.uint32()
+            return .sign(keyBlob: Array(blob), data: Array(data), flags: flags)
+        default:
+            return .unsupported(type: type)
+        }
+    }
+
+    /// A whole message (length included) of `type` with `contents`.
+    public static func message(_ type: MessageType, _ contents: [UInt8] = []) -> [UInt8] {
+        var message = uint32(UInt32(contents.count + 1))
+        message.append(type.rawValue)
+        message += contents
+        return message
+    }
+
+    public static func identitiesAnswer(_ identities: [Identity]) -> [UInt8] {
+        var contents = uint32(UInt32(identities.count))
+        for identity in identities {
+            contents += string(identity.keyBlob)
+            contents += string(Array(identity.comment.utf8))
+        }
+        return message(.identitiesAnswer, contents)
+    }
+
+    public static func signResponse(signatureBlob: [UInt8]) -> [UInt8] {
+        message(.signResponse, string(signatureBlob))
+    }
+
+    public static var failure: [UInt8] { message(.failure) }
+
+    // MARK: Ed25519 in OpenSSH's encodings
+
+    public static let ed25519KeyType = "ssh-ed25519"
+
+    /// `string "ssh-ed25519", string publicKey`.
+    public static func ed25519KeyBlob(_ publicKey: [UInt8]) -> [UInt8] {
+        string(Array(ed25519KeyType.utf8)) + string(publicKey)
+    }
+
+    /// `string "ssh-ed25519", string signature`.
+    public static func ed25519SignatureBlob(_ signature: [UInt8]) -> [UInt8] {
+        string(Array(ed25519KeyType.utf8)) + string(signature)
+    }
+
+    /// The public key as one `authorized_keys` line, without its newline: `ssh-ed25519 AAAA…
+    /// comment`. The comment's whitespace runs become one space, so the line stays one line of
+    /// three parts.
+    public static func authorizedKeysLine(ed25519PublicKey publicKey: [UInt8], comment: String) -> String {
+        let words = comment.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let encoded = Data(ed25519KeyBlob(publicKey)).base64EncodedString()
+        return words.isEmpty ? "\(ed25519KeyType) \(encoded)" : "\(ed25519KeyType) \(encoded) \(words)"
+    }
+
+    // MARK: Encoding
+
+    public static func uint32(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    public static func string(_ bytes: [UInt8]) -> [UInt8] {
+        uint32(UInt32(bytes.count)) + bytes
+    }
+
+    /// The big-endian length at the start of `header` (4 bytes).
+    public static func length(_ header: some Collection<UInt8>) -> Int {
+        header.reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// Reads a message's contents front to back, refusing anything that runs past its end.
+    struct Reader {
+        var bytes: ArraySlice<UInt8>
+
+        var isAtEnd: Bool { bytes.isEmpty }
+
+        mutating func byte() throws(Malformed) -> UInt8 {
+            guard let first = bytes.first else { throw Malformed(description: "an empty message") }
+            bytes = bytes.dropFirst()
+            return first
+        }
+
+        mutating func uint32() throws(Malformed) -> UInt32 {
+            guard bytes.count >= 4 else { throw Malformed(description: "an integer cut short") }
+            let value = UInt32(SSHAgentProtocol.length(bytes.prefix(4)))
+            bytes = bytes.dropFirst(4)
+            return value
+        }
+
+        mutating func string() throws(Malformed) -> ArraySlice<UInt8> {
+            let count = Int(try uint32())
+            guard bytes.count >= count else { throw Malformed(description: "a string longer than its message") }
+            defer { bytes = bytes.dropFirst(count) }
+            return bytes.prefix(count)
+        }
+    }
+}

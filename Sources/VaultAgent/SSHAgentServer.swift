@@ -1,0 +1,225 @@
+import Platform
+import VaultCrypto
+
+// The ssh-agent protocol, and what pwtui's agent does with it
+// ===========================================================
+//
+// OpenSSH's `ssh`, `ssh-add` and `ssh-keygen -Y sign` talk to an agent over the Unix socket that
+// `SSH_AUTH_SOCK` (or `IdentityAgent` in ssh_config) names, in the protocol of
+// draft-miller-ssh-agent: a connection carries any number of messages, each `uint32 length`
+// then `byte type` and its contents, every one answered in order. A client asks for the list of
+// identities (11, answered with 12: each key's public blob and a comment), then for a signature
+// by one of them over data it sends (13, answered with 14: the signature blob). That is all an
+// ssh login needs: the private key never leaves the agent, and the client never learns more
+// than a signature over the session it is authenticating.
+//
+// pwtui's agent answers those two and nothing else: every other message — a client adding or
+// removing keys (`ssh-add FILE`, `ssh-add -D`), the agent's own lock and unlock, extensions such
+// as `session-bind@openssh.com` — gets SSH_AGENT_FAILURE (5), which every client takes as "not
+// supported". The keys are the vault's, changed only through pwtui; the agent's lock is pwtui's.
+// A message of another type is read into protected memory and never looked at beyond its type:
+// `ssh-add FILE` sends a private key in it.
+//
+// Limits, as for pwtui's own socket (`AgentServer`): the socket is 0600 in the runtime
+// directory's 0700, and a peer of another uid is cut off before anything is read. Each
+// connection is served on a thread of its own, at most `maximumConnections` at once (one more is
+// closed at once), so a silent client holds up nobody. A connection may wait `idleTimeout`
+// between messages; once a message has begun it must arrive whole within `messageTimeout`, or
+// the connection is closed (a client that never finishes). A message longer than 256 KiB, of
+// length zero, or cut short by the client closing, is refused by closing the connection: after
+// a framing error nothing later on it can be trusted to start where a message starts.
+//
+// The work — which keys, which signature — is the handler's (`SSHAgentHandler`), called under
+// the same turn as pwtui's own requests, so a signature never races an unlock or a save. While
+// the agent is locked the handler lists no keys and refuses every signature: the public keys are
+// in the vault. Not yet here (issue 27's later slices): RSA and ECDSA keys, approval per use,
+// keys offered first to the hosts they are bound to (`session-bind@openssh.com`).
+
+/// What the ssh-agent socket asks of pwtui's agent.
+public protocol SSHAgentHandler: AnyObject {
+    /// The keys to offer, in order; none while locked. `peer`: the asking process's pid.
+    func sshIdentities(peer: Int32?) -> [SSHAgentProtocol.Identity]
+    /// The signature blob of `data` by the key whose public blob is `keyBlob`; nil to refuse
+    /// (locked, no such key, a key that cannot sign for this peer).
+    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]?
+}
+
+/// `pwtui agent`'s second socket: OpenSSH's clients served from the vault (see above).
+public final class SSHAgentServer: @unchecked Sendable {
+    public static let maximumConnections = 32
+
+    public let socketPath: String
+    private let handler: any SSHAgentHandler
+    /// Shared with `AgentServer`: held for the handler's work.
+    private let turn: Lock
+    private let messageTimeout: Duration
+    private let idleTimeout: Duration
+    private let registry = Lock()
+    private var connections = 0
+    /// The socket this server made (device and inode), so that it never removes another's: an
+    /// agent started right after this one stopped listens at the same path.
+    private var listening: (device: UInt64, inode: UInt64)?
+
+    public init(
+        socketPath: String, handler: any SSHAgentHandler, turn: Lock, messageTimeout: Duration = .seconds(5),
+        idleTimeout: Duration = .seconds(60)
+    ) {
+        self.socketPath = socketPath
+        self.handler = handler
+        self.turn = turn
+        self.messageTimeout = messageTimeout
+        self.idleTimeout = idleTimeout
+    }
+
+    /// The listening socket. One left by an agent that was killed is replaced: the caller has
+    /// made sure no agent runs for this directory (its own socket answered nobody).
+    public func listen() throws -> FileDescriptor {
+        try? FileSystem.removeIfPresent(socketPath)
+        do {
+            let listener = try UnixSocket.listen(at: socketPath, permissions: 0o600)
+            let made = try? FileSystem.status(socketPath)
+            registry.withLock { listening = made.map { ($0.device, $0.inode) } }
+            return listener
+        } catch {
+            throw AgentError.unsafeDirectory("cannot listen on \(socketPath): \(error)")
+        }
+    }
+
+    /// Removes the socket if it is still the one this server made.
+    public func removeSocket() {
+        registry.lock()
+        defer { registry.unlock() }
+        guard let made = listening, let now = try? FileSystem.status(socketPath), now.device == made.device,
+            now.inode == made.inode
+        else { return }
+        try? FileSystem.removeIfPresent(socketPath)
+        listening = nil
+    }
+
+    /// Accepts connections on `listener` until `stopped` says so (asked every 250 ms), then
+    /// closes it and removes the socket.
+    public func acceptLoop(on listener: FileDescriptor, until stopped: () -> Bool) {
+        defer {
+            listener.close()
+            removeSocket()
+        }
+        while !stopped() {
+            guard let client = try? UnixSocket.accept(on: listener, waitingAtMost: .milliseconds(250)) else { continue }
+            admit(client)
+        }
+    }
+
+    /// A connection to this server without its socket: one end of a socket pair, the other
+    /// served as an accepted client would be. For tests of the protocol in one process.
+    public func connectInProcess() -> FileDescriptor? {
+        guard let (client, served) = try? UnixSocket.pair() else { return nil }
+        admit(served)
+        return client
+    }
+
+    private func admit(_ descriptor: FileDescriptor) {
+        registry.lock()
+        guard connections < Self.maximumConnections else {
+            registry.unlock()
+            descriptor.close()
+            return
+        }
+        connections += 1
+        registry.unlock()
+        let finish: @Sendable () -> Void = { [self] in
+            descriptor.close()
+            registry.withLock { connections -= 1 }
+        }
+        do {
+            try DetachedThread.start { [self] in
+                serve(descriptor)
+                finish()
+            }
+        } catch {
+            finish()
+        }
+    }
+
+    /// One connection's messages, answered in order, until the client closes, breaks the framing
+    /// or runs out of time.
+    private func serve(_ descriptor: FileDescriptor) {
+        guard descriptor.peerUserID == CurrentProcess.userID else { return }
+        let peer = descriptor.peerProcessID
+        while true {
+            do {
+                try descriptor.wait(for: .input, before: .after(idleTimeout))
+            } catch {
+                return  // idle too long, or the connection broke
+            }
+            guard let body = receive(descriptor) else { return }
+            let reply = answer(body, peer: peer)
+            let sent = reply.withUnsafeBytes { bytes in
+                (try? descriptor.sendAll(bytes, before: .after(messageTimeout))) != nil
+            }
+            guard sent else { return }
+        }
+    }
+
+    /// The next message's body (type and contents) in protected memory; nil when the client
+    /// closed, sent a length out of bounds, stopped short, or took longer than `messageTimeout`.
+    private func receive(_ descriptor: FileDescriptor) -> SecureBytes? {
+        let deadline = Deadline.after(messageTimeout)
+        var header = [UInt8](repeating: 0, count: 4)
+        guard header.withUnsafeMutableBytes({ read(descriptor, into: $0, before: deadline) }) else { return nil }
+        let length = SSHAgentProtocol.length(header)
+        guard length > 0, length <= SSHAgentProtocol.maximumMessageBytes,
+            var body = try? SecureBytes(zeros: length)
+        else { return nil }
+        guard body.withUnsafeMutableBytes({ read(descriptor, into: $0, before: deadline) }) else { return nil }
+        return body
+    }
+
+    /// Fills `buffer` whole before `deadline`; false at the end of the stream, on an error or at
+    /// the deadline.
+    private func read(
+        _ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, before deadline: Deadline
+    )
+        -> Bool
+    {
+        var filled = 0
+        while filled < buffer.count {
+            guard
+                let got = try? descriptor.readSome(
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), before: deadline),
+                got > 0
+            else { return false }
+            filled += got
+        }
+        return true
+    }
+
+    /// The reply to one message's body.
+    private func answer(_ body: borrowing SecureBytes, peer: Int32?) -> [UInt8] {
+        // Only the two messages answered are copied out of protected memory; the type is the
+        // first byte, and `receive` never returns an empty body.
+        let type = body.withUnsafeBytes { $0.first ?? 0 }
+        guard
+            type == SSHAgentProtocol.MessageType.requestIdentities.rawValue
+                || type == SSHAgentProtocol.MessageType.signRequest.rawValue
+        else { return SSHAgentProtocol.failure }
+        let request: SSHAgentProtocol.Request
+        do {
+            request = try SSHAgentProtocol.request(body.withUnsafeBytes { Array($0) })
+        } catch {
+            return SSHAgentProtocol.failure
+        }
+        turn.lock()
+        defer { turn.unlock() }
+        switch request {
+        case .requestIdentities:
+            return SSHAgentProtocol.identitiesAnswer(handler.sshIdentities(peer: peer))
+        case .sign(let keyBlob, let data, let flags):
+            guard let signature = handler.sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer) else {
+                return SSHAgentProtocol.failure
+            }
+            return SSHAgentProtocol.signResponse(signatureBlob: signature)
+        case .unsupported:
+            return SSHAgentProtocol.failure
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import VaultCrypto
+
+/// How an SSH key is kept as a vault item (`ItemKind.sshKey`, issue 27): an ordinary credential,
+/// so that history, sync, merge, export and the picker carry it with nothing of their own.
+///
+/// - The secret is the Ed25519 private key's 32-byte seed, written as 64 lowercase hexadecimal
+///   digits: every path that carries a password (export, `show --reveal`, history, a merge)
+///   carries it as text, where raw bytes would reach a terminal or a CSV cell as garbage. It is in
+///   the vault's `SecretArena` like any password, and decoded into protected memory to sign.
+/// - Text fields: `public key`, the `authorized_keys` line (`ssh-ed25519 AAAA… title`), kept so
+///   that `ssh list`, `ssh export` and the detail screen show it without touching the secret;
+///   `ssh hosts`, the hosts given with `--host`, separated by spaces; `ssh confirm`, the approval
+///   policy (`each`, `session`, `never`). The agent derives the public key it offers from the
+///   seed, so what it offers is always what it can sign with.
+/// - No services and no username: a service is what `get`, git's helper and the picker match a
+///   host against, and an SSH key must never be answered as the password of `github.com`. Its
+///   hosts are its own field for that reason.
+public enum SSHKeyItem {
+    public static let publicKeyField = "public key"
+    public static let hostsField = "ssh hosts"
+    public static let confirmField = "ssh confirm"
+
+    /// When a signature needs the user's approval (stored and shown; asking is a later slice).
+    public enum ConfirmPolicy: String, CaseIterable, Sendable, Codable {
+        /// Every signature.
+        case each
+        /// Once per program and destination until the agent locks (the default).
+        case session
+        /// Never asked.
+        case never
+    }
+
+    /// The secret of an SSH key item: `seed` as 64 lowercase hex digits, in protected memory.
+    public static func secret(ofSeed seed: borrowing SecureBytes) throws -> SecureBytes {
+        var text = try SecureBytes(capacity: seed.count * 2)
+        let digits = Array("0123456789abcdef".utf8)
+        try seed.withUnsafeBytes { bytes in
+            for byte in bytes {
+                try text.append(digits[Int(byte >> 4)])
+                try text.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return text
+    }
+
+    /// The seed of the SSH key item `credential`, decoded from its secret into protected memory.
+    public static func seed(of credential: Credential, in vault: Vault) throws -> SecureBytes {
+        guard credential.kind == .sshKey else {
+            throw VaultError.invalidRequest("\(credential.displayTitle) is a \(credential.kind.name), not an SSH key")
+        }
+        var seed = try SecureBytes(zeros: Ed25519.seedByteCount)
+        let valid = vault.withSecret(credential.secret) { text in
+            guard text.count == Ed25519.seedByteCount * 2 else { return false }
+            return seed.withUnsafeMutableBytes { out in
+                var valid = true
+                for index in 0 ..< out.count {
+                    let high = nibble(text[2 * index])
+                    let low = nibble(text[2 * index + 1])
+                    valid = valid && high != nil && low != nil
+                    out[index] = ((high ?? 0) << 4) | (low ?? 0)
+                }
+                return valid
+            }
+        }
+        guard valid else {
+            throw VaultError.invalidRequest(
+                "the secret of \(credential.displayTitle) is not an Ed25519 seed (64 hexadecimal digits)")
+        }
+        return seed
+    }
+
+    /// The hosts an SSH key item is bound to (`--host`), in the order given.
+    public static func hosts(of credential: Credential) -> [String] {
+        (credential.field(named: hostsField)?.text ?? "").split(separator: " ").map(String.init)
+    }
+
+    /// Its approval policy; `session` when the field is missing or not one pwtui knows.
+    public static func confirmPolicy(of credential: Credential) -> ConfirmPolicy {
+        credential.field(named: confirmField)?.text.flatMap(ConfirmPolicy.init(rawValue:)) ?? .session
+    }
+
+    /// A host as `--host` gives it, checked and lowercased: a name or an address as ssh connects
+    /// to it (`github.com`, `10.0.0.2`, `[::1]`), with no scheme, user or path.
+    public static func host(_ text: String) throws -> String {
+        let host = text.lowercased()
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-_:[]*".unicodeScalars)
+        guard !host.isEmpty, host.utf8.count <= 253, host.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw VaultError.invalidRequest(
+                "'\(text.prefix(60))' is not a host name: give it as ssh connects to it (github.com, 10.0.0.2), "
+                    + "without a scheme, user or path")
+        }
+        return host
+    }
+
+    /// A hexadecimal digit's value; nil for anything else.
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Commands
+import VaultModel
+
+/// `pwtui ssh generate|list|export|socket`: SSH keys in the vault, served by the agent over the
+/// ssh-agent protocol (docs/ssh.md).
+struct SshCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ssh", abstract: "SSH keys kept in the vault and served by the agent to ssh.",
+        discussion: """
+            Example: a key for GitHub, then ssh through pwtui's agent
+              pwtui ssh generate --title "laptop github" --host github.com
+              pwtui agent start && pwtui unlock
+              export SSH_AUTH_SOCK=$(pwtui ssh socket)
+            """,
+        subcommands: [Generate.self, List.self, Export.self, Socket.self])
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate",
+            abstract: "Make an Ed25519 key in the vault; print its public key (an authorized_keys line).")
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "Its name, and its public key's comment.")
+        var title: String
+
+        @Option(name: .customLong("host"), help: "A host it is for (repeatable); recorded for now.")
+        var hosts: [String] = []
+
+        @Option(help: "Approval of its signatures: each, session or never (recorded; not yet asked).")
+        var confirm: SSHKeyItem.ConfirmPolicy = .session
+
+        func run() throws {
+            try GenerateSSHKey(title: title, hosts: hosts, confirm: confirm).run(in: global.context())
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Print the public keys of the vault's SSH keys, titles as comments.")
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "table (authorized_keys lines) or json.")
+        var format: ListCredentials.Format = .table
+
+        func run() throws {
+            try ListSSHKeys(format: format).run(in: global.context())
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Print one SSH key's public key.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The key's id (or a unique prefix of it).")
+        var id: String
+
+        func run() throws {
+            try ExportSSHKey(id: id).run(in: global.context())
+        }
+    }
+
+    struct Socket: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "socket", abstract: "Print the agent's ssh-agent socket, for SSH_AUTH_SOCK or IdentityAgent.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try SSHSocket().run(in: global.context())
+        }
+    }
+}
+
+extension SSHKeyItem.ConfirmPolicy: ExpressibleByArgument {}

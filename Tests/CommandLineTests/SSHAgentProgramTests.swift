@@ -1,0 +1,247 @@
+// pwtui's ssh-agent socket with OpenSSH itself (issue 27): ssh-add lists the vault's key and
+// cannot change it, ssh-keygen signs through the agent and its signature verifies, a real ssh
+// logs in to an sshd the test starts on 127.0.0.1, and a locked agent signs nothing. The login
+// is also timed against OpenSSH's own ssh-agent holding the same key (written to a file here, in
+// the test only: pwtui never writes it out).
+
+import Foundation
+import Platform
+import Testing
+import VaultCrypto
+import VaultModel
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("ssh-agent socket with OpenSSH")
+struct SSHAgentProgramTests {
+    static var isRoot: Bool { getuid() == 0 }
+
+    /// A sandbox with an unlocked agent and one generated key: its authorized_keys line, its id
+    /// and the ssh-agent socket.
+    static func withKey(_ sandbox: Sandbox) throws -> (line: String, id: String, socket: String) {
+        try sandbox.startUnlockedAgent()
+        let generated = try sandbox.pwtui(["ssh", "generate", "--title", "pwtui test key", "--host", "127.0.0.1"])
+        try #require(generated.exitCode == 0, "\(generated)")
+        let line = generated.out
+        #expect(line.hasPrefix("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI") && line.hasSuffix(" pwtui test key\n"))
+        let listed = try sandbox.pwtui(["ssh", "list", "--format", "json"])
+        let keys = try parseJSONArray(listed.stdout)
+        let id = try #require(keys.first?["id"] as? String)
+        let socket = try sandbox.pwtui(["ssh", "socket"], password: .none).out
+            .trimmingCharacters(in: .newlines)
+        #expect(socket == sandbox.root + "/xdg/runtime/pwtui/ssh-agent.sock")
+        return (line, id, socket)
+    }
+
+    @Test(
+        "ssh-add -L lists the key as ssh export prints it; ssh-keygen -Y sign through the agent verifies; ssh-add cannot add or remove; locked, nothing is listed or signed"
+    )
+    func sshAddAndSigning() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, id, socket) = try Self.withKey(sandbox)
+        let agent = ["SSH_AUTH_SOCK": socket, "HOME": sandbox.root]
+
+        let listed = try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: agent)
+        #expect(listed.exitCode == 0 && listed.out == line, "\(listed)")
+        let exported = try sandbox.pwtui(["ssh", "export", id])
+        #expect(exported.exitCode == 0 && exported.out == listed.out, "\(exported)")
+
+        // ssh-keygen signs with the agent when given the public key and SSH_AUTH_SOCK.
+        let publicKey = sandbox.root + "/key.pub"
+        let message = sandbox.root + "/message"
+        let allowed = sandbox.root + "/allowed_signers"
+        try line.write(toFile: publicKey, atomically: true, encoding: .utf8)
+        _ = chmod(publicKey, 0o600)
+        try "release 1.0\n".write(toFile: message, atomically: true, encoding: .utf8)
+        try "tester@example.org \(line)".write(toFile: allowed, atomically: true, encoding: .utf8)
+        let signed = try sandbox.run(
+            "/usr/bin/ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message], environment: agent)
+        #expect(signed.exitCode == 0, "\(signed)")
+        let verify = ["-Y", "verify", "-f", allowed, "-I", "tester@example.org", "-n", "file", "-s", message + ".sig"]
+        let verified = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.0"))
+        #expect(verified.exitCode == 0 && verified.out.contains("Good \"file\" signature"), "\(verified)")
+        let forged = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.1"))
+        #expect(forged.exitCode != 0, "\(forged)")
+
+        // A client may not change the keys: removing all, and adding one from a file, fail.
+        let removed = try sandbox.run("/usr/bin/ssh-add", ["-D"], environment: agent)
+        #expect(removed.exitCode != 0, "\(removed)")
+        let other = sandbox.root + "/other"
+        let made = try sandbox.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", other])
+        try #require(made.exitCode == 0, "\(made)")
+        let added = try sandbox.run("/usr/bin/ssh-add", [other], environment: agent)
+        #expect(added.exitCode != 0, "\(added)")
+        let still = try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: agent)
+        #expect(still.out == line, "\(still)")
+
+        // Locked: no keys (ssh-add says so, exit 1) and no signature.
+        let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
+        try #require(lock.exitCode == 0, "\(lock)")
+        let lockedList = try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: agent)
+        #expect(lockedList.exitCode == 1 && lockedList.out.contains("no identities"), "\(lockedList)")
+        try FileManager.default.removeItem(atPath: message + ".sig")
+        let lockedSign = try sandbox.run(
+            "/usr/bin/ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message], environment: agent)
+        #expect(lockedSign.exitCode != 0, "\(lockedSign)")
+        #expect(!FileManager.default.fileExists(atPath: message + ".sig"))
+    }
+
+    @Test(
+        "another uid that reaches the socket is cut off before anything is read",
+        .enabled(if: isRoot, "needs root: runuser to another user"))
+    func anotherUser() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, _, socket) = try Self.withKey(sandbox)
+        // The directory's 0700 and the socket's 0600 are the first fences; opened here, so that
+        // only the server's own check of the peer's uid stands between nobody and the keys.
+        for directory in [
+            sandbox.root, sandbox.root + "/xdg", sandbox.root + "/xdg/runtime", sandbox.root + "/xdg/runtime/pwtui",
+        ] {
+            _ = chmod(directory, 0o755)
+        }
+        _ = chmod(socket, 0o666)
+        let mine = try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: ["SSH_AUTH_SOCK": socket])
+        #expect(mine.exitCode == 0 && mine.out == line, "\(mine)")
+        let theirs = try sandbox.run(
+            "/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/ssh-add", "-L"],
+            environment: ["SSH_AUTH_SOCK": socket, "HOME": "/"])
+        #expect(theirs.exitCode != 0 && !theirs.out.contains("ssh-ed25519"), "\(theirs)")
+        // Cut off, not answered: an agent that answered with no keys would say "has no identities"
+        // (exit 1); the connection closed under it is "communication with agent failed" or, when
+        // the close comes while it still writes, "Broken pipe".
+        #expect(!theirs.err.contains("has no identities") && !theirs.err.isEmpty, "\(theirs)")
+    }
+
+    /// The key in OpenSSH's own private key format (openssh-key-v1, unencrypted), for the
+    /// comparison with ssh-agent: `seed` is the vault's secret, read with `pwtui get`.
+    static func openSSHPrivateKey(seed: [UInt8], publicKey: [UInt8], comment: String) -> String {
+        func u32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+        func string(_ bytes: [UInt8]) -> [UInt8] { u32(bytes.count) + bytes }
+        let type = Array("ssh-ed25519".utf8)
+        var secret =
+            u32(0x5057_5455) + u32(0x5057_5455) + string(type) + string(publicKey) + string(seed + publicKey)
+            + string(Array(comment.utf8))
+        var pad: UInt8 = 1
+        while secret.count % 8 != 0 {
+            secret.append(pad)
+            pad += 1
+        }
+        let whole =
+            Array("openssh-key-v1".utf8) + [0] + string(Array("none".utf8)) + string(Array("none".utf8)) + string([])
+            + u32(1) + string(string(type) + string(publicKey)) + string(secret)
+        let encoded = Data(whole).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN OPENSSH PRIVATE KEY-----\n\(encoded)\n-----END OPENSSH PRIVATE KEY-----\n"
+    }
+
+    @Test(
+        "a real ssh login to a local sshd with the key in pwtui's agent, none when locked; timed against ssh-agent",
+        .enabled(if: isRoot, "needs root: sshd"))
+    func sshLogin() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, id, socket) = try Self.withKey(sandbox)
+        let keys = sandbox.root + "/keys"
+        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+        let host = try sandbox.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", keys + "/host"])
+        try #require(host.exitCode == 0, "\(host)")
+        try line.write(toFile: keys + "/authorized_keys", atomically: true, encoding: .utf8)
+        for path in [sandbox.root, keys] { _ = chmod(path, 0o755) }
+        _ = chmod(keys + "/authorized_keys", 0o644)
+        let port = try ContainerRegistryTests.freePort(sandbox)
+        try """
+        ListenAddress 127.0.0.1
+        Port \(port)
+        HostKey \(keys)/host
+        PidFile none
+        AuthorizedKeysFile \(keys)/authorized_keys
+        StrictModes no
+        UsePAM no
+        PubkeyAuthentication yes
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        PermitRootLogin prohibit-password
+        """.write(toFile: keys + "/sshd_config", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+        let sshd = try sandbox.start("/usr/sbin/sshd", ["-D", "-e", "-f", keys + "/sshd_config"])
+        defer { sshd.signal(SIGKILL) }
+        let up = poll(timeout: .seconds(10), every: .milliseconds(50)) {
+            ContainerRegistryTests.listening(sandbox, port)
+        }
+        try #require(up, "sshd did not start: \(sshd.isRunning ? "running" : "\(sshd.wait())")")
+        let user = String(cString: getpwuid(getuid()).pointee.pw_name)
+
+        func login(through agentSocket: String) throws -> RunResult {
+            try sandbox.run(
+                "/usr/bin/ssh",
+                [
+                    "-F", "/dev/null", "-p", port, "-o", "UserKnownHostsFile=/dev/null", "-o",
+                    "StrictHostKeyChecking=no", "-o", "LogLevel=ERROR", "-o", "IdentityAgent=\(agentSocket)",
+                    "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no", "-o", "BatchMode=yes",
+                    "-o", "ConnectTimeout=10", "\(user)@127.0.0.1", "echo logged-in",
+                ], environment: ["HOME": sandbox.root, "SSH_AUTH_SOCK": ""], timeout: .seconds(30))
+        }
+        let loggedIn = try login(through: socket)
+        #expect(loggedIn.exitCode == 0 && loggedIn.out == "logged-in\n", "\(loggedIn)")
+
+        let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
+        try #require(lock.exitCode == 0, "\(lock)")
+        let refused = try login(through: socket)
+        #expect(refused.exitCode == 255 && refused.err.contains("Permission denied"), "\(refused)")
+        let unlock = try sandbox.pwtui(["unlock"])
+        try #require(unlock.exitCode == 0, "\(unlock)")
+
+        // The same key in OpenSSH's ssh-agent: its seed from the vault (the test's business only),
+        // written as OpenSSH writes a private key, added with ssh-add.
+        // (`get` refuses an SSH key's secret: the vault is opened here instead.)
+        #expect(try sandbox.pwtui(["get", "--id", id]).exitCode == 64, "get hands out no private key")
+        let vault = try Vault.open(at: sandbox.vault, password: try SecureBytes(copying: Array(sandbox.password.utf8)))
+        let item = try vault.credential(id: id)
+        let seedHex = vault.withSecret(item.secret) { String(decoding: $0, as: UTF8.self) }
+        guard seedHex.count == 64 else {
+            Issue.record("the secret is not a seed in hex")
+            return
+        }
+        let seed = stride(from: 0, to: 64, by: 2).map { offset -> UInt8 in
+            let start = seedHex.index(seedHex.startIndex, offsetBy: offset)
+            return UInt8(seedHex[start ..< seedHex.index(start, offsetBy: 2)], radix: 16) ?? 0
+        }
+        let blob = try #require(Data(base64Encoded: String(line.split(separator: " ")[1])))
+        let keyFile = sandbox.root + "/openssh-key"
+        try Self.openSSHPrivateKey(seed: seed, publicKey: Array(blob.suffix(32)), comment: "pwtui test key")
+            .write(toFile: keyFile, atomically: true, encoding: .utf8)
+        _ = chmod(keyFile, 0o600)
+        let openSSHSocket = sandbox.root + "/openssh-agent.sock"
+        let openSSHAgent = try sandbox.start("/usr/bin/ssh-agent", ["-D", "-a", openSSHSocket])
+        defer { openSSHAgent.signal(SIGKILL) }
+        try #require(poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: openSSHSocket) })
+        let added = try sandbox.run("/usr/bin/ssh-add", ["-q", keyFile], environment: ["SSH_AUTH_SOCK": openSSHSocket])
+        try #require(added.exitCode == 0, "\(added)")
+        let theirs = try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: ["SSH_AUTH_SOCK": openSSHSocket])
+        #expect(theirs.out == line, "the vault's seed makes the same key in OpenSSH: \(theirs)")
+
+        // Interleaved, so both see the same load; the median of five each.
+        var pwtuiTimes: [Duration] = []
+        var openSSHTimes: [Duration] = []
+        for _ in 0 ..< 5 {
+            for (agentSocket, isPwtui) in [(socket, true), (openSSHSocket, false)] {
+                let start = ContinuousClock.now
+                let result = try login(through: agentSocket)
+                let took = ContinuousClock.now - start
+                #expect(result.exitCode == 0, "\(result)")
+                if isPwtui { pwtuiTimes.append(took) } else { openSSHTimes.append(took) }
+            }
+        }
+        func milliseconds(_ times: [Duration]) -> String {
+            times.sorted().map {
+                String(format: "%.1f", Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000)
+            }
+            .joined(separator: " ")
+        }
+        print(
+            "ssh login (ssh start to `echo` done, ms, sorted): pwtui agent \(milliseconds(pwtuiTimes)); "
+                + "OpenSSH ssh-agent \(milliseconds(openSSHTimes))")
+    }
+}
