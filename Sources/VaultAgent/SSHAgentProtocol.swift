@@ -20,6 +20,10 @@ public enum SSHAgentProtocol {
         case identitiesAnswer = 12
         case signRequest = 13
         case signResponse = 14
+        /// `ssh-add -x` and `ssh-add -X`: lock and unlock the agent with a password (for pwtui's
+        /// agent, the vault's master password unlocks it; any password locks it).
+        case lock = 22
+        case unlock = 23
     }
 
     /// What a client asked, as far as pwtui answers it.
@@ -45,6 +49,17 @@ public enum SSHAgentProtocol {
     /// A message's contents that do not parse.
     public struct Malformed: Error, Equatable, CustomStringConvertible {
         public let description: String
+    }
+
+    /// The password of a lock or unlock message (`byte type, string password`), copied from the
+    /// body into protected memory; nil when the message is no such message or does not parse.
+    public static func password(in body: borrowing SecureBytes) -> SecureBytes? {
+        body.withUnsafeBytes { bytes -> SecureBytes? in
+            guard bytes.count >= 5 else { return nil }
+            let length = bytes[1 ..< 5].reduce(0) { $0 << 8 | Int($1) }
+            guard length == bytes.count - 5 else { return nil }
+            return try? SecureBytes(copying: UnsafeRawBufferPointer(rebasing: bytes[5...]))
+        }
     }
 
     /// The request in a message's body (its type byte and contents, without the length).

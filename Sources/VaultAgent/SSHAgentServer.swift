@@ -42,6 +42,10 @@ public protocol SSHAgentHandler: AnyObject {
     /// The signature blob of `data` by the key whose public blob is `keyBlob`; nil to refuse
     /// (locked, no such key, a key that cannot sign for this peer).
     func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]?
+    /// `ssh-add -x`: lock (the vault is dropped, as `pwtui agent lock` drops it).
+    func sshLock()
+    /// `ssh-add -X`: unlock with `password`, the vault's master password; false when it is wrong.
+    func sshUnlock(password: consuming SecureBytes) -> Bool
 }
 
 /// `pwtui agent`'s second socket: OpenSSH's clients served from the vault (see above).
@@ -198,6 +202,18 @@ public final class SSHAgentServer: @unchecked Sendable {
         // Only the two messages answered are copied out of protected memory; the type is the
         // first byte, and `receive` never returns an empty body.
         let type = body.withUnsafeBytes { $0.first ?? 0 }
+        // A lock's or an unlock's password stays in protected memory, from the body to the key
+        // derivation; the handler's answer is success or failure.
+        if type == SSHAgentProtocol.MessageType.lock.rawValue || type == SSHAgentProtocol.MessageType.unlock.rawValue {
+            guard let password = SSHAgentProtocol.password(in: body) else { return SSHAgentProtocol.failure }
+            turn.lock()
+            defer { turn.unlock() }
+            if type == SSHAgentProtocol.MessageType.lock.rawValue {
+                handler.sshLock()
+                return SSHAgentProtocol.message(.success)
+            }
+            return handler.sshUnlock(password: password) ? SSHAgentProtocol.message(.success) : SSHAgentProtocol.failure
+        }
         guard
             type == SSHAgentProtocol.MessageType.requestIdentities.rawValue
                 || type == SSHAgentProtocol.MessageType.signRequest.rawValue

@@ -86,6 +86,28 @@ struct SSHAgentProgramTests {
             "/usr/bin/ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message], environment: agent)
         #expect(lockedSign.exitCode != 0, "\(lockedSign)")
         #expect(!FileManager.default.fileExists(atPath: message + ".sig"))
+
+        // ssh-add -X unlocks with the master password (ssh-add asks through SSH_ASKPASS here),
+        // never with another; ssh-add -x locks again.
+        func sshAdd(_ option: String, password: String) throws -> RunResult {
+            let askpass = sandbox.root + "/askpass-\(option)"
+            try "#!/bin/sh\nprintf '%s\\n' '\(password)'\n".write(toFile: askpass, atomically: true, encoding: .utf8)
+            _ = chmod(askpass, 0o700)
+            return try sandbox.run(
+                "/usr/bin/ssh-add", [option],
+                environment: agent.merging(["SSH_ASKPASS": askpass, "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ""]) {
+                    $1
+                })
+        }
+        let wrong = try sshAdd("-X", password: "not the master password")
+        #expect(wrong.exitCode != 0, "\(wrong)")
+        let unlocked = try sshAdd("-X", password: sandbox.password)
+        #expect(unlocked.exitCode == 0, "\(unlocked)")
+        #expect(try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: agent).out == line)
+        let relocked = try sshAdd("-x", password: "a lock password")
+        #expect(relocked.exitCode == 0, "\(relocked)")
+        let afterLock = try sandbox.pwtui(["agent", "status"], password: .none)
+        #expect(afterLock.exitCode == 75, "pwtui's agent is locked too: \(afterLock)")
     }
 
     @Test(

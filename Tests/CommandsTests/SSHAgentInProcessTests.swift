@@ -60,6 +60,8 @@ struct SSHAgentInProcessTests {
             guard let signature = try? data.withUnsafeBytes({ try Ed25519.sign($0, seed: seed) }) else { return nil }
             return SSHAgentProtocol.ed25519SignatureBlob(signature)
         }
+        func sshLock() {}
+        func sshUnlock(password: consuming SecureBytes) -> Bool { false }
     }
 
     /// A server with `handler` and short deadlines, and a connection to it.
@@ -175,6 +177,41 @@ struct SSHAgentInProcessTests {
         #expect(Self.readToEnd(slow, within: .seconds(3)) == [])
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(250) && waited < .seconds(2), "\(waited)")
+    }
+
+    /// A lock (22) or unlock (23) message with `password`.
+    static func lockMessage(_ type: SSHAgentProtocol.MessageType, _ password: String) -> [UInt8] {
+        SSHAgentProtocol.message(type, SSHAgentProtocol.uint32(UInt32(password.utf8.count)) + Array(password.utf8))
+    }
+
+    @Test("ssh-add -x locks the agent's vault; ssh-add -X unlocks it with the master password only")
+    func lockAndUnlock() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        try GenerateSSHKey(title: "k", hosts: [], confirm: .never).run(in: fixture.context)
+        let (_, connection) = try Self.connect(fixture.service)
+        defer { connection.close() }
+        let success: [UInt8] = [0, 0, 0, 1, 6], failure: [UInt8] = [0, 0, 0, 1, 5]
+        #expect(fixture.service.sshIdentities(peer: nil).count == 1)
+
+        try Self.send(Self.lockMessage(.lock, "any lock password"), to: connection)
+        #expect(try Self.reply(connection) == success)
+        #expect(fixture.service.sshIdentities(peer: nil).isEmpty, "locked: the vault is dropped")
+        guard case .status(let state) = try fixture.client.request(.status)?.body else {
+            Issue.record("no status")
+            return
+        }
+        #expect(state.locked, "pwtui's own socket sees the lock too")
+
+        try Self.send(Self.lockMessage(.unlock, "any lock password"), to: connection)
+        #expect(try Self.reply(connection) == failure, "the lock's password is not the master password")
+        try Self.send(Self.lockMessage(.unlock, "master"), to: connection)
+        #expect(try Self.reply(connection) == success)
+        #expect(fixture.service.sshIdentities(peer: nil).count == 1)
+        // A lock message whose string is cut short: failure, nothing changes.
+        try Self.send(SSHAgentProtocol.message(.lock, [0, 0, 0, 9, 1, 2]), to: connection)
+        #expect(try Self.reply(connection) == failure)
+        #expect(fixture.service.sshIdentities(peer: nil).count == 1)
     }
 
     @Test("the agent's service: no keys and no signature while locked; unlocked, the vault's key signs")
