@@ -4,6 +4,7 @@
 // (The rest is tested in process: RunInjectInProcessTests, ProgramBindingInProcessTests.)
 
 import Foundation
+import Platform
 import Testing
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +29,30 @@ struct RunAndBindingTests {
         #expect(result.exitCode == 9, "\(result)")
         #expect(result.out.contains("TERM seen, token <concealed by pwtui>"), "\(result)")
         #expect(!result.out.contains("gh-run-secret"))
+    }
+
+    /// (Whether the terminal's SIGINT is also forwarded cannot be seen from a shell: two SIGINTs
+    /// that reach it before its trap runs are one. The shim's SI_KERNEL check is what keeps it
+    /// from being sent twice.)
+    @Test("Ctrl-C in a real terminal reaches the child, and pwtui run outlives it, waits and ends with its status")
+    func terminalInterruptOnce() throws {
+        let sandbox = try Sandbox.withVault()
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        // Each word looked for on the screen is split in the command line, so that the typed line
+        // itself never matches.
+        let script =
+            #"n=0; trap 'n=$((n+1)); echo "INT $n"' INT; echo re""ady; while [ $n -lt 2 ]; do sleep 0.1; done; echo fin""ished"#
+        try tmux.enter(
+            "'\(pwtui)' run -- /bin/sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'; echo \"R\"\"C=$?\"")
+        try tmux.requirePane("the child started") { $0.contains("ready") }
+        try tmux.press("C-c")
+        try tmux.requirePane("the child heard Ctrl-C") { $0.contains("INT 1") }
+        CurrentProcess.sleep(for: .milliseconds(500))
+        #expect(!(try tmux.capture().contains("INT 2")), "one Ctrl-C, one trap")
+        try tmux.press("C-c")
+        let end = try tmux.requirePane("the child ended") { $0.contains("RC=") }
+        #expect(end.contains("INT 2") && end.contains("finished") && end.contains("RC=0"), "\(end)")
     }
 
     @Test("a child killed by a signal kills pwtui run with the same signal; with no references nothing is unlocked")
