@@ -9,9 +9,9 @@
 /// and a process whose exe link cannot be read: one that is not dumpable hides it from other
 /// processes of its user, and pwtui hardens every process that holds secrets so. (Root reads
 /// every link, so without the first rule the same request would be named differently as root.)
-/// The walk goes up the parents until pid 1,
-/// a process of another user (sudo, sshd, login: beyond them the request is not this user's),
-/// or `maximumDepth`.
+///
+/// The walk goes up the parents until pid 1, a process of another user (sudo, sshd, login:
+/// beyond them the request is not this user's), or `maximumDepth`.
 public struct ProcessChain: Sendable, Equatable, CustomStringConvertible {
     public struct Member: Sendable, Equatable {
         public let id: Int32

@@ -4,7 +4,7 @@ import VaultCrypto
 /// memory, because some values are secrets (`pwtui run`): they go from the vault's answer into
 /// this block and from here into the child, never through a `String`.
 struct EnvironmentBlock: ~Copyable {
-    private var bytes: SecureBytes
+    private let bytes: SecureBytes
     /// Where each `NAME=value\0` starts.
     private let starts: [Int]
 
