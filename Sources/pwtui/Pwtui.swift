@@ -26,7 +26,7 @@ struct Pwtui: ParsableCommand {
             66 no vault (or not a regular file), 73 saved but not confirmed (directory fsync or \
             stdout failed after the save: the change is in force), 74 I/O error (vault unchanged), \
             75 interaction required, 77 wrong master \
-            password, 130 cancelled.
+            password, 130 cancelled. `pwtui run` ends with its command's status (127: no such command).
             """,
         version: "0.1.0",
         // `start` is what plain `pwtui` runs: hidden, and in no group. The groups are what a new
