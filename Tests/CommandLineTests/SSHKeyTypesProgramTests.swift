@@ -43,6 +43,14 @@ struct SSHKeyTypesProgramTests {
         let signed = try sandbox.run(
             "/usr/bin/ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message], environment: agent)
         #expect(signed.exitCode == 0, "\(signed)")
+        if index == 0 {
+            // ssh-keygen asks for rsa-sha2-512 (flag 4): the signature inside the armour names it.
+            let armoured = try String(contentsOfFile: message + ".sig", encoding: .utf8)
+            let base64 = armoured.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+            let decoded = try #require(Data(base64Encoded: base64))
+            #expect(decoded.range(of: Data("rsa-sha2-512".utf8)) != nil)
+            #expect(decoded.range(of: Data("rsa-sha2-256".utf8)) == nil)
+        }
         let verify = ["-Y", "verify", "-f", allowed, "-I", "tester@example.org", "-n", "file", "-s", message + ".sig"]
         let verified = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.0"))
         #expect(verified.exitCode == 0 && verified.out.contains("Good \"file\" signature"), "\(verified)")
@@ -64,7 +72,8 @@ struct SSHKeyTypesProgramTests {
     func bits() throws {
         let sandbox = try Sandbox.withVault()
         for (arguments, expected) in [
-            (["--type", "rsa", "--bits", "1024"], "2048 to 8192"), (["--type", "ecdsa", "--bits", "384"], "RSA keys only"),
+            (["--type", "rsa", "--bits", "1024"], "2048 to 8192"),
+            (["--type", "ecdsa", "--bits", "384"], "RSA keys only"),
         ] {
             let result = try sandbox.pwtui(["ssh", "generate", "--title", "k"] + arguments)
             #expect(result.exitCode == 64 && result.err.contains(expected), "\(arguments): \(result)")
