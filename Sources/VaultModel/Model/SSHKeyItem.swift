@@ -5,8 +5,9 @@ import VaultCrypto
 ///
 /// - The secret is the private key written as lowercase hexadecimal digits: an Ed25519 key's
 ///   32-byte seed (64 digits), or an RSA or ECDSA P-256 key's PKCS#8 DER. Text, because every
-///   path that carries a password (export, `show --reveal`, history, a merge) carries it as text, where raw bytes would reach a terminal or a CSV cell as garbage. It is in
-///   the vault's `SecretArena` like any password, and decoded into protected memory to sign.
+///   path that carries a password (export, `show --reveal`, history, a merge) carries it as
+///   text, where raw bytes would reach a terminal or a CSV cell as garbage. It is in the vault's
+///   `SecretArena` like any password, and decoded into protected memory to sign.
 /// - Text fields: `public key`, the `authorized_keys` line (`ssh-ed25519 AAAA… title`), kept so
 ///   that `ssh list`, `ssh export` and the detail screen show it without touching the secret;
 ///   `ssh hosts`, the hosts given with `--host`, separated by spaces; `ssh confirm`, the approval
