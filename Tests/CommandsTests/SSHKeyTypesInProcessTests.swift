@@ -149,6 +149,20 @@ struct SSHKeyTypesInProcessTests {
         }
     }
 
+    @Test("ssh generate --type rsa without --bits makes a 3072-bit key")
+    func defaultBits() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        try GenerateSSHKey(title: "default", hosts: [], confirm: .session, type: .rsa).run(in: fixture.context)
+        let line = fixture.streams.output.split(separator: " ")
+        let encoded = try #require(line.dropFirst().first)
+        let blob = try #require(Data(base64Encoded: String(encoded)))
+        let parts = try Self.strings(Array(blob))
+        #expect(parts.count == 3 && parts[0] == Array("ssh-rsa".utf8) && parts[1] == [1, 0, 1])
+        // The modulus's high bit is set, so its mpint has a zero in front: 1 + 384 bytes.
+        #expect(parts.last?.count == 385 && parts.last?.first == 0)
+    }
+
     @Test("ssh generate: --bits out of range or for a type without sizes is a usage error (64)")
     func bits() throws {
         let fixture = try AgentInProcessTests.Fixture()
