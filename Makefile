@@ -8,10 +8,11 @@ SWIFT ?= swift
 # zlib1g-dev: 1Password's .1pux is a zip (CZlib, Interchange/Reading/Inflate).
 # podman, docker-registry, apache2-utils (htpasswd -B): ContainerRegistryTests logs real podman in
 # and out of a registry it starts, through docker-credential-pwtui.
+# libssl-dev: libcrypto (COpenSSL) for RSA and ECDSA SSH keys, and its static library for make release.
 # openssh-client, openssh-server, sudo: AskpassProgramTests answers real ssh (a key's passphrase
 # and a password, to an sshd it starts) and real sudo -A through pwtui-askpass.
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2 \
-	zlib1g-dev podman docker-registry apache2-utils openssh-client openssh-server sudo
+	zlib1g-dev libssl-dev podman docker-registry apache2-utils openssh-client openssh-server sudo
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras

@@ -27,6 +27,8 @@ let package = Package(
             providers: [.apt(["libpsl-dev"])]),
         // zlib's inflate and crc32, for 1Password's .1pux (a zip archive).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // libcrypto (OpenSSL 3): RSA and ECDSA P-256 SSH keys, which libsodium does not have.
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // No pkgConfig: ncursesw's cflags are only -D flags, which SwiftPM refuses with a warning
         // on every build; the shim defines what is needed and the module map links ncursesw.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
@@ -35,7 +37,7 @@ let package = Package(
 
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
         .target(name: "Platform", dependencies: ["CSystem"]),
-        .target(name: "VaultCrypto", dependencies: ["CSodium", "Platform"]),
+        .target(name: "VaultCrypto", dependencies: ["CSodium", "COpenSSL", "Platform"]),
         // Text without Foundation's full module: trimming, normalization, folding, escapes.
         .target(name: "UnicodeText"),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.

@@ -19,12 +19,17 @@ struct SSHAgentProgramTests {
 
     /// A sandbox with an unlocked agent and one generated key: its authorized_keys line, its id
     /// and the ssh-agent socket.
-    static func withKey(_ sandbox: Sandbox) throws -> (line: String, id: String, socket: String) {
+    /// `type` is `ssh generate`'s arguments for the key's type (none: Ed25519), `prefix` how its
+    /// line starts (the type and the blob's first base64 digits, which spell the type again).
+    static func withKey(
+        _ sandbox: Sandbox, type: [String] = [], prefix: String = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"
+    ) throws -> (line: String, id: String, socket: String) {
         try sandbox.startUnlockedAgent()
-        let generated = try sandbox.pwtui(["ssh", "generate", "--title", "pwtui test key", "--host", "127.0.0.1"])
+        let generated = try sandbox.pwtui(
+            ["ssh", "generate", "--title", "pwtui test key", "--host", "127.0.0.1"] + type)
         try #require(generated.exitCode == 0, "\(generated)")
         let line = generated.out
-        #expect(line.hasPrefix("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI") && line.hasSuffix(" pwtui test key\n"))
+        #expect(line.hasPrefix(prefix) && line.hasSuffix(" pwtui test key\n"), "\(line)")
         let listed = try sandbox.pwtui(["ssh", "list", "--format", "json"])
         let keys = try parseJSONArray(listed.stdout)
         let id = try #require(keys.first?["id"] as? String)
@@ -137,6 +142,57 @@ struct SSHAgentProgramTests {
         #expect(!theirs.err.contains("has no identities") && !theirs.err.isEmpty, "\(theirs)")
     }
 
+    /// An sshd on 127.0.0.1 (a free port, its own host key) that lets this user in with the key
+    /// whose `authorized_keys` line is `line`; the caller kills it.
+    static func sshd(_ sandbox: Sandbox, authorizing line: String) throws -> (port: String, process: Child) {
+        let keys = sandbox.root + "/keys"
+        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+        let host = try sandbox.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", keys + "/host"])
+        try #require(host.exitCode == 0, "\(host)")
+        try line.write(toFile: keys + "/authorized_keys", atomically: true, encoding: .utf8)
+        for path in [sandbox.root, keys] { _ = chmod(path, 0o755) }
+        _ = chmod(keys + "/authorized_keys", 0o644)
+        let port = try ContainerRegistryTests.freePort(sandbox)
+        try """
+        ListenAddress 127.0.0.1
+        Port \(port)
+        HostKey \(keys)/host
+        PidFile none
+        AuthorizedKeysFile \(keys)/authorized_keys
+        StrictModes no
+        UsePAM no
+        PubkeyAuthentication yes
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        PermitRootLogin prohibit-password
+        """.write(toFile: keys + "/sshd_config", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+        let sshd = try sandbox.start("/usr/sbin/sshd", ["-D", "-e", "-f", keys + "/sshd_config"])
+        let up = poll(timeout: .seconds(10), every: .milliseconds(50)) {
+            ContainerRegistryTests.listening(sandbox, port)
+        }
+        guard up else {
+            sshd.signal(SIGKILL)
+            throw SSHDNotStarted()
+        }
+        return (port, sshd)
+    }
+
+    struct SSHDNotStarted: Error {}
+
+    /// `ssh user@127.0.0.1 echo logged-in` with only the agent at `agentSocket` to sign.
+    static func login(_ sandbox: Sandbox, port: String, through agentSocket: String) throws -> RunResult {
+        let user = String(cString: getpwuid(getuid()).pointee.pw_name)
+        return try sandbox.run(
+            "/usr/bin/ssh",
+            [
+                "-F", "/dev/null", "-p", port, "-o", "UserKnownHostsFile=/dev/null", "-o",
+                "StrictHostKeyChecking=no", "-o", "LogLevel=ERROR", "-o", "IdentityAgent=\(agentSocket)",
+                "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no", "-o", "BatchMode=yes",
+                "-o", "ConnectTimeout=10", "\(user)@127.0.0.1", "echo logged-in",
+            ], environment: ["HOME": sandbox.root, "SSH_AUTH_SOCK": ""], timeout: .seconds(30))
+    }
+
     /// The key in OpenSSH's own private key format (openssh-key-v1, unencrypted), for the
     /// comparison with ssh-agent: `seed` is the vault's secret, read with `pwtui get`.
     static func openSSHPrivateKey(seed: [UInt8], publicKey: [UInt8], comment: String) -> String {
@@ -165,45 +221,10 @@ struct SSHAgentProgramTests {
         let sandbox = try Sandbox.withVault()
         defer { sandbox.stopAgent() }
         let (line, id, socket) = try Self.withKey(sandbox)
-        let keys = sandbox.root + "/keys"
-        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
-        let host = try sandbox.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", keys + "/host"])
-        try #require(host.exitCode == 0, "\(host)")
-        try line.write(toFile: keys + "/authorized_keys", atomically: true, encoding: .utf8)
-        for path in [sandbox.root, keys] { _ = chmod(path, 0o755) }
-        _ = chmod(keys + "/authorized_keys", 0o644)
-        let port = try ContainerRegistryTests.freePort(sandbox)
-        try """
-        ListenAddress 127.0.0.1
-        Port \(port)
-        HostKey \(keys)/host
-        PidFile none
-        AuthorizedKeysFile \(keys)/authorized_keys
-        StrictModes no
-        UsePAM no
-        PubkeyAuthentication yes
-        PasswordAuthentication no
-        KbdInteractiveAuthentication no
-        PermitRootLogin prohibit-password
-        """.write(toFile: keys + "/sshd_config", atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-        let sshd = try sandbox.start("/usr/sbin/sshd", ["-D", "-e", "-f", keys + "/sshd_config"])
-        defer { sshd.signal(SIGKILL) }
-        let up = poll(timeout: .seconds(10), every: .milliseconds(50)) {
-            ContainerRegistryTests.listening(sandbox, port)
-        }
-        try #require(up, "sshd did not start: \(sshd.isRunning ? "running" : "\(sshd.wait())")")
-        let user = String(cString: getpwuid(getuid()).pointee.pw_name)
-
+        let server = try Self.sshd(sandbox, authorizing: line)
+        defer { server.process.signal(SIGKILL) }
         func login(through agentSocket: String) throws -> RunResult {
-            try sandbox.run(
-                "/usr/bin/ssh",
-                [
-                    "-F", "/dev/null", "-p", port, "-o", "UserKnownHostsFile=/dev/null", "-o",
-                    "StrictHostKeyChecking=no", "-o", "LogLevel=ERROR", "-o", "IdentityAgent=\(agentSocket)",
-                    "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no", "-o", "BatchMode=yes",
-                    "-o", "ConnectTimeout=10", "\(user)@127.0.0.1", "echo logged-in",
-                ], environment: ["HOME": sandbox.root, "SSH_AUTH_SOCK": ""], timeout: .seconds(30))
+            try Self.login(sandbox, port: server.port, through: agentSocket)
         }
         let loggedIn = try login(through: socket)
         #expect(loggedIn.exitCode == 0 && loggedIn.out == "logged-in\n", "\(loggedIn)")

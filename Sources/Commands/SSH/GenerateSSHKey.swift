@@ -4,21 +4,29 @@ import VaultAgent
 import VaultCrypto
 import VaultModel
 
-/// `pwtui ssh generate`: a new Ed25519 key made in protected memory and kept only in the vault
+/// `pwtui ssh generate`: a new Ed25519, RSA or ECDSA P-256 key made in protected memory and kept only in the vault
 /// (`SSHKeyItem` says how); its public key, one `authorized_keys` line, on stdout.
 ///
 /// The item is added, then made an SSH key with its fields in a second change: two saves, through
 /// the agent or here. An interruption between them leaves an item of that title whose secret is
-/// the seed, listed as a login; `pwtui rm` removes it.
+/// the private key, listed as a login; `pwtui rm` removes it.
 public struct GenerateSSHKey {
     public var title: String
     public var hosts: [String]
     public var confirm: SSHKeyItem.ConfirmPolicy
+    public var type: SSHKeyType
+    /// RSA's size; nil for the default (3072), refused for the other types.
+    public var bits: Int?
 
-    public init(title: String, hosts: [String], confirm: SSHKeyItem.ConfirmPolicy) {
+    public init(
+        title: String, hosts: [String], confirm: SSHKeyItem.ConfirmPolicy, type: SSHKeyType = .ed25519,
+        bits: Int? = nil
+    ) {
         self.title = title
         self.hosts = hosts
         self.confirm = confirm
+        self.type = type
+        self.bits = bits
     }
 
     public func run(in context: CommandContext) throws {
@@ -26,12 +34,13 @@ public struct GenerateSSHKey {
             throw CommandFailure(.usage, "an SSH key needs a title (--title), the comment of its public key")
         }
         let hosts = try self.hosts.map { try SSHKeyItem.host($0) }
-        let seed = try Ed25519.newSeed()
+        let privateKey = try type.newPrivateKey(bits: bits)
         let line = SSHAgentProtocol.authorizedKeysLine(
-            ed25519PublicKey: try Ed25519.publicKey(seed: seed), comment: title)
+            keyBlob: try SSHPrivateKey.publicKeyBlob(privateKey), comment: title)
         let access = try VaultAccess.open(context)
         let added = try access.apply(
-            .add(services: [], username: "", title: title, notes: "", rank: 0), secret: SSHKeyItem.secret(ofSeed: seed))
+            .add(services: [], username: "", title: title, notes: "", rank: 0),
+            secret: SSHKeyItem.secret(ofKey: privateKey))
         var edits = CredentialChange.Edits()
         edits.kind = .sshKey
         edits.textFields = [

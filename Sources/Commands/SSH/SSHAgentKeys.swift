@@ -7,8 +7,8 @@ import VaultModel
 /// and used to sign while the agent is unlocked, neither while it is locked (the public keys are
 /// in the vault; a client then sees an empty list and failed signatures, and ssh goes on to its
 /// other keys). A key bound to programs (`--allow-program`) is listed to and signs for those
-/// programs only, as `get` gives a password. The public key offered is derived from the seed
-/// each time, never read from the `public key` field, so it is always the one the agent signs
+/// programs only, as `get` gives a password. The public key offered is derived from the private
+/// key each time, never read from the `public key` field, so it is always the one the agent signs
 /// with. Approval (`ssh confirm`) is stored but not yet asked: a later slice of issue 27.
 extension AgentService: SSHAgentHandler {
     public func sshIdentities(peer: Int32?) -> [SSHAgentProtocol.Identity] {
@@ -23,10 +23,10 @@ extension AgentService: SSHAgentHandler {
         guard let vault = try? unlocked(for: context.vaultPath),
             let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == keyBlob }),
             key.credential.isGiven(to: asker(peer, of: vault)),
-            let seed = try? SSHKeyItem.seed(of: key.credential, in: vault),
-            let signature = try? data.withUnsafeBytes({ try Ed25519.sign($0, seed: seed) })
+            let privateKey = try? SSHKeyItem.privateKey(of: key.credential, in: vault),
+            let signature = try? SSHPrivateKey.signatureBlob(privateKey, data: data, flags: flags)
         else { return nil }
-        return SSHAgentProtocol.ed25519SignatureBlob(signature)
+        return signature
     }
 }
 
@@ -37,13 +37,14 @@ enum SSHAgentKeys {
         let blob: [UInt8]
     }
 
-    /// Items whose secret is not a seed (damaged, or edited by hand) are left out.
+    /// Items whose secret is not a private key pwtui reads (damaged, or edited by hand) are left
+    /// out. An RSA key's blob is derived by OpenSSL each time (well under a millisecond).
     static func keys(in vault: Vault) -> [Key] {
         vault.contents.credentials.filter { $0.kind == .sshKey }.compactMap { credential in
-            guard let seed = try? SSHKeyItem.seed(of: credential, in: vault),
-                let publicKey = try? Ed25519.publicKey(seed: seed)
+            guard let privateKey = try? SSHKeyItem.privateKey(of: credential, in: vault),
+                let blob = try? SSHPrivateKey.publicKeyBlob(privateKey)
             else { return nil }
-            return Key(credential: credential, blob: SSHAgentProtocol.ed25519KeyBlob(publicKey))
+            return Key(credential: credential, blob: blob)
         }
     }
 }

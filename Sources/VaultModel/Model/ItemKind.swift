@@ -4,9 +4,9 @@
 /// brand text fields); it says what the item is where it is listed, so that the picker can mark
 /// a card as a card instead of as a login without a site.
 ///
-/// An SSH key (issue 27) is the one kind the agent treats apart: its secret is an
-/// Ed25519 seed that `get` and git's helper never hand out as a password for a host (it has no
-/// services: its hosts are a text field, `SSHKeyItem`), and `pwtui agent` serves it over the
+/// An SSH key (issue 27) is the one kind the agent treats apart: its secret is a private key
+/// (an Ed25519 seed, an RSA or ECDSA key) that `get` and git's helper never hand out as a
+/// password for a host (it has no services: its hosts are a text field, `SSHKeyItem`), and `pwtui agent` serves it over the
 /// ssh-agent protocol. It needs no new format: a version without it reads the kind as a login
 /// (`PayloadCodec`), which is harmless: the item keeps its title, fields and secret.
 public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable, Codable {

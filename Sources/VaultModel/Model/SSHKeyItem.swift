@@ -3,15 +3,16 @@ import VaultCrypto
 /// How an SSH key is kept as a vault item (`ItemKind.sshKey`, issue 27): an ordinary credential,
 /// so that history, sync, merge, export and the picker carry it with nothing of their own.
 ///
-/// - The secret is the Ed25519 private key's 32-byte seed, written as 64 lowercase hexadecimal
-///   digits: every path that carries a password (export, `show --reveal`, history, a merge)
-///   carries it as text, where raw bytes would reach a terminal or a CSV cell as garbage. It is in
-///   the vault's `SecretArena` like any password, and decoded into protected memory to sign.
+/// - The secret is the private key written as lowercase hexadecimal digits: an Ed25519 key's
+///   32-byte seed (64 digits), or an RSA or ECDSA P-256 key's PKCS#8 DER. Text, because every
+///   path that carries a password (export, `show --reveal`, history, a merge) carries it as
+///   text, where raw bytes would reach a terminal or a CSV cell as garbage. It is in the vault's
+///   `SecretArena` like any password, and decoded into protected memory to sign.
 /// - Text fields: `public key`, the `authorized_keys` line (`ssh-ed25519 AAAA… title`), kept so
 ///   that `ssh list`, `ssh export` and the detail screen show it without touching the secret;
 ///   `ssh hosts`, the hosts given with `--host`, separated by spaces; `ssh confirm`, the approval
 ///   policy (`each`, `session`, `never`). The agent derives the public key it offers from the
-///   seed, so what it offers is always what it can sign with.
+///   private key, so what it offers is always what it can sign with.
 /// - No services and no username: a service is what `get`, git's helper and the picker match a
 ///   host against, and an SSH key must never be answered as the password of `github.com`. Its
 ///   hosts are its own field for that reason.
@@ -30,11 +31,15 @@ public enum SSHKeyItem {
         case never
     }
 
-    /// The secret of an SSH key item: `seed` as 64 lowercase hex digits, in protected memory.
-    public static func secret(ofSeed seed: borrowing SecureBytes) throws -> SecureBytes {
-        var text = try SecureBytes(capacity: seed.count * 2)
+    /// The longest private key read back: an 8192-bit RSA key's PKCS#8 DER is about 4.8 KB.
+    public static let maximumPrivateKeyBytes = 8 * 1024
+
+    /// The secret of an SSH key item: its private key (an Ed25519 seed, or an RSA or ECDSA key's
+    /// PKCS#8 DER) as lowercase hex digits, in protected memory.
+    public static func secret(ofKey key: borrowing SecureBytes) throws -> SecureBytes {
+        var text = try SecureBytes(capacity: key.count * 2)
         let digits = Array("0123456789abcdef".utf8)
-        try seed.withUnsafeBytes { bytes in
+        try key.withUnsafeBytes { bytes in
             for byte in bytes {
                 try text.append(digits[Int(byte >> 4)])
                 try text.append(digits[Int(byte & 0x0F)])
@@ -43,20 +48,26 @@ public enum SSHKeyItem {
         return text
     }
 
-    /// The seed of the SSH key item `credential`, decoded from its secret into protected memory.
-    public static func seed(of credential: Credential, in vault: Vault) throws -> SecureBytes {
+    /// The private key of the SSH key item `credential`, decoded from its secret into protected
+    /// memory: 32 bytes are an Ed25519 seed, anything longer an RSA or ECDSA key's PKCS#8 DER
+    /// (a DER key is never 32 bytes long, so the length alone tells them apart).
+    public static func privateKey(of credential: Credential, in vault: Vault) throws -> SecureBytes {
         guard credential.kind == .sshKey else {
             throw VaultError.invalidRequest("\(credential.displayTitle) is a \(credential.kind.name), not an SSH key")
         }
-        var seed = try SecureBytes(zeros: Ed25519.seedByteCount)
+        let length = vault.withSecret(credential.secret) { $0.count }
+        guard length >= 2, length % 2 == 0, length <= maximumPrivateKeyBytes * 2 else {
+            throw VaultError.invalidRequest(
+                "the secret of \(credential.displayTitle) is not an SSH private key (hexadecimal digits)")
+        }
+        var key = try SecureBytes(zeros: length / 2)
         let valid = vault.withSecret(credential.secret) { text in
-            guard text.count == Ed25519.seedByteCount * 2 else { return false }
-            return seed.withUnsafeMutableBytes { out in
-                var valid = true
-                for index in 0 ..< out.count {
+            key.withUnsafeMutableBytes { out in
+                var valid = text.count == out.count * 2
+                for index in 0 ..< out.count where valid {
                     let high = nibble(text[2 * index])
                     let low = nibble(text[2 * index + 1])
-                    valid = valid && high != nil && low != nil
+                    valid = high != nil && low != nil
                     out[index] = ((high ?? 0) << 4) | (low ?? 0)
                 }
                 return valid
@@ -64,9 +75,9 @@ public enum SSHKeyItem {
         }
         guard valid else {
             throw VaultError.invalidRequest(
-                "the secret of \(credential.displayTitle) is not an Ed25519 seed (64 hexadecimal digits)")
+                "the secret of \(credential.displayTitle) is not an SSH private key (hexadecimal digits)")
         }
-        return seed
+        return key
     }
 
     /// The hosts an SSH key item is bound to (`--host`), in the order given.

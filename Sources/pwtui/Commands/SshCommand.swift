@@ -18,7 +18,7 @@ struct SshCommand: ParsableCommand {
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "generate",
-            abstract: "Make an Ed25519 key in the vault; print its public key (an authorized_keys line).")
+            abstract: "Make an SSH key in the vault; print its public key (an authorized_keys line).")
         @OptionGroup var global: GlobalOptions
 
         @Option(help: "Its name, and its public key's comment.")
@@ -30,8 +30,15 @@ struct SshCommand: ParsableCommand {
         @Option(help: "Approval of its signatures: each, session or never (recorded; not yet asked).")
         var confirm: SSHKeyItem.ConfirmPolicy = .session
 
+        @Option(help: "ed25519, rsa (rsa-sha2-256/512 signatures) or ecdsa (NIST P-256).")
+        var type: SSHKeyType = .ed25519
+
+        @Option(help: "An RSA key's size, 2048 to 8192 (default 3072); RSA only.")
+        var bits: Int?
+
         func run() throws {
-            try GenerateSSHKey(title: title, hosts: hosts, confirm: confirm).run(in: global.context())
+            try GenerateSSHKey(title: title, hosts: hosts, confirm: confirm, type: type, bits: bits)
+                .run(in: global.context())
         }
     }
 
@@ -73,3 +80,4 @@ struct SshCommand: ParsableCommand {
 }
 
 extension SSHKeyItem.ConfirmPolicy: ExpressibleByArgument {}
+extension SSHKeyType: ExpressibleByArgument {}
