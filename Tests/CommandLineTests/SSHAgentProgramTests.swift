@@ -53,22 +53,7 @@ struct SSHAgentProgramTests {
         let exported = try sandbox.pwtui(["ssh", "export", id])
         #expect(exported.exitCode == 0 && exported.out == listed.out, "\(exported)")
 
-        // ssh-keygen signs with the agent when given the public key and SSH_AUTH_SOCK.
-        let publicKey = sandbox.root + "/key.pub"
-        let message = sandbox.root + "/message"
-        let allowed = sandbox.root + "/allowed_signers"
-        try line.write(toFile: publicKey, atomically: true, encoding: .utf8)
-        _ = chmod(publicKey, 0o600)
-        try "release 1.0\n".write(toFile: message, atomically: true, encoding: .utf8)
-        try "tester@example.org \(line)".write(toFile: allowed, atomically: true, encoding: .utf8)
-        let signed = try sandbox.run(
-            "/usr/bin/ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message], environment: agent)
-        #expect(signed.exitCode == 0, "\(signed)")
-        let verify = ["-Y", "verify", "-f", allowed, "-I", "tester@example.org", "-n", "file", "-s", message + ".sig"]
-        let verified = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.0"))
-        #expect(verified.exitCode == 0 && verified.out.contains("Good \"file\" signature"), "\(verified)")
-        let forged = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.1"))
-        #expect(forged.exitCode != 0, "\(forged)")
+        let (publicKey, message) = try Self.signAndVerify(sandbox, line: line, agent: agent)
 
         // A client may not change the keys: removing all, and adding one from a file, fail.
         let removed = try sandbox.run("/usr/bin/ssh-add", ["-D"], environment: agent)
@@ -191,6 +176,30 @@ struct SSHAgentProgramTests {
                 "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no", "-o", "BatchMode=yes",
                 "-o", "ConnectTimeout=10", "\(user)@127.0.0.1", "echo logged-in",
             ], environment: ["HOME": sandbox.root, "SSH_AUTH_SOCK": ""], timeout: .seconds(30))
+    }
+
+    /// `ssh-keygen -Y sign` of a message through the agent (ssh-keygen signs with the agent when
+    /// given the public key and SSH_AUTH_SOCK), then `-Y verify` of it and of a changed message.
+    /// The public key's file and the message's: the signature is the message's path + ".sig".
+    static func signAndVerify(_ sandbox: Sandbox, line: String, agent: [String: String]) throws -> (
+        publicKey: String, message: String
+    ) {
+        let publicKey = sandbox.root + "/key.pub"
+        let message = sandbox.root + "/message"
+        let allowed = sandbox.root + "/allowed_signers"
+        try line.write(toFile: publicKey, atomically: true, encoding: .utf8)
+        _ = chmod(publicKey, 0o600)
+        try "release 1.0\n".write(toFile: message, atomically: true, encoding: .utf8)
+        try "tester@example.org \(line)".write(toFile: allowed, atomically: true, encoding: .utf8)
+        let signed = try sandbox.run(
+            "/usr/bin/ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message], environment: agent)
+        #expect(signed.exitCode == 0, "\(signed)")
+        let verify = ["-Y", "verify", "-f", allowed, "-I", "tester@example.org", "-n", "file", "-s", message + ".sig"]
+        let verified = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.0"))
+        #expect(verified.exitCode == 0 && verified.out.contains("Good \"file\" signature"), "\(verified)")
+        let forged = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.1"))
+        #expect(forged.exitCode != 0, "\(forged)")
+        return (publicKey, message)
     }
 
     /// The key in OpenSSH's own private key format (openssh-key-v1, unencrypted), for the

@@ -33,16 +33,7 @@ struct SSHKeyTypesProgramTests {
         let exported = try sandbox.pwtui(["ssh", "export", id])
         #expect(exported.exitCode == 0 && exported.out == listed.out, "\(exported)")
 
-        let publicKey = sandbox.root + "/key.pub"
-        let message = sandbox.root + "/message"
-        let allowed = sandbox.root + "/allowed_signers"
-        try line.write(toFile: publicKey, atomically: true, encoding: .utf8)
-        _ = chmod(publicKey, 0o600)
-        try "release 1.0\n".write(toFile: message, atomically: true, encoding: .utf8)
-        try "tester@example.org \(line)".write(toFile: allowed, atomically: true, encoding: .utf8)
-        let signed = try sandbox.run(
-            "/usr/bin/ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message], environment: agent)
-        #expect(signed.exitCode == 0, "\(signed)")
+        let (_, message) = try SSHAgentProgramTests.signAndVerify(sandbox, line: line, agent: agent)
         if index == 0 {
             // ssh-keygen asks for rsa-sha2-512 (flag 4): the signature inside the armour names it.
             let armoured = try String(contentsOfFile: message + ".sig", encoding: .utf8)
@@ -51,11 +42,6 @@ struct SSHKeyTypesProgramTests {
             #expect(decoded.range(of: Data("rsa-sha2-512".utf8)) != nil)
             #expect(decoded.range(of: Data("rsa-sha2-256".utf8)) == nil)
         }
-        let verify = ["-Y", "verify", "-f", allowed, "-I", "tester@example.org", "-n", "file", "-s", message + ".sig"]
-        let verified = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.0"))
-        #expect(verified.exitCode == 0 && verified.out.contains("Good \"file\" signature"), "\(verified)")
-        let forged = try sandbox.run("/usr/bin/ssh-keygen", verify, stdin: .text("release 1.1"))
-        #expect(forged.exitCode != 0, "\(forged)")
 
         let server = try SSHAgentProgramTests.sshd(sandbox, authorizing: line)
         defer { server.process.signal(SIGKILL) }

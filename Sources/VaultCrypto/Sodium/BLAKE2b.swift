@@ -21,23 +21,15 @@ public enum BLAKE2b {
 
     /// BLAKE2b-256 keyed with `key` (16 to 64 bytes).
     public static func mac(_ data: [UInt8], key: borrowing SecureBytes) throws(VaultCryptoError) -> [UInt8] {
-        try Sodium.ready()
-        guard key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX)
-        else {
-            throw .invalidInput("BLAKE2b key must be 16 to 64 bytes")
-        }
-        var digest = [UInt8](repeating: 0, count: digestByteCount)
-        let status = key.withUnsafeBytes { keyBytes in
-            data.withUnsafeBufferPointer { input in
-                digest.withUnsafeMutableBufferPointer { out in
-                    crypto_generichash(
-                        out.mutableBytes, digestByteCount, input.bytes, UInt64(input.count),
-                        keyBytes.bytes, keyBytes.count)
-                }
+        // The bytes lent to the one that reads them where they are (its error carried out by hand:
+        // withUnsafeBytes rethrows untyped).
+        var result: Result<[UInt8], VaultCryptoError> = .success([])
+        data.withUnsafeBytes { bytes in
+            do throws(VaultCryptoError) { result = .success(try mac(bytes, key: key)) } catch {
+                result = .failure(error)
             }
         }
-        guard status == 0 else { throw .invalidInput("BLAKE2b failed") }
-        return digest
+        return try result.get()
     }
 
     /// BLAKE2b-256 of `data`, read where it is (a password in protected memory), keyed with
