@@ -123,16 +123,23 @@ static inline int pwtui_ssl_public_key(
     return type;
 }
 
+// OpenSSL's digest for PWTUI_SSL_SHA1, _SHA256 or _SHA512; NULL for any other value.
+static inline const EVP_MD *pwtui_ssl_digest(int digest) {
+    switch (digest) {
+    case PWTUI_SSL_SHA1: return EVP_sha1();
+    case PWTUI_SSL_SHA256: return EVP_sha256();
+    case PWTUI_SSL_SHA512: return EVP_sha512();
+    default: return NULL;
+    }
+}
+
 // The signature of message by the key in der (PKCS#8), over the digest `digest` (PWTUI_SSL_SHA*):
 // for RSA, PKCS#1 v1.5, the raw signature into out; for P-256, ECDSA, r and s each as 32
 // big-endian bytes (r then s, 64 in all). Its length, or -1.
 static inline long pwtui_ssl_sign(
     const unsigned char *der, size_t length, int digest, const unsigned char *message, size_t messageLength,
     unsigned char *out, size_t capacity) {
-    const EVP_MD *md = digest == PWTUI_SSL_SHA1 ? EVP_sha1()
-        : digest == PWTUI_SSL_SHA256           ? EVP_sha256()
-        : digest == PWTUI_SSL_SHA512           ? EVP_sha512()
-                                               : NULL;
+    const EVP_MD *md = pwtui_ssl_digest(digest);
     if (md == NULL) return -1;
     EVP_PKEY *pkey = pwtui_ssl_read(der, length);
     if (pkey == NULL) return -1;
@@ -175,10 +182,7 @@ static inline long pwtui_ssl_sign(
 static inline int pwtui_ssl_verify(
     const unsigned char *der, size_t length, int digest, const unsigned char *message, size_t messageLength,
     const unsigned char *signature, size_t signatureLength) {
-    const EVP_MD *md = digest == PWTUI_SSL_SHA1 ? EVP_sha1()
-        : digest == PWTUI_SSL_SHA256           ? EVP_sha256()
-        : digest == PWTUI_SSL_SHA512           ? EVP_sha512()
-                                               : NULL;
+    const EVP_MD *md = pwtui_ssl_digest(digest);
     if (md == NULL) return -1;
     EVP_PKEY *pkey = pwtui_ssl_read(der, length);
     if (pkey == NULL) return -1;

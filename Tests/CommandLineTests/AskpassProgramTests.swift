@@ -90,29 +90,8 @@ struct AskpassProgramTests {
             try #require(made.exitCode == 0, "\(made)")
         }
         try FileManager.default.copyItem(atPath: keys + "/id_login.pub", toPath: keys + "/authorized_keys")
-        // sshd reads the authorized keys as the user: the way there must be open to it.
-        for path in [sandbox.root, keys] { _ = chmod(path, 0o755) }
-        _ = chmod(keys + "/authorized_keys", 0o644)
-        let port = try ContainerRegistryTests.freePort(sandbox)
-        try """
-        ListenAddress 127.0.0.1
-        Port \(port)
-        HostKey \(keys)/host
-        PidFile none
-        AuthorizedKeysFile \(keys)/authorized_keys
-        StrictModes no
-        UsePAM no
-        PasswordAuthentication yes
-        KbdInteractiveAuthentication no
-        PermitRootLogin no
-        """.write(toFile: keys + "/sshd_config", atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-        let sshd = try sandbox.start("/usr/sbin/sshd", ["-D", "-e", "-f", keys + "/sshd_config"])
+        let (port, sshd) = try TestSSHServer.start(sandbox, directory: keys, passwords: true, rootLogin: "no")
         defer { sshd.signal(SIGKILL) }
-        let up = poll(timeout: .seconds(10), every: .milliseconds(50)) {
-            ContainerRegistryTests.listening(sandbox, port)
-        }
-        try #require(up, "sshd did not start: \(sshd.isRunning ? "running" : "\(sshd.wait())")")
 
         // The vault: the user's password for 127.0.0.1, the login key's passphrase titled with its
         // path, ssh-add's key's titled with its file name.

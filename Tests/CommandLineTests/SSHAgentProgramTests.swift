@@ -127,43 +127,14 @@ struct SSHAgentProgramTests {
         #expect(!theirs.err.contains("has no identities") && !theirs.err.isEmpty, "\(theirs)")
     }
 
-    /// An sshd on 127.0.0.1 (a free port, its own host key) that lets this user in with the key
-    /// whose `authorized_keys` line is `line`; the caller kills it.
+    /// An sshd on 127.0.0.1 that lets this user in with the key whose `authorized_keys` line
+    /// is `line`, keys only; the caller kills it.
     static func sshd(_ sandbox: Sandbox, authorizing line: String) throws -> (port: String, process: Child) {
         let keys = sandbox.root + "/keys"
         try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
-        let host = try sandbox.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", keys + "/host"])
-        try #require(host.exitCode == 0, "\(host)")
         try line.write(toFile: keys + "/authorized_keys", atomically: true, encoding: .utf8)
-        for path in [sandbox.root, keys] { _ = chmod(path, 0o755) }
-        _ = chmod(keys + "/authorized_keys", 0o644)
-        let port = try ContainerRegistryTests.freePort(sandbox)
-        try """
-        ListenAddress 127.0.0.1
-        Port \(port)
-        HostKey \(keys)/host
-        PidFile none
-        AuthorizedKeysFile \(keys)/authorized_keys
-        StrictModes no
-        UsePAM no
-        PubkeyAuthentication yes
-        PasswordAuthentication no
-        KbdInteractiveAuthentication no
-        PermitRootLogin prohibit-password
-        """.write(toFile: keys + "/sshd_config", atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-        let sshd = try sandbox.start("/usr/sbin/sshd", ["-D", "-e", "-f", keys + "/sshd_config"])
-        let up = poll(timeout: .seconds(10), every: .milliseconds(50)) {
-            ContainerRegistryTests.listening(sandbox, port)
-        }
-        guard up else {
-            sshd.signal(SIGKILL)
-            throw SSHDNotStarted()
-        }
-        return (port, sshd)
+        return try TestSSHServer.start(sandbox, directory: keys, passwords: false, rootLogin: "prohibit-password")
     }
-
-    struct SSHDNotStarted: Error {}
 
     /// `ssh user@127.0.0.1 echo logged-in` with only the agent at `agentSocket` to sign.
     static func login(_ sandbox: Sandbox, port: String, through agentSocket: String) throws -> RunResult {

@@ -7,6 +7,7 @@ import Platform
 import PwtuiTestSupport
 @testable import Commands
 import Testing
+import ServiceMatching
 import VaultAgent
 import VaultCrypto
 import VaultModel
@@ -334,5 +335,28 @@ struct SSHAgentInProcessTests {
             })
         #expect(failure.message.contains("older version"))
         #expect(fixture.streams.output.isEmpty)
+    }
+
+    @Test(
+        "generate is one change and one save: the item is an SSH key in the first saved file; an addition's own edits carry no secret"
+    )
+    func oneSave() throws {
+        let fixture = try CommandFixture()
+        let before = try fixture.vault().header.generation
+        try fixture.run(typing: CommandFixture.unlock) {
+            try GenerateSSHKey(title: "one save", hosts: ["example.org"], confirm: .never).run(in: $0)
+        }
+        let vault = try fixture.vault()
+        #expect(vault.header.generation == before + 1)
+        #expect(vault.contents.credentials.first { $0.title == "one save" }?.kind == .sshKey)
+
+        var withSecret = CredentialChange.Edits()
+        withSecret.replacesSecret = true
+        let refused = #expect(throws: VaultError.self) {
+            _ = try CredentialChange.add(services: [], username: "", title: "x", notes: "", rank: 0, then: withSecret)
+                .apply(to: vault, secret: try secure("s"), suffixes: NoPublicSuffixList())
+        }
+        #expect("\(String(describing: refused))".contains("no secret"))
+        #expect(!vault.contents.credentials.contains { $0.title == "x" }, "refused before anything was added")
     }
 }

@@ -7,9 +7,8 @@ import VaultModel
 /// `pwtui ssh generate`: a new Ed25519, RSA or ECDSA P-256 key made in protected memory and kept only in the vault
 /// (`SSHKeyItem` says how); its public key, one `authorized_keys` line, on stdout.
 ///
-/// The item is added, then made an SSH key with its fields in a second change: two saves, through
-/// the agent or here. An interruption between them leaves an item of that title whose secret is
-/// the private key, listed as a login; `pwtui rm` removes it.
+/// The item is added already an SSH key with its fields: one change (`CredentialChange.add`'s
+/// `then`), one save, through the agent or here.
 public struct GenerateSSHKey {
     public var title: String
     public var hosts: [String]
@@ -38,9 +37,7 @@ public struct GenerateSSHKey {
         let line = SSHAgentProtocol.authorizedKeysLine(
             keyBlob: try SSHPrivateKey.publicKeyBlob(privateKey), comment: title)
         let access = try VaultAccess.open(context)
-        let added = try access.apply(
-            .add(services: [], username: "", title: title, notes: "", rank: 0),
-            secret: SSHKeyItem.secret(ofKey: privateKey))
+        // One change, one save: the item is an SSH key from its first save.
         var edits = CredentialChange.Edits()
         edits.kind = .sshKey
         edits.textFields = [
@@ -48,18 +45,20 @@ public struct GenerateSSHKey {
             .init(name: SSHKeyItem.hostsField, text: hosts.joined(separator: " ")),
             .init(name: SSHKeyItem.confirmField, text: confirm.rawValue),
         ]
-        let made = try access.apply(.edit(id: added.id.uuidString, edits), secret: SecureBytes(zeros: 0))
-        // An agent of an older version, left running across an upgrade, reads the edit without the
-        // fields it does not know (kind, text fields) and answers without a kind: said, not printed
-        // as if it had worked.
+        let made = try access.apply(
+            .add(services: [], username: "", title: title, notes: "", rank: 0, then: edits),
+            secret: SSHKeyItem.secret(ofKey: privateKey))
+        // An agent of an older version, left running across an upgrade, reads the addition without
+        // what it does not know (its edits) and answers without a kind: said, not printed as if it
+        // had worked.
         guard made.kind == .sshKey else {
-            let id = added.id.uuidString.lowercased().prefix(8)
+            let id = made.id.uuidString.lowercased().prefix(8)
             throw CommandFailure(
                 .savedButUnconfirmed,
                 "the running agent is of an older version and saved \(id) as a login, not an SSH key; "
                     + "`pwtui rm \(id)`, `pwtui agent stop`, then generate again")
         }
         try context.streams.write(
-            line + "\n", afterSaving: "the new SSH key \(added.id.uuidString.lowercased().prefix(8))")
+            line + "\n", afterSaving: "the new SSH key \(made.id.uuidString.lowercased().prefix(8))")
     }
 }

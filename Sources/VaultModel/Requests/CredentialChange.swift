@@ -71,7 +71,10 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         case remove
     }
 
-    case add(services: [String], username: String, title: String, notes: String, rank: Int32)
+    /// `then`: edits made to the new credential in the same change (one save): what an item
+    /// that is no login is made of (`ssh generate`: its kind and text fields). They carry no
+    /// secret of their own.
+    case add(services: [String], username: String, title: String, notes: String, rank: Int32, then: Edits? = nil)
     case edit(id: String, Edits)
     case remove(id: String)
 
@@ -93,11 +96,16 @@ public enum CredentialChange: Equatable, Sendable, Codable {
         -> IdentityStore.Identity
     {
         switch self {
-        case .add(let services, let username, let title, let notes, let rank):
+        case .add(let services, let username, let title, let notes, let rank, let then):
+            if let then, Self.edit(id: "", then).needsSecret {
+                throw VaultError.invalidRequest("an addition's own edits carry no secret; make that change after it")
+            }
             let credential = try vault.add(
                 services: try Self.credentialServices(services, suffixes: suffixes), username: username,
                 secret: secret, title: title, notes: notes, rank: rank)
-            return IdentityStore.Identity(credential)
+            guard let then else { return IdentityStore.Identity(credential) }
+            return try Self.edit(id: credential.id.uuidString, then).apply(
+                to: vault, secret: try SecureBytes(zeros: 0), suffixes: suffixes)
         case .edit(let id, let edits):
             let added = try Self.credentialServices(edits.addServices, suffixes: suffixes)
             let removed = try edits.removeServices.map { try ServiceIdentifier($0) }
