@@ -76,7 +76,7 @@ public struct ProcessChain: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The last path component, without a " (deleted)" that /proc appends to a replaced binary.
-    static func fileName(_ path: String) -> String {
+    public static func fileName(_ path: String) -> String {
         var path = Substring(path)
         if path.hasSuffix(" (deleted)") { path = path.dropLast(" (deleted)".count) }
         return String(path.split(separator: "/").last ?? path)

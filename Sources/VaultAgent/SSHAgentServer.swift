@@ -42,10 +42,21 @@ public protocol SSHAgentHandler: AnyObject {
     /// The signature blob of `data` by the key whose public blob is `keyBlob`; nil to refuse
     /// (locked, no such key, a key that cannot sign for this peer).
     func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]?
+    /// As `sshSign(keyBlob:data:flags:peer:)`, called WITHOUT the server's turn held: the handler
+    /// takes `turn` for its own work, and may leave it while a person is asked to approve the
+    /// signature (a minute, at most), so that every other request is answered meanwhile. By
+    /// default, the other under the turn.
+    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]?
     /// `ssh-add -x`: lock (the vault is dropped, as `pwtui agent lock` drops it).
     func sshLock()
     /// `ssh-add -X`: unlock with `password`, the vault's master password; false when it is wrong.
     func sshUnlock(password: consuming SecureBytes) -> Bool
+}
+
+extension SSHAgentHandler {
+    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]? {
+        turn.withLock { sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer) }
+    }
 }
 
 /// `pwtui agent`'s second socket: OpenSSH's clients served from the vault (see above).
@@ -224,13 +235,15 @@ public final class SSHAgentServer: @unchecked Sendable {
         } catch {
             return SSHAgentProtocol.failure
         }
-        turn.lock()
-        defer { turn.unlock() }
         switch request {
         case .requestIdentities:
+            turn.lock()
+            defer { turn.unlock() }
             return SSHAgentProtocol.identitiesAnswer(handler.sshIdentities(peer: peer))
         case .sign(let keyBlob, let data, let flags):
-            guard let signature = handler.sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer) else {
+            // The handler takes the turn itself: it leaves it while the user is asked.
+            guard let signature = handler.sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer, taking: turn)
+            else {
                 return SSHAgentProtocol.failure
             }
             return SSHAgentProtocol.signResponse(signatureBlob: signature)

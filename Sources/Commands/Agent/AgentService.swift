@@ -19,8 +19,18 @@ import VaultModel
 public final class AgentService: AgentHandler {
     let context: CommandContext
     private let idleTimeout: Duration
-    private var vault: Vault?
+    private var vault: Vault? {
+        // Any lock (a request, `ssh-add -x`, the idle timeout, a stop, a master password changed
+        // elsewhere) forgets every approval given for the session.
+        didSet { if vault == nil { sshApprovals.forget() } }
+    }
     private var lastUse = ContinuousClock.now
+    /// The `session` policy's approvals (`SSHSessionApprovals`), under the turn.
+    var sshApprovals = SSHSessionApprovals()
+    /// One question to the user at a time (`SSHSignApproval`), never under the turn.
+    let sshAsking = Lock()
+    /// Whether a vault is held (for the SSH socket's decisions, under the turn).
+    var isUnlocked: Bool { vault != nil }
 
     public init(context: CommandContext, idleTimeout: Duration) {
         self.context = context

@@ -3,30 +3,38 @@ import VaultAgent
 import VaultCrypto
 import VaultModel
 
-/// The vault's SSH keys as the agent's ssh-agent socket serves them (`SSHAgentServer`): listed
-/// and used to sign while the agent is unlocked, neither while it is locked (the public keys are
-/// in the vault; a client then sees an empty list and failed signatures, and ssh goes on to its
-/// other keys). A key bound to programs (`--allow-program`) is listed to and signs for those
-/// programs only, as `get` gives a password. The public key offered is derived from the private
-/// key each time, never read from the `public key` field, so it is always the one the agent signs
-/// with. Approval (`ssh confirm`) is stored but not yet asked: a later slice of issue 27.
+/// The vault's SSH keys as the agent's ssh-agent socket serves them (`SSHAgentServer`). Listed
+/// while the agent is unlocked from the vault, and while locked from the identity store's public
+/// halves (`IdentityStore.SSHPublicKey`: no key bound to programs, none when the store is off or
+/// stale). A signature is made only with the vault open, after the approval its policy asks for
+/// (`SSHSignApproval`). A key bound to programs (`--allow-program`) is listed to and signs for
+/// those programs only, as `get` gives a password. The public key offered while unlocked is
+/// derived from the private key each time, never read from the `public key` field, so it is
+/// always the one the agent signs with.
 extension AgentService: SSHAgentHandler {
     public func sshIdentities(peer: Int32?) -> [SSHAgentProtocol.Identity] {
-        guard let vault = try? unlocked(for: context.vaultPath) else { return [] }
+        guard let vault = try? unlocked(for: context.vaultPath) else {
+            return isUnlocked ? [] : lockedSSHKeys().map { .init(keyBlob: $0.keyBlob, comment: $0.title) }
+        }
         let chain = asker(peer, of: vault)
         return SSHAgentKeys.keys(in: vault).filter { $0.credential.isGiven(to: chain) }.map {
             SSHAgentProtocol.Identity(keyBlob: $0.blob, comment: $0.credential.displayTitle)
         }
     }
 
+    /// For a caller that holds no server's turn (a test): as a request on the socket.
     public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]? {
-        guard let vault = try? unlocked(for: context.vaultPath),
-            let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == keyBlob }),
-            key.credential.isGiven(to: asker(peer, of: vault)),
-            let privateKey = try? SSHKeyItem.privateKey(of: key.credential, in: vault),
-            let signature = try? SSHPrivateKey.signatureBlob(privateKey, data: data, flags: flags)
-        else { return nil }
-        return signature
+        sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer, taking: Lock())
+    }
+
+    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]? {
+        // The destination is not known yet: `session-bind@openssh.com` will tell it.
+        sshSign(SSHSignRequest(keyBlob: keyBlob, data: data, flags: flags, peer: peer, destination: nil), taking: turn)
+    }
+
+    /// The SSH keys listed while locked: the identity store's, when it mirrors the vault file.
+    func lockedSSHKeys() -> [IdentityStore.SSHPublicKey] {
+        (try? context.currentIdentityStore())?.sshKeys ?? []
     }
 }
 

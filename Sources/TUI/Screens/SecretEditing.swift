@@ -4,7 +4,7 @@ import VaultCrypto
 /// UTF-8 characters on Backspace (never half of "é") and shows one dot per character.
 extension SecureBytes {
     /// Forgets the last UTF-8 character (zeroing its bytes).
-    mutating func removeLastCharacter() {
+    public mutating func removeLastCharacter() {
         let length = withUnsafeBytes { bytes in
             var length = 0
             for byte in bytes.reversed() {

@@ -21,8 +21,9 @@ import ServiceMatching
 /// 10,000 identities cost 80 ms): "PWIS", u8 format 4, u8 id length, the vault id, u64
 /// generation; u32 group count, each a u32 count of strings; u32 identity count, each 16 id
 /// bytes, title, username, i32 rank, u8 1 and the one-time code's u8 algorithm, u8 digits and
-/// u32 period when it has an authenticator key (else u8 0), u32 count of services, each its text
-/// and its normalised host; then a 32-byte keyed BLAKE2b of everything before it. A string is a u32 length and
+/// u32 period when it has an authenticator key (else u8 0), u8 item kind, u32 count of services,
+/// each its text and its normalised host; u32 SSH key count, each 16 id bytes, title, public key
+/// blob, u32 count of hosts; then a 32-byte keyed BLAKE2b of everything before it. A string is a u32 length and
 /// UTF-8. The hosts let `suggest` skip, unparsed, every identity a `HostFilter` rules out.
 ///
 /// The store is a cache, and nothing in it is trusted: `suggest` would otherwise rank, and show,
@@ -93,6 +94,8 @@ public struct IdentityStore: Equatable, Sendable {
     public private(set) var generation: UInt64
     public private(set) var identities: [Identity]
     public private(set) var equivalents: EquivalentDomains
+    /// The SSH keys' public halves, for the agent to list while locked (`SSHPublicKey`).
+    public private(set) var sshKeys: [SSHPublicKey]
     /// False when loaded with a filter: only some identities are here.
     public private(set) var isComplete = true
 
@@ -102,6 +105,38 @@ public struct IdentityStore: Equatable, Sendable {
         generation = vault.header.generation
         identities = vault.contents.credentials.map(Identity.init)
         equivalents = vault.contents.equivalents
+        sshKeys = vault.contents.credentials.compactMap(SSHPublicKey.init)
+    }
+
+    /// An SSH key item's public half: what the agent lists while locked (`ssh-add -L`), and the
+    /// hosts it is bound to. The blob is read from the item's `public key` field (the
+    /// `authorized_keys` line), the one place it is kept outside the secret. Keys bound to
+    /// programs (`--allow-program`) are left out: whether the requester may see them is decided
+    /// with the vault open, so they are listed only while it is.
+    public struct SSHPublicKey: Equatable, Sendable {
+        public let id: UUID
+        public let title: String
+        public let keyBlob: [UInt8]
+        public let hosts: [String]
+
+        public init(id: UUID, title: String, keyBlob: [UInt8], hosts: [String]) {
+            self.id = id
+            self.title = title
+            self.keyBlob = keyBlob
+            self.hosts = hosts
+        }
+
+        /// Nil for anything but an SSH key with a readable public key and no program binding.
+        init?(_ credential: Credential) {
+            guard credential.kind == .sshKey, credential.allowedPrograms.isEmpty,
+                let line = credential.field(named: SSHKeyItem.publicKeyField)?.text
+            else { return nil }
+            let words = line.split(separator: " ")
+            guard words.count >= 2, let blob = Data(base64Encoded: String(words[1])), !blob.isEmpty else { return nil }
+            self.init(
+                id: credential.id, title: credential.displayTitle, keyBlob: Array(blob),
+                hosts: SSHKeyItem.hosts(of: credential))
+        }
     }
 
     /// Whether the store mirrors the vault file with this header.
@@ -113,7 +148,8 @@ public struct IdentityStore: Equatable, Sendable {
 
     private static let magic = Array("PWIS".utf8)
     /// 5: each identity's item kind (a note, a card, an identity) after its one-time parameters.
-    private static let format: UInt8 = 5
+    /// 6: the SSH keys' public halves after the identities.
+    private static let format: UInt8 = 6
     private static let keyByteCount = 32
 
     /// Why a store on disk is not used: it is rebuilt at the next unlock.
@@ -211,19 +247,29 @@ public struct IdentityStore: Equatable, Sendable {
                     services: try services.map { try text($0.text) },
                     hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime, kind: kind))
         }
+        var sshKeys: [SSHPublicKey] = []
+        for _ in 0 ..< (try count()) {
+            let id = try cursor.uuid()
+            let title = try text(try raw())
+            let blob = Array(try raw())
+            let hosts = try (0 ..< (try count())).map { _ in try text(try raw()) }
+            sshKeys.append(SSHPublicKey(id: id, title: title, keyBlob: blob, hosts: hosts))
+        }
         guard cursor.isAtEnd else { throw Malformed() }
         return IdentityStore(
             vaultID: vaultID, generation: generation, identities: identities,
-            equivalents: equivalents, isComplete: filter == nil)
+            equivalents: equivalents, sshKeys: sshKeys, isComplete: filter == nil)
     }
 
     private init(
-        vaultID: [UInt8], generation: UInt64, identities: [Identity], equivalents: EquivalentDomains, isComplete: Bool
+        vaultID: [UInt8], generation: UInt64, identities: [Identity], equivalents: EquivalentDomains,
+        sshKeys: [SSHPublicKey], isComplete: Bool
     ) {
         self.vaultID = vaultID
         self.generation = generation
         self.identities = identities
         self.equivalents = equivalents
+        self.sshKeys = sshKeys
         self.isComplete = isComplete
     }
 
@@ -262,6 +308,14 @@ public struct IdentityStore: Equatable, Sendable {
                 append(text)
                 append(host)
             }
+        }
+        append(UInt32(sshKeys.count))
+        for sshKey in sshKeys {
+            withUnsafeBytes(of: sshKey.id.uuid) { bytes.append(contentsOf: $0) }
+            append(sshKey.title)
+            append(UInt32(sshKey.keyBlob.count))
+            bytes += sshKey.keyBlob
+            append(sshKey.hosts)
         }
         let key = try Self.readKey(beside: path) ?? Self.makeKey(beside: path)
         bytes += try cryptoCall { () throws(VaultCryptoError) in try BLAKE2b.mac(bytes, key: key) }

@@ -1,0 +1,48 @@
+import Platform
+import UnicodeText
+import VaultCrypto
+
+/// What the user is asked when a program wants a signature: which program (its executable,
+/// command line and parents), which key (title and fingerprint) and, when known, for which
+/// destination host. `locked`: the agent is locked, and the question is the master password.
+public struct SSHApprovalQuestion: Sendable, Equatable {
+    public let requester: SSHSignRequester
+    public let keyTitle: String
+    /// `SHA256:…`, as `ssh-keygen -l` prints it.
+    public let fingerprint: String
+    public let destination: String?
+    public let locked: Bool
+
+    /// The question as shown, several lines, every outside text made printable.
+    public var text: String {
+        var lines = [
+            "pwtui: \(requester.name) asks to sign with your SSH key \"\(PrintableText.escaped(keyTitle))\"",
+            "  key:      \(fingerprint)",
+            "  program:  \(PrintableText.escaped(requester.executable ?? "(unknown)"))",
+            "  command:  \(requester.commandLine)",
+            "  started by: \(requester.chain)",
+        ]
+        if let destination { lines.append("  for host: \(PrintableText.escaped(destination))") }
+        if locked { lines.append("The agent is locked: the master password unlocks it and allows this signature.") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// How the user answered a question to approve a signature.
+public enum SSHApprovalAnswer: Sendable, Equatable {
+    case yes
+    /// No, any other key, or no answer within the time allowed.
+    case no
+    /// Nowhere to ask (no terminal of the user's on the requester's chain): refused unasked.
+    case nowhereToAsk
+}
+
+/// Where and how the user is asked (`SSHRequesterTerminal`; a test's stand-in). Each call may
+/// take up to `SSHApprovalQuestion`'s time limit; the agent calls one at a time, never under its
+/// turn.
+public protocol SSHApprovalPrompter: Sendable {
+    func approve(_ question: SSHApprovalQuestion) -> SSHApprovalAnswer
+    /// The master password typed for `question`; nil when refused, not answered in time, or there
+    /// is nowhere to ask.
+    func masterPassword(for question: SSHApprovalQuestion) -> SecureBytes?
+}

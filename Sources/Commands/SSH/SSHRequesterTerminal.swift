@@ -1,0 +1,104 @@
+import Platform
+import UnicodeText
+import VaultCrypto
+import TUI
+import VaultModel
+
+/// Asks on the terminal of the program that wants a signature: where the user is. `ssh` run in a
+/// shell, `git push` that runs ssh, `ssh-keygen -Y sign` — each has the user's terminal as its
+/// own, or its parent's, while the agent, started in the background, has none. A question in a
+/// window of its own (ssh-askpass) could be raised by anyone; one on the terminal that runs the
+/// very command is where the user is looking.
+///
+/// The terminal is found by walking the requester's chain (the peer, then its parents, all of
+/// our user: `ProcessChain` stops at another) to the first process with a controlling terminal
+/// (`ProcessTerminal`), opened by its /dev path without becoming ours (O_NOCTTY), and used only
+/// when it is a terminal owned by our user. The question is written there; the answer is read
+/// with the terminal in non-canonical mode without echo or signals (a Ctrl-C is a "no", not a
+/// signal to the foreground program), and the terminal's settings are restored whatever
+/// happens, discarding what was typed (it must not reach the shell). No terminal: nobody is
+/// asked, and the signature is refused.
+///
+/// The program in the foreground may read the terminal too; `ssh` and `ssh-keygen` do not while
+/// they wait for the agent's answer, which is when the question is asked.
+public struct SSHRequesterTerminal: SSHApprovalPrompter {
+    /// How long the user has to answer; then the answer is no.
+    public static let answerTime = Duration.seconds(60)
+
+    /// /proc, or a test's fake tree.
+    let procRoot: String
+    let answerTime: Duration
+
+    public init(procRoot: String = "/proc", answerTime: Duration = Self.answerTime) {
+        self.procRoot = procRoot
+        self.answerTime = answerTime
+    }
+
+    public func approve(_ question: SSHApprovalQuestion) -> SSHApprovalAnswer {
+        guard let terminal = open(for: question.requester) else { return .nowhereToAsk }
+        defer { terminal.close() }
+        say(question.text + "Allow this signature? [y/N] (\(answerTime.components.seconds) s) ", on: terminal)
+        guard let saved = try? terminal.enterRawInputMode() else { return .no }
+        defer { terminal.restore(saved) }
+        let deadline = Deadline.after(answerTime)
+        var byte: UInt8 = 0
+        let got = withUnsafeMutableBytes(of: &byte) { (try? terminal.readSome(into: $0, before: deadline)) ?? 0 }
+        let yes = got == 1 && (byte == UInt8(ascii: "y") || byte == UInt8(ascii: "Y"))
+        say(yes ? "yes\n" : (got == 1 ? "no\n" : "no (no answer)\n"), on: terminal)
+        return yes ? .yes : .no
+    }
+
+    public func masterPassword(for question: SSHApprovalQuestion) -> SecureBytes? {
+        guard let terminal = open(for: question.requester) else { return nil }
+        defer { terminal.close() }
+        say(question.text + "Master password (\(answerTime.components.seconds) s): ", on: terminal)
+        guard let saved = try? terminal.enterRawInputMode() else { return nil }
+        defer {
+            terminal.restore(saved)
+            say("\n", on: terminal)
+        }
+        let deadline = Deadline.after(answerTime)
+        guard var password = try? SecureBytes(capacity: 256) else { return nil }
+        while true {
+            var byte: UInt8 = 0
+            let got = withUnsafeMutableBytes(of: &byte) { (try? terminal.readSome(into: $0, before: deadline)) ?? 0 }
+            guard got == 1 else { return nil }  // gone, or out of time
+            switch byte {
+            case 0x0A, 0x0D:
+                guard !password.isEmpty else { return nil }
+                return password
+            case 0x03, 0x1B, 0x04:
+                return nil
+            case 0x7F, 0x08:
+                password.removeLastCharacter()
+            case 0x15:
+                password.removeAll()
+            default:
+                guard password.count < Limits.secretBytes, (try? password.append(byte)) != nil else { return nil }
+            }
+        }
+    }
+
+    /// The requester's terminal, open for reading and writing; nil when none of its chain has
+    /// one that is a terminal of our user's.
+    func open(for requester: SSHSignRequester) -> FileDescriptor? {
+        for pid in requester.processIDs {
+            guard let path = ProcessTerminal.path(of: pid, procRoot: procRoot) else { continue }
+            guard let terminal = try? FileDescriptor.open(path, [.readWrite, .noControllingTerminal]) else {
+                return nil
+            }
+            guard terminal.isTerminal, let status = try? terminal.status(), status.kind == .characterDevice,
+                status.ownerID == CurrentProcess.userID
+            else {
+                terminal.close()
+                return nil
+            }
+            return terminal
+        }
+        return nil
+    }
+
+    private func say(_ text: String, on terminal: FileDescriptor) {
+        try? terminal.writeAll(PrintableText.message(text))
+    }
+}

@@ -1,0 +1,134 @@
+import FoundationEssentials
+import Platform
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+/// One sign request on the agent's ssh-agent socket, as the agent decides on it.
+struct SSHSignRequest {
+    let keyBlob: [UInt8]
+    let data: [UInt8]
+    let flags: UInt32
+    let peer: Int32?
+    /// The host the client is connecting to, when `session-bind@openssh.com` told it; nil
+    /// otherwise (`ssh-keygen -Y sign`, an older client).
+    let destination: String?
+}
+
+// Approving a signature without stalling the agent
+// ================================================
+//
+// A key's policy (`ssh confirm`) says when a signature needs the user's yes: `never`, `each`
+// signature, or once per `session` — per requesting program, destination and key, until the
+// agent locks (`SSHSessionApprovals`). The user is asked where they are (`SSHApprovalPrompter`,
+// by default the requester's terminal), and may take a minute to answer.
+//
+// The agent serves every request under one turn, so that nothing races an unlock or a save;
+// a question must never be asked under it, or every `pwtui get` would wait for the user to read
+// the question. So a signature goes in three steps:
+//
+// 1. Under the turn, decide: the key (by its blob), whether the requester may use it (programs
+//    it is bound to), its policy. A `never` key, or a `session` key already approved for this
+//    program and destination, signs right there. Otherwise the question is composed, with the
+//    approvals' epoch (how many locks so far), and the turn is left.
+// 2. Outside the turn, one question at a time (`sshAsking`): decide again first (another
+//    question answered meanwhile may have approved this one, or the agent locked), then ask.
+// 3. Under the turn again, after a yes: sign only if the agent has not locked since the
+//    question was composed (same epoch) and still holds the same key, by blob and id. A
+//    `session` yes is remembered then; a no is never remembered.
+//
+// While the agent is locked, step 1 finds the key among the identity store's public halves; the
+// question is then the master password, and step 3 unlocks with it as `pwtui unlock` would
+// (a wrong one refuses the signature, and the agent stays locked) before signing. Typing the
+// master password for that named request is its approval (and a `session` key's, remembered).
+extension AgentService {
+    enum SSHSignStep {
+        /// Decided: the signature blob, or nil to refuse.
+        case decided([UInt8]?)
+        /// Needs the user's yes.
+        case approve(SSHApprovalQuestion, SSHSessionApprovals.Grant, SSHKeyItem.ConfirmPolicy, epoch: Int)
+        /// Locked: needs the master password.
+        case unlock(SSHApprovalQuestion, SSHSessionApprovals.Grant)
+    }
+
+    func sshSign(_ request: SSHSignRequest, taking turn: Lock) -> [UInt8]? {
+        let requester = SSHSignRequester(request.peer.map(context.processChain) ?? ProcessChain(members: []))
+        if case .decided(let signature) = turn.withLock({ sshSignStep(request, requester) }) { return signature }
+        sshAsking.lock()
+        defer { sshAsking.unlock() }
+        switch turn.withLock({ sshSignStep(request, requester) }) {
+        case .decided(let signature):
+            return signature
+        case .approve(let question, let grant, let policy, let epoch):
+            guard context.sshPrompter.approve(question) == .yes else { return nil }
+            turn.lock()
+            defer { turn.unlock() }
+            guard sshApprovals.epoch == epoch, let signature = sshSignApproved(request, key: grant.key) else {
+                return nil
+            }
+            if policy == .session { sshApprovals.remember(grant) }
+            return signature
+        case .unlock(let question, let grant):
+            guard let password = context.sshPrompter.masterPassword(for: question) else { return nil }
+            turn.lock()
+            defer { turn.unlock() }
+            // Checked even when another client unlocked meanwhile: what was typed is the approval
+            // only if it is the master password.
+            var typed = password
+            guard case .done = handle(.unlock, payload: &typed, peer: nil).reply,
+                let signature = sshSignApproved(request, key: grant.key)
+            else { return nil }
+            if let vault = try? unlocked(for: context.vaultPath),
+                let credential = try? vault.credential(id: grant.key.uuidString),
+                SSHKeyItem.confirmPolicy(of: credential) == .session
+            {
+                sshApprovals.remember(grant)
+            }
+            return signature
+        }
+    }
+
+    /// Step 1 (under the turn): sign now, refuse, or what to ask.
+    private func sshSignStep(_ request: SSHSignRequest, _ requester: SSHSignRequester) -> SSHSignStep {
+        guard let vault = try? unlocked(for: context.vaultPath) else {
+            guard !isUnlocked, let key = lockedSSHKeys().first(where: { $0.keyBlob == request.keyBlob }) else {
+                return .decided(nil)
+            }
+            let question = SSHApprovalQuestion(
+                requester: requester, keyTitle: key.title,
+                fingerprint: SSHKeyFingerprint.sha256(ofBlob: key.keyBlob), destination: request.destination,
+                locked: true)
+            return .unlock(
+                question,
+                SSHSessionApprovals.Grant(program: requester.program, destination: request.destination, key: key.id))
+        }
+        guard let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
+            key.credential.isGiven(to: asker(request.peer, of: vault))
+        else { return .decided(nil) }
+        let policy = SSHKeyItem.confirmPolicy(of: key.credential)
+        let grant = SSHSessionApprovals.Grant(
+            program: requester.program, destination: request.destination, key: key.credential.id)
+        if policy == .never || (policy == .session && sshApprovals.contains(grant)) {
+            return .decided(Self.signature(request, with: key.credential, in: vault))
+        }
+        let question = SSHApprovalQuestion(
+            requester: requester, keyTitle: key.credential.displayTitle,
+            fingerprint: SSHKeyFingerprint.sha256(ofBlob: key.blob), destination: request.destination, locked: false)
+        return .approve(question, grant, policy, epoch: sshApprovals.epoch)
+    }
+
+    /// Step 3 (under the turn): the signature by the key `key`, if the vault still holds it with
+    /// the blob the request names and the requester may still use it.
+    private func sshSignApproved(_ request: SSHSignRequest, key id: UUID) -> [UInt8]? {
+        guard let vault = try? unlocked(for: context.vaultPath),
+            let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob && $0.credential.id == id }),
+            key.credential.isGiven(to: asker(request.peer, of: vault))
+        else { return nil }
+        return Self.signature(request, with: key.credential, in: vault)
+    }
+
+    private static func signature(_ request: SSHSignRequest, with credential: Credential, in vault: Vault) -> [UInt8]? {
+        guard let privateKey = try? SSHKeyItem.privateKey(of: credential, in: vault) else { return nil }
+        return try? SSHPrivateKey.signatureBlob(privateKey, data: request.data, flags: request.flags)
+    }
+}
