@@ -10,17 +10,20 @@
 /// named: nobody is asked there. The path is only a name: the caller opens it and checks that
 /// it is a terminal owned by its own user before writing anything to it.
 public enum ProcessTerminal {
-    /// The path of `pid`'s controlling terminal; nil when it has none, is gone, or has one pwtui
-    /// does not name. `procRoot`: a test's fake tree, or /proc.
-    public static func path(of pid: Int32, procRoot: String = "/proc") -> String? {
+    /// `pid`'s session (field 6) and the path of its controlling terminal (nil when it has none,
+    /// or one pwtui does not name); nil when the process is gone. `procRoot`: a test's fake tree,
+    /// or /proc.
+    public static func of(_ pid: Int32, procRoot: String = "/proc") -> (session: Int32, terminal: String?)? {
         guard let bytes = try? RegularFile.readIfPresent("\(procRoot)/\(pid)/stat", limit: 4096, prefix: true)
         else { return nil }
         // The command name (field 2) is in parentheses and may itself hold spaces and ')': the
         // fields that follow start after the last ')'.
         guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 4, let number = Int64(String(decoding: fields[4], as: UTF8.self)) else { return nil }
-        return path(ofDevice: number)
+        guard fields.count > 4, let session = Int32(String(decoding: fields[3], as: UTF8.self)),
+            let number = Int64(String(decoding: fields[4], as: UTF8.self))
+        else { return nil }
+        return (session, path(ofDevice: number))
     }
 
     /// The path of the terminal with device number `number` as /proc encodes it (see above).

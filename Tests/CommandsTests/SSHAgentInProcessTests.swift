@@ -197,7 +197,9 @@ struct SSHAgentInProcessTests {
 
         try Self.send(Self.lockMessage(.lock, "any lock password"), to: connection)
         #expect(try Self.reply(connection) == success)
-        #expect(fixture.service.sshIdentities(peer: nil).isEmpty, "locked: the vault is dropped")
+        #expect(
+            fixture.service.sshIdentities(peer: nil).count == 1,
+            "locked: the vault is dropped, the key listed from the identity store")
         guard case .status(let state) = try fixture.client.request(.status)?.body else {
             Issue.record("no status")
             return
@@ -224,6 +226,9 @@ struct SSHAgentInProcessTests {
         #expect(try Self.reply(connection) == [0, 0, 0, 5, 12, 0, 0, 0, 0])
 
         _ = try fixture.unlock()
+        // An `each` key: every signature is approved, here by a stand-in that says yes.
+        let prompter = SSHApprovalInProcessTests.Prompter(answers: [.yes, .yes, .yes])
+        fixture.context.sshPrompter = prompter
         try GenerateSSHKey(title: "deploy key", hosts: ["Example.ORG"], confirm: .each).run(in: fixture.context)
         let line = fixture.streams.output.trimmingCharacters(in: .newlines)
         let identities = fixture.service.sshIdentities(peer: nil)
@@ -262,8 +267,10 @@ struct SSHAgentInProcessTests {
             fixture.service.sshSign(
                 keyBlob: SSHAgentProtocol.ed25519KeyBlob(Self.rfcPublicKey), data: data, flags: 0, peer: nil) == nil)
 
+        #expect(prompter.questions.count == 1, "the unknown key was refused unasked")
+
         _ = try fixture.client.request(.lock)
-        #expect(fixture.service.sshIdentities(peer: nil).isEmpty)
+        #expect(fixture.service.sshIdentities(peer: nil).map(\.keyBlob) == [blob], "listed while locked")
         #expect(fixture.service.sshSign(keyBlob: blob, data: data, flags: 0, peer: nil) == nil)
     }
 

@@ -11,8 +11,8 @@ import VaultModel
 /// very command is where the user is looking.
 ///
 /// The terminal is found by walking the requester's chain (the peer, then its parents, all of
-/// our user: `ProcessChain` stops at another) to the first process with a controlling terminal
-/// (`ProcessTerminal`), opened by its /dev path without becoming ours (O_NOCTTY), and used only
+/// our user: `ProcessChain` stops at another), within the peer's session, to the first process
+/// with a controlling terminal (`ProcessTerminal`), opened by its /dev path without becoming ours (O_NOCTTY), and used only
 /// when it is a terminal owned by our user. The question is written there; the answer is read
 /// with the terminal in non-canonical mode without echo or signals (a Ctrl-C is a "no", not a
 /// signal to the foreground program), and the terminal's settings are restored whatever
@@ -82,8 +82,13 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
     /// The requester's terminal, open for reading and writing; nil when none of its chain has
     /// one that is a terminal of our user's.
     func open(for requester: SSHSignRequester) -> FileDescriptor? {
+        guard let first = requester.processIDs.first, let session = ProcessTerminal.of(first, procRoot: procRoot)?.session
+        else { return nil }
         for pid in requester.processIDs {
-            guard let path = ProcessTerminal.path(of: pid, procRoot: procRoot) else { continue }
+            // Only within the requester's session: a program that left it (setsid, a daemon) has
+            // no terminal, even if whoever started it long ago had one.
+            guard let state = ProcessTerminal.of(pid, procRoot: procRoot), state.session == session else { return nil }
+            guard let path = state.terminal else { continue }
             guard let terminal = try? FileDescriptor.open(path, [.readWrite, .noControllingTerminal]) else {
                 return nil
             }
