@@ -1,0 +1,189 @@
+// Approval of SSH signatures with OpenSSH's own programs in a terminal (issue 27): `ssh-keygen
+// -Y sign` and `ssh` run in bash under tmux with SSH_AUTH_SOCK at pwtui's agent; the agent asks on
+// that pane's terminal, and the test answers there as the user would. Without a terminal
+// (setsid), the signature is refused unasked; while locked, the master password typed in the pane
+// unlocks the agent and signs.
+
+import Foundation
+import Testing
+
+@Suite("SSH approval on the requester's terminal")
+struct SSHApprovalTmuxTests {
+    /// A key's files for ssh-keygen: the public key (ssh-keygen signs through the agent when
+    /// given it), an allowed_signers file for `-Y verify`.
+    struct KeyFiles {
+        let publicKey: String
+        let allowed: String
+        let fingerprint: String
+
+        init(_ sandbox: Sandbox, line: String, name: String) throws {
+            publicKey = sandbox.root + "/\(name).pub"
+            allowed = sandbox.root + "/\(name).allowed"
+            try line.write(toFile: publicKey, atomically: true, encoding: .utf8)
+            _ = chmod(publicKey, 0o600)
+            try "tester@example.org \(line)".write(toFile: allowed, atomically: true, encoding: .utf8)
+            // `256 SHA256:… comment (ED25519)`: the second word is what the question must show.
+            let listed = try sandbox.run("/usr/bin/ssh-keygen", ["-l", "-f", publicKey])
+            fingerprint = String(listed.out.split(separator: " ").dropFirst().first ?? "")
+            #expect(fingerprint.hasPrefix("SHA256:"), "\(listed)")
+        }
+    }
+
+    /// Types `ssh-keygen -Y sign` of a new message into the pane (and `then`, a command line run
+    /// right after it); the message's path and the file its exit status goes to.
+    static func sign(
+        _ key: KeyFiles, socket: String, in tmux: TmuxSession, _ sandbox: Sandbox, then: String = ""
+    ) throws -> (message: String, rc: String) {
+        let message = sandbox.root + "/message-" + UUID().uuidString.prefix(8)
+        try "release 1.0\n".write(toFile: message, atomically: true, encoding: .utf8)
+        let rc = sandbox.scratch + "/" + UUID().uuidString + ".rc"
+        try tmux.enter(
+            "SSH_AUTH_SOCK='\(socket)' ssh-keygen -Y sign -f '\(key.publicKey)' -n file '\(message)'"
+                + "; echo RC=$? > '\(rc).tmp'; \(then.isEmpty ? "" : then + "; ")mv '\(rc).tmp' '\(rc)'")
+        return (message, rc)
+    }
+
+    /// Whether ssh-keygen verifies the message's signature by the key.
+    static func verifies(_ message: String, _ key: KeyFiles, _ sandbox: Sandbox) throws -> Bool {
+        let verified = try sandbox.run(
+            "/usr/bin/ssh-keygen",
+            ["-Y", "verify", "-f", key.allowed, "-I", "tester@example.org", "-n", "file", "-s", message + ".sig"],
+            stdin: .text("release 1.0"))
+        return verified.exitCode == 0 && verified.out.contains("Good \"file\" signature")
+    }
+
+    static func occurrences(_ text: String, in pane: String) -> Int {
+        pane.components(separatedBy: text).count - 1
+    }
+
+    static let question = "Allow this signature?"
+
+    @Test(
+        "ssh-keygen -Y sign in tmux: the pane is asked, naming ssh-keygen, the key and its fingerprint; y signs (verified), n refuses; each asks every time, session once"
+    )
+    func signInPane() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, _, socket) = try SSHAgentProgramTests.withKey(sandbox, confirm: "each")
+        let each = try KeyFiles(sandbox, line: line, name: "each")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+
+        // The pane's modes right after ssh-keygen (bash's readline changes them at its prompt).
+        let modesFile = sandbox.scratch + "/modes"
+        let first = try Self.sign(each, socket: socket, in: tmux, sandbox, then: "stty -a > '\(modesFile)'")
+        let asked = try tmux.requirePane("the question in the pane") { $0.contains(Self.question) }
+        for part in ["pwtui: ssh-keygen asks to sign", "pwtui test key", each.fingerprint, "/usr/bin/ssh-keygen"] {
+            #expect(asked.contains(part), "\(part) in \(asked)")
+        }
+        #expect(asked.contains("ssh-keygen -Y sign -f"), "the command line: \(asked)")
+        try tmux.type("y")
+        #expect(commandResult(first.rc)?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(try Self.verifies(first.message, each, sandbox))
+        // The terminal is given back as it was: echo on, canonical.
+        let modes = Set((readBytes(modesFile).map { String(decoding: $0, as: UTF8.self) } ?? "").split(
+            whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).map(String.init))
+        #expect(modes.contains("echo") && modes.contains("icanon") && modes.contains("isig"), "\(modes)")
+
+        let refused = try Self.sign(each, socket: socket, in: tmux, sandbox)
+        try tmux.requirePane("asked again: each") { Self.occurrences(Self.question, in: $0) == 2 }
+        try tmux.type("n")
+        let result = commandResult(refused.rc)
+        #expect(result != nil && result?.contains("RC=0") == false, "\(result ?? "none")")
+        #expect(!FileManager.default.fileExists(atPath: refused.message + ".sig"))
+
+        // A session key: asked for the first signature, not for the second by the same program.
+        let generated = try sandbox.pwtui(["ssh", "generate", "--title", "session key", "--confirm", "session"])
+        try #require(generated.exitCode == 0, "\(generated)")
+        let session = try KeyFiles(sandbox, line: generated.out, name: "session")
+        let once = try Self.sign(session, socket: socket, in: tmux, sandbox)
+        try tmux.requirePane("session: asked the first time") { Self.occurrences(Self.question, in: $0) == 3 }
+        try tmux.type("y")
+        #expect(commandResult(once.rc)?.contains("RC=0") == true)
+        let again = try Self.sign(session, socket: socket, in: tmux, sandbox)
+        #expect(commandResult(again.rc)?.contains("RC=0") == true, "signed unasked")
+        #expect(Self.occurrences(Self.question, in: try tmux.capture()) == 3, "not asked again")
+        #expect(try Self.verifies(again.message, session, sandbox))
+    }
+
+    @Test("each, without a terminal (setsid in the pane, its streams not a terminal): refused unasked")
+    func noTerminal() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, _, socket) = try SSHAgentProgramTests.withKey(sandbox, confirm: "each")
+        let key = try KeyFiles(sandbox, line: line, name: "each")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let output = sandbox.scratch + "/setsid.out"
+        let message = sandbox.root + "/detached-message"
+        try "release 1.0\n".write(toFile: message, atomically: true, encoding: .utf8)
+        let rc = sandbox.scratch + "/setsid.rc"
+        try tmux.enter(
+            "SSH_AUTH_SOCK='\(socket)' setsid -w ssh-keygen -Y sign -f '\(key.publicKey)' -n file '\(message)'"
+                + " </dev/null >'\(output)' 2>&1; echo RC=$? > '\(rc)'")
+        let result = commandResult(rc, timeout: .seconds(20))
+        #expect(result != nil && result?.contains("RC=0") == false, "\(result ?? "none")")
+        #expect(!FileManager.default.fileExists(atPath: message + ".sig"))
+        #expect(!(try tmux.capture()).contains(Self.question), "nobody was asked")
+        // The same, run without setsid, is asked: the refusal was for want of a terminal.
+        let attached = try Self.sign(key, socket: socket, in: tmux, sandbox)
+        try tmux.requirePane("asked with a terminal") { $0.contains(Self.question) }
+        try tmux.type("y")
+        #expect(commandResult(attached.rc)?.contains("RC=0") == true)
+    }
+
+    @Test("locked: a sign in the pane asks the master password there; after it the agent is unlocked and the signature verifies")
+    func lockedSign() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, _, socket) = try SSHAgentProgramTests.withKey(sandbox, confirm: "session")
+        let key = try KeyFiles(sandbox, line: line, name: "locked")
+        let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
+        try #require(lock.exitCode == 0, "\(lock)")
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+
+        // A wrong password: refused, still locked.
+        let wrong = try Self.sign(key, socket: socket, in: tmux, sandbox)
+        try tmux.requirePane("the master password asked in the pane") { $0.contains("Master password") }
+        try tmux.type("not the password")
+        try tmux.press("Enter")
+        #expect(commandResult(wrong.rc, timeout: .seconds(30))?.contains("RC=0") == false)
+        #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 75, "still locked")
+
+        let right = try Self.sign(key, socket: socket, in: tmux, sandbox)
+        let asked = try tmux.requirePane("asked again") { Self.occurrences("Master password", in: $0) == 2 }
+        #expect(asked.contains("The agent is locked") && asked.contains(key.fingerprint), "\(asked)")
+        try tmux.type(sandbox.password)
+        try tmux.press("Enter")
+        #expect(commandResult(right.rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(try Self.verifies(right.message, key, sandbox))
+        #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 0, "unlocked")
+        #expect(!(try tmux.capture()).contains(sandbox.password), "the password was not echoed")
+        // The session key's approval came with the password: the next signature asks nothing.
+        let next = try Self.sign(key, socket: socket, in: tmux, sandbox)
+        #expect(commandResult(next.rc)?.contains("RC=0") == true)
+        #expect(!(try tmux.capture()).contains(Self.question))
+    }
+
+    @Test(
+        "a real ssh login to a local sshd, approved in the pane", .enabled(if: SSHAgentProgramTests.isRoot, "needs root: sshd"))
+    func sshLogin() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, _, socket) = try SSHAgentProgramTests.withKey(sandbox, confirm: "session")
+        let server = try SSHAgentProgramTests.sshd(sandbox, authorizing: line)
+        defer { server.process.signal(SIGKILL) }
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let user = String(cString: getpwuid(getuid()).pointee.pw_name)
+        let output = sandbox.scratch + "/login.out"
+        let rc = sandbox.scratch + "/login.rc"
+        try tmux.enter(
+            "ssh -F /dev/null -p \(server.port) -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no"
+                + " -o LogLevel=ERROR -o IdentityAgent='\(socket)' -o PasswordAuthentication=no"
+                + " -o KbdInteractiveAuthentication=no \(user)@127.0.0.1 echo logged-in > '\(output)'; echo RC=$? > '\(rc)'"
+        )
+        let asked = try tmux.requirePane("ssh's signature asked in the pane") { $0.contains(Self.question) }
+        #expect(asked.contains("pwtui: ssh asks to sign") && asked.contains("/usr/bin/ssh"), "\(asked)")
+        try tmux.type("y")
+        #expect(commandResult(rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(readBytes(output).map { String(decoding: $0, as: UTF8.self) } == "logged-in\n")
+    }
+}
