@@ -29,11 +29,12 @@ import VaultCrypto
 // length zero, or cut short by the client closing, is refused by closing the connection: after
 // a framing error nothing later on it can be trusted to start where a message starts.
 //
-// The work — which keys, which signature — is the handler's (`SSHAgentHandler`), called under
-// the same turn as pwtui's own requests, so a signature never races an unlock or a save. While
-// the agent is locked the handler lists no keys and refuses every signature: the public keys are
-// in the vault. Not yet here (issue 27's later slices): RSA and ECDSA keys, approval per use,
-// keys offered first to the hosts they are bound to (`session-bind@openssh.com`).
+// The work — which keys, which signature — is the handler's (`SSHAgentHandler`), under the same
+// turn as pwtui's own requests, so a signature never races an unlock or a save. A signature is
+// the one request the handler is given without the turn: it may ask the user to approve it (a
+// minute at most), and takes the turn only to decide and to sign, so nobody else waits on the
+// user. Not yet here (issue 27's later slices): keys offered first to the hosts they are bound
+// to (`session-bind@openssh.com`).
 
 /// What the ssh-agent socket asks of pwtui's agent.
 public protocol SSHAgentHandler: AnyObject {

@@ -80,8 +80,9 @@ struct SSHApprovalTmuxTests {
         #expect(commandResult(first.rc)?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
         #expect(try Self.verifies(first.message, each, sandbox))
         // The terminal is given back as it was: echo on, canonical.
-        let modes = Set((readBytes(modesFile).map { String(decoding: $0, as: UTF8.self) } ?? "").split(
-            whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).map(String.init))
+        let modes = Set(
+            (readBytes(modesFile).map { String(decoding: $0, as: UTF8.self) } ?? "").split(
+                whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" }).map(String.init))
         #expect(modes.contains("echo") && modes.contains("icanon") && modes.contains("isig"), "\(modes)")
 
         let refused = try Self.sign(each, socket: socket, in: tmux, sandbox)
@@ -130,7 +131,9 @@ struct SSHApprovalTmuxTests {
         #expect(commandResult(attached.rc)?.contains("RC=0") == true)
     }
 
-    @Test("locked: a sign in the pane asks the master password there; after it the agent is unlocked and the signature verifies")
+    @Test(
+        "locked: a sign in the pane asks the master password there; after it the agent is unlocked and the signature verifies"
+    )
     func lockedSign() throws {
         let sandbox = try Sandbox.withVault()
         defer { sandbox.stopAgent() }
@@ -164,7 +167,8 @@ struct SSHApprovalTmuxTests {
     }
 
     @Test(
-        "a real ssh login to a local sshd, approved in the pane", .enabled(if: SSHAgentProgramTests.isRoot, "needs root: sshd"))
+        "a real ssh login to a local sshd, approved in the pane",
+        .enabled(if: SSHAgentProgramTests.isRoot, "needs root: sshd"))
     func sshLogin() throws {
         let sandbox = try Sandbox.withVault()
         defer { sandbox.stopAgent() }

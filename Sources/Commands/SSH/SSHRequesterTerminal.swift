@@ -1,7 +1,7 @@
 import Platform
+import TUI
 import UnicodeText
 import VaultCrypto
-import TUI
 import VaultModel
 
 /// Asks on the terminal of the program that wants a signature: where the user is. `ssh` run in a
@@ -12,12 +12,12 @@ import VaultModel
 ///
 /// The terminal is found by walking the requester's chain (the peer, then its parents, all of
 /// our user: `ProcessChain` stops at another), within the peer's session, to the first process
-/// with a controlling terminal (`ProcessTerminal`), opened by its /dev path without becoming ours (O_NOCTTY), and used only
-/// when it is a terminal owned by our user. The question is written there; the answer is read
-/// with the terminal in non-canonical mode without echo or signals (a Ctrl-C is a "no", not a
-/// signal to the foreground program), and the terminal's settings are restored whatever
-/// happens, discarding what was typed (it must not reach the shell). No terminal: nobody is
-/// asked, and the signature is refused.
+/// with a controlling terminal (`ProcessTerminal`), opened by its /dev path without becoming ours
+/// (O_NOCTTY), and used only when it is a terminal owned by our user. The question is written
+/// there; the answer is read with the terminal in non-canonical mode without echo or signals
+/// (a Ctrl-C is a "no", not a signal to the foreground program), and the terminal's settings
+/// are restored whatever happens, discarding what was typed (it must not reach the shell). No
+/// terminal: nobody is asked, and the signature is refused.
 ///
 /// The program in the foreground may read the terminal too; `ssh` and `ssh-keygen` do not while
 /// they wait for the agent's answer, which is when the question is asked.
@@ -82,7 +82,8 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
     /// The requester's terminal, open for reading and writing; nil when none of its chain has
     /// one that is a terminal of our user's.
     func open(for requester: SSHSignRequester) -> FileDescriptor? {
-        guard let first = requester.processIDs.first, let session = ProcessTerminal.of(first, procRoot: procRoot)?.session
+        guard let first = requester.processIDs.first,
+            let session = ProcessTerminal.of(first, procRoot: procRoot)?.session
         else { return nil }
         for pid in requester.processIDs {
             // Only within the requester's session: a program that left it (setsid, a daemon) has

@@ -121,8 +121,8 @@ extension AgentService {
     /// the blob the request names and the requester may still use it.
     private func sshSignApproved(_ request: SSHSignRequest, key id: UUID) -> [UInt8]? {
         guard let vault = try? unlocked(for: context.vaultPath),
-            let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob && $0.credential.id == id }),
-            key.credential.isGiven(to: asker(request.peer, of: vault))
+            let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
+            key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault))
         else { return nil }
         return Self.signature(request, with: key.credential, in: vault)
     }

@@ -24,7 +24,8 @@ public struct SSHSignRequester: Sendable, Equatable {
     public init(_ chain: ProcessChain) {
         let asker = chain.members.first
         executable = asker?.executable
-        commandLine = PrintableText.echoed(asker?.commandLine.joined(separator: " ") ?? "", limit: Self.commandLineLimit)
+        commandLine = PrintableText.echoed(
+            asker?.commandLine.joined(separator: " ") ?? "", limit: Self.commandLineLimit)
         self.chain = PrintableText.escaped(chain.description)
         processIDs = chain.members.map(\.id)
     }
