@@ -190,4 +190,79 @@ struct SSHApprovalTmuxTests {
         #expect(commandResult(rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
         #expect(readBytes(output).map { String(decoding: $0, as: UTF8.self) } == "logged-in\n")
     }
+    /// A tmux server of the test's own at `socket` with one session `inner` running bash, and
+    /// a function running tmux commands against it.
+    static func innerServer(_ sandbox: Sandbox, socket: String) throws -> ([String]) throws -> RunResult {
+        let run: ([String]) throws -> RunResult = { arguments in
+            try sandbox.run(
+                "/usr/bin/tmux", ["-S", socket] + arguments,
+                environment: ["TERM": "xterm-256color", "HISTFILE": sandbox.scratch + "/inner_history"],
+                detachTerminal: false, timeout: .seconds(10))
+        }
+        let made = try run([
+            "new-session", "-d", "-s", "inner", "-x", "90", "-y", "24", "exec bash --norc --noprofile -i",
+        ])
+        try #require(made.exitCode == 0, "\(made)")
+        return run
+    }
+
+    @Test(
+        "inside tmux with a client attached: the question is a popup on that client, answered there, the pane untouched; the master password too"
+    )
+    func popup() throws {
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        let (line, _, socket) = try SSHAgentProgramTests.withKey(sandbox, confirm: "each")
+        let key = try KeyFiles(sandbox, line: line, name: "popup")
+        let innerSocket = sandbox.root + "/inner.sock"
+        let inner = try Self.innerServer(sandbox, socket: innerSocket)
+        defer { _ = try? inner(["kill-server"]) }
+        // The outer session's pane is the user's terminal, with a client of the inner server in it.
+        let outer = try TmuxSession.shellReady(sandbox: sandbox)
+        try outer.enter("TMUX= tmux -S '\(innerSocket)' attach -t inner")
+        #expect(poll(timeout: .seconds(10)) { (try? inner(["list-clients"]))?.out.isEmpty == false })
+
+        func sign() throws -> (message: String, rc: String) {
+            let message = sandbox.root + "/popup-message-" + UUID().uuidString.prefix(8)
+            try "release 1.0\n".write(toFile: message, atomically: true, encoding: .utf8)
+            let rc = sandbox.scratch + "/" + UUID().uuidString + ".rc"
+            let typed = try inner([
+                "send-keys", "-t", "inner", "-l",
+                "SSH_AUTH_SOCK='\(socket)' ssh-keygen -Y sign -f '\(key.publicKey)' -n file '\(message)'; echo RC=$? > '\(rc)'",
+            ])
+            try #require(typed.exitCode == 0, "\(typed)")
+            _ = try inner(["send-keys", "-t", "inner", "Enter"])
+            return (message, rc)
+        }
+        let signed = try sign()
+        let asked = try outer.requirePane("the popup on the attached client") {
+            $0.contains(Self.question) && $0.contains("│") && $0.contains("pwtui")
+        }
+        #expect(asked.contains(key.fingerprint) && asked.contains("ssh-keygen asks to sign"), "\(asked)")
+        let pane = try inner(["capture-pane", "-p", "-t", "inner"]).out
+        #expect(!pane.contains(Self.question), "not written into the pane: \(pane)")
+        try outer.type("y")
+        #expect(commandResult(signed.rc)?.contains("RC=0") == true, "\(outer.captures.last ?? "")")
+        #expect(try Self.verifies(signed.message, key, sandbox))
+
+        let refused = try sign()
+        try outer.requirePane("asked again in a popup") { $0.contains(Self.question) && $0.contains("│") }
+        try outer.type("n")
+        #expect(commandResult(refused.rc)?.contains("RC=0") == false)
+
+        // Locked: the master password is asked in the popup, and unlocks.
+        let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
+        try #require(lock.exitCode == 0, "\(lock)")
+        let unlocking = try sign()
+        try outer.requirePane("the master password in a popup") { $0.contains("Master password") && $0.contains("│") }
+        try outer.type(sandbox.password)
+        try outer.press("Enter")
+        // An `each` key: unlocked by the password, which approves this signature only.
+        #expect(
+            commandResult(unlocking.rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(outer.captures.last ?? "")"
+        )
+        #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 0, "unlocked")
+        #expect(!(try outer.capture()).contains(sandbox.password))
+        #expect(!(try inner(["capture-pane", "-p", "-t", "inner"]).out).contains("Master password"))
+    }
 }

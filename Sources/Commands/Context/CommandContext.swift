@@ -30,8 +30,9 @@ public final class CommandContext {
     /// program of its choosing there, to be the asking one.
     public var processChain: @Sendable (Int32) -> ProcessChain = { ProcessChain.of($0) }
     /// Where the agent asks the user to approve a signature, or for the master password when a
-    /// signature comes while it is locked (`SSHRequesterTerminal`): a test puts its own answers.
-    public var sshPrompter: any SSHApprovalPrompter = SSHRequesterTerminal()
+    /// signature comes while it is locked (`SSHApprovalPlaces`): a test puts its own answers.
+    public lazy var sshPrompter: any SSHApprovalPrompter = SSHApprovalPlaces(
+        runtimeDirectory: paths.runtimeDirectory, environment: environment.variables)
     private let vaultOption: String?
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?

@@ -37,10 +37,24 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
     public func approve(_ question: SSHApprovalQuestion) -> SSHApprovalAnswer {
         guard let terminal = open(for: question.requester) else { return .nowhereToAsk }
         defer { terminal.close() }
-        say(question.text + "Allow this signature? [y/N] (\(answerTime.components.seconds) s) ", on: terminal)
+        return Self.ask(question.text, on: terminal, within: answerTime)
+    }
+
+    public func masterPassword(for question: SSHApprovalQuestion) -> SecureBytes? {
+        guard let terminal = open(for: question.requester) else { return nil }
+        defer { terminal.close() }
+        return Self.askPassword(question.text, on: terminal, within: answerTime)
+    }
+
+    /// Asks `question` (`SSHApprovalQuestion.text`) on `terminal` (the requester's, or a tmux
+    /// popup's): `y` is yes; any other key, or nothing within `time`, no.
+    static func ask(_ question: String, on terminal: FileDescriptor, within time: Duration)
+        -> SSHApprovalAnswer
+    {
+        say(question + "Allow this signature? [y/N] (\(time.components.seconds) s) ", on: terminal)
         guard let saved = try? terminal.enterRawInputMode() else { return .no }
         defer { terminal.restore(saved) }
-        let deadline = Deadline.after(answerTime)
+        let deadline = Deadline.after(time)
         var byte: UInt8 = 0
         let got = withUnsafeMutableBytes(of: &byte) { (try? terminal.readSome(into: $0, before: deadline)) ?? 0 }
         let yes = got == 1 && (byte == UInt8(ascii: "y") || byte == UInt8(ascii: "Y"))
@@ -48,16 +62,18 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
         return yes ? .yes : .no
     }
 
-    public func masterPassword(for question: SSHApprovalQuestion) -> SecureBytes? {
-        guard let terminal = open(for: question.requester) else { return nil }
-        defer { terminal.close() }
-        say(question.text + "Master password (\(answerTime.components.seconds) s): ", on: terminal)
+    /// Asks the master password for `question` on `terminal`, without echo; nil when cancelled
+    /// (Esc, Ctrl-C, Ctrl-D), empty, or not typed within `time`.
+    static func askPassword(_ question: String, on terminal: FileDescriptor, within time: Duration)
+        -> SecureBytes?
+    {
+        say(question + "Master password (\(time.components.seconds) s): ", on: terminal)
         guard let saved = try? terminal.enterRawInputMode() else { return nil }
         defer {
             terminal.restore(saved)
             say("\n", on: terminal)
         }
-        let deadline = Deadline.after(answerTime)
+        let deadline = Deadline.after(time)
         guard var password = try? SecureBytes(capacity: 256) else { return nil }
         while true {
             var byte: UInt8 = 0
@@ -79,9 +95,23 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
         }
     }
 
-    /// The requester's terminal, open for reading and writing; nil when none of its chain has
-    /// one that is a terminal of our user's.
+    /// The requester's terminal, open for reading and writing; nil when it has none, or one
+    /// that is not a terminal of our user's.
     func open(for requester: SSHSignRequester) -> FileDescriptor? {
+        guard let path = terminalPath(for: requester),
+            let terminal = try? FileDescriptor.open(path, [.readWrite, .noControllingTerminal])
+        else { return nil }
+        guard terminal.isTerminal, let status = try? terminal.status(), status.kind == .characterDevice,
+            status.ownerID == CurrentProcess.userID
+        else {
+            terminal.close()
+            return nil
+        }
+        return terminal
+    }
+
+    /// The path of the first controlling terminal on the requester's chain, within its session.
+    func terminalPath(for requester: SSHSignRequester) -> String? {
         guard let first = requester.processIDs.first,
             let session = ProcessTerminal.of(first, procRoot: procRoot)?.session
         else { return nil }
@@ -89,22 +119,12 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
             // Only within the requester's session: a program that left it (setsid, a daemon) has
             // no terminal, even if whoever started it long ago had one.
             guard let state = ProcessTerminal.of(pid, procRoot: procRoot), state.session == session else { return nil }
-            guard let path = state.terminal else { continue }
-            guard let terminal = try? FileDescriptor.open(path, [.readWrite, .noControllingTerminal]) else {
-                return nil
-            }
-            guard terminal.isTerminal, let status = try? terminal.status(), status.kind == .characterDevice,
-                status.ownerID == CurrentProcess.userID
-            else {
-                terminal.close()
-                return nil
-            }
-            return terminal
+            if let path = state.terminal { return path }
         }
         return nil
     }
 
-    private func say(_ text: String, on terminal: FileDescriptor) {
+    private static func say(_ text: String, on terminal: FileDescriptor) {
         try? terminal.writeAll(PrintableText.message(text))
     }
 }

@@ -13,7 +13,7 @@ struct SshCommand: ParsableCommand {
               pwtui agent start && pwtui unlock
               export SSH_AUTH_SOCK=$(pwtui ssh socket)
             """,
-        subcommands: [Generate.self, List.self, Export.self, Socket.self])
+        subcommands: [Generate.self, List.self, Export.self, Socket.self, Popup.self])
 
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -27,7 +27,9 @@ struct SshCommand: ParsableCommand {
         @Option(name: .customLong("host"), help: "A host it is for (repeatable); recorded for now.")
         var hosts: [String] = []
 
-        @Option(help: "Approval of its signatures: each, session or never (recorded; not yet asked).")
+        @Option(
+            help:
+                "Approval of its signatures: each, session (once per program and host until the agent locks) or never.")
         var confirm: SSHKeyItem.ConfirmPolicy = .session
 
         @Option(help: "ed25519, rsa (rsa-sha2-256/512 signatures) or ecdsa (NIST P-256).")
@@ -75,6 +77,23 @@ struct SshCommand: ParsableCommand {
 
         func run() throws {
             try SSHSocket().run(in: global.context())
+        }
+    }
+
+    /// What the agent runs in a tmux popup to ask the user (docs/ssh.md, "Approval").
+    struct Popup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "popup", abstract: "Ask the agent's question in a tmux popup.", shouldDisplay: false)
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The file holding the question.")
+        var question: String
+
+        @Option(help: "The FIFO the master password is written to, when that is the question.")
+        var passwordPipe: String?
+
+        func run() throws {
+            try AnswerSSHPopup(questionFile: question, passwordPipe: passwordPipe).run(in: global.context())
         }
     }
 }
