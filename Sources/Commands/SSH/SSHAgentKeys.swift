@@ -22,16 +22,6 @@ extension AgentService: SSHAgentHandler {
         }
     }
 
-    /// For a caller that holds no server's turn (a test): as a request on the socket.
-    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]? {
-        sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer, taking: Lock())
-    }
-
-    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]? {
-        // The destination is not known yet: `session-bind@openssh.com` will tell it.
-        sshSign(SSHSignRequest(keyBlob: keyBlob, data: data, flags: flags, peer: peer, destination: nil), taking: turn)
-    }
-
     /// The SSH keys listed while locked: the identity store's, when it mirrors the vault file.
     func lockedSSHKeys() -> [IdentityStore.SSHPublicKey] {
         (try? context.currentIdentityStore())?.sshKeys ?? []

@@ -51,6 +51,18 @@ extension AgentService {
         case unlock(SSHApprovalQuestion, SSHSessionApprovals.Grant)
     }
 
+    /// `SSHAgentHandler`'s signature, for a caller that holds no server's turn (a test): as a
+    /// request on the socket.
+    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]? {
+        sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer, taking: Lock())
+    }
+
+    /// `SSHAgentHandler`'s signature on the socket, called without the turn.
+    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]? {
+        // The destination is not known yet: `session-bind@openssh.com` will tell it.
+        sshSign(SSHSignRequest(keyBlob: keyBlob, data: data, flags: flags, peer: peer, destination: nil), taking: turn)
+    }
+
     func sshSign(_ request: SSHSignRequest, taking turn: Lock) -> [UInt8]? {
         let requester = SSHSignRequester(request.peer.map(context.processChain) ?? ProcessChain(members: []))
         if case .decided(let signature) = turn.withLock({ sshSignStep(request, requester) }) { return signature }

@@ -15,8 +15,9 @@ import VaultModel
 /// active shows the popup. Anything else: no popup, and the caller asks on the terminal.
 ///
 /// How it is asked (tmux 3.3a, Debian's): `tmux -S SOCKET display-popup -E -t PANE -c CLIENT
-/// CMD` waits until CMD has exited and exits with CMD's status (1 with "no current client"
-/// when nobody is attached). CMD is pwtui's own binary, `pwtui ssh popup FILE`, a hidden
+/// CMD` waits until CMD has exited and exits with CMD's status; it fails with 1 at once when
+/// nobody is attached ("no current client") or the popup is larger than the client ("width too
+/// large"), so the popup is sized to the question within the client's size. CMD is pwtui's own binary, `pwtui ssh popup FILE`, a hidden
 /// command: FILE (0600, in the agent's 0700 runtime directory) holds the question, and the
 /// command asks it on the popup's terminal as on the requester's (`SSHRequesterTerminal`) and
 /// exits 0 for yes, 130 for no. A master password comes back through a FIFO in the same
