@@ -74,7 +74,7 @@ struct SSHApprovalInProcessTests {
         _ = try fixture.unlock()
         fixture.context.processChain = programs
         fixture.context.sshPrompter = prompter
-        try GenerateSSHKey(title: "deploy key", hosts: [], confirm: policy).run(in: fixture.context)
+        try GenerateSSHKey(title: "deploy key", hosts: ["github.com"], confirm: policy).run(in: fixture.context)
         let blob = try #require(fixture.service.sshIdentities(peer: nil).first).keyBlob
         return (fixture, blob)
     }
@@ -205,6 +205,22 @@ struct SSHApprovalInProcessTests {
     func locked() throws {
         let user = Prompter(passwords: ["wrong", "master"])
         let (fixture, blob) = try Self.agent(.session, user)
+        // A second key, with hosts, bound to git: listed while unlocked (to git), not while locked.
+        try GenerateSSHKey(title: "bound key", hosts: ["example.org", "10.0.0.2"], confirm: .never).run(
+            in: fixture.context)
+        let bound = try #require(
+            try Vault.open(at: fixture.context.vaultPath, password: try secure("master")).contents.credentials.first {
+                $0.title == "bound key"
+            })
+        var edits = CredentialChange.Edits()
+        edits.allowPrograms = ["git"]
+        try EditCredential(id: bound.id.uuidString, edits: edits, generate: false).run(in: fixture.context)
+        #expect(fixture.service.sshIdentities(peer: 100).count == 2, "ssh run by git sees both")
+        let store = try fixture.context.currentIdentityStore()
+        #expect(store.sshKeys.map(\.title) == ["deploy key"], "a key bound to programs is not in the store")
+        #expect(store.sshKeys.first?.keyBlob == blob)
+        #expect(store.sshKeys.first?.hosts == ["github.com"], "its hosts, for host binding while locked")
+
         _ = try fixture.client.request(.lock)
         #expect(fixture.service.sshIdentities(peer: nil).map(\.keyBlob) == [blob])
         #expect(fixture.service.sshIdentities(peer: nil).map(\.comment) == ["deploy key"])
