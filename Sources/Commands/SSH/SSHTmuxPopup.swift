@@ -43,9 +43,12 @@ struct SSHTmuxPopup {
         _ requester: SSHSignRequester, terminal: String?, procRoot: String, runtimeDirectory: String,
         environment: [String: String], answerTime: Duration
     ) -> SSHTmuxPopup? {
-        guard let terminal, let pid = requester.processIDs.first,
-            let variables = try? RegularFile.readIfPresent(
-                "\(procRoot)/\(pid)/environ", limit: 256 * 1024, prefix: true)
+        // The first environment of the chain that can be read: a process that made itself not
+        // dumpable (a hardened program) hides its own, not its parent's in the same pane.
+        guard let terminal,
+            let variables = requester.processIDs.lazy.compactMap({
+                try? RegularFile.readIfPresent("\(procRoot)/\($0)/environ", limit: 256 * 1024, prefix: true)
+            }).first(where: { !$0.isEmpty })
         else { return nil }
         var tmux: String?
         var pane: String?
