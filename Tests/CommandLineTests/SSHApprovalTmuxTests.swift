@@ -143,16 +143,19 @@ struct SSHApprovalTmuxTests {
         try #require(lock.exitCode == 0, "\(lock)")
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
 
-        // A wrong password: refused, still locked.
+        // A wrong password is asked once more; wrong twice: refused, still locked.
         let wrong = try Self.sign(key, socket: socket, in: tmux, sandbox)
         try tmux.requirePane("the master password asked in the pane") { $0.contains("Master password") }
         try tmux.type("not the password")
+        try tmux.press("Enter")
+        try tmux.requirePane("asked once more") { $0.contains("That was not the master password") }
+        try tmux.type("not it either")
         try tmux.press("Enter")
         #expect(commandResult(wrong.rc, timeout: .seconds(30))?.contains("RC=0") == false)
         #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 75, "still locked")
 
         let right = try Self.sign(key, socket: socket, in: tmux, sandbox)
-        let asked = try tmux.requirePane("asked again") { Self.occurrences("Master password", in: $0) == 2 }
+        let asked = try tmux.requirePane("asked again") { Self.occurrences("Master password", in: $0) == 3 }
         #expect(asked.contains("The agent is locked") && asked.contains(key.fingerprint), "\(asked)")
         try tmux.type(sandbox.password)
         try tmux.press("Enter")

@@ -12,6 +12,8 @@ public struct SSHApprovalQuestion: Sendable, Equatable {
     public let fingerprint: String
     public let destination: String?
     public let locked: Bool
+    /// The master password typed for it before was wrong (asked once more).
+    public var wrongPassword = false
 
     /// The question as shown, several lines, every outside text made printable.
     public var text: String {
@@ -24,6 +26,7 @@ public struct SSHApprovalQuestion: Sendable, Equatable {
         ]
         if let destination { lines.append("  for host: \(PrintableText.escaped(destination))") }
         if locked { lines.append("The agent is locked: the master password unlocks it and allows this signature.") }
+        if wrongPassword { lines.append("That was not the master password; once more.") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

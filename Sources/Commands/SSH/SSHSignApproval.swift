@@ -80,24 +80,48 @@ extension AgentService {
             }
             if policy == .session { sshApprovals.remember(grant) }
             return signature
-        case .unlock(let question, let grant):
-            guard let password = context.sshPrompter.masterPassword(for: question) else { return nil }
-            turn.lock()
-            defer { turn.unlock() }
-            // Checked even when another client unlocked meanwhile: what was typed is the approval
-            // only if it is the master password.
-            var typed = password
-            guard case .done = handle(.unlock, payload: &typed, peer: nil).reply,
-                let signature = sshSignApproved(request, key: grant.key)
-            else { return nil }
-            if let vault = try? unlocked(for: context.vaultPath),
-                let credential = try? vault.credential(id: grant.key.uuidString),
-                SSHKeyItem.confirmPolicy(of: credential) == .session
-            {
-                sshApprovals.remember(grant)
+        case .unlock(var question, let grant):
+            // One retry: a typo should not send the user back to run the command again.
+            for _ in 0 ..< 2 {
+                guard let password = context.sshPrompter.masterPassword(for: question) else { return nil }
+                switch unlockAndSign(request, grant, password: password, turn: turn) {
+                case .signed(let signature): return signature
+                case .refused: return nil
+                case .wrongPassword: question.wrongPassword = true
+                }
             }
-            return signature
+            return nil
         }
+    }
+
+    enum SSHUnlockOutcome {
+        case signed([UInt8])
+        case wrongPassword
+        case refused
+    }
+
+    /// Step 3 while locked (under the turn): unlocks with what was typed, then signs. Checked even
+    /// when another client unlocked meanwhile: what was typed is the approval only if it is the
+    /// master password.
+    private func unlockAndSign(
+        _ request: SSHSignRequest, _ grant: SSHSessionApprovals.Grant, password: consuming SecureBytes, turn: Lock
+    ) -> SSHUnlockOutcome {
+        turn.lock()
+        defer { turn.unlock() }
+        var typed = password
+        let answer = handle(.unlock, payload: &typed, peer: nil)
+        guard case .done = answer.reply else {
+            if case .refused(let status, _) = answer.reply, status == .wrongPassword { return .wrongPassword }
+            return .refused
+        }
+        guard let signature = sshSignApproved(request, key: grant.key) else { return .refused }
+        if let vault = try? unlocked(for: context.vaultPath),
+            let credential = try? vault.credential(id: grant.key.uuidString),
+            SSHKeyItem.confirmPolicy(of: credential) == .session
+        {
+            sshApprovals.remember(grant)
+        }
+        return .signed(signature)
     }
 
     /// Step 1 (under the turn): sign now, refuse, or what to ask.
