@@ -22,7 +22,7 @@ public struct SSHApprovalQuestion: Sendable, Equatable {
             "  key:      \(fingerprint)",
             "  program:  \(PrintableText.escaped(requester.executable ?? "(unknown)"))",
             "  command:  \(requester.commandLine)",
-            "  started by: \(requester.chain)",
+            "  chain:    \(requester.chain)",
         ]
         if let destination { lines.append("  for host: \(PrintableText.escaped(destination))") }
         if locked { lines.append("The agent is locked: the master password unlocks it and allows this signature.") }
