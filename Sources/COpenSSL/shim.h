@@ -13,6 +13,7 @@
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
 #include <openssl/x509.h>
 #include <stddef.h>
 #include <string.h>
@@ -176,23 +177,20 @@ static inline long pwtui_ssl_sign(
     return result;
 }
 
-// Whether signature (as pwtui_ssl_sign makes it) is the key's signature of message, checked by
-// OpenSSL's own verification with the public half of the key in der: 1 yes, 0 no, -1 failed.
-// For tests and checks; the agent only signs.
-static inline int pwtui_ssl_verify(
-    const unsigned char *der, size_t length, int digest, const unsigned char *message, size_t messageLength,
+// Whether signature (as pwtui_ssl_sign makes it: RSA's raw signature, P-256's r and s, 32
+// bytes each) is pkey's signature of message: 1 yes, 0 no, -1 failed. pkey stays the caller's.
+static inline int pwtui_ssl_verify_with(
+    EVP_PKEY *pkey, int digest, const unsigned char *message, size_t messageLength,
     const unsigned char *signature, size_t signatureLength) {
     const EVP_MD *md = pwtui_ssl_digest(digest);
     if (md == NULL) return -1;
-    EVP_PKEY *pkey = pwtui_ssl_read(der, length);
-    if (pkey == NULL) return -1;
     int type = pwtui_ssl_type_of(pkey);
     int result = -1;
     unsigned char *encoded = NULL;
     int encodedLength = 0;
     if (type == PWTUI_SSL_KEY_P256) {
         // Back to the DER ECDSA-Sig-Value that EVP verifies.
-        if (signatureLength != 64) { EVP_PKEY_free(pkey); return 0; }
+        if (signatureLength != 64) return 0;
         ECDSA_SIG *pair = ECDSA_SIG_new();
         BIGNUM *r = BN_bin2bn(signature, 32, NULL);
         BIGNUM *s = BN_bin2bn(signature + 32, 32, NULL);
@@ -204,7 +202,7 @@ static inline int pwtui_ssl_verify(
         BN_free(r);
         BN_free(s);
         ECDSA_SIG_free(pair);
-        if (encodedLength <= 0) { EVP_PKEY_free(pkey); return -1; }
+        if (encodedLength <= 0) return -1;
     }
     EVP_MD_CTX *context = EVP_MD_CTX_new();
     if (type != PWTUI_SSL_KEY_UNKNOWN && context != NULL && EVP_DigestVerifyInit(context, NULL, md, NULL, pkey) == 1) {
@@ -215,7 +213,59 @@ static inline int pwtui_ssl_verify(
     }
     OPENSSL_free(encoded);
     EVP_MD_CTX_free(context);
+    return result;
+}
+
+// As pwtui_ssl_verify_with, by the public half of the key in der (PKCS#8). For tests and checks.
+static inline int pwtui_ssl_verify(
+    const unsigned char *der, size_t length, int digest, const unsigned char *message, size_t messageLength,
+    const unsigned char *signature, size_t signatureLength) {
+    EVP_PKEY *pkey = pwtui_ssl_read(der, length);
+    if (pkey == NULL) return -1;
+    int result = pwtui_ssl_verify_with(pkey, digest, message, messageLength, signature, signatureLength);
     EVP_PKEY_free(pkey);
+    return result;
+}
+
+// As pwtui_ssl_verify_with, by a public key given by its parts (another's key: a server's host
+// key, which signs the session an ssh client binds to the agent): for PWTUI_SSL_KEY_RSA, first
+// is the exponent e and second the modulus n (big-endian magnitudes); for PWTUI_SSL_KEY_P256,
+// first is the point (65 bytes, uncompressed) and second is unused.
+static inline int pwtui_ssl_verify_public(
+    int type, const unsigned char *first, size_t firstLength, const unsigned char *second, size_t secondLength,
+    int digest, const unsigned char *message, size_t messageLength, const unsigned char *signature,
+    size_t signatureLength) {
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    if (builder == NULL) return -1;
+    BIGNUM *e = NULL;
+    BIGNUM *n = NULL;
+    int built = 0;
+    const char *name = NULL;
+    if (type == PWTUI_SSL_KEY_RSA) {
+        name = "RSA";
+        e = BN_bin2bn(first, (int)firstLength, NULL);
+        n = BN_bin2bn(second, (int)secondLength, NULL);
+        built = e != NULL && n != NULL && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, n) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, e) == 1;
+    } else if (type == PWTUI_SSL_KEY_P256) {
+        name = "EC";
+        built = OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "P-256", 0) == 1
+            && OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, first, firstLength) == 1;
+    }
+    OSSL_PARAM *params = built ? OSSL_PARAM_BLD_to_param(builder) : NULL;
+    EVP_PKEY_CTX *context = params != NULL ? EVP_PKEY_CTX_new_from_name(NULL, name, NULL) : NULL;
+    EVP_PKEY *pkey = NULL;
+    int result = -1;
+    if (context != NULL && EVP_PKEY_fromdata_init(context) == 1
+        && EVP_PKEY_fromdata(context, &pkey, EVP_PKEY_PUBLIC_KEY, params) == 1 && pkey != NULL) {
+        result = pwtui_ssl_verify_with(pkey, digest, message, messageLength, signature, signatureLength);
+    }
+    EVP_PKEY_free(pkey);
+    EVP_PKEY_CTX_free(context);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    BN_free(e);
+    BN_free(n);
     return result;
 }
 

@@ -13,9 +13,11 @@ import VaultCrypto
 // ssh login needs: the private key never leaves the agent, and the client never learns more
 // than a signature over the session it is authenticating.
 //
-// pwtui's agent answers those two and nothing else: every other message — a client adding or
-// removing keys (`ssh-add FILE`, `ssh-add -D`), the agent's own lock and unlock, extensions such
-// as `session-bind@openssh.com` — gets SSH_AGENT_FAILURE (5), which every client takes as "not
+// pwtui's agent answers those, the agent's lock and unlock (22, 23), and one extension (27):
+// `session-bind@openssh.com`, by which ssh tells the agent which host the connection is
+// authenticating to (`SSHAgentConnection`), so that keys bound to a host are offered to it first
+// and to no other host. Every other message — a client adding or removing keys (`ssh-add FILE`,
+// `ssh-add -D`), other extensions — gets SSH_AGENT_FAILURE (5), which every client takes as "not
 // supported". The keys are the vault's, changed only through pwtui; the agent's lock is pwtui's.
 // A message of another type is read into protected memory and never looked at beyond its type:
 // `ssh-add FILE` sends a private key in it.
@@ -32,16 +34,17 @@ import VaultCrypto
 // The work — which keys, which signature — is the handler's (`SSHAgentHandler`), called under
 // the same turn as pwtui's own requests, so a signature never races an unlock or a save. While
 // the agent is locked the handler lists no keys and refuses every signature: the public keys are
-// in the vault. Not yet here (issue 27's later slices): RSA and ECDSA keys, approval per use,
-// keys offered first to the hosts they are bound to (`session-bind@openssh.com`).
+// in the vault. A binding's signature is checked here, before the handler hears of it; a
+// binding that does not verify is refused, and the connection stays as it was.
 
 /// What the ssh-agent socket asks of pwtui's agent.
 public protocol SSHAgentHandler: AnyObject {
-    /// The keys to offer, in order; none while locked. `peer`: the asking process's pid.
-    func sshIdentities(peer: Int32?) -> [SSHAgentProtocol.Identity]
+    /// The keys to offer on `connection` (its peer, the host it is bound to), in order; none
+    /// while locked.
+    func sshIdentities(for connection: SSHAgentConnection) -> [SSHAgentProtocol.Identity]
     /// The signature blob of `data` by the key whose public blob is `keyBlob`; nil to refuse
-    /// (locked, no such key, a key that cannot sign for this peer).
-    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]?
+    /// (locked, no such key, a key that cannot sign for this peer or destination).
+    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection) -> [UInt8]?
     /// `ssh-add -x`: lock (the vault is dropped, as `pwtui agent lock` drops it).
     func sshLock()
     /// `ssh-add -X`: unlock with `password`, the vault's master password; false when it is wrong.
@@ -148,7 +151,7 @@ public final class SSHAgentServer: @unchecked Sendable {
     /// or runs out of time.
     private func serve(_ descriptor: FileDescriptor) {
         guard descriptor.peerUserID == CurrentProcess.userID else { return }
-        let peer = descriptor.peerProcessID
+        var connection = SSHAgentConnection(peer: descriptor.peerProcessID)
         while true {
             do {
                 try descriptor.wait(for: .input, before: .after(idleTimeout))
@@ -156,7 +159,7 @@ public final class SSHAgentServer: @unchecked Sendable {
                 return  // idle too long, or the connection broke
             }
             guard let body = receive(descriptor) else { return }
-            let reply = answer(body, peer: peer)
+            let reply = answer(body, on: &connection)
             let sent = reply.withUnsafeBytes { bytes in
                 (try? descriptor.sendAll(bytes, before: .after(messageTimeout))) != nil
             }
@@ -198,7 +201,7 @@ public final class SSHAgentServer: @unchecked Sendable {
     }
 
     /// The reply to one message's body.
-    private func answer(_ body: borrowing SecureBytes, peer: Int32?) -> [UInt8] {
+    private func answer(_ body: borrowing SecureBytes, on connection: inout SSHAgentConnection) -> [UInt8] {
         // Only the two messages answered are copied out of protected memory; the type is the
         // first byte, and `receive` never returns an empty body.
         let type = body.withUnsafeBytes { $0.first ?? 0 }
@@ -217,6 +220,7 @@ public final class SSHAgentServer: @unchecked Sendable {
         guard
             type == SSHAgentProtocol.MessageType.requestIdentities.rawValue
                 || type == SSHAgentProtocol.MessageType.signRequest.rawValue
+                || type == SSHAgentProtocol.MessageType.extension.rawValue
         else { return SSHAgentProtocol.failure }
         let request: SSHAgentProtocol.Request
         do {
@@ -224,17 +228,26 @@ public final class SSHAgentServer: @unchecked Sendable {
         } catch {
             return SSHAgentProtocol.failure
         }
+        // A binding is the connection's own business: checked and recorded without the turn.
+        if case .sessionBind(let bind) = request {
+            guard let hostKey = try? SSHHostKey(blob: bind.hostKey),
+                hostKey.verifies(bind.signature, of: bind.sessionID),
+                connection.bind(
+                    .init(hostKey: bind.hostKey, sessionID: bind.sessionID, isForwarding: bind.isForwarding))
+            else { return SSHAgentProtocol.failure }
+            return SSHAgentProtocol.message(.success)
+        }
         turn.lock()
         defer { turn.unlock() }
         switch request {
         case .requestIdentities:
-            return SSHAgentProtocol.identitiesAnswer(handler.sshIdentities(peer: peer))
+            return SSHAgentProtocol.identitiesAnswer(handler.sshIdentities(for: connection))
         case .sign(let keyBlob, let data, let flags):
-            guard let signature = handler.sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer) else {
-                return SSHAgentProtocol.failure
-            }
+            guard connection.allowsSigning(data),
+                let signature = handler.sshSign(keyBlob: keyBlob, data: data, flags: flags, for: connection)
+            else { return SSHAgentProtocol.failure }
             return SSHAgentProtocol.signResponse(signatureBlob: signature)
-        case .unsupported:
+        case .sessionBind, .unsupported:
             return SSHAgentProtocol.failure
         }
     }
