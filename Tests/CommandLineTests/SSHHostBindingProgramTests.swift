@@ -39,22 +39,35 @@ struct SSHHostBindingProgramTests {
         let keys = sandbox.root + "/keys"
         try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
         try right.write(toFile: keys + "/authorized_keys", atomically: true, encoding: .utf8)
+        // Host keys of the three types the agent checks a binding's signature with.
+        for type in ["rsa", "ecdsa"] {
+            let made = try sandbox.run(
+                "/usr/bin/ssh-keygen", ["-q", "-t", type, "-N", "", "-f", keys + "/host_" + type])
+            try #require(made.exitCode == 0, "\(made)")
+        }
         let server = try TestSSHServer.start(
-            sandbox, directory: keys, passwords: false, rootLogin: "prohibit-password", settings: "MaxAuthTries 3")
+            sandbox, directory: keys, passwords: false, rootLogin: "prohibit-password",
+            settings: "MaxAuthTries 3\nHostKey \(keys)/host_rsa\nHostKey \(keys)/host_ecdsa")
         defer { server.process.signal(SIGKILL) }
-        let hostKey = try String(contentsOfFile: keys + "/host.pub", encoding: .utf8).split(separator: " ")
         let knownHosts = sandbox.root + "/.ssh/known_hosts"
         try FileManager.default.createDirectory(atPath: sandbox.root + "/.ssh", withIntermediateDirectories: true)
-        try "\(Self.alias) \(hostKey[0]) \(hostKey[1])\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        let known = try ["host", "host_rsa", "host_ecdsa"].map { name in
+            let key = try String(contentsOfFile: keys + "/" + name + ".pub", encoding: .utf8).split(separator: " ")
+            return "\(Self.alias) \(key[0]) \(key[1])\n"
+        }
+        try known.joined().write(toFile: knownHosts, atomically: true, encoding: .utf8)
 
         let socket = try sandbox.pwtui(["ssh", "socket"], password: .none).out.trimmingCharacters(in: .newlines)
-        func login(knownHosts: String) throws -> (result: RunResult, offered: [String]) {
+        func login(knownHosts: String, hostKeyAlgorithm: String = "ssh-ed25519") throws -> (
+            result: RunResult, offered: [String]
+        ) {
             let user = String(cString: getpwuid(getuid()).pointee.pw_name)
             let checking = knownHosts == "/dev/null" ? "no" : "yes"
             let result = try sandbox.run(
                 "/usr/bin/ssh",
                 [
                     "-v", "-F", "/dev/null", "-p", server.port, "-o", "HostKeyAlias=\(Self.alias)",
+                    "-o", "HostKeyAlgorithms=\(hostKeyAlgorithm)",
                     "-o", "UserKnownHostsFile=\(knownHosts)", "-o", "StrictHostKeyChecking=\(checking)",
                     "-o", "IdentityAgent=\(socket)", "-o", "PasswordAuthentication=no",
                     "-o", "KbdInteractiveAuthentication=no", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
@@ -69,11 +82,15 @@ struct SSHHostBindingProgramTests {
             return (result, offered)
         }
 
-        let known = try login(knownHosts: knownHosts)
-        #expect(known.result.exitCode == 0 && known.result.out == "logged-in\n", "\(known.result)")
-        #expect(known.offered.first == "right key", "\(known.offered)")
-        #expect(!known.offered.contains("elsewhere"), "a key bound to another host is not offered: \(known.offered)")
-        #expect(known.offered.count == 7, "the right key, then the six for any host: \(known.offered)")
+        // The binding's signature is the host key's: each type's is checked.
+        for algorithm in ["ssh-ed25519", "rsa-sha2-512", "ecdsa-sha2-nistp256"] {
+            let known = try login(knownHosts: knownHosts, hostKeyAlgorithm: algorithm)
+            #expect(known.result.exitCode == 0 && known.result.out == "logged-in\n", "\(algorithm): \(known.result)")
+            #expect(known.result.err.contains("bound agent to hostkey"), "\(algorithm): \(known.result)")
+            #expect(known.offered.first == "right key", "\(algorithm): \(known.offered)")
+            #expect(!known.offered.contains("elsewhere"), "another host's key is not offered: \(known.offered)")
+            #expect(known.offered.count == 7, "the right key, then the six for any host: \(known.offered)")
+        }
 
         // The same file hashed as `HashKnownHosts yes` writes it: the name can only be tested.
         let hashed = try sandbox.run("/usr/bin/ssh-keygen", ["-H", "-f", knownHosts])
