@@ -56,7 +56,9 @@ public enum BcryptPBKDF {
             try SHA512.hash(passphrase, into: sha2pass)
             countSalt.copyMemory(from: salt)
             for number in 1 ... stride {
-                for index in 0 ..< 4 { countSalt[salt.count + index] = UInt8(truncatingIfNeeded: number >> (24 - 8 * index)) }
+                for index in 0 ..< 4 {
+                    countSalt[salt.count + index] = UInt8(truncatingIfNeeded: number >> (24 - 8 * index))
+                }
                 try SHA512.hash(UnsafeRawBufferPointer(countSalt), into: sha2salt)
                 try core(UnsafeRawBufferPointer(sha2pass), UnsafeRawBufferPointer(sha2salt), into: output)
                 block.copyMemory(from: UnsafeRawBufferPointer(output))
@@ -79,7 +81,8 @@ public enum BcryptPBKDF {
 
     /// bcrypt's core over the 64-byte `sha2pass` and `sha2salt`: 32 bytes into `output`.
     private static func core(
-        _ sha2pass: UnsafeRawBufferPointer, _ sha2salt: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+        _ sha2pass: UnsafeRawBufferPointer, _ sha2salt: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
     ) throws(VaultCryptoError) {
         var cipher = try Blowfish()
         cipher.expand(data: sha2salt, key: sha2pass)
@@ -96,7 +99,9 @@ public enum BcryptPBKDF {
             }
             for _ in 0 ..< 64 { cipher.encrypt(halves: halves) }
             for index in 0 ..< 8 {
-                for byte in 0 ..< 4 { output[4 * index + byte] = UInt8(truncatingIfNeeded: halves[index] >> (8 * byte)) }
+                for byte in 0 ..< 4 {
+                    output[4 * index + byte] = UInt8(truncatingIfNeeded: halves[index] >> (8 * byte))
+                }
             }
         }
     }

@@ -39,26 +39,39 @@ struct SSHImportProgramTests {
         Case(name: "rsa", maker: .sshKeygen(["-t", "rsa", "-b", "2048"]), passphrase: nil),
         Case(name: "ecdsa", maker: .sshKeygen(["-t", "ecdsa"]), passphrase: nil),
         Case(name: "ed25519 aes256-ctr", maker: .sshKeygen(["-t", "ed25519", "-a", "2"]), passphrase: passphrase),
-        Case(name: "rsa aes256-ctr", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-a", "2"]), passphrase: passphrase),
+        Case(
+            name: "rsa aes256-ctr", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-a", "2"]), passphrase: passphrase),
         Case(name: "ecdsa aes256-ctr", maker: .sshKeygen(["-t", "ecdsa", "-a", "2"]), passphrase: passphrase),
         Case(name: "ed25519 aes256-ctr, 16 rounds", maker: .sshKeygen(["-t", "ed25519"]), passphrase: passphrase),
         Case(
-            name: "ed25519 aes256-gcm", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes256-gcm@openssh.com"]),
+            name: "ed25519 aes256-gcm",
+            maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes256-gcm@openssh.com"]),
             passphrase: passphrase),
         Case(
             name: "ecdsa chacha20-poly1305",
-            maker: .sshKeygen(["-t", "ecdsa", "-a", "2", "-Z", "chacha20-poly1305@openssh.com"]), passphrase: passphrase),
+            maker: .sshKeygen(["-t", "ecdsa", "-a", "2", "-Z", "chacha20-poly1305@openssh.com"]), passphrase: passphrase
+        ),
         Case(
             name: "rsa aes128-cbc", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-a", "2", "-Z", "aes128-cbc"]),
             passphrase: passphrase),
-        Case(name: "ed25519 aes128-ctr", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes128-ctr"]), passphrase: passphrase),
-        Case(name: "ed25519 aes192-ctr", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes192-ctr"]), passphrase: passphrase),
-        Case(name: "ed25519 aes256-cbc", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes256-cbc"]), passphrase: passphrase),
+        Case(
+            name: "ed25519 aes128-ctr", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes128-ctr"]),
+            passphrase: passphrase),
+        Case(
+            name: "ed25519 aes192-ctr", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes192-ctr"]),
+            passphrase: passphrase),
+        Case(
+            name: "ed25519 aes256-cbc", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes256-cbc"]),
+            passphrase: passphrase),
         Case(name: "rsa PEM (PKCS#1)", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PEM"]), passphrase: nil),
-        Case(name: "rsa PEM (PKCS#1, DEK-Info)", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PEM"]), passphrase: passphrase),
+        Case(
+            name: "rsa PEM (PKCS#1, DEK-Info)", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PEM"]),
+            passphrase: passphrase),
         Case(name: "ecdsa PEM (EC PRIVATE KEY)", maker: .sshKeygen(["-t", "ecdsa", "-m", "PEM"]), passphrase: nil),
         Case(name: "rsa PKCS8", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PKCS8"]), passphrase: nil),
-        Case(name: "rsa PKCS8 encrypted", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PKCS8"]), passphrase: passphrase),
+        Case(
+            name: "rsa PKCS8 encrypted", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PKCS8"]),
+            passphrase: passphrase),
         Case(name: "ecdsa PKCS8 encrypted", maker: .sshKeygen(["-t", "ecdsa", "-m", "PKCS8"]), passphrase: passphrase),
         Case(name: "ed25519 openssl PKCS8", maker: .openssl([]), passphrase: nil),
         Case(name: "ed25519 openssl PKCS8 -aes256", maker: .openssl(["-aes256"]), passphrase: passphrase),
@@ -70,10 +83,12 @@ struct SSHImportProgramTests {
         switch testCase.maker {
         case .sshKeygen(let arguments):
             made = try sandbox.run(
-                "/usr/bin/ssh-keygen", ["-q", "-f", path, "-N", testCase.passphrase ?? "", "-C", "original"] + arguments)
+                "/usr/bin/ssh-keygen",
+                ["-q", "-f", path, "-N", testCase.passphrase ?? "", "-C", "original"] + arguments)
         case .openssl(let arguments):
             let pass = testCase.passphrase.map { ["-pass", "pass:\($0)"] } ?? []
-            made = try sandbox.run("/usr/bin/openssl", ["genpkey", "-algorithm", "ed25519", "-out", path] + arguments + pass)
+            made = try sandbox.run(
+                "/usr/bin/openssl", ["genpkey", "-algorithm", "ed25519", "-out", path] + arguments + pass)
         }
         try #require(made.exitCode == 0, "\(made)")
     }
@@ -113,7 +128,9 @@ struct SSHImportProgramTests {
         return try sandbox.pwtui(arguments, password: password, descriptors: descriptors)
     }
 
-    @Test("imported through the agent: the public key is the file's; ssh-keygen -Y sign through the agent verifies", arguments: cases)
+    @Test(
+        "imported through the agent: the public key is the file's; ssh-keygen -Y sign through the agent verifies",
+        arguments: cases)
     func imports(_ testCase: Case) throws {
         let sandbox = try Sandbox.withVault()
         try sandbox.startUnlockedAgent()
@@ -123,7 +140,8 @@ struct SSHImportProgramTests {
         let expected = try Self.publicKey(of: testCase, at: path, in: sandbox)
 
         // No --master-password-fd: the unlocked agent takes the change.
-        let imported = try Self.importKey(path, title: "imported key", passphrase: testCase.passphrase, in: sandbox, password: .none)
+        let imported = try Self.importKey(
+            path, title: "imported key", passphrase: testCase.passphrase, in: sandbox, password: .none)
         try #require(imported.exitCode == 0, "\(imported)")
         #expect(imported.out == expected + " imported key\n", "\(imported)")
         #expect(imported.err.contains("can be removed"), "\(imported)")
@@ -137,7 +155,9 @@ struct SSHImportProgramTests {
         _ = try SSHAgentProgramTests.signAndVerify(sandbox, line: expected + " original", agent: agent)
     }
 
-    @Test("refused, each with its message and exit code, the vault unchanged: wrong passphrases, damaged files, keys of other types, public keys, an empty file, no passphrase source")
+    @Test(
+        "refused, each with its message and exit code, the vault unchanged: wrong passphrases, damaged files, keys of other types, public keys, an empty file, no passphrase source"
+    )
     func refusals() throws {
         let sandbox = try Sandbox.withVault()
         let before = try #require(FileManager.default.contents(atPath: sandbox.vault))
@@ -168,19 +188,29 @@ struct SSHImportProgramTests {
 
         let ctr = try keygen("ctr", ["-t", "ed25519", "-a", "2"], passphrase: Self.passphrase)
         let pkcs8 = try keygen("pkcs8", ["-t", "ecdsa", "-m", "PKCS8"], passphrase: Self.passphrase)
-        let gcm = try keygen("gcm", ["-t", "ed25519", "-a", "2", "-Z", "aes256-gcm@openssh.com"], passphrase: Self.passphrase)
+        let gcm = try keygen(
+            "gcm", ["-t", "ed25519", "-a", "2", "-Z", "aes256-gcm@openssh.com"], passphrase: Self.passphrase)
         let chacha = try keygen(
             "chacha", ["-t", "ed25519", "-a", "2", "-Z", "chacha20-poly1305@openssh.com"], passphrase: Self.passphrase)
         let plain = try keygen("plain", ["-t", "ed25519"])
         let plainBytes = Array(try #require(FileManager.default.contents(atPath: plain)))
 
         let cases: [(what: String, path: String, passphrase: String?, code: Int32, message: String)] = [
-            ("wrong passphrase (check numbers)", ctr, "not the passphrase", 77, "wrong passphrase: the decrypted check numbers differ"),
+            (
+                "wrong passphrase (check numbers)", ctr, "not the passphrase", 77,
+                "wrong passphrase: the decrypted check numbers differ"
+            ),
             ("wrong passphrase (PKCS#8)", pkcs8, "not the passphrase", 77, "wrong passphrase"),
             ("wrong passphrase (GCM)", gcm, "not the passphrase", 77, "authentication tag does not match"),
             ("damaged GCM body", try damaged(gcm), Self.passphrase, 77, "authentication tag does not match"),
-            ("damaged ChaCha20-Poly1305 body", try damaged(chacha), Self.passphrase, 77, "authentication tag does not match"),
-            ("truncated", try write("truncated", Array(plainBytes.prefix(plainBytes.count / 2))), nil, 65, "damaged or cut short"),
+            (
+                "damaged ChaCha20-Poly1305 body", try damaged(chacha), Self.passphrase, 77,
+                "authentication tag does not match"
+            ),
+            (
+                "truncated", try write("truncated", Array(plainBytes.prefix(plainBytes.count / 2))), nil, 65,
+                "damaged or cut short"
+            ),
             (
                 "truncated body",
                 try write("cut-body", plainBytes.prefix(120) + Array("\n-----END OPENSSH PRIVATE KEY-----\n".utf8)),
@@ -231,10 +261,13 @@ struct SSHImportProgramTests {
         #expect(derived.out.hasSuffix(" laptop\n"), "the title is the comment: \(derived)")
 
         let toStdout = try sandbox.pwtui(["ssh", "export", id, "--private"])
-        #expect(toStdout.exitCode == 0 && toStdout.out.hasPrefix("-----BEGIN OPENSSH PRIVATE KEY-----\n"), "\(toStdout)")
+        #expect(
+            toStdout.exitCode == 0 && toStdout.out.hasPrefix("-----BEGIN OPENSSH PRIVATE KEY-----\n"), "\(toStdout)")
 
         let other = try Sandbox.withVault()
         let reimported = try Self.importKey(file, title: "again", passphrase: nil, in: other)
-        #expect(reimported.exitCode == 0 && Self.typeAndBlob(reimported.out) == Self.typeAndBlob(generated.out), "\(reimported)")
+        #expect(
+            reimported.exitCode == 0 && Self.typeAndBlob(reimported.out) == Self.typeAndBlob(generated.out),
+            "\(reimported)")
     }
 }

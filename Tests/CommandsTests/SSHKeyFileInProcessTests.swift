@@ -42,13 +42,15 @@ import VaultModel
         return Array(try #require(Data(base64Encoded: lines.joined())))
     }
 
-    @Test("the writer's file reads back to the same key and type; its lines are 70 characters, as ssh-keygen's",
+    @Test(
+        "the writer's file reads back to the same key and type; its lines are 70 characters, as ssh-keygen's",
         arguments: SSHKeyType.allCases)
     func roundTrip(_ type: SSHKeyType) throws {
         let key = try Self.newKey(type)
         let file = try Self.written(key)
         let lines = String(decoding: file, as: UTF8.self).split(separator: "\n")
-        #expect(lines.first == "-----BEGIN OPENSSH PRIVATE KEY-----" && lines.last == "-----END OPENSSH PRIVATE KEY-----")
+        #expect(
+            lines.first == "-----BEGIN OPENSSH PRIVATE KEY-----" && lines.last == "-----END OPENSSH PRIVATE KEY-----")
         #expect(lines.dropFirst().dropLast().dropLast().allSatisfy { $0.count == 70 })
         let read = try Self.read(file)
         #expect(read.type == type)
@@ -67,7 +69,9 @@ import VaultModel
             }
         }
         for length in stride(from: 0, to: file.count - 40, by: 7) {
-            #expect(throws: SSHKeyFileError.self, "text cut at \(length)") { _ = try Self.read(Array(file.prefix(length))) }
+            #expect(throws: SSHKeyFileError.self, "text cut at \(length)") {
+                _ = try Self.read(Array(file.prefix(length)))
+            }
         }
     }
 
@@ -118,7 +122,10 @@ import VaultModel
             ("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", .publicKey),
             ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\n", .putty),
             ("-----BEGIN DSA PRIVATE KEY-----\nAAAA\n-----END DSA PRIVATE KEY-----\n", .unsupportedType("a DSA key")),
-            ("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", .unknownFormat("a PEM file of CERTIFICATE")),
+            (
+                "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+                .unknownFormat("a PEM file of CERTIFICATE")
+            ),
             ("hello\n", .unknownFormat("the file does not start with a -----BEGIN line")),
             ("-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n", .malformed("its END line is missing")),
         ]
@@ -144,7 +151,8 @@ import VaultModel
             try ImportSSHKey(file: path, title: "again", hosts: [], confirm: .never).run(in: context)
         }
         let id = item.id.uuidString.lowercased().prefix(8)
-        #expect(failure?.code == .usage && failure?.message.contains(String(id)) == true, "\(String(describing: failure))")
+        #expect(
+            failure?.code == .usage && failure?.message.contains(String(id)) == true, "\(String(describing: failure))")
         #expect(streams.output.isEmpty)
         #expect(try fixture.vault().contents.credentials.filter { $0.kind == .sshKey }.count == 1)
     }

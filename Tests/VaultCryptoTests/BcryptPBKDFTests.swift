@@ -47,7 +47,9 @@ import VaultCrypto
         #expect(throws: VaultCryptoError.self) { _ = try Self.derive([1], [1], rounds: 1, length: 0) }
     }
 
-    @Test("ssh-keygen's default (16 rounds, 48 bytes for aes256-ctr) takes under 10 s even in a debug build; the time is printed")
+    @Test(
+        "ssh-keygen's default (16 rounds, 48 bytes for aes256-ctr) takes under 10 s even in a debug build; the time is printed"
+    )
     func defaultRoundsTime() throws {
         let clock = ContinuousClock()
         let elapsed = try clock.measure {

@@ -52,8 +52,10 @@ enum OpenSSHKeyFile {
             "aes128-cbc": Cipher(engine: .aes(.cbc), keyBytes: 16, ivBytes: 16, blockBytes: 16, tagBytes: 0),
             "aes192-cbc": Cipher(engine: .aes(.cbc), keyBytes: 24, ivBytes: 16, blockBytes: 16, tagBytes: 0),
             "aes256-cbc": Cipher(engine: .aes(.cbc), keyBytes: 32, ivBytes: 16, blockBytes: 16, tagBytes: 0),
-            "aes256-gcm@openssh.com": Cipher(engine: .aes(.gcm), keyBytes: 32, ivBytes: 12, blockBytes: 16, tagBytes: 16),
-            "chacha20-poly1305@openssh.com": Cipher(engine: .chacha, keyBytes: 64, ivBytes: 0, blockBytes: 8, tagBytes: 16),
+            "aes256-gcm@openssh.com": Cipher(
+                engine: .aes(.gcm), keyBytes: 32, ivBytes: 12, blockBytes: 16, tagBytes: 16),
+            "chacha20-poly1305@openssh.com": Cipher(
+                engine: .chacha, keyBytes: 64, ivBytes: 0, blockBytes: 8, tagBytes: 16),
         ]
     }
 

@@ -24,7 +24,9 @@ enum SSHKeyFile {
         guard let start = file.firstIndex(where: { !isSpace($0) }) else { throw SSHKeyFileError.empty }
         let text = UnsafeRawBufferPointer(rebasing: file[start...])
         if starts(text, "PuTTY-User-Key-File-") { throw SSHKeyFileError.putty }
-        if starts(text, "---- BEGIN SSH2 PUBLIC KEY") || ["ssh-", "ecdsa-sha2-", "sk-"].contains(where: { starts(text, $0) }) {
+        if starts(text, "---- BEGIN SSH2 PUBLIC KEY")
+            || ["ssh-", "ecdsa-sha2-", "sk-"].contains(where: { starts(text, $0) })
+        {
             throw SSHKeyFileError.publicKey
         }
         let begin = "-----BEGIN "
@@ -70,7 +72,9 @@ enum SSHKeyFile {
         }
         switch consume outcome {
         case .rsa(let key, let bits):
-            guard OpenSSLKey.rsaBits.contains(bits) else { throw SSHKeyFileError.unsupportedType("a \(bits)-bit RSA key") }
+            guard OpenSSLKey.rsaBits.contains(bits) else {
+                throw SSHKeyFileError.unsupportedType("a \(bits)-bit RSA key")
+            }
             return Key(type: .rsa, key: key)
         case .ecdsaP256(let key):
             return Key(type: .ecdsa, key: key)
