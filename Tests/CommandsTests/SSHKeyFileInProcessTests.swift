@@ -19,7 +19,7 @@ import VaultModel
     }
 
     /// Reads `text` as a key file; the passphrase closure fails the test if it is called.
-    static func read(_ text: [UInt8]) throws -> SSHKeyFile.Key {
+    static func read(_ text: [UInt8]) throws -> ImportedSSHKey {
         try secure(text).withUnsafeBytes { bytes in
             try SSHKeyFile.read(bytes) {
                 Issue.record("a passphrase was asked for an unencrypted file")

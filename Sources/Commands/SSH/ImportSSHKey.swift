@@ -47,7 +47,7 @@ public struct ImportSSHKey {
             }
             throw CommandFailure(.ioError, "\(failure)")
         }
-        let read: SSHKeyFile.Key
+        let read: ImportedSSHKey
         do {
             read = try bytes.withUnsafeBytes { try SSHKeyFile.read($0, passphrase: passphrase(in: context)) }
         } catch let error as SSHKeyFileError {

@@ -63,7 +63,7 @@ enum OpenSSHKeyFile {
     /// only when the file is encrypted, after its header (and so its key type) has been checked.
     static func read(
         _ body: UnsafeRawBufferPointer, passphrase: () throws -> SecureBytes
-    ) throws -> SSHKeyFile.Key {
+    ) throws -> ImportedSSHKey {
         var reader = SSHWireReader(body, what: "the key file")
         guard body.count >= magic.count, body.prefix(magic.count).elementsEqual(magic) else {
             throw SSHKeyFileError.malformed("it does not start with openssh-key-v1")
@@ -124,7 +124,7 @@ enum OpenSSHKeyFile {
         guard try SSHPrivateKey.publicKeyBlob(key).elementsEqual(publicBlob) else {
             throw SSHKeyFileError.malformed("its private key does not belong to the public key written beside it")
         }
-        return SSHKeyFile.Key(type: type, key: key)
+        return ImportedSSHKey(type: type, key: key)
     }
 
     /// The type of the key whose public blob is `blob`, refusing the types pwtui does not keep

@@ -12,15 +12,9 @@ import VaultCrypto
 ///
 /// The passphrase is asked (through `passphrase`) only when the file turns out to be encrypted.
 enum SSHKeyFile {
-    /// A key read from a file: its type, and the private key as `SSHKeyItem` keeps it.
-    struct Key: ~Copyable {
-        let type: SSHKeyType
-        var key: SecureBytes
-    }
-
     static func read(
         _ file: UnsafeRawBufferPointer, passphrase: () throws -> SecureBytes
-    ) throws -> SSHKeyFile.Key {
+    ) throws -> ImportedSSHKey {
         guard let start = file.firstIndex(where: { !isSpace($0) }) else { throw SSHKeyFileError.empty }
         let text = UnsafeRawBufferPointer(rebasing: file[start...])
         if starts(text, "PuTTY-User-Key-File-") { throw SSHKeyFileError.putty }
@@ -64,7 +58,7 @@ enum SSHKeyFile {
     /// A PEM key through OpenSSL: first without a passphrase; when OpenSSL asks for one, again with it.
     private static func pem(
         _ file: UnsafeRawBufferPointer, label: String, passphrase: () throws -> SecureBytes
-    ) throws -> SSHKeyFile.Key {
+    ) throws -> ImportedSSHKey {
         var outcome = try OpenSSLPEM.read(file, passphrase: nil)
         if outcome.needsPassphrase {
             let secret = try passphrase()
@@ -75,11 +69,11 @@ enum SSHKeyFile {
             guard OpenSSLKey.rsaBits.contains(bits) else {
                 throw SSHKeyFileError.unsupportedType("a \(bits)-bit RSA key")
             }
-            return Key(type: .rsa, key: key)
+            return ImportedSSHKey(type: .rsa, key: key)
         case .ecdsaP256(let key):
-            return Key(type: .ecdsa, key: key)
+            return ImportedSSHKey(type: .ecdsa, key: key)
         case .ed25519(let key):
-            return Key(type: .ed25519, key: key)
+            return ImportedSSHKey(type: .ed25519, key: key)
         case .needsPassphrase:
             throw SSHKeyFileError.needsPassphrase
         case .wrongPassphrase:
