@@ -270,4 +270,39 @@ struct SSHImportProgramTests {
             reimported.exitCode == 0 && Self.typeAndBlob(reimported.out) == Self.typeAndBlob(generated.out),
             "\(reimported)")
     }
+
+    @Test(
+        "on a terminal: the passphrase is asked without echo and the key imported; export --private to the terminal refused, nothing of the key shown"
+    )
+    func onATerminal() throws {
+        let sandbox = try Sandbox.withVault()
+        let path = sandbox.root + "/id_terminal"
+        let made = try sandbox.run(
+            "/usr/bin/ssh-keygen", ["-q", "-f", path, "-N", Self.passphrase, "-a", "2", "-t", "ed25519"])
+        try #require(made.exitCode == 0, "\(made)")
+        let expected = try Self.publicKey(
+            of: Case(name: "", maker: .sshKeygen([]), passphrase: Self.passphrase), at: path, in: sandbox)
+        let pwtui = try Binaries.require(Binaries.pwtui)
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let rc = sandbox.scratch + "/import.rc"
+        let out = sandbox.scratch + "/import.out"
+        try tmux.enter(
+            "'\(pwtui)' ssh import '\(path)' --title typed --confirm never --master-password-fd 3 "
+                + "3<<<'\(sandbox.password)' > '\(out)'; echo RC=$? > '\(rc)'")
+        try tmux.requirePane("the passphrase asked") { $0.contains("Passphrase for \(path):") }
+        try tmux.enter(Self.passphrase)
+        #expect(commandResult(rc) == "RC=0\n", "\(tmux.captures.last ?? "")")
+        #expect(readBytes(out).map { String(decoding: $0, as: UTF8.self) } == expected + " typed\n")
+        for screen in tmux.captures { #expect(!screen.contains(Self.passphrase), "echoed: \(screen)") }
+
+        let listed = try sandbox.pwtui(["ssh", "list", "--format", "json"])
+        let id = try #require(try parseJSONArray(listed.stdout).first?["id"] as? String)
+        let exportRC = sandbox.scratch + "/export.rc"
+        try tmux.enter(
+            "clear; '\(pwtui)' ssh export \(id) --private --master-password-fd 3 3<<<'\(sandbox.password)'; "
+                + "echo RC=$? > '\(exportRC)'")
+        #expect(commandResult(exportRC) == "RC=64\n", "\(tmux.captures.last ?? "")")
+        let screen = try tmux.requirePane("the refusal") { $0.contains("not written to a terminal") }
+        #expect(!screen.contains("BEGIN OPENSSH PRIVATE KEY"), "\(screen)")
+    }
 }
