@@ -63,6 +63,9 @@ struct SSHImportProgramTests {
         Case(
             name: "ed25519 aes256-cbc", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes256-cbc"]),
             passphrase: passphrase),
+        Case(
+            name: "ed25519 aes192-cbc", maker: .sshKeygen(["-t", "ed25519", "-a", "2", "-Z", "aes192-cbc"]),
+            passphrase: passphrase),
         Case(name: "rsa PEM (PKCS#1)", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PEM"]), passphrase: nil),
         Case(
             name: "rsa PEM (PKCS#1, DEK-Info)", maker: .sshKeygen(["-t", "rsa", "-b", "2048", "-m", "PEM"]),
