@@ -242,17 +242,28 @@ struct SSHImportProgramTests {
     }
 
     @Test(
-        "export --private: ssh-keygen -y reads it as the key's public key; 0600; a wrong master password refused; imported into another vault, the same key",
-        arguments: [["--type", "ed25519"], ["--type", "rsa", "--bits", "2048"], ["--type", "ecdsa"]])
+        "import, export --private, import into another vault: the same key; ssh-keygen -y reads the export, 0600, the title its comment; the master password asked even with the agent unlocked, a wrong one refused",
+        arguments: [["-t", "ed25519"], ["-t", "rsa", "-b", "2048"], ["-t", "ecdsa"]])
     func privateExport(_ type: [String]) throws {
         let sandbox = try Sandbox.withVault()
-        let generated = try sandbox.pwtui(["ssh", "generate", "--title", "laptop", "--confirm", "never"] + type)
-        try #require(generated.exitCode == 0, "\(generated)")
+        let original = sandbox.root + "/id_original"
+        let made = try sandbox.run("/usr/bin/ssh-keygen", ["-q", "-f", original, "-N", ""] + type)
+        try #require(made.exitCode == 0, "\(made)")
+        let expected = Self.typeAndBlob(try String(contentsOfFile: original + ".pub", encoding: .utf8))
+        let imported = try Self.importKey(original, title: "laptop", passphrase: nil, in: sandbox)
+        try #require(imported.exitCode == 0 && Self.typeAndBlob(imported.out) == expected, "\(imported)")
         let listed = try sandbox.pwtui(["ssh", "list", "--format", "json"])
         let id = try #require(try parseJSONArray(listed.stdout).first?["id"] as? String)
 
         let refused = try sandbox.pwtui(["ssh", "export", id, "--private"], password: .text("not the master password"))
         #expect(refused.exitCode == 77 && refused.out.isEmpty, "\(refused)")
+        // An unlocked agent does not stand in for the master password: with no way to ask, 75.
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
+        let unasked = try sandbox.pwtui(["ssh", "export", id, "--private"], password: .none)
+        #expect(unasked.exitCode == 75 && unasked.out.isEmpty, "\(unasked)")
+        let publicOnly = try sandbox.pwtui(["ssh", "export", id], password: .none)
+        #expect(publicOnly.exitCode == 0 && Self.typeAndBlob(publicOnly.out) == expected, "\(publicOnly)")
 
         let file = sandbox.root + "/exported"
         let exported = try sandbox.pwtui(["ssh", "export", id, "--private", "--output", file])
@@ -260,8 +271,10 @@ struct SSHImportProgramTests {
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
         let derived = try sandbox.run("/usr/bin/ssh-keygen", ["-y", "-f", file])
-        #expect(derived.exitCode == 0 && Self.typeAndBlob(derived.out) == Self.typeAndBlob(generated.out), "\(derived)")
+        #expect(derived.exitCode == 0 && Self.typeAndBlob(derived.out) == expected, "\(derived)")
         #expect(derived.out.hasSuffix(" laptop\n"), "the title is the comment: \(derived)")
+        let again = try sandbox.pwtui(["ssh", "export", id, "--private", "--output", file])
+        #expect(again.exitCode == 64 && again.err.contains("--force"), "\(again)")
 
         let toStdout = try sandbox.pwtui(["ssh", "export", id, "--private"])
         #expect(
@@ -269,9 +282,7 @@ struct SSHImportProgramTests {
 
         let other = try Sandbox.withVault()
         let reimported = try Self.importKey(file, title: "again", passphrase: nil, in: other)
-        #expect(
-            reimported.exitCode == 0 && Self.typeAndBlob(reimported.out) == Self.typeAndBlob(generated.out),
-            "\(reimported)")
+        #expect(reimported.exitCode == 0 && Self.typeAndBlob(reimported.out) == expected, "\(reimported)")
     }
 
     @Test(
