@@ -36,7 +36,7 @@ public enum SSHKeyFileError: Error, Equatable, Sendable, CustomStringConvertible
             return "the file is encrypted with \(what), which pwtui does not read; "
                 + "re-encrypt it with ssh-keygen -p -f FILE (aes256-ctr, the default)"
         case .unknownFormat(let what):
-            return "\(what), not a private key pwtui reads (OpenSSH, PEM or PKCS#8)"
+            return "\(what): not a private key pwtui reads (OpenSSH, PEM or PKCS#8)"
         case .malformed(let detail):
             return "the key file is damaged or cut short: \(detail)"
         case .needsPassphrase:
