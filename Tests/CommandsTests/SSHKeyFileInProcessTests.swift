@@ -137,6 +137,50 @@ import VaultModel
         #expect(SSHKeyFileError.publicKey.exitStatus == .corrupt)
     }
 
+    @Test(
+        "OpenSSH headers naming what pwtui does not keep or read: security keys, P-384, certificates, several keys, other ciphers and derivations"
+    )
+    func refusedHeaders() throws {
+        func u32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+        func string(_ bytes: [UInt8]) -> [UInt8] { u32(bytes.count) + bytes }
+        func string(_ text: String) -> [UInt8] { string(Array(text.utf8)) }
+        func header(cipher: String = "none", kdf: String = "none", keys: Int = 1, type: String) -> [UInt8] {
+            OpenSSHKeyFile.magic + string(cipher) + string(kdf) + string([UInt8]()) + u32(keys)
+                + string(string(type) + string([UInt8](repeating: 7, count: 32)))
+                + string([UInt8](repeating: 0, count: 16))
+        }
+        let cases: [([UInt8], SSHKeyFileError)] = [
+            (
+                header(type: "sk-ssh-ed25519@openssh.com"),
+                .unsupportedType(
+                    "a security key's handle (sk-ssh-ed25519@openssh.com), whose private key is on the token")
+            ),
+            (header(type: "ecdsa-sha2-nistp384"), .unsupportedType("an ECDSA key on P-384 (ecdsa-sha2-nistp384)")),
+            (header(type: "ecdsa-sha2-nistp521"), .unsupportedType("an ECDSA key on P-521 (ecdsa-sha2-nistp521)")),
+            (header(type: "ssh-dss"), .unsupportedType("a DSA key (ssh-dss)")),
+            (
+                header(type: "ssh-ed25519-cert-v01@openssh.com"),
+                .unsupportedType("a certificate (ssh-ed25519-cert-v01@openssh.com)")
+            ),
+            (header(keys: 2, type: "ssh-ed25519"), .unknownFormat("a file with several keys in it")),
+            (
+                header(cipher: "3des-cbc", kdf: "bcrypt", type: "ssh-ed25519"),
+                .unsupportedEncryption("the cipher 3des-cbc")
+            ),
+            (
+                header(cipher: "aes256-ctr", kdf: "scrypt", type: "ssh-ed25519"),
+                .unsupportedEncryption("the key derivation scrypt")
+            ),
+            (
+                header(cipher: "aes256-ctr", kdf: "none", type: "ssh-ed25519"),
+                .malformed("its cipher (aes256-ctr) and key derivation (none) disagree")
+            ),
+        ]
+        for (body, expected) in cases {
+            #expect(throws: expected) { _ = try Self.read(Self.armoured(body)) }
+        }
+    }
+
     @Test("a key already in the vault is refused, naming its id; nothing saved")
     func duplicate() throws {
         let fixture = try CommandFixture()
