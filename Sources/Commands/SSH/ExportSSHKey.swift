@@ -39,16 +39,9 @@ public struct ExportSSHKey {
     }
 
     private func exportPrivate(in context: CommandContext) throws {
-        if let output {
-            if !force, FileSystem.exists(output) {
-                throw CommandFailure(.usage, "\(output) exists; give another --output, or --force to replace it")
-            }
-        } else if context.streams.answerIsTerminal {
-            throw CommandFailure(
-                .usage,
-                "a private key is not written to a terminal (it would stay in the scrollback); "
-                    + "give --output FILE, or redirect stdout to a file")
-        }
+        try PlaintextDestination.check(
+            output: output, force: force, in: context,
+            refusal: "a private key is not written to a terminal (it would stay in the scrollback)")
         // The master password, even with an unlocked agent: a key leaving the vault is confirmed.
         let vault = try context.openVault()
         let credential = try vault.credential(id: id)
