@@ -6,7 +6,10 @@
 // calls too. Build with both sanitizer spellings, as the Makefile does (see docs/fuzzing.md).
 import PackageDescription
 
-let fuzzers = ["VaultHeader", "PayloadCodec", "ServiceIdentifier", "AgentMessage", "IdentityStore", "ImportFile"]
+let fuzzers = [
+    "VaultHeader", "PayloadCodec", "ServiceIdentifier", "AgentMessage", "IdentityStore", "ImportFile",
+    "SSHAgentMessage",
+]
 
 let package = Package(
     name: "pwtui-fuzz",

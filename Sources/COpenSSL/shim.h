@@ -12,7 +12,10 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <stddef.h>
 #include <string.h>
@@ -176,23 +179,20 @@ static inline long pwtui_ssl_sign(
     return result;
 }
 
-// Whether signature (as pwtui_ssl_sign makes it) is the key's signature of message, checked by
-// OpenSSL's own verification with the public half of the key in der: 1 yes, 0 no, -1 failed.
-// For tests and checks; the agent only signs.
-static inline int pwtui_ssl_verify(
-    const unsigned char *der, size_t length, int digest, const unsigned char *message, size_t messageLength,
+// Whether signature (as pwtui_ssl_sign makes it: RSA's raw signature, P-256's r and s, 32
+// bytes each) is pkey's signature of message: 1 yes, 0 no, -1 failed. pkey stays the caller's.
+static inline int pwtui_ssl_verify_with(
+    EVP_PKEY *pkey, int digest, const unsigned char *message, size_t messageLength,
     const unsigned char *signature, size_t signatureLength) {
     const EVP_MD *md = pwtui_ssl_digest(digest);
     if (md == NULL) return -1;
-    EVP_PKEY *pkey = pwtui_ssl_read(der, length);
-    if (pkey == NULL) return -1;
     int type = pwtui_ssl_type_of(pkey);
     int result = -1;
     unsigned char *encoded = NULL;
     int encodedLength = 0;
     if (type == PWTUI_SSL_KEY_P256) {
         // Back to the DER ECDSA-Sig-Value that EVP verifies.
-        if (signatureLength != 64) { EVP_PKEY_free(pkey); return 0; }
+        if (signatureLength != 64) return 0;
         ECDSA_SIG *pair = ECDSA_SIG_new();
         BIGNUM *r = BN_bin2bn(signature, 32, NULL);
         BIGNUM *s = BN_bin2bn(signature + 32, 32, NULL);
@@ -204,7 +204,7 @@ static inline int pwtui_ssl_verify(
         BN_free(r);
         BN_free(s);
         ECDSA_SIG_free(pair);
-        if (encodedLength <= 0) { EVP_PKEY_free(pkey); return -1; }
+        if (encodedLength <= 0) return -1;
     }
     EVP_MD_CTX *context = EVP_MD_CTX_new();
     if (type != PWTUI_SSL_KEY_UNKNOWN && context != NULL && EVP_DigestVerifyInit(context, NULL, md, NULL, pkey) == 1) {
@@ -215,7 +215,323 @@ static inline int pwtui_ssl_verify(
     }
     OPENSSL_free(encoded);
     EVP_MD_CTX_free(context);
+    return result;
+}
+
+// As pwtui_ssl_verify_with, by the public half of the key in der (PKCS#8). For tests and checks.
+static inline int pwtui_ssl_verify(
+    const unsigned char *der, size_t length, int digest, const unsigned char *message, size_t messageLength,
+    const unsigned char *signature, size_t signatureLength) {
+    EVP_PKEY *pkey = pwtui_ssl_read(der, length);
+    if (pkey == NULL) return -1;
+    int result = pwtui_ssl_verify_with(pkey, digest, message, messageLength, signature, signatureLength);
     EVP_PKEY_free(pkey);
+    return result;
+}
+
+// As pwtui_ssl_verify_with, by a public key given by its parts (another's key: a server's host
+// key, which signs the session an ssh client binds to the agent): for PWTUI_SSL_KEY_RSA, first
+// is the exponent e and second the modulus n (big-endian magnitudes); for PWTUI_SSL_KEY_P256,
+// first is the point (65 bytes, uncompressed) and second is unused.
+static inline int pwtui_ssl_verify_public(
+    int type, const unsigned char *first, size_t firstLength, const unsigned char *second, size_t secondLength,
+    int digest, const unsigned char *message, size_t messageLength, const unsigned char *signature,
+    size_t signatureLength) {
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    if (builder == NULL) return -1;
+    BIGNUM *e = NULL;
+    BIGNUM *n = NULL;
+    int built = 0;
+    const char *name = NULL;
+    if (type == PWTUI_SSL_KEY_RSA) {
+        name = "RSA";
+        e = BN_bin2bn(first, (int)firstLength, NULL);
+        n = BN_bin2bn(second, (int)secondLength, NULL);
+        built = e != NULL && n != NULL && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, n) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, e) == 1;
+    } else if (type == PWTUI_SSL_KEY_P256) {
+        name = "EC";
+        built = OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "P-256", 0) == 1
+            && OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, first, firstLength) == 1;
+    }
+    OSSL_PARAM *params = built ? OSSL_PARAM_BLD_to_param(builder) : NULL;
+    EVP_PKEY_CTX *context = params != NULL ? EVP_PKEY_CTX_new_from_name(NULL, name, NULL) : NULL;
+    EVP_PKEY *pkey = NULL;
+    int result = -1;
+    if (context != NULL && EVP_PKEY_fromdata_init(context) == 1
+        && EVP_PKEY_fromdata(context, &pkey, EVP_PKEY_PUBLIC_KEY, params) == 1 && pkey != NULL) {
+        result = pwtui_ssl_verify_with(pkey, digest, message, messageLength, signature, signatureLength);
+    }
+    EVP_PKEY_free(pkey);
+    EVP_PKEY_CTX_free(context);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    BN_free(e);
+    BN_free(n);
+    return result;
+}
+
+// MARK: - Importing and exporting keys (ssh import, ssh export --private)
+
+enum {
+    PWTUI_PEM_RSA = 1,            // PKCS#8 DER of an RSA key written; *bits its size
+    PWTUI_PEM_P256 = 2,           // PKCS#8 DER of a P-256 key written
+    PWTUI_PEM_ED25519 = 3,        // the 32-byte Ed25519 seed written
+    PWTUI_PEM_NEEDS_PASSPHRASE = 4,
+    PWTUI_PEM_WRONG_PASSPHRASE = 5,
+    PWTUI_PEM_UNREADABLE = 6,     // not a private key OpenSSL can read
+    PWTUI_PEM_DSA = 7,
+    PWTUI_PEM_EC_OTHER_CURVE = 8, // *bits the curve's size
+    PWTUI_PEM_OTHER_TYPE = 9,
+};
+
+// The passphrase handed to OpenSSL's callback, and whether OpenSSL asked for one.
+typedef struct {
+    const unsigned char *passphrase;
+    size_t length;
+    int available;
+    int asked;
+} pwtui_ssl_passphrase;
+
+// OpenSSL's pem_password_cb: copies the passphrase into OpenSSL's buffer (which OpenSSL cleanses
+// after use), or fails when there is none (the caller then asks the user and tries again).
+static inline int pwtui_ssl_passphrase_callback(char *buffer, int size, int rwflag, void *user) {
+    (void)rwflag;
+    pwtui_ssl_passphrase *source = (pwtui_ssl_passphrase *)user;
+    source->asked = 1;
+    if (!source->available || size < 0 || source->length > (size_t)size) return -1;
+    memcpy(buffer, source->passphrase, source->length);
+    return (int)source->length;
+}
+
+// Reads the PEM private key in pem[0..<length] (PKCS#1 "RSA PRIVATE KEY" plain or with DEK-Info,
+// "EC PRIVATE KEY", PKCS#8 "PRIVATE KEY" and "ENCRYPTED PRIVATE KEY"), decrypting it with the
+// passphrase when it is encrypted (`hasPassphrase` 0: none given). For RSA and P-256 the key's
+// PKCS#8 DER goes into out; for Ed25519 its 32-byte seed. Returns a PWTUI_PEM_ code, the length
+// written in *written, the key's size in bits in *bits. OpenSSL's key object is freed (cleansed)
+// before returning; its error queue is cleared.
+static inline int pwtui_ssl_read_pem(
+    const unsigned char *pem, size_t length, const unsigned char *passphrase, size_t passphraseLength,
+    int hasPassphrase, unsigned char *out, size_t capacity, size_t *written, int *bits) {
+    *written = 0;
+    *bits = 0;
+    if (length > (size_t)0x7fffffff) return PWTUI_PEM_UNREADABLE;
+    BIO *bio = BIO_new_mem_buf(pem, (int)length);
+    if (bio == NULL) return PWTUI_PEM_UNREADABLE;
+    pwtui_ssl_passphrase source = {passphrase, passphraseLength, hasPassphrase, 0};
+    EVP_PKEY *pkey = PEM_read_bio_PrivateKey(bio, NULL, pwtui_ssl_passphrase_callback, &source);
+    BIO_free(bio);
+    ERR_clear_error();
+    if (pkey == NULL) {
+        if (source.asked) return hasPassphrase ? PWTUI_PEM_WRONG_PASSPHRASE : PWTUI_PEM_NEEDS_PASSPHRASE;
+        return PWTUI_PEM_UNREADABLE;
+    }
+    *bits = EVP_PKEY_get_bits(pkey);
+    int result = PWTUI_PEM_OTHER_TYPE;
+    int base = EVP_PKEY_get_base_id(pkey);
+    if (base == EVP_PKEY_ED25519) {
+        size_t seedLength = capacity;
+        if (EVP_PKEY_get_raw_private_key(pkey, out, &seedLength) == 1 && seedLength == 32) {
+            *written = 32;
+            result = PWTUI_PEM_ED25519;
+        } else {
+            result = PWTUI_PEM_UNREADABLE;
+        }
+    } else if (base == EVP_PKEY_DSA) {
+        result = PWTUI_PEM_DSA;
+    } else if (base == EVP_PKEY_RSA || base == EVP_PKEY_EC) {
+        int type = pwtui_ssl_type_of(pkey);
+        if (type == PWTUI_SSL_KEY_UNKNOWN) {
+            result = base == EVP_PKEY_EC ? PWTUI_PEM_EC_OTHER_CURVE : PWTUI_PEM_OTHER_TYPE;
+        } else {
+            long der = pwtui_ssl_write_pkcs8(pkey, out, capacity);
+            if (der > 0) {
+                *written = (size_t)der;
+                result = type == PWTUI_SSL_KEY_RSA ? PWTUI_PEM_RSA : PWTUI_PEM_P256;
+            } else {
+                result = PWTUI_PEM_UNREADABLE;
+            }
+        }
+    }
+    EVP_PKEY_free(pkey);
+    ERR_clear_error();
+    return result;
+}
+
+// Frees params made by OSSL_PARAM_BLD_to_param after cleansing every value (OpenSSL 3.0 has no
+// OSSL_PARAM_clear_free): they held a private key's numbers.
+static inline void pwtui_ssl_params_clear_free(OSSL_PARAM *params) {
+    if (params == NULL) return;
+    for (OSSL_PARAM *param = params; param->key != NULL; param++)
+        if (param->data != NULL && param->data_size > 0) OPENSSL_cleanse(param->data, param->data_size);
+    OSSL_PARAM_free(params);
+}
+
+// The PKCS#8 DER of the `type` key made from params, checked by OpenSSL's pairwise check
+// (the private half matches the public one); its length or -1.
+static inline long pwtui_ssl_from_params(const char *type, OSSL_PARAM *params, unsigned char *out, size_t capacity) {
+    long result = -1;
+    EVP_PKEY *pkey = NULL;
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(NULL, type, NULL);
+    if (context != NULL && EVP_PKEY_fromdata_init(context) == 1
+        && EVP_PKEY_fromdata(context, &pkey, EVP_PKEY_KEYPAIR, params) == 1 && pkey != NULL) {
+        EVP_PKEY_CTX *check = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+        if (check != NULL && EVP_PKEY_pairwise_check(check) == 1) result = pwtui_ssl_write_pkcs8(pkey, out, capacity);
+        EVP_PKEY_CTX_free(check);
+    }
+    EVP_PKEY_free(pkey);
+    EVP_PKEY_CTX_free(context);
+    ERR_clear_error();
+    return result;
+}
+
+// An RSA key from OpenSSH's parts, big-endian magnitudes one after the other in parts, their
+// lengths in lengths[0..<6] in OpenSSH's order: n, e, d, iqmp, p, q. The CRT exponents OpenSSH
+// does not store are computed (d mod p-1, d mod q-1). PKCS#8 DER into out; its length or -1.
+static inline long pwtui_ssl_rsa_from_parts(
+    const unsigned char *parts, const size_t *lengths, unsigned char *out, size_t capacity) {
+    BIGNUM *numbers[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    size_t offset = 0;
+    int ok = 1;
+    for (int i = 0; i < 6 && ok; i++) {
+        if (lengths[i] > (size_t)0x7fffffff) { ok = 0; break; }
+        numbers[i] = BN_bin2bn(parts + offset, (int)lengths[i], NULL);
+        if (numbers[i] == NULL) ok = 0;
+        else if (i != 0 && i != 1) BN_set_flags(numbers[i], BN_FLG_CONSTTIME);
+        offset += lengths[i];
+    }
+    BN_CTX *bnContext = BN_CTX_new();
+    BIGNUM *dp = BN_new(), *dq = BN_new(), *pMinus = BN_new(), *qMinus = BN_new();
+    long result = -1;
+    if (ok && bnContext != NULL && dp != NULL && dq != NULL && pMinus != NULL && qMinus != NULL
+        && BN_sub(pMinus, numbers[4], BN_value_one()) == 1 && BN_sub(qMinus, numbers[5], BN_value_one()) == 1
+        && BN_mod(dp, numbers[2], pMinus, bnContext) == 1 && BN_mod(dq, numbers[2], qMinus, bnContext) == 1) {
+        OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+        OSSL_PARAM *params = NULL;
+        if (builder != NULL
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, numbers[0]) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, numbers[1]) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_D, numbers[2]) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_FACTOR1, numbers[4]) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_FACTOR2, numbers[5]) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_EXPONENT1, dp) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_EXPONENT2, dq) == 1
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, numbers[3]) == 1)
+            params = OSSL_PARAM_BLD_to_param(builder);
+        if (params != NULL) result = pwtui_ssl_from_params("RSA", params, out, capacity);
+        pwtui_ssl_params_clear_free(params);
+        OSSL_PARAM_BLD_free(builder);
+    }
+    for (int i = 0; i < 6; i++) BN_clear_free(numbers[i]);
+    BN_clear_free(dp);
+    BN_clear_free(dq);
+    BN_clear_free(pMinus);
+    BN_clear_free(qMinus);
+    BN_CTX_free(bnContext);
+    ERR_clear_error();
+    return result;
+}
+
+// A P-256 key from its private scalar d (big-endian) and public point Q (uncompressed, 65
+// bytes). PKCS#8 DER into out; its length or -1.
+static inline long pwtui_ssl_p256_from_parts(
+    const unsigned char *scalar, size_t scalarLength, const unsigned char *point, size_t pointLength,
+    unsigned char *out, size_t capacity) {
+    if (scalarLength > 64 || pointLength != 65) return -1;
+    BIGNUM *d = BN_bin2bn(scalar, (int)scalarLength, NULL);
+    long result = -1;
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    if (d != NULL && builder != NULL
+        && OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) == 1
+        && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_PRIV_KEY, d) == 1
+        && OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, pointLength) == 1)
+        params = OSSL_PARAM_BLD_to_param(builder);
+    if (params != NULL) result = pwtui_ssl_from_params("EC", params, out, capacity);
+    pwtui_ssl_params_clear_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    BN_clear_free(d);
+    ERR_clear_error();
+    return result;
+}
+
+// The private parts of the key in der (PKCS#8), as OpenSSH's file stores them, big-endian
+// magnitudes one after the other into out, their lengths into lengths: for RSA six (n, e, d,
+// iqmp, p, q), for P-256 one (the scalar d). Returns how many, or -1.
+static inline int pwtui_ssl_private_parts(
+    const unsigned char *der, size_t length, unsigned char *out, size_t capacity, size_t *lengths) {
+    EVP_PKEY *pkey = pwtui_ssl_read(der, length);
+    if (pkey == NULL) return -1;
+    int type = pwtui_ssl_type_of(pkey);
+    static const char *rsaNames[6] = {
+        OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D,
+        OSSL_PKEY_PARAM_RSA_COEFFICIENT1, OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2};
+    static const char *ecNames[1] = {OSSL_PKEY_PARAM_PRIV_KEY};
+    const char **names = type == PWTUI_SSL_KEY_RSA ? rsaNames : ecNames;
+    int count = type == PWTUI_SSL_KEY_RSA ? 6 : type == PWTUI_SSL_KEY_P256 ? 1 : 0;
+    int result = count > 0 ? count : -1;
+    size_t offset = 0;
+    for (int i = 0; i < count && result > 0; i++) {
+        BIGNUM *number = NULL;
+        if (EVP_PKEY_get_bn_param(pkey, names[i], &number) != 1 || number == NULL
+            || (size_t)BN_num_bytes(number) > capacity - offset) {
+            result = -1;
+        } else {
+            lengths[i] = (size_t)BN_bn2bin(number, out + offset);
+            offset += lengths[i];
+        }
+        BN_clear_free(number);
+    }
+    EVP_PKEY_free(pkey);
+    ERR_clear_error();
+    return result;
+}
+
+enum {
+    PWTUI_SSL_AES128_CTR = 1,
+    PWTUI_SSL_AES192_CTR = 2,
+    PWTUI_SSL_AES256_CTR = 3,
+    PWTUI_SSL_AES128_CBC = 4,
+    PWTUI_SSL_AES192_CBC = 5,
+    PWTUI_SSL_AES256_CBC = 6,
+    PWTUI_SSL_AES256_GCM = 7,
+};
+
+// Decrypts in[0..<length] into out (as long) with AES in the mode `cipher` (PWTUI_SSL_AES*),
+// key and iv of the mode's sizes, no padding. For GCM, tag (16 bytes) is checked (no associated
+// data). Returns 1, 0 when GCM's tag does not match, -1 for any other failure.
+static inline int pwtui_ssl_decrypt(
+    int cipher, const unsigned char *key, const unsigned char *iv, const unsigned char *in, size_t length,
+    unsigned char *out, const unsigned char *tag) {
+    const EVP_CIPHER *evp = NULL;
+    switch (cipher) {
+    case PWTUI_SSL_AES128_CTR: evp = EVP_aes_128_ctr(); break;
+    case PWTUI_SSL_AES192_CTR: evp = EVP_aes_192_ctr(); break;
+    case PWTUI_SSL_AES256_CTR: evp = EVP_aes_256_ctr(); break;
+    case PWTUI_SSL_AES128_CBC: evp = EVP_aes_128_cbc(); break;
+    case PWTUI_SSL_AES192_CBC: evp = EVP_aes_192_cbc(); break;
+    case PWTUI_SSL_AES256_CBC: evp = EVP_aes_256_cbc(); break;
+    case PWTUI_SSL_AES256_GCM: evp = EVP_aes_256_gcm(); break;
+    default: return -1;
+    }
+    if (length > (size_t)0x7fffffff) return -1;
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    if (context == NULL) return -1;
+    int result = -1;
+    int outLength = 0, finalLength = 0;
+    if (EVP_DecryptInit_ex(context, evp, NULL, key, iv) == 1 && EVP_CIPHER_CTX_set_padding(context, 0) == 1
+        && EVP_DecryptUpdate(context, out, &outLength, in, (int)length) == 1) {
+        if (cipher == PWTUI_SSL_AES256_GCM
+            && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, (void *)tag) != 1) {
+            result = -1;
+        } else if (EVP_DecryptFinal_ex(context, out + outLength, &finalLength) == 1) {
+            result = (size_t)(outLength + finalLength) == length ? 1 : -1;
+        } else {
+            result = cipher == PWTUI_SSL_AES256_GCM ? 0 : -1;
+        }
+    }
+    EVP_CIPHER_CTX_free(context);
+    ERR_clear_error();
     return result;
 }
 

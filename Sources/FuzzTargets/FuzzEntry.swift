@@ -20,6 +20,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case agentMessage = "AgentMessage"
     case identityStore = "IdentityStore"
     case importFile = "ImportFile"
+    case sshAgentMessage = "SSHAgentMessage"
 
     /// Feeds one input to the decoder this entry stands for.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -30,6 +31,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .agentMessage: Self.agentMessage(bytes)
         case .identityStore: Self.identityStore(bytes)
         case .importFile: Self.importFile(bytes)
+        case .sshAgentMessage: Self.sshAgentMessage(bytes)
         }
     }
 
@@ -115,6 +117,33 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
                 now: Timestamp(millisecondsSince1970: 0), suffixes: NoPublicSuffixList())
             precondition(plan.steps.count == batch.entries.count + batch.rejected.count, "an entry without a decision")
         }
+    }
+
+    /// A message's body on the ssh-agent socket (its type and contents, as `SSHAgentServer` hands
+    /// it on), and the same bytes as a host key blob: a forwarded agent hears from remote hosts.
+    /// A sign request that parses must re-encode to the bytes it came from (flags may be left
+    /// off; what follows them is ignored, as OpenSSH's agent ignores it); a session binding's host
+    /// key and signature go through the checks the server makes.
+    static func sshAgentMessage(_ bytes: UnsafeRawBufferPointer) {
+        let body = Array(bytes)
+        switch try? SSHAgentProtocol.request(body) {
+        case .sign(let keyBlob, let data, let flags):
+            let encoded =
+                [SSHAgentProtocol.MessageType.signRequest.rawValue] + SSHAgentProtocol.string(keyBlob)
+                + SSHAgentProtocol.string(data)
+            precondition(
+                body == encoded && flags == 0 || body.starts(with: encoded + SSHAgentProtocol.uint32(flags)),
+                "a sign request does not re-encode to its bytes")
+            let bound = SSHAgentConnection(
+                peer: nil, bindings: [.init(hostKey: keyBlob, sessionID: Array(data.prefix(32)), isForwarding: false)])
+            _ = bound.allowsSigning(data)
+        case .sessionBind(let bind):
+            guard let hostKey = try? SSHHostKey(blob: bind.hostKey) else { break }
+            _ = hostKey.verifies(bind.signature, of: bind.sessionID)
+        default:
+            break
+        }
+        if let hostKey = try? SSHHostKey(blob: body) { _ = hostKey.verifies(body, of: body) }
     }
 
     private static let hostFilterRequests = ["github.com", "https://login.example.co.uk/"].compactMap {

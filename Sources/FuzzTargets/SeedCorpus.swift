@@ -2,6 +2,7 @@ import FoundationEssentials
 import Interchange
 import Platform
 import VaultCrypto
+import VaultAgent
 import VaultModel
 import ServiceMatching
 
@@ -38,6 +39,9 @@ public enum SeedCorpus {
         }
         for (index, message) in agentMessages.enumerated() {
             seeds[.agentMessage, default: [:]]["message-\(index)"] = Array(message.utf8)
+        }
+        for (index, message) in try sshAgentMessages().enumerated() {
+            seeds[.sshAgentMessage, default: [:]]["message-\(index)"] = message
         }
         for (entry, files) in seeds {
             let folder = directory + "/" + entry.rawValue
@@ -107,6 +111,40 @@ public enum SeedCorpus {
         "*.co.uk", "localhost", "https://пример.рф/путь", "EXAMPLE.COM.", "http://a.b.c.d.e.f.g.h/",
         "android://aGFzaA==@com.example.app/", "androidapp://com.example.app", "iosapp://com.example.ios",
     ]
+
+    /// Bodies (type and contents) as OpenSSH's clients send them: a list, sign requests with and
+    /// without flags, a session binding signed by an Ed25519 host key (RFC 8032's first), a
+    /// lock, an add (refused), an unknown extension; and host key blobs of each type checked.
+    private static func sshAgentMessages() throws -> [[UInt8]] {
+        let seed = try SecureBytes(copying: (0 ..< 32).map { UInt8($0) })
+        let hostKey = SSHAgentProtocol.ed25519KeyBlob(try Ed25519.publicKey(seed: seed))
+        let session = (0 ..< 32).map { UInt8(255 - $0) }
+        let signature = SSHAgentProtocol.ed25519SignatureBlob(
+            try session.withUnsafeBytes { try Ed25519.sign($0, seed: seed) })
+        func body(_ type: SSHAgentProtocol.MessageType, _ contents: [UInt8]) -> [UInt8] {
+            Array(SSHAgentProtocol.message(type, contents).dropFirst(4))
+        }
+        let login =
+            SSHAgentProtocol.string(session) + [50] + SSHAgentProtocol.string(Array("git".utf8))
+            + SSHAgentProtocol.string(Array("ssh-connection".utf8)) + SSHAgentProtocol.string(Array("publickey".utf8))
+            + [1] + SSHAgentProtocol.string(Array("ssh-ed25519".utf8)) + SSHAgentProtocol.string(hostKey)
+        let name = { (text: String) in SSHAgentProtocol.string(Array(text.utf8)) }
+        return [
+            body(.requestIdentities, []),
+            body(.signRequest, SSHAgentProtocol.string(hostKey) + SSHAgentProtocol.string(login)),
+            body(.signRequest, SSHAgentProtocol.string(hostKey) + SSHAgentProtocol.string(login) + [0, 0, 0, 4]),
+            body(
+                .extension,
+                name(SSHAgentProtocol.sessionBindExtension) + SSHAgentProtocol.string(hostKey)
+                    + SSHAgentProtocol.string(session) + SSHAgentProtocol.string(signature) + [0]),
+            body(.lock, name("a lock password")),
+            [17] + name("ssh-ed25519") + SSHAgentProtocol.string(hostKey),
+            body(.extension, name("query")),
+            hostKey,
+            SSHAgentProtocol.rsaKeyBlob(exponent: [1, 0, 1], modulus: [0xC1] + [UInt8](repeating: 0x5A, count: 255)),
+            SSHAgentProtocol.ecdsaP256KeyBlob(point: [4] + [UInt8](repeating: 0x11, count: 64)),
+        ]
+    }
 
     /// Header lines as `AgentConnection` writes them (sorted keys), with their payloads.
     private static let agentMessages = [

@@ -24,6 +24,28 @@ public enum SSHAgentProtocol {
         /// agent, the vault's master password unlocks it; any password locks it).
         case lock = 22
         case unlock = 23
+        /// `byte 27, string name, …`: an extension; pwtui knows `session-bind@openssh.com`.
+        case `extension` = 27
+    }
+
+    /// The one extension pwtui's agent takes (OpenSSH's PROTOCOL.agent): the client binds the
+    /// connection to the host it has a session with.
+    public static let sessionBindExtension = "session-bind@openssh.com"
+
+    /// A `session-bind@openssh.com` message's contents, its signature not yet checked.
+    public struct SessionBind: Equatable, Sendable {
+        public var hostKey: [UInt8]
+        public var sessionID: [UInt8]
+        /// The host key's signature blob over `sessionID`.
+        public var signature: [UInt8]
+        public var isForwarding: Bool
+
+        public init(hostKey: [UInt8], sessionID: [UInt8], signature: [UInt8], isForwarding: Bool) {
+            self.hostKey = hostKey
+            self.sessionID = sessionID
+            self.signature = signature
+            self.isForwarding = isForwarding
+        }
     }
 
     /// What a client asked, as far as pwtui answers it.
@@ -31,6 +53,7 @@ public enum SSHAgentProtocol {
         case requestIdentities
         /// The key's blob, the data to sign, and the flags (the RSA hash choice; none for Ed25519).
         case sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32)
+        case sessionBind(SessionBind)
         /// Anything else (adding or removing keys, locking, extensions): answered with failure.
         case unsupported(type: UInt8)
     }
@@ -75,6 +98,20 @@ public enum SSHAgentProtocol {
             // Flags were added later; a client that sends none asks for none.
             let flags = reader.isAtEnd ? 0 : try reader.uint32()
             return .sign(keyBlob: Array(blob), data: Array(data), flags: flags)
+        case .extension:
+            let name = try reader.string()
+            guard Array(name) == Array(sessionBindExtension.utf8) else { return .unsupported(type: type) }
+            let hostKey = try reader.string()
+            let sessionID = try reader.string()
+            let signature = try reader.string()
+            let forwarding = try reader.byte()
+            guard reader.isAtEnd, forwarding <= 1 else {
+                throw Malformed(description: "a session binding with bytes after its flag, or a flag not 0 or 1")
+            }
+            return .sessionBind(
+                SessionBind(
+                    hostKey: Array(hostKey), sessionID: Array(sessionID), signature: Array(signature),
+                    isForwarding: forwarding == 1))
         default:
             return .unsupported(type: type)
         }

@@ -13,9 +13,11 @@ import VaultCrypto
 // ssh login needs: the private key never leaves the agent, and the client never learns more
 // than a signature over the session it is authenticating.
 //
-// pwtui's agent answers those two and nothing else: every other message — a client adding or
-// removing keys (`ssh-add FILE`, `ssh-add -D`), the agent's own lock and unlock, extensions such
-// as `session-bind@openssh.com` — gets SSH_AGENT_FAILURE (5), which every client takes as "not
+// pwtui's agent answers those, the agent's lock and unlock (22, 23), and one extension (27):
+// `session-bind@openssh.com`, by which ssh tells the agent which host the connection is
+// authenticating to (`SSHAgentConnection`), so that keys bound to a host are offered to it first
+// and to no other host. Every other message — a client adding or removing keys (`ssh-add FILE`,
+// `ssh-add -D`), other extensions — gets SSH_AGENT_FAILURE (5), which every client takes as "not
 // supported". The keys are the vault's, changed only through pwtui; the agent's lock is pwtui's.
 // A message of another type is read into protected memory and never looked at beyond its type:
 // `ssh-add FILE` sends a private key in it.
@@ -33,21 +35,23 @@ import VaultCrypto
 // turn as pwtui's own requests, so a signature never races an unlock or a save. A signature is
 // the one request the handler is given without the turn: it may ask the user to approve it (a
 // minute at most), and takes the turn only to decide and to sign, so nobody else waits on the
-// user. Not yet here (issue 27's later slices): keys offered first to the hosts they are bound
-// to (`session-bind@openssh.com`).
+// user. A binding's signature is checked here, before the handler hears of it; a
+// binding that does not verify is refused, and the connection stays as it was.
 
 /// What the ssh-agent socket asks of pwtui's agent.
 public protocol SSHAgentHandler: AnyObject {
-    /// The keys to offer, in order; none while locked. `peer`: the asking process's pid.
-    func sshIdentities(peer: Int32?) -> [SSHAgentProtocol.Identity]
+    /// The keys to offer on `connection` (its peer, the host it is bound to), in order; none
+    /// while locked.
+    func sshIdentities(for connection: SSHAgentConnection) -> [SSHAgentProtocol.Identity]
     /// The signature blob of `data` by the key whose public blob is `keyBlob`; nil to refuse
-    /// (locked, no such key, a key that cannot sign for this peer).
-    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]?
-    /// As `sshSign(keyBlob:data:flags:peer:)`, called WITHOUT the server's turn held: the handler
+    /// (locked, no such key, a key that cannot sign for this peer or destination).
+    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection) -> [UInt8]?
+    /// As `sshSign(keyBlob:data:flags:for:)`, called WITHOUT the server's turn held: the handler
     /// takes `turn` for its own work, and may leave it while a person is asked to approve the
     /// signature (a minute, at most), so that every other request is answered meanwhile. By
     /// default, the other under the turn.
-    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]?
+    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection, taking turn: Lock)
+        -> [UInt8]?
     /// `ssh-add -x`: lock (the vault is dropped, as `pwtui agent lock` drops it).
     func sshLock()
     /// `ssh-add -X`: unlock with `password`, the vault's master password; false when it is wrong.
@@ -55,8 +59,10 @@ public protocol SSHAgentHandler: AnyObject {
 }
 
 extension SSHAgentHandler {
-    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]? {
-        turn.withLock { sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer) }
+    public func sshSign(
+        keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection, taking turn: Lock
+    ) -> [UInt8]? {
+        turn.withLock { sshSign(keyBlob: keyBlob, data: data, flags: flags, for: connection) }
     }
 }
 
@@ -160,7 +166,7 @@ public final class SSHAgentServer: @unchecked Sendable {
     /// or runs out of time.
     private func serve(_ descriptor: FileDescriptor) {
         guard descriptor.peerUserID == CurrentProcess.userID else { return }
-        let peer = descriptor.peerProcessID
+        var connection = SSHAgentConnection(peer: descriptor.peerProcessID)
         while true {
             do {
                 try descriptor.wait(for: .input, before: .after(idleTimeout))
@@ -168,7 +174,7 @@ public final class SSHAgentServer: @unchecked Sendable {
                 return  // idle too long, or the connection broke
             }
             guard let body = receive(descriptor) else { return }
-            let reply = answer(body, peer: peer)
+            let reply = answer(body, on: &connection)
             let sent = reply.withUnsafeBytes { bytes in
                 (try? descriptor.sendAll(bytes, before: .after(messageTimeout))) != nil
             }
@@ -210,7 +216,7 @@ public final class SSHAgentServer: @unchecked Sendable {
     }
 
     /// The reply to one message's body.
-    private func answer(_ body: borrowing SecureBytes, peer: Int32?) -> [UInt8] {
+    private func answer(_ body: borrowing SecureBytes, on connection: inout SSHAgentConnection) -> [UInt8] {
         // Only the two messages answered are copied out of protected memory; the type is the
         // first byte, and `receive` never returns an empty body.
         let type = body.withUnsafeBytes { $0.first ?? 0 }
@@ -229,6 +235,7 @@ public final class SSHAgentServer: @unchecked Sendable {
         guard
             type == SSHAgentProtocol.MessageType.requestIdentities.rawValue
                 || type == SSHAgentProtocol.MessageType.signRequest.rawValue
+                || type == SSHAgentProtocol.MessageType.extension.rawValue
         else { return SSHAgentProtocol.failure }
         let request: SSHAgentProtocol.Request
         do {
@@ -236,19 +243,28 @@ public final class SSHAgentServer: @unchecked Sendable {
         } catch {
             return SSHAgentProtocol.failure
         }
+        // A binding is the connection's own business: checked and recorded without the turn.
+        if case .sessionBind(let bind) = request {
+            guard let hostKey = try? SSHHostKey(blob: bind.hostKey),
+                hostKey.verifies(bind.signature, of: bind.sessionID),
+                connection.bind(
+                    .init(hostKey: bind.hostKey, sessionID: bind.sessionID, isForwarding: bind.isForwarding))
+            else { return SSHAgentProtocol.failure }
+            return SSHAgentProtocol.message(.success)
+        }
         switch request {
         case .requestIdentities:
             turn.lock()
             defer { turn.unlock() }
-            return SSHAgentProtocol.identitiesAnswer(handler.sshIdentities(peer: peer))
+            return SSHAgentProtocol.identitiesAnswer(handler.sshIdentities(for: connection))
         case .sign(let keyBlob, let data, let flags):
             // The handler takes the turn itself: it leaves it while the user is asked.
-            guard let signature = handler.sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer, taking: turn)
-            else {
-                return SSHAgentProtocol.failure
-            }
+            guard connection.allowsSigning(data),
+                let signature = handler.sshSign(
+                    keyBlob: keyBlob, data: data, flags: flags, for: connection, taking: turn)
+            else { return SSHAgentProtocol.failure }
             return SSHAgentProtocol.signResponse(signatureBlob: signature)
-        case .unsupported:
+        case .sessionBind, .unsupported:
             return SSHAgentProtocol.failure
         }
     }

@@ -14,7 +14,10 @@ enum TestSSHServer {
 
     /// `directory` must hold `authorized_keys`; its host key is made here when it has none.
     /// `passwords`: password logins too, else keys only. `rootLogin`: sshd's PermitRootLogin.
-    static func start(_ sandbox: Sandbox, directory keys: String, passwords: Bool, rootLogin: String) throws -> (
+    /// `settings`: more sshd_config lines.
+    static func start(
+        _ sandbox: Sandbox, directory keys: String, passwords: Bool, rootLogin: String, settings: String = ""
+    ) throws -> (
         port: String, process: Child
     ) {
         if !FileManager.default.fileExists(atPath: keys + "/host") {
@@ -37,6 +40,7 @@ enum TestSSHServer {
         PasswordAuthentication \(passwords ? "yes" : "no")
         KbdInteractiveAuthentication no
         PermitRootLogin \(rootLogin)
+        \(settings)
         """.write(toFile: keys + "/sshd_config", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
         let sshd = try sandbox.start("/usr/sbin/sshd", ["-D", "-e", "-f", keys + "/sshd_config"])

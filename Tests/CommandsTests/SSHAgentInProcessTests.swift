@@ -50,14 +50,20 @@ struct SSHAgentInProcessTests {
     final class StubKeys: SSHAgentHandler, @unchecked Sendable {
         let seed: SecureBytes
         var signatures = 0
+        /// The connection the last request came on: what it was bound to.
+        var lastConnection: SSHAgentConnection?
         init() throws {
             seed = try secure(hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"))
         }
-        func sshIdentities(peer: Int32?) -> [SSHAgentProtocol.Identity] {
-            [.init(keyBlob: SSHAgentProtocol.ed25519KeyBlob(SSHAgentInProcessTests.rfcPublicKey), comment: "stub")]
+        func sshIdentities(for connection: SSHAgentConnection) -> [SSHAgentProtocol.Identity] {
+            lastConnection = connection
+            return [
+                .init(keyBlob: SSHAgentProtocol.ed25519KeyBlob(SSHAgentInProcessTests.rfcPublicKey), comment: "stub")
+            ]
         }
-        func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]? {
+        func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection) -> [UInt8]? {
             signatures += 1
+            lastConnection = connection
             guard let signature = try? data.withUnsafeBytes({ try Ed25519.sign($0, seed: seed) }) else { return nil }
             return SSHAgentProtocol.ed25519SignatureBlob(signature)
         }
@@ -193,12 +199,12 @@ struct SSHAgentInProcessTests {
         let (_, connection) = try Self.connect(fixture.service)
         defer { connection.close() }
         let success: [UInt8] = [0, 0, 0, 1, 6], failure: [UInt8] = [0, 0, 0, 1, 5]
-        #expect(fixture.service.sshIdentities(peer: nil).count == 1)
+        #expect(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).count == 1)
 
         try Self.send(Self.lockMessage(.lock, "any lock password"), to: connection)
         #expect(try Self.reply(connection) == success)
         #expect(
-            fixture.service.sshIdentities(peer: nil).count == 1,
+            fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).count == 1,
             "locked: the vault is dropped, the key listed from the identity store")
         guard case .status(let state) = try fixture.client.request(.status)?.body else {
             Issue.record("no status")
@@ -210,11 +216,11 @@ struct SSHAgentInProcessTests {
         #expect(try Self.reply(connection) == failure, "the lock's password is not the master password")
         try Self.send(Self.lockMessage(.unlock, "master"), to: connection)
         #expect(try Self.reply(connection) == success)
-        #expect(fixture.service.sshIdentities(peer: nil).count == 1)
+        #expect(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).count == 1)
         // A lock message whose string is cut short: failure, nothing changes.
         try Self.send(SSHAgentProtocol.message(.lock, [0, 0, 0, 9, 1, 2]), to: connection)
         #expect(try Self.reply(connection) == failure)
-        #expect(fixture.service.sshIdentities(peer: nil).count == 1)
+        #expect(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).count == 1)
     }
 
     @Test("the agent's service: no keys and no signature while locked; unlocked, the vault's key signs")
@@ -231,7 +237,7 @@ struct SSHAgentInProcessTests {
         fixture.context.sshPrompter = prompter
         try GenerateSSHKey(title: "deploy key", hosts: ["Example.ORG"], confirm: .each).run(in: fixture.context)
         let line = fixture.streams.output.trimmingCharacters(in: .newlines)
-        let identities = fixture.service.sshIdentities(peer: nil)
+        let identities = fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil))
         #expect(identities.count == 1)
         let blob = try #require(identities.first).keyBlob
         #expect(
@@ -257,7 +263,8 @@ struct SSHAgentInProcessTests {
         #expect(revealed.withUnsafeBytes { !$0.elementsEqual(seed) && $0.firstRange(of: seed) == nil })
 
         let data = Array("sign me".utf8)
-        let signed = try #require(fixture.service.sshSign(keyBlob: blob, data: data, flags: 0, peer: nil))
+        let signed = try #require(
+            fixture.service.sshSign(keyBlob: blob, data: data, flags: 0, for: SSHAgentConnection(peer: nil)))
         #expect(
             try data.withUnsafeBytes {
                 try Ed25519.verify(Array(signed.suffix(64)), of: $0, publicKey: Array(blob.suffix(32)))
@@ -265,13 +272,16 @@ struct SSHAgentInProcessTests {
         // Another key's blob: refused.
         #expect(
             fixture.service.sshSign(
-                keyBlob: SSHAgentProtocol.ed25519KeyBlob(Self.rfcPublicKey), data: data, flags: 0, peer: nil) == nil)
+                keyBlob: SSHAgentProtocol.ed25519KeyBlob(Self.rfcPublicKey), data: data, flags: 0,
+                for: SSHAgentConnection(peer: nil)) == nil)
 
         #expect(prompter.questions.count == 1, "the unknown key was refused unasked")
 
         _ = try fixture.client.request(.lock)
-        #expect(fixture.service.sshIdentities(peer: nil).map(\.keyBlob) == [blob], "listed while locked")
-        #expect(fixture.service.sshSign(keyBlob: blob, data: data, flags: 0, peer: nil) == nil)
+        #expect(
+            fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).map(\.keyBlob) == [blob],
+            "listed while locked")
+        #expect(fixture.service.sshSign(keyBlob: blob, data: data, flags: 0, for: SSHAgentConnection(peer: nil)) == nil)
     }
 
     @Test("ssh list and ssh export print the public key; export refuses a login; generate needs a title and a host")

@@ -75,16 +75,27 @@ struct SSHApprovalInProcessTests {
         fixture.context.processChain = programs
         fixture.context.sshPrompter = prompter
         try GenerateSSHKey(title: "deploy key", hosts: ["github.com"], confirm: policy).run(in: fixture.context)
-        let blob = try #require(fixture.service.sshIdentities(peer: nil).first).keyBlob
+        let blob = try #require(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).first).keyBlob
         return (fixture, blob)
     }
 
+    /// A made-up host key for `host` (an Ed25519 blob of its name's digest).
+    static func hostKey(_ host: String) -> [UInt8] {
+        SSHAgentProtocol.ed25519KeyBlob(SHA256.hash(Array(host.utf8)))
+    }
+
+    /// Signs "data" with `blob` for `peer`, on a connection bound to `destination`'s host key
+    /// when given (as `session-bind@openssh.com` binds it).
     static func sign(
         _ fixture: AgentInProcessTests.Fixture, _ blob: [UInt8], peer: Int32 = 100, destination: String? = nil,
         turn: Lock = Lock()
     ) -> Bool {
+        let bindings = destination.map {
+            [SSHAgentConnection.Binding(hostKey: hostKey($0), sessionID: [1], isForwarding: false)]
+        }
         let request = SSHSignRequest(
-            keyBlob: blob, data: Array("data".utf8), flags: 0, peer: peer, destination: destination)
+            keyBlob: blob, data: Array("data".utf8), flags: 0,
+            connection: SSHAgentConnection(peer: peer, bindings: bindings ?? []))
         return fixture.service.sshSign(request, taking: turn) != nil
     }
 
@@ -117,7 +128,9 @@ struct SSHApprovalInProcessTests {
         #expect(Self.sign(fixture, blob, destination: "github.com"), "another destination: asked")
         #expect(Self.sign(fixture, blob, destination: "github.com"))
         #expect(user.questions.count == 4)
-        #expect(user.questions.last?.destination == "github.com")
+        // A host key no known_hosts names: shown by its fingerprint.
+        #expect(
+            user.questions.last?.destination == "an unknown host (\(SSHFingerprint.of(Self.hostKey("github.com"))))")
 
         _ = try fixture.client.request(.lock)
         _ = try fixture.unlock()
@@ -146,7 +159,7 @@ struct SSHApprovalInProcessTests {
         #expect(Self.poll(timeout: .seconds(5)) { user.questions.count == 1 })
         // Asked, and waiting for the user: the turn can be taken, another request served under it.
         #expect(turn.tryLock())
-        #expect(fixture.service.sshIdentities(peer: nil).count == 1)
+        #expect(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).count == 1)
         turn.unlock()
         user.release()
         #expect(Self.poll(timeout: .seconds(5)) { signed.withLock { result } != nil })
@@ -186,17 +199,27 @@ struct SSHApprovalInProcessTests {
     func question() throws {
         let user = Prompter(answers: [.yes])
         let (fixture, blob) = try Self.agent(.each, user)
-        #expect(Self.sign(fixture, blob, destination: "example.org"))
+        // The destination named as the user's known_hosts names its host key.
+        let ssh = fixture.root + "/.ssh"
+        try FileManager.default.createDirectory(atPath: ssh, withIntermediateDirectories: true)
+        try "github.com ssh-ed25519 \(Data(Self.hostKey("github.com")).base64EncodedString())\n".write(
+            toFile: ssh + "/known_hosts", atomically: true, encoding: .utf8)
+        #expect(Self.sign(fixture, blob, destination: "github.com"))
+        // The key is bound to github.com: for another known host it is refused unasked.
+        try "example.org ssh-ed25519 \(Data(Self.hostKey("example.org")).base64EncodedString())\n".write(
+            toFile: ssh + "/known_hosts2", atomically: true, encoding: .utf8)
+        #expect(!Self.sign(fixture, blob, destination: "example.org"))
+        #expect(user.questions.count == 1)
         let question = try #require(user.questions.first)
         #expect(question.requester.executable == "/usr/bin/ssh")
         #expect(question.requester.chain == "ssh ← git ← bash")
         #expect(question.keyTitle == "deploy key")
-        let digest = Data(try SHA256.hash(blob)).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        let digest = Data(SHA256.hash(blob)).base64EncodedString().replacingOccurrences(of: "=", with: "")
         #expect(question.fingerprint == "SHA256:" + digest)
         let text = question.text
         #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"), "\(text)")
         #expect(text.contains("ssh git@example.org \\e]2;pwned\\u{07}"), "\(text)")
-        for part in ["/usr/bin/ssh", "ssh ← git ← bash", "deploy key", question.fingerprint, "for host: example.org"] {
+        for part in ["/usr/bin/ssh", "ssh ← git ← bash", "deploy key", question.fingerprint, "for host: github.com"] {
             #expect(text.contains(part), "\(part) in \(text)")
         }
     }
@@ -215,15 +238,16 @@ struct SSHApprovalInProcessTests {
         var edits = CredentialChange.Edits()
         edits.allowPrograms = ["git"]
         try EditCredential(id: bound.id.uuidString, edits: edits, generate: false).run(in: fixture.context)
-        #expect(fixture.service.sshIdentities(peer: 100).count == 2, "ssh run by git sees both")
+        #expect(
+            fixture.service.sshIdentities(for: SSHAgentConnection(peer: 100)).count == 2, "ssh run by git sees both")
         let store = try fixture.context.currentIdentityStore()
         #expect(store.sshKeys.map(\.title) == ["deploy key"], "a key bound to programs is not in the store")
         #expect(store.sshKeys.first?.keyBlob == blob)
         #expect(store.sshKeys.first?.hosts == ["github.com"], "its hosts, for host binding while locked")
 
         _ = try fixture.client.request(.lock)
-        #expect(fixture.service.sshIdentities(peer: nil).map(\.keyBlob) == [blob])
-        #expect(fixture.service.sshIdentities(peer: nil).map(\.comment) == ["deploy key"])
+        #expect(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).map(\.keyBlob) == [blob])
+        #expect(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).map(\.comment) == ["deploy key"])
 
         #expect(!Self.sign(fixture, blob), "a wrong master password, twice")
         #expect(!fixture.service.isUnlocked, "stays locked")

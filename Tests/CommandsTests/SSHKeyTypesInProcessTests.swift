@@ -106,7 +106,7 @@ struct SSHKeyTypesInProcessTests {
         try GenerateSSHKey(title: "ec key", hosts: [], confirm: .never, type: .ecdsa).run(in: fixture.context)
         let lines = fixture.streams.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        let identities = fixture.service.sshIdentities(peer: nil)
+        let identities = fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil))
         #expect(identities.map(\.comment) == ["rsa key", "ec key"])
         #expect(
             identities.map { SSHAgentProtocol.authorizedKeysLine(keyBlob: $0.keyBlob, comment: $0.comment) } == lines)
@@ -124,19 +124,23 @@ struct SSHKeyTypesInProcessTests {
             (6, "rsa-sha2-256", .sha256),
         ] {
             let blob = try #require(
-                fixture.service.sshSign(keyBlob: identities[0].keyBlob, data: data, flags: flags, peer: nil))
+                fixture.service.sshSign(
+                    keyBlob: identities[0].keyBlob, data: data, flags: flags, for: SSHAgentConnection(peer: nil)))
             let parts = try Self.strings(blob)
             #expect(parts.count == 2)
             #expect(parts.first == Array(algorithm.utf8), "flags \(flags)")
             #expect(parts.last?.count == 256)
             #expect(data.withUnsafeBytes { OpenSSLKey.verify(parts[1], of: $0, der: rsa, digest: digest) })
         }
-        #expect(fixture.service.sshSign(keyBlob: identities[0].keyBlob, data: data, flags: 0, peer: nil) == nil)
+        #expect(
+            fixture.service.sshSign(
+                keyBlob: identities[0].keyBlob, data: data, flags: 0, for: SSHAgentConnection(peer: nil)) == nil)
 
         // ECDSA: string "ecdsa-sha2-nistp256", string (mpint r, mpint s); flags mean nothing to it.
         for flags in [UInt32(0), 4] {
             let blob = try #require(
-                fixture.service.sshSign(keyBlob: identities[1].keyBlob, data: data, flags: flags, peer: nil))
+                fixture.service.sshSign(
+                    keyBlob: identities[1].keyBlob, data: data, flags: flags, for: SSHAgentConnection(peer: nil)))
             let parts = try Self.strings(blob)
             #expect(parts.first == Array("ecdsa-sha2-nistp256".utf8))
             let pair = try Self.strings(parts[1])

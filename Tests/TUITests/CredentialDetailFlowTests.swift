@@ -333,3 +333,37 @@ extension PickerFlow.Outcome {
         return false
     }
 }
+
+/// An SSH key on the detail screen: its private key (the item's secret) is never drawn, not even
+/// after `r`; its public key, hosts and policy are its fields.
+@Suite struct SSHKeyDetailTests {
+    @Test func thePrivateKeyIsNeverDrawnEvenRevealed() throws {
+        let sample = try SampleVault()
+        let privateKey = String(repeating: "5a", count: 32)
+        var edits = CredentialChange.Edits()
+        edits.kind = .sshKey
+        edits.textFields = [
+            .init(name: "public key", text: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample laptop"),
+            .init(name: "ssh hosts", text: "github.com"),
+        ]
+        let key = try CredentialChange.add(services: [], username: "", title: "laptop", notes: "", rank: 0, then: edits)
+            .apply(
+                to: sample.vault, secret: try SecureBytes(copying: Array(privateKey.utf8)),
+                suffixes: NoPublicSuffixList())
+        try sample.vault.save()
+        let details = CredentialDetailFlowTests.SampleDetails(vault: sample.vault, id: key.id, requests: [])
+        var screen = CredentialDetailScreen(details: details)
+        let context = ScreenContext(size: CredentialDetailFlowTests.size)
+        for revealed in [false, true] {
+            var canvas = Canvas(size: CredentialDetailFlowTests.size)
+            screen.render(into: &canvas)
+            #expect(screen.revealed == revealed)
+            #expect(!canvas.text.contains(privateKey) && !canvas.text.contains("5a5a"), "\(canvas.text)")
+            #expect(canvas.text.contains("Private key") && canvas.text.contains("never shown"))
+            #expect(!canvas.text.contains("Password"))
+            #expect(canvas.text.contains("public key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample laptop"))
+            #expect(canvas.text.contains("ssh hosts: github.com"))
+            _ = screen.handle(.key(.text("r")), context: context)
+        }
+    }
+}

@@ -22,16 +22,9 @@ public struct ExportCredentials {
     }
 
     public func run(in context: CommandContext) throws {
-        if let output {
-            if !force, FileSystem.exists(output) {
-                throw CommandFailure(.usage, "\(output) exists; give another --output, or --force to replace it")
-            }
-        } else if context.streams.answerIsTerminal {
-            throw CommandFailure(
-                .usage,
-                "an export holds every password in plaintext and is not written to a terminal; "
-                    + "give --output FILE, or redirect stdout to a file")
-        }
+        try PlaintextDestination.check(
+            output: output, force: force, in: context,
+            refusal: "an export holds every password in plaintext and is not written to a terminal")
         let vault = try context.openVault()
         var writer = ExportWriter(format: format)
         let usage = context.usageHistory.read()

@@ -1,5 +1,4 @@
 import Platform
-import UnicodeText
 import VaultAgent
 import VaultCrypto
 import VaultModel
@@ -29,35 +28,10 @@ public struct GenerateSSHKey {
     }
 
     public func run(in context: CommandContext) throws {
-        guard !title.trimmingSpaces().isEmpty else {
-            throw CommandFailure(.usage, "an SSH key needs a title (--title), the comment of its public key")
-        }
-        let hosts = try self.hosts.map { try SSHKeyItem.host($0) }
+        let addition = try SSHKeyAddition(title: title, hosts: hosts, confirm: confirm).checked()
         let privateKey = try type.newPrivateKey(bits: bits)
-        let line = SSHAgentProtocol.authorizedKeysLine(
-            keyBlob: try SSHPrivateKey.publicKeyBlob(privateKey), comment: title)
-        let access = try VaultAccess.open(context)
-        // One change, one save: the item is an SSH key from its first save.
-        var edits = CredentialChange.Edits()
-        edits.kind = .sshKey
-        edits.textFields = [
-            .init(name: SSHKeyItem.publicKeyField, text: line),
-            .init(name: SSHKeyItem.hostsField, text: hosts.joined(separator: " ")),
-            .init(name: SSHKeyItem.confirmField, text: confirm.rawValue),
-        ]
-        let made = try access.apply(
-            .add(services: [], username: "", title: title, notes: "", rank: 0, then: edits),
-            secret: SSHKeyItem.secret(ofKey: privateKey))
-        // An agent of an older version, left running across an upgrade, reads the addition without
-        // what it does not know (its edits) and answers without a kind: said, not printed as if it
-        // had worked.
-        guard made.kind == .sshKey else {
-            let id = made.id.uuidString.lowercased().prefix(8)
-            throw CommandFailure(
-                .savedButUnconfirmed,
-                "the running agent is of an older version and saved \(id) as a login, not an SSH key; "
-                    + "`pwtui rm \(id)`, `pwtui agent stop`, then generate again")
-        }
+        let line = try addition.line(of: privateKey)
+        let made = try addition.add(privateKey, line: line, through: try VaultAccess.open(context))
         try context.streams.write(
             line + "\n", afterSaving: "the new SSH key \(made.id.uuidString.lowercased().prefix(8))")
     }

@@ -9,10 +9,18 @@ struct SSHSignRequest {
     let keyBlob: [UInt8]
     let data: [UInt8]
     let flags: UInt32
-    let peer: Int32?
-    /// The host the client is connecting to, when `session-bind@openssh.com` told it; nil
-    /// otherwise (`ssh-keygen -Y sign`, an older client).
-    let destination: String?
+    /// Who asks (its peer) and where to (its `session-bind@openssh.com` bindings).
+    let connection: SSHAgentConnection
+
+    var peer: Int32? { connection.peer }
+
+    /// What a `session` approval is remembered for besides the program and the key: the host
+    /// keys the connection is bound to, forwarding hops included; nil when it is not bound
+    /// (`ssh-keygen -Y sign`, `ssh-add`, an ssh older than 8.9), all of which count as one.
+    var destinationKey: String? {
+        connection.bindings.isEmpty
+            ? nil : connection.bindings.map { SSHFingerprint.of($0.hostKey) }.joined(separator: " → ")
+    }
 }
 
 // Approving a signature without stalling the agent
@@ -53,14 +61,17 @@ extension AgentService {
 
     /// `SSHAgentHandler`'s signature, for a caller that holds no server's turn (a test): as a
     /// request on the socket.
-    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?) -> [UInt8]? {
-        sshSign(keyBlob: keyBlob, data: data, flags: flags, peer: peer, taking: Lock())
+    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection)
+        -> [UInt8]?
+    {
+        sshSign(keyBlob: keyBlob, data: data, flags: flags, for: connection, taking: Lock())
     }
 
     /// `SSHAgentHandler`'s signature on the socket, called without the turn.
-    public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, peer: Int32?, taking turn: Lock) -> [UInt8]? {
-        // The destination is not known yet: `session-bind@openssh.com` will tell it.
-        sshSign(SSHSignRequest(keyBlob: keyBlob, data: data, flags: flags, peer: peer, destination: nil), taking: turn)
+    public func sshSign(
+        keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection, taking turn: Lock
+    ) -> [UInt8]? {
+        sshSign(SSHSignRequest(keyBlob: keyBlob, data: data, flags: flags, connection: connection), taking: turn)
     }
 
     func sshSign(_ request: SSHSignRequest, taking turn: Lock) -> [UInt8]? {
@@ -124,41 +135,43 @@ extension AgentService {
         return .signed(signature)
     }
 
-    /// Step 1 (under the turn): sign now, refuse, or what to ask.
+    /// Step 1 (under the turn): sign now, refuse, or what to ask. A key bound to other hosts
+    /// than the one the connection is bound to is refused unasked (`SSHDestination.mayUse`).
     private func sshSignStep(_ request: SSHSignRequest, _ requester: SSHSignRequester) -> SSHSignStep {
+        let destination = sshDestination(of: request.connection)
         guard let vault = try? unlocked(for: context.vaultPath) else {
-            guard !isUnlocked, let key = lockedSSHKeys().first(where: { $0.keyBlob == request.keyBlob }) else {
-                return .decided(nil)
-            }
+            guard !isUnlocked, let key = lockedSSHKeys().first(where: { $0.keyBlob == request.keyBlob }),
+                destination?.mayUse(hosts: key.hosts) ?? true
+            else { return .decided(nil) }
             let question = SSHApprovalQuestion(
-                requester: requester, keyTitle: key.title,
-                fingerprint: SSHKeyFingerprint.sha256(ofBlob: key.keyBlob), destination: request.destination,
-                locked: true)
+                requester: requester, keyTitle: key.title, fingerprint: SSHFingerprint.of(key.keyBlob),
+                destination: destination?.displayName(keyHosts: key.hosts), locked: true)
             return .unlock(
                 question,
-                SSHSessionApprovals.Grant(program: requester.program, destination: request.destination, key: key.id))
+                SSHSessionApprovals.Grant(program: requester.program, destination: request.destinationKey, key: key.id))
         }
         guard let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
-            key.credential.isGiven(to: asker(request.peer, of: vault))
+            key.credential.isGiven(to: asker(request.peer, of: vault)), destination?.mayUse(hosts: key.hosts) ?? true
         else { return .decided(nil) }
         let policy = SSHKeyItem.confirmPolicy(of: key.credential)
         let grant = SSHSessionApprovals.Grant(
-            program: requester.program, destination: request.destination, key: key.credential.id)
+            program: requester.program, destination: request.destinationKey, key: key.credential.id)
         if policy == .never || (policy == .session && sshApprovals.contains(grant)) {
             return .decided(Self.signature(request, with: key.credential, in: vault))
         }
         let question = SSHApprovalQuestion(
-            requester: requester, keyTitle: key.credential.displayTitle,
-            fingerprint: SSHKeyFingerprint.sha256(ofBlob: key.blob), destination: request.destination, locked: false)
+            requester: requester, keyTitle: key.credential.displayTitle, fingerprint: SSHFingerprint.of(key.blob),
+            destination: destination?.displayName(keyHosts: key.hosts), locked: false)
         return .approve(question, grant, policy, epoch: sshApprovals.epoch)
     }
 
     /// Step 3 (under the turn): the signature by the key `key`, if the vault still holds it with
-    /// the blob the request names and the requester may still use it.
+    /// the blob the request names and the requester and destination may still use it.
     private func sshSignApproved(_ request: SSHSignRequest, key id: UUID) -> [UInt8]? {
         guard let vault = try? unlocked(for: context.vaultPath),
             let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
-            key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault))
+            key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault)),
+            sshDestination(of: request.connection)?.mayUse(hosts: key.hosts) ?? true
         else { return nil }
         return Self.signature(request, with: key.credential, in: vault)
     }

@@ -174,10 +174,17 @@ public struct CredentialDetailScreen: Screen {
         func field(_ label: String, _ value: String, _ role: StyleRole = .normal) {
             lines.append(Line(label: label, content: .text(value, role)))
         }
-        field(
-            "Username", credential.username.isEmpty ? "(none)" : credential.username,
-            credential.username.isEmpty ? .dim : .normal)
-        lines.append(Line(label: "Password", content: .secret(credential.secret, before: "")))
+        // An SSH key's secret is its private key: never drawn, revealed or not (only `ssh export
+        // --private` carries it out); its public key is a field below.
+        let isKey = credential.kind == .sshKey
+        if isKey {
+            field("Private key", "kept in the vault, never shown; the agent signs with it", .dim)
+        } else {
+            field(
+                "Username", credential.username.isEmpty ? "(none)" : credential.username,
+                credential.username.isEmpty ? .dim : .normal)
+            lines.append(Line(label: "Password", content: .secret(credential.secret, before: "")))
+        }
         if credential.totp != nil { lines.append(Line(label: "Code", content: .oneTimeCode)) }
         // Why this password should change (`pwtui audit`), next to it: never the password itself.
         for (index, finding) in details.findings.enumerated() {
@@ -219,9 +226,11 @@ public struct CredentialDetailScreen: Screen {
                     previous.isEmpty ? "No previous passwords" : "Previous passwords (\(previous.count))", .section),
                 heading: true))
         for (index, entry) in previous.enumerated() {
+            let before = "\(index + 1)  \(entry.replaced.minuteText)  "
             lines.append(
                 Line(
-                    content: .secret(entry.secret, before: "\(index + 1)  \(entry.replaced.minuteText)  "),
+                    content: isKey
+                        ? .text(before + "(a private key, never shown)", .dim) : .secret(entry.secret, before: before),
                     history: index + 1))
         }
         // A secret field's earlier values, kept like the password's: shown (masked until `r`),

@@ -104,6 +104,27 @@ public enum OpenSSLKey {
         }
     }
 
+    /// Whether `signature` (RSA's raw signature, or ECDSA's r and s of 32 bytes each) is the
+    /// signature of `message` by `publicKey`: another's key, such as an SSH server's host key.
+    public static func verify(
+        _ signature: [UInt8], of message: UnsafeRawBufferPointer, publicKey: PublicKey, digest: Digest
+    ) -> Bool {
+        let (type, first, second): (Int32, [UInt8], [UInt8])
+        switch publicKey {
+        case .rsa(let exponent, let modulus): (type, first, second) = (Int32(PWTUI_SSL_KEY_RSA), exponent, modulus)
+        case .ecdsaP256(let point): (type, first, second) = (Int32(PWTUI_SSL_KEY_P256), point, [])
+        }
+        return first.withUnsafeBufferPointer { first in
+            second.withUnsafeBufferPointer { second in
+                signature.withUnsafeBufferPointer { signature in
+                    pwtui_ssl_verify_public(
+                        type, first.bytes, first.count, second.bytes, second.count, digest.rawValue, message.bytes,
+                        message.count, signature.bytes, signature.count) == 1
+                }
+            }
+        }
+    }
+
     /// A key made by `make` into a protected buffer, cut to the length it returns.
     private static func generated(_ make: (UnsafeMutableRawBufferPointer) -> Int) throws(VaultCryptoError)
         -> SecureBytes

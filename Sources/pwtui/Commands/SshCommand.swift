@@ -2,7 +2,7 @@ import ArgumentParser
 import Commands
 import VaultModel
 
-/// `pwtui ssh generate|list|export|socket`: SSH keys in the vault, served by the agent over the
+/// `pwtui ssh generate|import|list|export|socket`: SSH keys in the vault, served by the agent over the
 /// ssh-agent protocol (docs/ssh.md).
 struct SshCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,8 +12,10 @@ struct SshCommand: ParsableCommand {
               pwtui ssh generate --title "laptop github" --host github.com
               pwtui agent start && pwtui unlock
               export SSH_AUTH_SOCK=$(pwtui ssh socket)
+            An existing key, then the file removed:
+              pwtui ssh import ~/.ssh/id_ed25519 --title "laptop" && shred -u ~/.ssh/id_ed25519
             """,
-        subcommands: [Generate.self, List.self, Export.self, Socket.self, Popup.self])
+        subcommands: [Generate.self, Import.self, List.self, Export.self, Socket.self, Popup.self])
 
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -24,7 +26,7 @@ struct SshCommand: ParsableCommand {
         @Option(help: "Its name, and its public key's comment.")
         var title: String
 
-        @Option(name: .customLong("host"), help: "A host it is for (repeatable); recorded for now.")
+        @Option(name: .customLong("host"), help: "A host it is for (repeatable).")
         var hosts: [String] = []
 
         @Option(
@@ -44,6 +46,41 @@ struct SshCommand: ParsableCommand {
         }
     }
 
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Add an existing private key file to the vault; print its public key.",
+            discussion: """
+                Reads OpenSSH's format (plain, or with a passphrase: aes*-ctr, aes*-cbc, aes256-gcm,
+                chacha20-poly1305) and PEM or PKCS#8 RSA, EC P-256 and Ed25519 keys. The passphrase
+                comes from --passphrase-fd or a no-echo prompt. The file is left in place: remove it
+                yourself once the key works from the vault.
+                Example:
+                  pwtui ssh import ~/.ssh/id_ed25519 --title "laptop" --passphrase-fd 3 3<passphrase-file
+                """)
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The private key file (e.g. ~/.ssh/id_ed25519).")
+        var file: String
+
+        @Option(help: "Its name in the vault, and its public key's comment.")
+        var title: String
+
+        @Option(name: .customLong("host"), help: "A host it is for (repeatable).")
+        var hosts: [String] = []
+
+        @Option(help: "Approval of its signatures: each, session or never.")
+        var confirm: SSHKeyItem.ConfirmPolicy = .session
+
+        @Option(help: "Read the key's passphrase from this descriptor's first line.")
+        var passphraseFd: Int32?
+
+        func run() throws {
+            try ImportSSHKey(file: file, title: title, hosts: hosts, confirm: confirm, passphraseFD: passphraseFd)
+                .run(in: global.context())
+        }
+    }
+
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "Print the public keys of the vault's SSH keys, titles as comments.")
@@ -59,14 +96,30 @@ struct SshCommand: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "export", abstract: "Print one SSH key's public key.")
+            commandName: "export", abstract: "Print one SSH key's public key, or with --private its private key.",
+            discussion: """
+                --private writes the private key in OpenSSH's format, unencrypted, after asking the
+                master password (even with the agent unlocked); never to a terminal.
+                Example:
+                  pwtui ssh export 3f2a --private --output ~/.ssh/id_laptop
+                """)
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: "The key's id (or a unique prefix of it).")
         var id: String
 
+        @Flag(name: .customLong("private"), help: "The private key (OpenSSH format, unencrypted), not the public one.")
+        var includePrivate = false
+
+        @Option(help: "With --private: write it to this file (0600) instead of stdout.")
+        var output: String?
+
+        @Flag(help: "With --output: replace a file already there.")
+        var force = false
+
         func run() throws {
-            try ExportSSHKey(id: id).run(in: global.context())
+            try ExportSSHKey(id: id, includePrivate: includePrivate, output: output, force: force)
+                .run(in: global.context())
         }
     }
 

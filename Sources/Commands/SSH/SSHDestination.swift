@@ -1,0 +1,84 @@
+import FoundationEssentials
+import VaultAgent
+import VaultCrypto
+
+/// The host a bound ssh connection authenticates to (`SSHAgentConnection.destination`), as the
+/// user's known_hosts files name its host key, and which of the vault's keys go to it.
+///
+/// Which keys a connection is offered, in order (`offered`):
+/// - **Not bound** (ssh-add, ssh-keygen -Y sign, an ssh older than 8.9): every key, in the
+///   vault's order. There is no destination to choose by.
+/// - **Bound to a host key the user knows** (a known_hosts line holds it): first the keys bound
+///   to that host (`--host`, matched against the line's names and hashes), then the keys bound to
+///   no host. Keys bound to other hosts are not offered at all: they cannot log in here, each one
+///   tried is one of the server's `MaxAuthTries` (6 by default: "Too many authentication
+///   failures"), and each one offered tells the server a key the user holds.
+/// - **Bound to a host key the agent finds in no known_hosts** (a `UserKnownHostsFile` elsewhere,
+///   `StrictHostKeyChecking no` with `/dev/null`): the keys bound to no host, then the bound ones.
+///   The agent cannot tell which host this is, and refusing every bound key would lock the user
+///   out for a file it does not read.
+///
+/// A signature follows the same rule: a key bound to other hosts does not sign on a connection
+/// bound to a known host (`mayUse`).
+struct SSHDestination {
+    let hostKey: [UInt8]
+    /// The host keys of the hops before it, when the agent was forwarded (`isForwarding`).
+    let forwardedThrough: [[UInt8]]
+    let knownHosts: KnownHosts
+
+    init?(_ connection: SSHAgentConnection, knownHosts: KnownHosts) {
+        guard let destination = connection.destination else { return nil }
+        hostKey = destination.hostKey
+        forwardedThrough = connection.bindings.dropLast().map(\.hostKey)
+        self.knownHosts = knownHosts
+    }
+
+    /// Whether the user has accepted this host key under some name.
+    var isRecognized: Bool { knownHosts.contains(hostKey) }
+
+    /// Whether a key bound to `hosts` is for this destination.
+    func isFor(hosts: [String]) -> Bool {
+        hosts.contains { knownHosts.knows($0, as: hostKey) }
+    }
+
+    /// Whether a key bound to `hosts` (none: any host) may sign on this connection.
+    func mayUse(hosts: [String]) -> Bool {
+        hosts.isEmpty || !isRecognized || isFor(hosts: hosts)
+    }
+
+    /// The destination as the user would name it, for an approval: the first name known_hosts
+    /// gives its key, else the bound host of the key that matched (hashed lines hide the name),
+    /// else its fingerprint; with the hops it was forwarded through.
+    func displayName(keyHosts: [String] = []) -> String {
+        func name(of key: [UInt8]) -> String {
+            knownHosts.names(of: key).first ?? "an unknown host (\(SSHFingerprint.of(key)))"
+        }
+        var shown =
+            knownHosts.names(of: hostKey).first
+            ?? keyHosts.first { knownHosts.knows($0, as: hostKey) }
+            ?? name(of: hostKey)
+        if !forwardedThrough.isEmpty {
+            shown += ", forwarded through " + forwardedThrough.map(name(of:)).joined(separator: " → ")
+        }
+        return shown
+    }
+
+    /// `keys` in the order this destination is offered them (see above); nil: not bound.
+    static func offered<Key>(_ keys: [Key], hosts: (Key) -> [String], to destination: SSHDestination?) -> [Key] {
+        guard let destination else { return keys }
+        let unbound = keys.filter { hosts($0).isEmpty }
+        let bound = keys.filter { !hosts($0).isEmpty }
+        guard destination.isRecognized else { return unbound + bound }
+        return bound.filter { destination.isFor(hosts: hosts($0)) } + unbound
+    }
+}
+
+/// A public key's fingerprint as `ssh-keygen -l` prints it: `SHA256:` and the unpadded base64 of
+/// the SHA-256 of its blob.
+enum SSHFingerprint {
+    static func of(_ keyBlob: [UInt8]) -> String {
+        var encoded = Data(SHA256.hash(keyBlob)).base64EncodedString()
+        while encoded.hasSuffix("=") { encoded.removeLast() }
+        return "SHA256:" + encoded
+    }
+}
