@@ -175,24 +175,50 @@ struct SSHApprovalTmuxTests {
     func sshLogin() throws {
         let sandbox = try Sandbox.withVault()
         defer { sandbox.stopAgent() }
-        let (line, _, socket) = try SSHAgentProgramTests.withKey(sandbox, confirm: "session")
+        // The agent reads the known_hosts of its own HOME: the sandbox's.
+        let started = try sandbox.pwtui(
+            ["agent", "start"], password: .none, environment: ["HOME": sandbox.root], timeout: .seconds(15))
+        try #require(started.exitCode == 0, "\(started)")
+        try #require(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        let generated = try sandbox.pwtui(["ssh", "generate", "--title", "pwtui test key", "--confirm", "session"])
+        try #require(generated.exitCode == 0, "\(generated)")
+        let line = generated.out
+        let socket = try sandbox.pwtui(["ssh", "socket"], password: .none).out.trimmingCharacters(in: .newlines)
         let server = try SSHAgentProgramTests.sshd(sandbox, authorizing: line)
         defer { server.process.signal(SIGKILL) }
+        // The server's host key in the known_hosts of the agent's HOME (the sandbox), under a
+        // name: the connection's binding (session-bind) names the host in the question.
+        let hostKey = try String(contentsOfFile: sandbox.root + "/keys/host.pub", encoding: .utf8).split(separator: " ")
+        let knownHosts = sandbox.root + "/.ssh/known_hosts"
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/.ssh", withIntermediateDirectories: true)
+        try "approval.test \(hostKey[0]) \(hostKey[1])\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
         let tmux = try TmuxSession.shellReady(sandbox: sandbox)
         let user = String(cString: getpwuid(getuid()).pointee.pw_name)
-        let output = sandbox.scratch + "/login.out"
-        let rc = sandbox.scratch + "/login.rc"
-        try tmux.enter(
-            "ssh -F /dev/null -p \(server.port) -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no"
-                + " -o LogLevel=ERROR -o IdentityAgent='\(socket)' -o PasswordAuthentication=no"
-                + " -o KbdInteractiveAuthentication=no \(user)@127.0.0.1 echo logged-in > '\(output)'; echo RC=$? > '\(rc)'"
-        )
+        func login() throws -> (output: String, rc: String) {
+            let output = sandbox.scratch + "/" + UUID().uuidString + ".out"
+            let rc = sandbox.scratch + "/" + UUID().uuidString + ".rc"
+            try tmux.enter(
+                "ssh -F /dev/null -p \(server.port) -o HostKeyAlias=approval.test -o HostKeyAlgorithms=ssh-ed25519"
+                    + " -o UserKnownHostsFile='\(knownHosts)' -o StrictHostKeyChecking=yes"
+                    + " -o LogLevel=ERROR -o IdentityAgent='\(socket)' -o PasswordAuthentication=no"
+                    + " -o KbdInteractiveAuthentication=no \(user)@127.0.0.1 echo logged-in > '\(output)'; echo RC=$? > '\(rc)'"
+            )
+            return (output, rc)
+        }
+        let first = try login()
         let asked = try tmux.requirePane("ssh's signature asked in the pane") { $0.contains(Self.question) }
         #expect(asked.contains("pwtui: ssh asks to sign") && asked.contains("/usr/bin/ssh"), "\(asked)")
+        #expect(asked.contains("for host: approval.test"), "the bound destination: \(asked)")
         try tmux.type("y")
-        #expect(commandResult(rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
-        #expect(readBytes(output).map { String(decoding: $0, as: UTF8.self) } == "logged-in\n")
+        #expect(commandResult(first.rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(readBytes(first.output).map { String(decoding: $0, as: UTF8.self) } == "logged-in\n")
+        // The same program, key and host: remembered for the session, not asked again.
+        let second = try login()
+        #expect(
+            commandResult(second.rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(Self.occurrences(Self.question, in: try tmux.capture()) == 1)
     }
+
     /// A tmux server of the test's own at `socket` with one session `inner` running bash, and
     /// a function running tmux commands against it.
     static func innerServer(_ sandbox: Sandbox, socket: String) throws -> ([String]) throws -> RunResult {
