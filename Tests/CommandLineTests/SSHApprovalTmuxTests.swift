@@ -170,7 +170,7 @@ struct SSHApprovalTmuxTests {
     }
 
     @Test(
-        "a real ssh login to a local sshd, approved in the pane",
+        "a real ssh login to a local sshd, approved in the pane, which names the bound host; a second login to it is not asked",
         .enabled(if: SSHAgentProgramTests.isRoot, "needs root: sshd"))
     func sshLogin() throws {
         let sandbox = try Sandbox.withVault()
