@@ -40,8 +40,8 @@ import VaultCrypto
 
 /// What the ssh-agent socket asks of pwtui's agent.
 public protocol SSHAgentHandler: AnyObject {
-    /// The keys to offer on `connection` (its peer, the host it is bound to), in order; none
-    /// while locked.
+    /// The keys to offer on `connection` (its peer, the host it is bound to), in order; while
+    /// locked, only what can be listed without the vault (pwtui's: the identity store's).
     func sshIdentities(for connection: SSHAgentConnection) -> [SSHAgentProtocol.Identity]
     /// The signature blob of `data` by the key whose public blob is `keyBlob`; nil to refuse
     /// (locked, no such key, a key that cannot sign for this peer or destination).
