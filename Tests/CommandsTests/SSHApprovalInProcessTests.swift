@@ -268,6 +268,27 @@ struct SSHApprovalInProcessTests {
         #expect(user.passwordQuestions.count == 4)
     }
 
+    @Test("locked, a bound connection is offered the store's keys for its host first, and none bound elsewhere")
+    func lockedByHost() throws {
+        let (fixture, github) = try Self.agent(.never, Prompter())
+        try GenerateSSHKey(title: "example key", hosts: ["example.org"], confirm: .never).run(in: fixture.context)
+        try GenerateSSHKey(title: "any host", hosts: [], confirm: .never).run(in: fixture.context)
+        let ssh = fixture.root + "/.ssh"
+        try FileManager.default.createDirectory(atPath: ssh, withIntermediateDirectories: true)
+        try "example.org ssh-ed25519 \(Data(Self.hostKey("example.org")).base64EncodedString())\n".write(
+            toFile: ssh + "/known_hosts", atomically: true, encoding: .utf8)
+        let bound = SSHAgentConnection(
+            peer: 100,
+            bindings: [.init(hostKey: Self.hostKey("example.org"), sessionID: [1], isForwarding: false)])
+        let unlocked = fixture.service.sshIdentities(for: bound).map(\.comment)
+        #expect(unlocked == ["example key", "any host"])
+        _ = try fixture.client.request(.lock)
+        #expect(fixture.service.sshIdentities(for: bound).map(\.comment) == unlocked, "the same while locked")
+        #expect(
+            fixture.service.sshIdentities(for: SSHAgentConnection(peer: 100)).map(\.keyBlob).first == github,
+            "not bound: every key, in the vault's order")
+    }
+
     @Test("a terminal's device number from /proc/PID/stat: /dev/pts/N, /dev/ttyN, none")
     func terminalNumbers() throws {
         #expect(ProcessTerminal.path(ofDevice: 136 << 8 | 5) == "/dev/pts/5")
