@@ -119,11 +119,15 @@ struct SSHApprovalTmuxTests {
         let rc = sandbox.scratch + "/setsid.rc"
         try tmux.enter(
             "SSH_AUTH_SOCK='\(socket)' setsid -w ssh-keygen -Y sign -f '\(key.publicKey)' -n file '\(message)'"
-                + " </dev/null >'\(output)' 2>&1; echo RC=$? > '\(rc)'")
+                + " </dev/null 2>&1 | cat >'\(output)'; echo RC=${PIPESTATUS[0]} > '\(rc)'")
         let result = commandResult(rc, timeout: .seconds(20))
         #expect(result != nil && result?.contains("RC=0") == false, "\(result ?? "none")")
         #expect(!FileManager.default.fileExists(atPath: message + ".sig"))
         #expect(!(try tmux.capture()).contains(Self.question), "nobody was asked")
+        // Why, on the requester's own stderr (a pipe, as an IDE or cron reads it).
+        let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        #expect(said.contains("pwtui: not signed with your SSH key \"pwtui test key\" for ssh-keygen"), "\(said)")
+        #expect(said.contains("echo never | pwtui edit \"pwtui test key\" --field 'ssh confirm' --text"), "\(said)")
         // The same, run without setsid, is asked: the refusal was for want of a terminal.
         let attached = try Self.sign(key, socket: socket, in: tmux, sandbox)
         try tmux.requirePane("asked with a terminal") { $0.contains(Self.question) }

@@ -22,7 +22,12 @@ public struct SSHApprovalPlaces: SSHApprovalPrompter {
 
     public func approve(_ question: SSHApprovalQuestion) -> SSHApprovalAnswer {
         if let popup = popup(for: question), let answer = popup.approve(question) { return answer }
-        return terminal.approve(question)
+        let answer = terminal.approve(question)
+        if answer == .nowhereToAsk {
+            SSHRefusalNotice.tell(
+                question.requester, SSHRefusalNotice.unapproved(question), procRoot: terminal.procRoot)
+        }
+        return answer
     }
 
     public func masterPassword(for question: SSHApprovalQuestion) -> SecureBytes? {
@@ -30,6 +35,10 @@ public struct SSHApprovalPlaces: SSHApprovalPrompter {
             var shown = false
             let typed = popup.masterPassword(for: question, shown: &shown)
             if shown { return typed }
+        }
+        guard terminal.terminalPath(for: question.requester) != nil else {
+            SSHRefusalNotice.tell(question.requester, SSHRefusalNotice.locked(question), procRoot: terminal.procRoot)
+            return nil
         }
         return terminal.masterPassword(for: question)
     }

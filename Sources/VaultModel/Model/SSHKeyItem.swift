@@ -21,7 +21,7 @@ public enum SSHKeyItem {
     public static let hostsField = "ssh hosts"
     public static let confirmField = "ssh confirm"
 
-    /// When a signature needs the user's approval (stored and shown; asking is a later slice).
+    /// When a signature needs the user's approval (`SSHSignApproval` asks for it).
     public enum ConfirmPolicy: String, CaseIterable, Sendable, Codable {
         /// Every signature.
         case each
