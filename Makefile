@@ -156,7 +156,7 @@ fuzz-smoke:
 # replays. `make fuzz FUZZERS=PayloadCodec FUZZ_SECONDS=600` runs one. The Swift backtracer is off:
 # libFuzzer reports the crash, and the backtracer's memory dump trips AddressSanitizer.
 FUZZ_SECONDS ?= 60
-FUZZERS ?= VaultHeader PayloadCodec ServiceIdentifier AgentMessage IdentityStore ImportFile SSHAgentMessage
+FUZZERS ?= VaultHeader PayloadCodec ServiceIdentifier AgentMessage IdentityStore ImportFile SSHAgentMessage SSHKeyFile
 # Both spellings of the sanitizers: SwiftPM's `--sanitize=fuzzer` makes the targets link against
 # libFuzzer's main, but the driver then passes only `-sanitize=address` on to the compiler (the
 # last one wins), so nothing is instrumented for coverage; `-sanitize=fuzzer,address` restores it.

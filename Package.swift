@@ -48,6 +48,9 @@ let package = Package(
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform", "UnicodeText"]),
         // The agent's protocol (typed requests and replies), its client and its server machinery.
         .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
+        // SSH keys as OpenSSH knows them: the types pwtui keeps and what each signs, key files
+        // read (`ssh import`: OpenSSH's own format, PEM and PKCS#8) and written (`--private`).
+        .target(name: "SSHKeys", dependencies: ["VaultAgent", "VaultModel", "VaultCrypto"]),
         // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
         // memory, each format's mapping to credentials, and the writers of exports.
         .target(
@@ -63,16 +66,18 @@ let package = Package(
             name: "Commands",
             dependencies: [
                 "Interchange", "VaultAgent", "VaultModel", "Passwords", "ServiceMatching", "VaultCrypto", "TUI",
-                "Platform", "UnicodeText",
+                "Platform", "UnicodeText", "SSHKeys",
             ]),
         .target(
             name: "FuzzTargets",
-            dependencies: ["Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
+            dependencies: [
+                "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "SSHKeys",
+            ]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
             dependencies: [
-                "Commands", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto",
+                "Commands", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "SSHKeys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -109,13 +114,13 @@ let package = Package(
         .testTarget(
             name: "CommandsTests",
             dependencies: [
-                "Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform",
+                "Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "SSHKeys",
                 "PwtuiTestSupport",
             ]),
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "pwtui", "pwtui-save-loop", "Commands", "Passwords", "VaultModel", "VaultCrypto",
+                "pwtui", "pwtui-save-loop", "Commands", "Passwords", "VaultModel", "VaultCrypto", "SSHKeys",
                 "PwtuiTestSupport",
             ],
             exclude: ["Fixtures"]),

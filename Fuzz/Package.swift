@@ -8,7 +8,7 @@ import PackageDescription
 
 let fuzzers = [
     "VaultHeader", "PayloadCodec", "ServiceIdentifier", "AgentMessage", "IdentityStore", "ImportFile",
-    "SSHAgentMessage",
+    "SSHAgentMessage", "SSHKeyFile",
 ]
 
 let package = Package(

@@ -283,6 +283,7 @@ enum {
     PWTUI_PEM_DSA = 7,
     PWTUI_PEM_EC_OTHER_CURVE = 8, // *bits the curve's size
     PWTUI_PEM_OTHER_TYPE = 9,
+    PWTUI_PEM_INCONSISTENT = 10,  // RSA or P-256 numbers that do not make one key (pairwise check)
 };
 
 // The passphrase handed to OpenSSL's callback, and whether OpenSSL asked for one.
@@ -302,6 +303,17 @@ static inline int pwtui_ssl_passphrase_callback(char *buffer, int size, int rwfl
     if (!source->available || size < 0 || source->length > (size_t)size) return -1;
     memcpy(buffer, source->passphrase, source->length);
     return (int)source->length;
+}
+
+// Whether pkey's private and public numbers make one key (OpenSSL's pairwise check: for RSA,
+// n = pq and d inverts e; for EC, the public point is the private scalar times the generator).
+// A PEM or PKCS#8 file is parsed without it: a damaged key would be taken, and sign wrongly.
+static inline int pwtui_ssl_is_consistent(EVP_PKEY *pkey) {
+    EVP_PKEY_CTX *check = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+    int consistent = check != NULL && EVP_PKEY_pairwise_check(check) == 1;
+    EVP_PKEY_CTX_free(check);
+    ERR_clear_error();
+    return consistent;
 }
 
 // Reads the PEM private key in pem[0..<length] (PKCS#1 "RSA PRIVATE KEY" plain or with DEK-Info,
@@ -343,6 +355,8 @@ static inline int pwtui_ssl_read_pem(
         int type = pwtui_ssl_type_of(pkey);
         if (type == PWTUI_SSL_KEY_UNKNOWN) {
             result = base == EVP_PKEY_EC ? PWTUI_PEM_EC_OTHER_CURVE : PWTUI_PEM_OTHER_TYPE;
+        } else if (!pwtui_ssl_is_consistent(pkey)) {
+            result = PWTUI_PEM_INCONSISTENT;
         } else {
             long der = pwtui_ssl_write_pkcs8(pkey, out, capacity);
             if (der > 0) {

@@ -5,6 +5,7 @@ import VaultCrypto
 import VaultAgent
 import VaultModel
 import ServiceMatching
+import SSHKeys
 
 // What each fuzzer feeds its input to, and what `make test` replays the seed corpus through: one
 // function per decoder that reads bytes an attacker can write (a vault file, its decrypted
@@ -21,6 +22,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case identityStore = "IdentityStore"
     case importFile = "ImportFile"
     case sshAgentMessage = "SSHAgentMessage"
+    case sshKeyFile = "SSHKeyFile"
 
     /// Feeds one input to the decoder this entry stands for.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -32,6 +34,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .identityStore: Self.identityStore(bytes)
         case .importFile: Self.importFile(bytes)
         case .sshAgentMessage: Self.sshAgentMessage(bytes)
+        case .sshKeyFile: Self.sshKeyFile(bytes)
         }
     }
 
@@ -144,6 +147,35 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
             break
         }
         if let hostKey = try? SSHHostKey(blob: body) { _ = hostKey.verifies(body, of: body) }
+    }
+
+    /// A private key file as `ssh import` reads it, with no passphrase to give: an encrypted file
+    /// stops where the passphrase would be asked (a key derivation per input would leave the
+    /// fuzzer no time), so what is fuzzed is each format's own parsing, which the decrypted bytes
+    /// of an encrypted file go through too. A key read must write out as `ssh export --private`
+    /// writes it and read back as the same key.
+    static func sshKeyFile(_ bytes: UnsafeRawBufferPointer) {
+        guard let (type, publicBlob) = try? keyRead(from: bytes) else { return }
+        do {
+            let written = try rewritten(bytes)
+            let again = try written.withUnsafeBytes { try keyRead(from: $0) }
+            precondition(again.type == type, "a key written out reads back as another type")
+            precondition(again.publicBlob == publicBlob, "a key written out reads back as another key")
+        } catch {
+            fatalError("a key that was read does not write out and read back: \(error)")
+        }
+    }
+
+    /// The type and public blob of the key in a file, read as `ssh import` reads it.
+    private static func keyRead(from file: UnsafeRawBufferPointer) throws -> (type: SSHKeyType, publicBlob: [UInt8]) {
+        let read = try SSHKeyFile.read(file, passphrase: { throw SSHKeyFileError.needsPassphrase })
+        return (read.type, try SSHPrivateKey.publicKeyBlob(read.key))
+    }
+
+    /// The key in a file, written out as `ssh export --private` writes it.
+    private static func rewritten(_ file: UnsafeRawBufferPointer) throws -> SecureBytes {
+        let read = try SSHKeyFile.read(file, passphrase: { throw SSHKeyFileError.needsPassphrase })
+        return try OpenSSHKeyWriter.file(for: read.key, comment: "fuzz")
     }
 
     private static let hostFilterRequests = ["github.com", "https://login.example.co.uk/"].compactMap {

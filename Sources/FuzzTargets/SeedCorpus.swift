@@ -5,6 +5,7 @@ import VaultCrypto
 import VaultAgent
 import VaultModel
 import ServiceMatching
+import SSHKeys
 
 /// The seed corpus, made from real encodings: a vault saved by `Vault`, its payload as
 /// `PayloadCodec` encodes it, the identity store `IdentityStore` writes, the header lines the agent
@@ -42,6 +43,13 @@ public enum SeedCorpus {
         }
         for (index, message) in try sshAgentMessages().enumerated() {
             seeds[.sshAgentMessage, default: [:]]["message-\(index)"] = message
+        }
+        // Keys as `ssh export --private` writes them; files made by ssh-keygen and openssl (encrypted,
+        // PEM, PKCS#8) are in Fuzz/Corpus/SSHKeyFile/ beside these, made by hand once.
+        for type in SSHKeyType.allCases {
+            let key = try type.newPrivateKey(bits: type == .rsa ? 2048 : nil)
+            seeds[.sshKeyFile, default: [:]][type.rawValue] = try OpenSSHKeyWriter.file(for: key, comment: "seed")
+                .withUnsafeBytes { Array($0) }
         }
         for (entry, files) in seeds {
             let folder = directory + "/" + entry.rawValue

@@ -7,6 +7,7 @@
 import Foundation
 import Platform
 import PwtuiTestSupport
+@testable import SSHKeys
 @testable import Commands
 import Testing
 import VaultAgent

@@ -6,6 +6,7 @@
 import Foundation
 import Platform
 import PwtuiTestSupport
+@testable import SSHKeys
 @testable import Commands
 import Testing
 @testable import VaultAgent

@@ -7,6 +7,7 @@
 import Foundation
 import Platform
 import PwtuiTestSupport
+@testable import SSHKeys
 @testable import Commands
 import Testing
 import VaultAgent
@@ -178,6 +179,25 @@ import VaultModel
         ]
         for (body, expected) in cases {
             #expect(throws: expected) { _ = try Self.read(Self.armoured(body)) }
+        }
+    }
+
+    @Test("a PEM RSA key whose numbers do not make one key (found by the fuzzer) is refused, not taken to sign wrongly")
+    func inconsistentPEMKey() throws {
+        // OpenSSL parses PKCS#1 without checking the numbers against each other; this file (a key
+        // with one changed byte) was imported, and its export could not be read back.
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/SSHKeyFile")
+        for name in ["crash-pem-rsa-inconsistent-numbers", "crash-inconsistent-2"] {
+            let file = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name)))
+            #expect(String(decoding: file.prefix(31), as: UTF8.self) == "-----BEGIN RSA PRIVATE KEY-----")
+            do {
+                _ = try Self.read(file)
+                Issue.record("\(name) was taken")
+            } catch let error as SSHKeyFileError {
+                #expect(error == .malformed("the numbers of the RSA PRIVATE KEY in it do not make one key"), "\(error)")
+                #expect(error.exitStatus == .corrupt)
+            }
         }
     }
 

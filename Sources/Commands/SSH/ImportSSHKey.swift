@@ -1,4 +1,5 @@
 import Platform
+import SSHKeys
 import VaultAgent
 import VaultCrypto
 import VaultModel
@@ -54,7 +55,7 @@ public struct ImportSSHKey {
             throw CommandFailure(error.exitStatus, "\(file): \(error)")
         }
         bytes.removeAll()
-        let privateKey = read.key
+        let privateKey = read.takeKey()
         let line = try addition.line(of: privateKey)
         let access = try VaultAccess.open(context)
         try refuseDuplicate(line, through: access)

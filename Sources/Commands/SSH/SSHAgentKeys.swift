@@ -1,4 +1,5 @@
 import Platform
+import SSHKeys
 import VaultAgent
 import VaultCrypto
 import VaultModel

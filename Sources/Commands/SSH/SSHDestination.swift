@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SSHKeys
 import VaultAgent
 import VaultCrypto
 
@@ -70,15 +71,5 @@ struct SSHDestination {
         let bound = keys.filter { !hosts($0).isEmpty }
         guard destination.isRecognized else { return unbound + bound }
         return bound.filter { destination.isFor(hosts: hosts($0)) } + unbound
-    }
-}
-
-/// A public key's fingerprint as `ssh-keygen -l` prints it: `SHA256:` and the unpadded base64 of
-/// the SHA-256 of its blob.
-enum SSHFingerprint {
-    static func of(_ keyBlob: [UInt8]) -> String {
-        var encoded = Data(SHA256.hash(keyBlob)).base64EncodedString()
-        while encoded.hasSuffix("=") { encoded.removeLast() }
-        return "SHA256:" + encoded
     }
 }

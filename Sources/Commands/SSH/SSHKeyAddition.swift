@@ -1,3 +1,4 @@
+import SSHKeys
 import UnicodeText
 import VaultAgent
 import VaultCrypto

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import SSHKeys
 import VaultAgent
 import VaultCrypto
 import VaultModel

@@ -25,6 +25,8 @@ public enum OpenSSLPEM {
         case otherType
         /// Not a private key OpenSSL can read.
         case unreadable
+        /// An RSA or P-256 key whose numbers do not make one key (OpenSSL's pairwise check).
+        case inconsistent
 
         /// Whether to ask for the passphrase and read again.
         public var needsPassphrase: Bool {
@@ -59,6 +61,7 @@ public enum OpenSSLPEM {
         case PWTUI_PEM_DSA: return .dsa
         case PWTUI_PEM_EC_OTHER_CURVE: return .otherCurve(bits: Int(bits))
         case PWTUI_PEM_OTHER_TYPE: return .otherType
+        case PWTUI_PEM_INCONSISTENT: return .inconsistent
         default: return .unreadable
         }
     }

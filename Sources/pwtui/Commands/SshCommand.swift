@@ -1,5 +1,6 @@
 import ArgumentParser
 import Commands
+import SSHKeys
 import VaultModel
 
 /// `pwtui ssh generate|import|list|export|socket`: SSH keys in the vault, served by the agent over the

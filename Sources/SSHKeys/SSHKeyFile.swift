@@ -11,8 +11,8 @@ import VaultCrypto
 ///   `authorized_keys` line, RFC 4716, PEM), a PuTTY `.ppk`, an empty file.
 ///
 /// The passphrase is asked (through `passphrase`) only when the file turns out to be encrypted.
-enum SSHKeyFile {
-    static func read(
+public enum SSHKeyFile {
+    public static func read(
         _ file: UnsafeRawBufferPointer, passphrase: () throws -> SecureBytes
     ) throws -> ImportedSSHKey {
         guard let start = file.firstIndex(where: { !isSpace($0) }) else { throw SSHKeyFileError.empty }
@@ -86,6 +86,8 @@ enum SSHKeyFile {
             throw SSHKeyFileError.unsupportedType("a key of a type SSH does not sign with")
         case .unreadable:
             throw SSHKeyFileError.malformed("OpenSSL could not read the \(label) in it")
+        case .inconsistent:
+            throw SSHKeyFileError.malformed("the numbers of the \(label) in it do not make one key")
         }
     }
 

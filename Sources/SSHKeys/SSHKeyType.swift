@@ -1,5 +1,6 @@
 import VaultAgent
 import VaultCrypto
+import VaultModel
 
 /// The kinds of SSH key pwtui makes and serves (`ssh generate --type`), and what each does with
 /// its private key as `SSHKeyItem` keeps it: an Ed25519 seed (libsodium) or an RSA or ECDSA P-256
@@ -12,9 +13,9 @@ public enum SSHKeyType: String, CaseIterable, Sendable {
 
     /// A new private key of this type, in protected memory: an Ed25519 seed or a PKCS#8 DER key.
     /// `bits` is RSA's size (nil: 3072) and refused for the other types.
-    func newPrivateKey(bits: Int?) throws -> SecureBytes {
+    public func newPrivateKey(bits: Int?) throws -> SecureBytes {
         if bits != nil, self != .rsa {
-            throw CommandFailure(.usage, "--bits is for RSA keys only; an \(rawValue) key has a fixed size")
+            throw VaultError.invalidRequest("--bits is for RSA keys only; an \(rawValue) key has a fixed size")
         }
         switch self {
         case .ed25519:
@@ -22,8 +23,7 @@ public enum SSHKeyType: String, CaseIterable, Sendable {
         case .rsa:
             let bits = bits ?? OpenSSLKey.defaultRSABits
             guard OpenSSLKey.rsaBits.contains(bits) else {
-                throw CommandFailure(
-                    .usage,
+                throw VaultError.invalidRequest(
                     "an RSA key is \(OpenSSLKey.rsaBits.lowerBound) to \(OpenSSLKey.rsaBits.upperBound) bits "
                         + "(--bits), not \(bits); 3072 if not given")
             }
@@ -36,9 +36,9 @@ public enum SSHKeyType: String, CaseIterable, Sendable {
 
 /// What a private key (as `SSHKeyItem.privateKey` reads it back) offers and signs, in OpenSSH's
 /// encodings.
-enum SSHPrivateKey {
+public enum SSHPrivateKey {
     /// The public key blob of `key`: `ssh-ed25519`, `ssh-rsa` or `ecdsa-sha2-nistp256`.
-    static func publicKeyBlob(_ key: borrowing SecureBytes) throws -> [UInt8] {
+    public static func publicKeyBlob(_ key: borrowing SecureBytes) throws -> [UInt8] {
         if key.count == Ed25519.seedByteCount {
             return SSHAgentProtocol.ed25519KeyBlob(try Ed25519.publicKey(seed: key))
         }
@@ -54,7 +54,7 @@ enum SSHPrivateKey {
     /// the request's flags ask; without either flag it asks for SHA-1 `ssh-rsa`, which is refused
     /// (nil): OpenSSH has not used it by default since 8.8, and a signature over SHA-1 can be forged
     /// for a chosen prefix. Flags mean nothing to the other types.
-    static func signatureBlob(_ key: borrowing SecureBytes, data: [UInt8], flags: UInt32) throws -> [UInt8]? {
+    public static func signatureBlob(_ key: borrowing SecureBytes, data: [UInt8], flags: UInt32) throws -> [UInt8]? {
         if key.count == Ed25519.seedByteCount {
             return SSHAgentProtocol.ed25519SignatureBlob(try data.withUnsafeBytes { try Ed25519.sign($0, seed: key) })
         }

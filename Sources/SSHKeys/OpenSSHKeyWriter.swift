@@ -5,10 +5,10 @@ import VaultCrypto
 /// `ssh-keygen -N ''` writes it; the layout is in `OpenSSHKeyFile`), for `ssh export --private`:
 /// ssh, ssh-add and `ssh-keygen -y` read it. Built in protected memory from start to end: the
 /// private section, the whole file, and its base64 text.
-enum OpenSSHKeyWriter {
+public enum OpenSSHKeyWriter {
     /// The file's text (PEM-style armour, base64 in lines of 70 as ssh-keygen writes them) for
     /// `key` as `SSHKeyItem` keeps it, with `comment`.
-    static func file(for key: borrowing SecureBytes, comment: String) throws -> SecureBytes {
+    public static func file(for key: borrowing SecureBytes, comment: String) throws -> SecureBytes {
         let publicBlob = try SSHPrivateKey.publicKeyBlob(key)
         var section = try SecureBytes(capacity: 6 * 1024)
         // The check numbers: random and equal, as ssh-keygen makes them.
