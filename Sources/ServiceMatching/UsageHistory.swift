@@ -55,12 +55,19 @@ public struct UsageHistory: Sendable {
         entries[id, default: [:]][host] = entry
     }
 
+    /// A trillion uses; milliseconds until the year 37,000.
+    static let plausibleCounts = 0 ... (1 << 40)
+    static let plausibleTimes = Int64(0) ... (1 << 50)
+
     /// Parses the file's text; lines that do not parse are skipped.
     public init(text: String) {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            // Numbers out of any real range are a damaged line, skipped like one that does not parse:
+            // counted up and summed later, they would overflow and stop the `get` that reads them.
             guard fields.count == 4, let id = UUID(uuidString: String(fields[0])),
-                let count = Int(fields[2]), let last = Int64(fields[3])
+                let count = Int(fields[2]), let last = Int64(fields[3]), Self.plausibleCounts.contains(count),
+                Self.plausibleTimes.contains(last)
             else { continue }
             entries[id, default: [:]][String(fields[1])] = Entry(
                 count: count, lastUsed: Timestamp(millisecondsSince1970: last))

@@ -44,4 +44,23 @@ struct ImportedTimeTests {
         #expect(ImportedTime.keePassBinary("oITh2w4AAAA=")?.description == "2023-05-01T10:00:00.000Z")
         #expect(ImportedTime.keePassBinary("not base64") == nil)
     }
+
+    @Test(
+        "KeePass times and 1Password's seconds too large for milliseconds are dropped, not a crash (the fuzzer's find)")
+    func outOfRange() {
+        // 0x0040_000E_DBE1_84A0 seconds: after the year 1's offset, times 1000 is past Int64.
+        #expect(ImportedTime.keePassBinary("oITh2w4AQAA=") == nil)
+        #expect(ImportedTime.keePassBinary("AAAAAAAAAIA=") == nil, "Int64.min: the subtraction overflows")
+        #expect(ImportedTime.keePassBinary("/////////38=") == nil, "Int64.max")
+        #expect(ImportedTime.unixSeconds(Int64.max) == nil && ImportedTime.unixSeconds(Int64.max / 1000 + 1) == nil)
+        #expect(ImportedTime.unixSeconds(Int64.max / 1000)?.millisecondsSince1970 == Int64.max / 1000 * 1000)
+        #expect(ImportedTime.unixSeconds(0) == nil && ImportedTime.unixSeconds(-1) == nil)
+        #expect(ImportedTime.unixSeconds(1_700_000_000)?.description == "2023-11-14T22:13:20.000Z")
+        // Any eight bytes: a time or nil, never a trap.
+        var generator = SeededGenerator(seed: 27)
+        for _ in 0 ..< 5000 {
+            let bytes = (0 ..< 8).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+            _ = ImportedTime.keePassBinary(Data(bytes).base64EncodedString())
+        }
+    }
 }

@@ -126,6 +126,26 @@ import Testing
         #expect(again.lastUsed(id, for: "github.com") == Timestamp(millisecondsSince1970: 9))
     }
 
+    @Test func usageHistoryLinesWithNumbersOutOfRangeAreSkippedAndNothingOverflows() {
+        let id = UUID()
+        let other = UUID()
+        let max = Int64.max
+        let text = """
+            \(id.uuidString)\tgithub.com\t\(Int.max)\t5
+            \(id.uuidString)\tgitlab.com\t3\t\(max)
+            \(id.uuidString)\texample.org\t-2\t5
+            \(id.uuidString)\ta.com\t2\t7
+            \(other.uuidString)\tgithub.com\t1\t\(1 << 50)
+
+            """
+        var usage = UsageHistory(text: text)
+        #expect(usage.useCount(id) == 2, "only the a.com line is in range")
+        #expect(usage.lastUsed(id, for: "gitlab.com") == nil)
+        usage.recordUse(of: id, for: "github.com", at: Timestamp(millisecondsSince1970: 1))
+        #expect(usage.lastUsed(id, for: "github.com") == Timestamp(millisecondsSince1970: (1 << 50) + 1))
+        #expect(usage.useCount(id) == 3)
+    }
+
     /// The text as the first version wrote it (interpolated `uuidString`, every line sorted):
     /// the hand-written bytes must be the same file, for generated histories.
     @Test func usageHistoryTextIsTheSameFileAsBefore() {

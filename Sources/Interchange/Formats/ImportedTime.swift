@@ -94,9 +94,18 @@ enum ImportedTime {
     static func keePassBinary(_ text: String) -> Timestamp? {
         guard let data = Data(base64Encoded: text.trimmingSpacesAndNewlines()), data.count == 8 else { return nil }
         let seconds = data.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        // 62,135,596,800 seconds from 0001-01-01 to 1970-01-01.
-        let unix = seconds - 62_135_596_800
-        guard unix > 0 else { return nil }
-        return Timestamp(millisecondsSince1970: unix * 1000)
+        // 62,135,596,800 seconds from 0001-01-01 to 1970-01-01. Any 8 bytes can be written there,
+        // the most negative number too: the arithmetic checks its overflow (`unixSeconds`).
+        let (unix, overflow) = seconds.subtractingReportingOverflow(62_135_596_800)
+        return overflow ? nil : unixSeconds(unix)
+    }
+
+    /// Seconds since 1970 as a `Timestamp`; nil for none after 1970, or one too far off to count
+    /// in milliseconds (an export's number is whatever its writer, or an attacker, put there: a
+    /// multiplication that overflows would stop pwtui, as the fuzzer found).
+    static func unixSeconds(_ seconds: Int64) -> Timestamp? {
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard seconds > 0, !overflow else { return nil }
+        return Timestamp(millisecondsSince1970: milliseconds)
     }
 }

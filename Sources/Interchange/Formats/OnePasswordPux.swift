@@ -177,7 +177,7 @@ enum OnePasswordPux {
 
     /// Seconds since 1970, as 1Password writes its times.
     private static func seconds(_ value: JSONValue?) -> Timestamp? {
-        guard case .number(let text)? = value, let seconds = Int64(text), seconds > 0 else { return nil }
-        return Timestamp(millisecondsSince1970: seconds * 1000)
+        guard case .number(let text)? = value, let seconds = Int64(text) else { return nil }
+        return ImportedTime.unixSeconds(seconds)
     }
 }
