@@ -31,8 +31,9 @@ struct DetailTmuxTests {
             $0.contains("Master password:") && $0.contains("To see GitHub login (alice)")
         }
         try tmux.enter(sandbox.password)
+        // The whole frame, down to the help bar: a capture can catch one drawn halfway.
         let masked = try tmux.requirePane("the details") {
-            $0.contains("pwtui — GitHub login") && $0.contains("Password    ••••••••")
+            $0.contains("pwtui — GitHub login") && $0.contains("Password    ••••••••") && $0.contains("r reveal/hide")
         }
         #expect(masked.contains("https://github.com/login  same-host"), "how it matched github.com:\n\(masked)")
         #expect(masked.contains("r reveal/hide"))
