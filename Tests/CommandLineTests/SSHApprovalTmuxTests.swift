@@ -127,7 +127,7 @@ struct SSHApprovalTmuxTests {
         // Why, on the requester's own stderr (a pipe, as an IDE or cron reads it).
         let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(said.contains("pwtui: not signed with your SSH key \"pwtui test key\" for ssh-keygen"), "\(said)")
-        #expect(said.contains("echo never | pwtui edit \"pwtui test key\" --field 'ssh confirm' --text"), "\(said)")
+        #expect(said.contains("pwtui ssh edit \"pwtui test key\" --confirm never"), "\(said)")
         // The same, run without setsid, is asked: the refusal was for want of a terminal.
         let attached = try Self.sign(key, socket: socket, in: tmux, sandbox)
         try tmux.requirePane("asked with a terminal") { $0.contains(Self.question) }

@@ -3,7 +3,7 @@ import SSHKeys
 import VaultCrypto
 import VaultModel
 
-/// `pwtui ssh export ID`: the SSH key's public key, its `authorized_keys` line.
+/// `pwtui ssh export KEY` (its title, id or id prefix): the SSH key's public key, its `authorized_keys` line.
 ///
 /// With `private`, the private key instead, in OpenSSH's own unencrypted format (as
 /// `ssh-keygen -N ''` writes it, the title as its comment: `OpenSSHKeyWriter`), which ssh,
@@ -31,8 +31,7 @@ public struct ExportSSHKey {
         if includePrivate { return try exportPrivate(in: context) }
         if output != nil { throw CommandFailure(.usage, "--output is for --private; the public key goes to stdout") }
         let access = try VaultAccess.open(context)
-        let identity = try access.identity(of: id)
-        try requireSSHKey(identity.kind, identity.displayTitle)
+        let identity = try SSHKeyName.resolve(id, through: access)
         guard let entry = try SSHKeyListing.entries(of: [identity], through: access).first else {
             throw CommandFailure(.ioError, "the public key of \(identity.displayTitle) could not be read")
         }
@@ -45,8 +44,7 @@ public struct ExportSSHKey {
             refusal: "a private key is not written to a terminal (it would stay in the scrollback)")
         // The master password, even with an unlocked agent: a key leaving the vault is confirmed.
         let vault = try context.openVault()
-        let credential = try vault.credential(id: id)
-        try requireSSHKey(credential.kind, credential.displayTitle)
+        let credential = try SSHKeyName.resolve(id, in: vault)
         let key = try SSHKeyItem.privateKey(of: credential, in: vault)
         let text = try OpenSSHKeyWriter.file(for: key, comment: credential.title)
         if let output {
@@ -57,11 +55,5 @@ public struct ExportSSHKey {
         context.streams.say(
             "Exported the private key of \(credential.displayTitle) to \(output ?? "stdout"), unencrypted. "
                 + "Keep it 0600 and off shared disks; add a passphrase with ssh-keygen -p -f FILE if it stays.")
-    }
-
-    private func requireSSHKey(_ kind: ItemKind, _ title: String) throws {
-        guard kind == .sshKey else {
-            throw CommandFailure(.usage, "\(title) is a \(kind.name), not an SSH key (`pwtui ssh list` lists them)")
-        }
     }
 }

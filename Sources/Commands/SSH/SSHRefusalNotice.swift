@@ -28,7 +28,7 @@ enum SSHRefusalNotice {
         "pwtui: not signed with your SSH key \"\(PrintableText.escaped(question.keyTitle))\" for "
             + "\(question.requester.name): its policy asks you first, and there is no terminal or tmux pane to ask "
             + "on; run it from a terminal, or let the key sign unasked: "
-            + "echo never | pwtui edit \"\(PrintableText.escaped(question.keyTitle))\" --field 'ssh confirm' --text\n"
+            + "pwtui ssh edit \"\(PrintableText.escaped(question.keyTitle))\" --confirm never\n"
     }
 
     /// Nowhere to ask for the master password of a locked agent.

@@ -3,7 +3,7 @@ import Commands
 import SSHKeys
 import VaultModel
 
-/// `pwtui ssh generate|import|list|export|socket`: SSH keys in the vault, served by the agent over the
+/// `pwtui ssh generate|import|edit|list|export|socket`: SSH keys in the vault, served by the agent over the
 /// ssh-agent protocol (docs/ssh.md).
 struct SshCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ struct SshCommand: ParsableCommand {
             An existing key, then the file removed:
               pwtui ssh import ~/.ssh/id_ed25519 --title "laptop" && shred -u ~/.ssh/id_ed25519
             """,
-        subcommands: [Generate.self, Import.self, List.self, Export.self, Socket.self, Popup.self])
+        subcommands: [Generate.self, Import.self, Edit.self, List.self, Export.self, Socket.self, Popup.self])
 
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -43,6 +43,40 @@ struct SshCommand: ParsableCommand {
 
         func run() throws {
             try GenerateSSHKey(title: title, hosts: hosts, confirm: confirm, type: type, bits: bits)
+                .run(in: global.context())
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Change an SSH key's hosts or its approval policy.",
+            discussion: """
+                Examples:
+                  pwtui ssh edit laptop --host github.com --host gitlab.com   # offered to these first, and only
+                  pwtui ssh edit deploy --confirm never                         # signs without asking
+                  pwtui ssh edit laptop --no-hosts                              # offered to any host
+                """)
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The key: its title, an id or a unique id prefix.")
+        var id: String
+
+        @Option(name: .customLong("host"), help: "A host it is for, replacing the ones it had (repeatable).")
+        var hosts: [String] = []
+
+        @Flag(help: "Bound to no host: offered to every host.")
+        var noHosts = false
+
+        @Option(help: "Approval of its signatures: each, session or never.")
+        var confirm: SSHKeyItem.ConfirmPolicy?
+
+        func validate() throws {
+            if noHosts, !hosts.isEmpty { throw ValidationError("--no-hosts and --host: give one or the other") }
+        }
+
+        func run() throws {
+            try EditSSHKey(id: id, hosts: noHosts ? [] : hosts.isEmpty ? nil : hosts, confirm: confirm)
                 .run(in: global.context())
         }
     }
@@ -106,7 +140,7 @@ struct SshCommand: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The key's id (or a unique prefix of it).")
+        @Argument(help: "The key: its title, an id or a unique id prefix.")
         var id: String
 
         @Flag(name: .customLong("private"), help: "The private key (OpenSSH format, unencrypted), not the public one.")
