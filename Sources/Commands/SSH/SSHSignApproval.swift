@@ -77,17 +77,23 @@ extension AgentService {
 
     func sshSign(_ request: SSHSignRequest, taking turn: Lock) -> [UInt8]? {
         let requester = SSHSignRequester(request.peer.map(context.processChain) ?? ProcessChain(members: []))
-        if case .decided(let signature) = turn.withLock({ sshSignStep(request, requester) }) { return signature }
+        // Where the connection goes, read from known_hosts once for the request's three steps.
+        let destination = sshDestination(of: request.connection)
+        if case .decided(let signature) = turn.withLock({ sshSignStep(request, requester, destination) }) {
+            return signature
+        }
         sshAsking.lock()
         defer { sshAsking.unlock() }
-        switch turn.withLock({ sshSignStep(request, requester) }) {
+        switch turn.withLock({ sshSignStep(request, requester, destination) }) {
         case .decided(let signature):
             return signature
         case .approve(let question, let grant, let policy, let epoch):
             guard context.sshPrompter.approve(question) == .yes else { return nil }
             turn.lock()
             defer { turn.unlock() }
-            guard sshApprovals.epoch == epoch, let signature = sshSignApproved(request, key: grant.key) else {
+            guard sshApprovals.epoch == epoch,
+                let signature = sshSignApproved(request, key: grant.key, destination: destination)
+            else {
                 return nil
             }
             if policy == .session { sshApprovals.remember(grant) }
@@ -96,7 +102,7 @@ extension AgentService {
             // One retry: a typo should not send the user back to run the command again.
             for _ in 0 ..< 2 {
                 guard let password = context.sshPrompter.masterPassword(for: question) else { return nil }
-                switch unlockAndSign(request, grant, password: password, turn: turn) {
+                switch unlockAndSign(request, grant, destination, password: password, turn: turn) {
                 case .signed(let signature): return signature
                 case .refused: return nil
                 case .wrongPassword: question.wrongPassword = true
@@ -116,7 +122,8 @@ extension AgentService {
     /// when another client unlocked meanwhile: what was typed is the approval only if it is the
     /// master password.
     private func unlockAndSign(
-        _ request: SSHSignRequest, _ grant: SSHSessionApprovals.Grant, password: consuming SecureBytes, turn: Lock
+        _ request: SSHSignRequest, _ grant: SSHSessionApprovals.Grant, _ destination: SSHDestination?,
+        password: consuming SecureBytes, turn: Lock
     ) -> SSHUnlockOutcome {
         turn.lock()
         defer { turn.unlock() }
@@ -126,7 +133,9 @@ extension AgentService {
             if case .refused(let status, _) = answer.reply, status == .wrongPassword { return .wrongPassword }
             return .refused
         }
-        guard let signature = sshSignApproved(request, key: grant.key) else { return .refused }
+        guard let signature = sshSignApproved(request, key: grant.key, destination: destination) else {
+            return .refused
+        }
         if let vault = try? unlocked(for: context.vaultPath),
             let credential = try? vault.credential(id: grant.key.uuidString),
             SSHKeyItem.confirmPolicy(of: credential) == .session
@@ -138,8 +147,9 @@ extension AgentService {
 
     /// Step 1 (under the turn): sign now, refuse, or what to ask. A key bound to other hosts
     /// than the one the connection is bound to is refused unasked (`SSHDestination.mayUse`).
-    private func sshSignStep(_ request: SSHSignRequest, _ requester: SSHSignRequester) -> SSHSignStep {
-        let destination = sshDestination(of: request.connection)
+    private func sshSignStep(
+        _ request: SSHSignRequest, _ requester: SSHSignRequester, _ destination: SSHDestination?
+    ) -> SSHSignStep {
         guard let vault = try? unlocked(for: context.vaultPath) else {
             guard !isUnlocked, let key = lockedSSHKeys().first(where: { $0.keyBlob == request.keyBlob }),
                 destination?.mayUse(hosts: key.hosts) ?? true
@@ -168,11 +178,11 @@ extension AgentService {
 
     /// Step 3 (under the turn): the signature by the key `key`, if the vault still holds it with
     /// the blob the request names and the requester and destination may still use it.
-    private func sshSignApproved(_ request: SSHSignRequest, key id: UUID) -> [UInt8]? {
+    private func sshSignApproved(_ request: SSHSignRequest, key id: UUID, destination: SSHDestination?) -> [UInt8]? {
         guard let vault = try? unlocked(for: context.vaultPath),
             let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
             key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault)),
-            sshDestination(of: request.connection)?.mayUse(hosts: key.hosts) ?? true
+            destination?.mayUse(hosts: key.hosts) ?? true
         else { return nil }
         return Self.signature(request, with: key.credential, in: vault)
     }
