@@ -62,36 +62,20 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
         return yes ? .yes : .no
     }
 
-    /// Asks the master password for `question` on `terminal`, without echo; nil when cancelled
-    /// (Esc, Ctrl-C, Ctrl-D), empty, or not typed within `time`.
+    /// Asks the master password for `question` on `terminal`, without echo, as pwtui's own
+    /// prompts read a secret (`TerminalPrompt`); nil when cancelled (Esc, Ctrl-C, Ctrl-D), empty,
+    /// longer than any secret pwtui keeps, or not typed within `time`.
     static func askPassword(_ question: String, on terminal: FileDescriptor, within time: Duration)
         -> SecureBytes?
     {
-        say(question + "Master password (\(time.components.seconds) s): ", on: terminal)
-        guard let saved = try? terminal.enterRawInputMode() else { return nil }
-        defer {
-            terminal.restore(saved)
-            say("\n", on: terminal)
-        }
-        let deadline = Deadline.after(time)
-        guard var password = try? SecureBytes(capacity: 256) else { return nil }
-        while true {
-            var byte: UInt8 = 0
-            let got = withUnsafeMutableBytes(of: &byte) { (try? terminal.readSome(into: $0, before: deadline)) ?? 0 }
-            guard got == 1 else { return nil }  // gone, or out of time
-            switch byte {
-            case 0x0A, 0x0D:
-                guard !password.isEmpty else { return nil }
-                return password
-            case 0x03, 0x1B, 0x04:
-                return nil
-            case 0x7F, 0x08:
-                password.removeLastCharacter()
-            case 0x15:
-                password.removeAll()
-            default:
-                guard password.count < Limits.secretBytes, (try? password.append(byte)) != nil else { return nil }
-            }
+        say(question, on: terminal)
+        let prompt = TerminalPrompt(on: terminal, answerTime: time)
+        do {
+            let typed = try prompt.readSecret(prompt: "Master password (\(time.components.seconds) s): ")
+            guard !typed.isEmpty, typed.count <= Limits.secretBytes else { return nil }
+            return typed
+        } catch {
+            return nil
         }
     }
 

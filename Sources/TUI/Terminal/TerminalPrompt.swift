@@ -10,6 +10,10 @@ import VaultCrypto
 /// Ctrl-C arrives as a byte, so the terminal settings are always restored before pwtui exits.
 public final class TerminalPrompt: LinePrompt {
     private let fd: FileDescriptor
+    /// Whether `fd` is this prompt's to close.
+    private let ownsTerminal: Bool
+    /// How long each answer may take; nil: as long as the person needs.
+    private let answerTime: Duration?
 
     /// The controlling terminal, or nil when there is none (cron, CI, a detached service).
     public init?(path: String = "/dev/tty") {
@@ -19,10 +23,21 @@ public final class TerminalPrompt: LinePrompt {
             return nil
         }
         self.fd = fd
+        ownsTerminal = true
+        answerTime = nil
+    }
+
+    /// Prompts on a terminal opened by the caller, who closes it: another process's, where the
+    /// agent asks for an SSH signature (`SSHRequesterTerminal`). With `answerTime`, a read that
+    /// waits longer is a cancel: nobody may be there.
+    public init(on terminal: FileDescriptor, answerTime: Duration?) {
+        fd = terminal
+        ownsTerminal = false
+        self.answerTime = answerTime
     }
 
     deinit {
-        fd.close()
+        if ownsTerminal { fd.close() }
     }
 
     /// Writes text to the terminal (prompts, confirmations); a terminal gone is not an error
@@ -42,6 +57,7 @@ public final class TerminalPrompt: LinePrompt {
             say("\n")
         }
         say(prompt)
+        let deadline = answerTime.map { Deadline.after($0) }
         var secret: SecureBytes
         do {
             secret = try SecureBytes(capacity: 256)
@@ -49,7 +65,7 @@ public final class TerminalPrompt: LinePrompt {
             throw .crypto(error)
         }
         while true {
-            let byte = try readByte()
+            let byte = try readByte(before: deadline)
             switch byte {
             case 0x0A, 0x0D:
                 return secret
@@ -110,14 +126,23 @@ public final class TerminalPrompt: LinePrompt {
         }
     }
 
-    private func readByte() throws(PromptError) -> UInt8 {
-        let byte: UInt8?
+    /// The next byte typed; cancelled at the end of input, or when `deadline` passes first.
+    private func readByte(before deadline: Deadline? = nil) throws(PromptError) -> UInt8 {
+        var byte: UInt8 = 0
+        let got: Int
         do {
-            byte = try fd.readByte()
+            got = try withUnsafeMutableBytes(of: &byte) { (buffer) throws(SystemError) in
+                if let deadline {
+                    try fd.readSome(into: buffer, before: deadline)
+                } else {
+                    try fd.readSome(into: buffer)
+                }
+            }
         } catch {
+            if error.isTimeout { throw .cancelled }
             throw .io(error.code)
         }
-        guard let byte else { throw .cancelled }
+        guard got == 1 else { throw .cancelled }
         return byte
     }
 }
