@@ -23,17 +23,7 @@ struct SshCommand: ParsableCommand {
             commandName: "generate",
             abstract: "Make an SSH key in the vault; print its public key (an authorized_keys line).")
         @OptionGroup var global: GlobalOptions
-
-        @Option(help: "Its name, and its public key's comment.")
-        var title: String
-
-        @Option(name: .customLong("host"), help: "A host it is for (repeatable).")
-        var hosts: [String] = []
-
-        @Option(
-            help:
-                "Approval of its signatures: each, session (once per program and host until the agent locks) or never.")
-        var confirm: SSHKeyItem.ConfirmPolicy = .session
+        @OptionGroup var key: SSHKeyOptions
 
         @Option(help: "ed25519, rsa (rsa-sha2-256/512 signatures) or ecdsa (NIST P-256).")
         var type: SSHKeyType = .ed25519
@@ -42,7 +32,7 @@ struct SshCommand: ParsableCommand {
         var bits: Int?
 
         func run() throws {
-            try GenerateSSHKey(title: title, hosts: hosts, confirm: confirm, type: type, bits: bits)
+            try GenerateSSHKey(title: key.title, hosts: key.hosts, confirm: key.confirm, type: type, bits: bits)
                 .run(in: global.context())
         }
     }
@@ -98,21 +88,16 @@ struct SshCommand: ParsableCommand {
         @Argument(help: "The private key file (e.g. ~/.ssh/id_ed25519).")
         var file: String
 
-        @Option(help: "Its name in the vault, and its public key's comment.")
-        var title: String
-
-        @Option(name: .customLong("host"), help: "A host it is for (repeatable).")
-        var hosts: [String] = []
-
-        @Option(help: "Approval of its signatures: each, session or never.")
-        var confirm: SSHKeyItem.ConfirmPolicy = .session
+        @OptionGroup var key: SSHKeyOptions
 
         @Option(help: "Read the key's passphrase from this descriptor's first line.")
         var passphraseFd: Int32?
 
         func run() throws {
-            try ImportSSHKey(file: file, title: title, hosts: hosts, confirm: confirm, passphraseFD: passphraseFd)
-                .run(in: global.context())
+            try ImportSSHKey(
+                file: file, title: key.title, hosts: key.hosts, confirm: key.confirm, passphraseFD: passphraseFd
+            )
+            .run(in: global.context())
         }
     }
 
