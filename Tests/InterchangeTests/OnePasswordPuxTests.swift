@@ -72,6 +72,18 @@ struct OnePasswordPuxTests {
         return path
     }
 
+    @Test("times past what milliseconds can count are dropped, not a crash: the entry is still imported")
+    func timesOutOfRange() throws {
+        // 2^63 - 1 seconds: times 1000 overflowed Int64 and stopped `pwtui import`.
+        let data = Self.exportData.replacingOccurrences(
+            of: #""createdAt": 1700000000, "updatedAt": 1700000100"#,
+            with: #""createdAt": 9223372036854775807, "updatedAt": 9223372036854776"#)
+        #expect(data != Self.exportData)
+        let batch = try ImportReader.read(try archive(data))
+        let github = try #require(batch.entries.first { $0.title == "GitHub" })
+        #expect(github.created == nil && github.modified == nil)
+    }
+
     @Test(
         "logins (TOTP, hidden fields, history, several URLs), a card, a secure note and an identity; the trash listed",
         arguments: [false, true])
