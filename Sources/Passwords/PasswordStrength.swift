@@ -24,6 +24,13 @@ import Glibc
 /// The result is a guess count; bits are its base-2 logarithm.
 ///
 /// The password is never copied: every matcher reads the caller's buffer.
+///
+/// Only the first `examinedBytes` are judged, as zxcvbn tells its users to do: covering a password
+/// of n bytes with pieces is O(n²) runs × O(n) piece counts, so 1,600 bytes took a minute and
+/// an SSH key's 3,500 hex digits held the agent for longer (KeePassXC froze the same way on long
+/// tokens, keepassxc #7712). The rest can only add guesses, so the prefix's estimate is a lower
+/// bound: a long password is never called stronger than its start, and any secret is rated in
+/// about a millisecond (docs/password-strength.md).
 public struct PasswordStrength: Equatable, Sendable {
     /// The estimated number of guesses.
     public let guesses: Double
@@ -41,6 +48,9 @@ public struct PasswordStrength: Equatable, Sendable {
     /// moderate unlock cost; 2^60 are out of reach.
     public static let fairBits = 40
     public static let strongBits = 60
+    /// How much of a password is judged: 100 bytes are 2^600 guesses of random lowercase, far
+    /// past `strongBits`, so nothing a longer password holds can change a verdict to stronger.
+    public static let examinedBytes = 100
 
     public var verdict: Verdict {
         bits < Self.fairBits ? .weak : bits < Self.strongBits ? .fair : .strong
@@ -66,13 +76,22 @@ public struct PasswordStrength: Equatable, Sendable {
         keyboards: [KeyboardLayout] = [.qwerty, .keypad], referenceYear: Int = PasswordStrength.currentYear
     ) {
         let finder = PatternFinder(
-            password: password, dictionary: dictionary, keyboards: keyboards, referenceYear: referenceYear)
+            password: Self.examinedPrefix(of: password), dictionary: dictionary, keyboards: keyboards,
+            referenceYear: referenceYear)
         let best = finder.cheapestCover()
         guesses = best.guesses
         // Long passwords overflow a Double's guess count (infinity): far beyond any verdict.
         bits = best.guesses > 1 ? Int(min(log2(best.guesses), 1024)) : 0
         weakness = best.weakness
         withoutDictionary = dictionary.isEmpty
+    }
+
+    /// The first `examinedBytes` of `password`, cut before a character rather than inside one.
+    static func examinedPrefix(of password: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard password.count > examinedBytes else { return password }
+        var end = examinedBytes
+        while end > 0, password[end] & 0xC0 == 0x80 { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: password[..<end])
     }
 
     public static var currentYear: Int {
@@ -142,15 +161,18 @@ struct PatternFinder {
                 start: pattern.start, end: pattern.end, kind: pattern.kind, guesses: max(pattern.guesses, floor))
         }
         let byEnd = Dictionary(grouping: patterns) { $0.end }
+        let runs = BruteforceRuns(password)
 
         // best[k][l]: the cheapest product of guesses covering bytes 0 ..< k with l pieces, and
         // its last piece (the others are found by stepping back). Brute force never follows
-        // brute force (one run, not two).
+        // brute force (one run, not two). Arrays, not dictionaries: this loop is the estimate's
+        // whole cost, O(n³) over the examined bytes.
         struct Cover { var product: Double; var last: PasswordPattern? }
-        var best = [[Int: Cover]](repeating: [:], count: count + 1)
+        var best = (0 ... count).map { [Cover?](repeating: nil, count: $0 + 1) }
         best[0][0] = Cover(product: 1, last: nil)
         func offer(_ pattern: PasswordPattern) {
-            for (pieces, cover) in best[pattern.start] {
+            for pieces in 0 ... pattern.start {
+                guard let cover = best[pattern.start][pieces] else { continue }
                 if pattern.kind == .bruteforce, cover.last?.kind == .bruteforce { continue }
                 let product = cover.product * pattern.guesses
                 if let known = best[pattern.end][pieces + 1], known.product <= product { continue }
@@ -158,11 +180,12 @@ struct PatternFinder {
             }
         }
         for end in 1 ... count {
-            for start in 0 ..< end { offer(bruteforce(start, end)) }
+            for start in 0 ..< end { offer(runs.pattern(start, end)) }
             for pattern in byEnd[end] ?? [] { offer(pattern) }
         }
         var cheapest = (guesses: Double.infinity, pieces: 0)
-        for (pieces, cover) in best[count] {
+        for (pieces, cover) in best[count].enumerated() {
+            guard let cover else { continue }
             let guesses = factorial(pieces) * cover.product + pow(Self.pieceCountFactor, Double(pieces - 1))
             if guesses < cheapest.guesses { cheapest = (guesses, pieces) }
         }
@@ -175,29 +198,6 @@ struct PatternFinder {
         let weakness = chosen.filter { $0.kind != .bruteforce }.max { $0.end - $0.start < $1.end - $1.start }?
             .description
         return (cheapest.guesses, weakness)
-    }
-
-    // MARK: Brute force
-
-    /// Every character of the run drawn from the classes it uses.
-    func bruteforce(_ start: Int, _ end: Int) -> PasswordPattern {
-        var lower = false, upper = false, digit = false, symbol = false, other = false
-        var characters = 0
-        for index in start ..< end {
-            let byte = password[index]
-            if byte & 0xC0 != 0x80 { characters += 1 }
-            switch byte {
-            case 0x61 ... 0x7A: lower = true
-            case 0x41 ... 0x5A: upper = true
-            case 0x30 ... 0x39: digit = true
-            case 0x80...: other = true
-            default: symbol = true
-            }
-        }
-        let pool = (lower ? 26 : 0) + (upper ? 26 : 0) + (digit ? 10 : 0) + (symbol ? 33 : 0) + (other ? 100 : 0)
-        let guesses = pow(Double(max(pool, 2)), Double(max(characters, 1)))
-        let floor = characters == 1 ? Self.minimumGuessesSingleCharacter + 1 : Self.minimumGuesses + 1
-        return PasswordPattern(start: start, end: end, kind: .bruteforce, guesses: max(guesses, floor))
     }
 
     // MARK: Dictionary words
@@ -472,6 +472,51 @@ struct PatternFinder {
         if let y = year(2), isMonth(1), isDay(0) { return y }
         if let y = year(2), isMonth(0), isDay(1) { return y }
         return nil
+    }
+}
+
+/// Brute force over a run: every character drawn from the classes the run uses. Counted from
+/// prefix sums, so a run's cost is O(1) however long it is (the cover asks for every run).
+struct BruteforceRuns {
+    /// For each class (lower, upper, digit, symbol, other) and each k, how many of bytes 0 ..< k
+    /// are of that class; and how many of them start a character.
+    private let classCounts: [[Int]]
+    private let characterCounts: [Int]
+    private static let poolSizes = [26, 26, 10, 33, 100]
+
+    init(_ password: UnsafeRawBufferPointer) {
+        var classes = [[Int]](repeating: [0], count: Self.poolSizes.count)
+        var characters = [0]
+        var running = [Int](repeating: 0, count: Self.poolSizes.count)
+        var characterCount = 0
+        for byte in password {
+            let kind: Int
+            switch byte {
+            case 0x61 ... 0x7A: kind = 0
+            case 0x41 ... 0x5A: kind = 1
+            case 0x30 ... 0x39: kind = 2
+            case 0x80...: kind = 4
+            default: kind = 3
+            }
+            running[kind] += 1
+            for index in classes.indices { classes[index].append(running[index]) }
+            if byte & 0xC0 != 0x80 { characterCount += 1 }
+            characters.append(characterCount)
+        }
+        classCounts = classes
+        characterCounts = characters
+    }
+
+    func pattern(_ start: Int, _ end: Int) -> PasswordPattern {
+        var pool = 0
+        for (index, counts) in classCounts.enumerated() where counts[end] > counts[start] {
+            pool += Self.poolSizes[index]
+        }
+        let characters = characterCounts[end] - characterCounts[start]
+        let guesses = pow(Double(max(pool, 2)), Double(max(characters, 1)))
+        let floor =
+            characters == 1 ? PatternFinder.minimumGuessesSingleCharacter + 1 : PatternFinder.minimumGuesses + 1
+        return PasswordPattern(start: start, end: end, kind: .bruteforce, guesses: max(guesses, floor))
     }
 }
 

@@ -50,6 +50,20 @@ public enum SSHPrivateKey {
         }
     }
 
+    /// What kind of key `key` is and how many bits: what `pwtui audit` judges an SSH key by (a
+    /// private key is not a password; a dictionary estimate of its digits means nothing).
+    public static func size(_ key: borrowing SecureBytes) throws -> SSHKeySize {
+        if key.count == Ed25519.seedByteCount { return SSHKeySize(type: .ed25519, bits: 256) }
+        switch try OpenSSLKey.publicKey(der: key) {
+        case .rsa(_, let modulus):
+            let significant = modulus.drop { $0 == 0 }
+            let leading = significant.first.map { $0.leadingZeroBitCount } ?? 0
+            return SSHKeySize(type: .rsa, bits: significant.count * 8 - leading)
+        case .ecdsaP256:
+            return SSHKeySize(type: .ecdsa, bits: 256)
+        }
+    }
+
     /// The signature blob of `data` by `key`. An RSA key signs with `rsa-sha2-256` or `-512` as
     /// the request's flags ask; without either flag it asks for SHA-1 `ssh-rsa`, which is refused
     /// (nil): OpenSSH has not used it by default since 8.8, and a signature over SHA-1 can be forged
@@ -71,4 +85,16 @@ public enum SSHPrivateKey {
                 r: Array(signature.prefix(32)), s: Array(signature.suffix(32)))
         }
     }
+}
+
+/// An SSH key's type and size in bits (an RSA key's modulus; 256 for Ed25519 and P-256).
+public struct SSHKeySize: Equatable, Sendable {
+    public let type: SSHKeyType
+    public let bits: Int
+
+    /// RSA under 2048 bits is weak (NIST SP 800-57: 1024-bit RSA fell below 80 bits of security
+    /// and was disallowed after 2013); Ed25519 and P-256 offer about 128 bits.
+    public static let minimumRSABits = 2048
+
+    public var isWeak: Bool { type == .rsa && bits < Self.minimumRSABits }
 }

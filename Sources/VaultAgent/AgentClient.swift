@@ -51,14 +51,14 @@ public struct AgentClient: Sendable {
         guard let connection = connector() else { return nil }
         defer { connection.descriptor.close() }
         try connection.send(request)
-        return try connection.receive(AgentReply.self)
+        return try connection.waiting(request.answerTimeout).receive(AgentReply.self)
     }
 
     public func request(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> AgentMessage<AgentReply>? {
         guard let connection = connector() else { return nil }
         defer { connection.descriptor.close() }
         try connection.send(request, payload: payload)
-        return try connection.receive(AgentReply.self)
+        return try connection.waiting(request.answerTimeout).receive(AgentReply.self)
     }
 
     /// Sends `request` without waiting for the answer (an unlock handed over in passing: the

@@ -21,6 +21,12 @@ public struct AgentConnection {
         deadline = .after(timeout)
     }
 
+    /// The same connection with a fresh deadline of `timeout`: a reply awaited for as long as its
+    /// request may take.
+    public func waiting(_ timeout: Duration) -> AgentConnection {
+        AgentConnection(descriptor, timeout: timeout)
+    }
+
     public func send<Body: Codable>(_ body: Body) throws {
         try AgentFraming.line(body, length: 0).withUnsafeBytes { try sendAll($0) }
     }

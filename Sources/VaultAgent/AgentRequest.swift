@@ -38,6 +38,22 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// are; only the report, without a secret, comes back.
     case audit(vault: String, options: AuditOptions)
 
+    /// How long long work (`isLongWork`) may take in the agent before it gives up; a client waits
+    /// for its answer a little longer (`answerTimeout`).
+    public static let longWorkTime = Duration.seconds(60)
+
+    /// Work that grows with the vault (an audit reads every secret): done on a copy, outside the
+    /// agent's turns, within `longWorkTime`, and given up when its client hangs up.
+    public var isLongWork: Bool {
+        if case .audit = self { return true }
+        return false
+    }
+
+    /// How long a client waits for the answer once the request is sent.
+    public var answerTimeout: Duration {
+        isLongWork ? Self.longWorkTime + .seconds(5) : AgentClient.answerTimeout
+    }
+
     /// The vault a request is about; nil for the agent's own operations.
     public var vault: String? {
         switch self {

@@ -5,16 +5,21 @@ import VaultCrypto
 import VaultModel
 
 /// What the agent does with a request: the vault it holds, and every operation on it. The
-/// server below only carries requests to it and answers back, one request at a time.
-public protocol AgentHandler: AnyObject {
-    /// One request's work. Never called for two requests at once. Errors are the handler's to
+/// server below only carries requests to it and answers back; requests arrive side by side, each
+/// on its connection's thread, and the handler takes its own turns (readers together, writers
+/// alone: `AgentService`).
+public protocol AgentHandler: AnyObject, Sendable {
+    /// One request's work, called for several requests at once. Errors are the handler's to
     /// turn into a `.refused` reply. `peer`: the pid of the process that sent it (SO_PEERCRED),
     /// which waits for the answer meanwhile: who asks, for credentials bound to programs.
-    func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer
-    /// Called from the accept loop whenever no request is being handled: the idle lock.
+    /// `limit`: when long work must end (its client gone, the agent stopping, its deadline).
+    func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
+        -> AgentAnswer
+    /// Called from the accept loop about four times a second: the idle lock. Must not wait.
     func idle()
-    /// Called once when the server stops: the vault is dropped.
-    func stop()
+    /// Called once when the server stops: the vault is dropped if that can be done within
+    /// `time` (a write in progress finishes first); the process ends either way.
+    func stop(within time: Duration)
 }
 
 /// A reply and, for a `get`, the requested field in protected memory.
@@ -32,25 +37,26 @@ public struct AgentAnswer: ~Copyable {
 /// directory; a peer of any other uid is refused before it is read.
 ///
 /// Clients are served concurrently, so that a silent or slow one holds up nobody: each connection
-/// is read and answered on a thread of its own, within a deadline for the whole request, and only
-/// the handler's work takes turns (under `turn`). At most `maximumConnections` are open; one more
-/// evicts the oldest that has not finished sending its request. The main thread only accepts and
-/// calls the handler's `idle`, and never waits for a request: it skips `idle` whenever a request
-/// holds the turn (a request is a use anyway). It stops on a `stop` request, on SIGTERM, SIGHUP or
-/// SIGINT, and when its socket is removed (the runtime directory cleaned up at logout: nobody can
-/// reach it any more).
+/// is read and answered on a thread of its own, within a deadline for the whole request, and the
+/// handler decides what its work may share (docs/agent.md, "Concurrency"). At most
+/// `maximumConnections` are open; one more evicts the oldest that has not finished sending its
+/// request. The main thread only accepts and calls the handler's `idle`, and never waits for a
+/// request. It stops on a `stop` request, on SIGTERM, SIGHUP or SIGINT (within a second, whatever
+/// the requests are doing: they are abandoned), and when its socket is removed (the runtime
+/// directory cleaned up at logout: nobody can reach it any more).
 ///
 /// With an `SSHAgentServer`, OpenSSH's clients are served on a second socket beside the first,
-/// accepted on a thread of its own and handled under the same turn; it stops when this does.
+/// accepted on a thread of its own and handled by the same handler; it stops when this does.
 public final class AgentServer: @unchecked Sendable {
     public static let maximumConnections = 32
     /// For a client to send its whole request, and again for it to take the whole answer.
     public static let requestTimeout = Duration.seconds(5)
 
+    /// How long a stopping agent waits for a write in progress before it ends without it.
+    public static let stopTime = Duration.milliseconds(600)
+
     public let socketPath: String
     private let handler: any AgentHandler
-    /// Held for a request's work in the handler, and by `idle`.
-    private let turn = Lock()
     /// Guards `stopping` and `socketRemoved`; held only to read or set them, so the accept loop
     /// never waits behind a request.
     private let control = Lock()
@@ -109,16 +115,12 @@ public final class AgentServer: @unchecked Sendable {
         while !isStopping() {
             if SignalFlag.received != nil { break }
             if !FileSystem.exists(socketPath) { break }
-            if turn.tryLock() {
-                handler.idle()
-                turn.unlock()
-            }
+            handler.idle()
             guard let client = try? UnixSocket.accept(on: listener, waitingAtMost: .milliseconds(250)) else { continue }
             admit(client)
         }
-        turn.lock()
-        handler.stop()
-        turn.unlock()
+        control.withLock { stopping = true }
+        handler.stop(within: Self.stopTime)
     }
 
     /// A connection to this server without its socket: one end of a socket pair, the other
@@ -134,7 +136,7 @@ public final class AgentServer: @unchecked Sendable {
     private func startSSHAgent(socketPath path: String, handler sshHandler: any SSHAgentHandler) throws
         -> SSHAgentServer
     {
-        let server = SSHAgentServer(socketPath: path, handler: sshHandler, turn: turn)
+        let server = SSHAgentServer(socketPath: path, handler: sshHandler)
         let listener = try server.listen()
         do {
             try DetachedThread.start { [self] in
@@ -206,7 +208,7 @@ public final class AgentServer: @unchecked Sendable {
             registry.lock()
             open[descriptor]?.receiving = false
             registry.unlock()
-            answer = handleInTurn(message.body, &message.payload, peer: descriptor.peerProcessID)
+            answer = handle(message.body, &message.payload, peer: descriptor.peerProcessID, on: descriptor)
         } catch AgentError.timedOut(let seconds) {
             answer = AgentAnswer(
                 .refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
@@ -222,12 +224,14 @@ public final class AgentServer: @unchecked Sendable {
         }
     }
 
-    private func handleInTurn(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
-        turn.lock()
-        defer { turn.unlock() }
-        let answer = handler.handle(request, payload: &payload, peer: peer)
+    private func handle(
+        _ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?, on descriptor: FileDescriptor
+    ) -> AgentAnswer {
+        let limit = AgentWorkLimit(deadline: .now + AgentRequest.longWorkTime) { [self] in
+            descriptor.hasHungUp || isStopping()
+        }
+        let answer = handler.handle(request, payload: &payload, peer: peer, limit: limit)
         if request == .stop {
-            handler.stop()
             control.lock()
             stopping = true
             // Gone at once for whoever comes next (an `agent start` right after `agent stop`),

@@ -31,39 +31,26 @@ import VaultCrypto
 // length zero, or cut short by the client closing, is refused by closing the connection: after
 // a framing error nothing later on it can be trusted to start where a message starts.
 //
-// The work — which keys, which signature — is the handler's (`SSHAgentHandler`), under the same
-// turn as pwtui's own requests, so a signature never races an unlock or a save. A signature is
-// the one request the handler is given without the turn: it may ask the user to approve it (a
-// minute at most), and takes the turn only to decide and to sign, so nobody else waits on the
-// user. A binding's signature is checked here, before the handler hears of it; a
-// binding that does not verify is refused, and the connection stays as it was.
+// The work — which keys, which signature — is the handler's (`SSHAgentHandler`), which takes the
+// same turns as for pwtui's own requests, so a signature never races an unlock or a save, and
+// leaves them while a person is asked to approve one (a minute at most), so nobody else waits on
+// the user. A binding's signature is checked here, before the handler hears of it; a binding
+// that does not verify is refused, and the connection stays as it was.
 
-/// What the ssh-agent socket asks of pwtui's agent.
-public protocol SSHAgentHandler: AnyObject {
+/// What the ssh-agent socket asks of pwtui's agent. Called for several connections at once: the
+/// handler takes its own turns.
+public protocol SSHAgentHandler: AnyObject, Sendable {
     /// The keys to offer on `connection` (its peer, the host it is bound to), in order; while
     /// locked, only what can be listed without the vault (pwtui's: the identity store's).
     func sshIdentities(for connection: SSHAgentConnection) -> [SSHAgentProtocol.Identity]
     /// The signature blob of `data` by the key whose public blob is `keyBlob`; nil to refuse
-    /// (locked, no such key, a key that cannot sign for this peer or destination).
+    /// (locked, no such key, a key that cannot sign for this peer or destination). May ask the
+    /// user first, without holding up anybody else's request meanwhile.
     func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection) -> [UInt8]?
-    /// As `sshSign(keyBlob:data:flags:for:)`, called WITHOUT the server's turn held: the handler
-    /// takes `turn` for its own work, and may leave it while a person is asked to approve the
-    /// signature (a minute, at most), so that every other request is answered meanwhile. By
-    /// default, the other under the turn.
-    func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection, taking turn: Lock)
-        -> [UInt8]?
     /// `ssh-add -x`: lock (the vault is dropped, as `pwtui agent lock` drops it).
     func sshLock()
     /// `ssh-add -X`: unlock with `password`, the vault's master password; false when it is wrong.
     func sshUnlock(password: consuming SecureBytes) -> Bool
-}
-
-extension SSHAgentHandler {
-    public func sshSign(
-        keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection, taking turn: Lock
-    ) -> [UInt8]? {
-        turn.withLock { sshSign(keyBlob: keyBlob, data: data, flags: flags, for: connection) }
-    }
 }
 
 /// `pwtui agent`'s second socket: OpenSSH's clients served from the vault (see above).
@@ -72,8 +59,6 @@ public final class SSHAgentServer: @unchecked Sendable {
 
     public let socketPath: String
     private let handler: any SSHAgentHandler
-    /// Shared with `AgentServer`: held for the handler's work.
-    private let turn: Lock
     private let messageTimeout: Duration
     private let idleTimeout: Duration
     private let registry = Lock()
@@ -83,12 +68,11 @@ public final class SSHAgentServer: @unchecked Sendable {
     private var listening: (device: UInt64, inode: UInt64)?
 
     public init(
-        socketPath: String, handler: any SSHAgentHandler, turn: Lock, messageTimeout: Duration = .seconds(5),
+        socketPath: String, handler: any SSHAgentHandler, messageTimeout: Duration = .seconds(5),
         idleTimeout: Duration = .seconds(60)
     ) {
         self.socketPath = socketPath
         self.handler = handler
-        self.turn = turn
         self.messageTimeout = messageTimeout
         self.idleTimeout = idleTimeout
     }
@@ -224,8 +208,6 @@ public final class SSHAgentServer: @unchecked Sendable {
         // derivation; the handler's answer is success or failure.
         if type == SSHAgentProtocol.MessageType.lock.rawValue || type == SSHAgentProtocol.MessageType.unlock.rawValue {
             guard let password = SSHAgentProtocol.password(in: body) else { return SSHAgentProtocol.failure }
-            turn.lock()
-            defer { turn.unlock() }
             if type == SSHAgentProtocol.MessageType.lock.rawValue {
                 handler.sshLock()
                 return SSHAgentProtocol.message(.success)
@@ -243,7 +225,7 @@ public final class SSHAgentServer: @unchecked Sendable {
         } catch {
             return SSHAgentProtocol.failure
         }
-        // A binding is the connection's own business: checked and recorded without the turn.
+        // A binding is the connection's own business: checked and recorded without the handler.
         if case .sessionBind(let bind) = request {
             guard let hostKey = try? SSHHostKey(blob: bind.hostKey),
                 hostKey.verifies(bind.signature, of: bind.sessionID),
@@ -254,14 +236,10 @@ public final class SSHAgentServer: @unchecked Sendable {
         }
         switch request {
         case .requestIdentities:
-            turn.lock()
-            defer { turn.unlock() }
             return SSHAgentProtocol.identitiesAnswer(handler.sshIdentities(for: connection))
         case .sign(let keyBlob, let data, let flags):
-            // The handler takes the turn itself: it leaves it while the user is asked.
             guard connection.allowsSigning(data),
-                let signature = handler.sshSign(
-                    keyBlob: keyBlob, data: data, flags: flags, for: connection, taking: turn)
+                let signature = handler.sshSign(keyBlob: keyBlob, data: data, flags: flags, for: connection)
             else { return SSHAgentProtocol.failure }
             return SSHAgentProtocol.signResponse(signatureBlob: signature)
         case .sessionBind, .unsupported:

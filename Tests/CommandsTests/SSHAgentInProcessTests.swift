@@ -76,7 +76,7 @@ struct SSHAgentInProcessTests {
         SSHAgentServer, FileDescriptor
     ) {
         let server = SSHAgentServer(
-            socketPath: "", handler: handler, turn: Lock(), messageTimeout: messageTimeout,
+            socketPath: "", handler: handler, messageTimeout: messageTimeout,
             idleTimeout: .seconds(2))
         let connection = try #require(server.connectInProcess())
         return (server, connection)
@@ -325,8 +325,10 @@ struct SSHAgentInProcessTests {
     final class KindlessAgent: AgentHandler {
         let service: AgentService
         init(_ service: AgentService) { self.service = service }
-        func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
-            var answer = service.handle(request, payload: &payload, peer: peer)
+        func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
+            -> AgentAnswer
+        {
+            var answer = service.handle(request, payload: &payload, peer: peer, limit: limit)
             if case .identity(let identity) = answer.reply {
                 answer.reply = .identity(
                     IdentityStore.Identity(
@@ -336,7 +338,7 @@ struct SSHAgentInProcessTests {
             return answer
         }
         func idle() { service.idle() }
-        func stop() { service.stop() }
+        func stop(within time: Duration) { service.stop(within: time) }
     }
 
     @Test("an agent of an older version that saves the key as a login: generate says so and prints no key")

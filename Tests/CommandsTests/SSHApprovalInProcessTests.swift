@@ -88,8 +88,7 @@ struct SSHApprovalInProcessTests {
     /// Signs "data" with `blob` for `peer`, on a connection bound to `destination`'s host key
     /// when given (as `session-bind@openssh.com` binds it).
     static func sign(
-        _ fixture: AgentInProcessTests.Fixture, _ blob: [UInt8], peer: Int32 = 100, destination: String? = nil,
-        turn: Lock = Lock()
+        _ fixture: AgentInProcessTests.Fixture, _ blob: [UInt8], peer: Int32 = 100, destination: String? = nil
     ) -> Bool {
         let bindings = destination.map {
             [SSHAgentConnection.Binding(hostKey: hostKey($0), sessionID: [1], isForwarding: false)]
@@ -97,7 +96,7 @@ struct SSHApprovalInProcessTests {
         let request = SSHSignRequest(
             keyBlob: blob, data: Array("data".utf8), flags: 0,
             connection: SSHAgentConnection(peer: peer, bindings: bindings ?? []))
-        return fixture.service.sshSign(request, taking: turn) != nil
+        return fixture.service.sshSign(request) != nil
     }
 
     @Test("never signs unasked; each asks every time; a no refuses")
@@ -138,30 +137,31 @@ struct SSHApprovalInProcessTests {
         #expect(Self.sign(fixture, blob), "after a lock: asked again")
         #expect(user.questions.count == 5)
         // The idle lock forgets as well.
-        fixture.service.stop()
+        fixture.service.stop(within: .seconds(1))
         _ = try fixture.unlock()
         #expect(!Self.sign(fixture, blob), "asked again, and the answers are used up: no")
         #expect(user.questions.count == 6)
     }
 
-    @Test("the turn is free while the user is asked: other requests are answered; a lock meanwhile voids the yes")
+    @Test("no turn is held while the user is asked: reads and writes are answered; a lock meanwhile voids the yes")
     func turnNotHeld() throws {
         let user = Prompter(answers: [.yes, .yes], holding: true)
         let (made, blob) = try Self.agent(.each, user)
         nonisolated(unsafe) let fixture = made
-        let turn = Lock()
         let signed = Lock()
         nonisolated(unsafe) var result: Bool?
         let thread = Thread {
-            let ok = Self.sign(fixture, blob, turn: turn)
+            let ok = Self.sign(fixture, blob)
             signed.withLock { result = ok }
         }
         thread.start()
         #expect(Self.poll(timeout: .seconds(5)) { user.questions.count == 1 })
-        // Asked, and waiting for the user: the turn can be taken, another request served under it.
-        #expect(turn.tryLock())
+        // Asked, and waiting for the user: a read and a write are served meanwhile.
         #expect(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).count == 1)
-        turn.unlock()
+        var nothing = try SecureBytes(zeros: 0)
+        let write = fixture.service.handle(
+            .write(vault: fixture.context.vaultPath, change: .remove(id: UUID().uuidString)), payload: &nothing)
+        if case .refused(let status, _) = write.reply { #expect(status == .noMatch, "answered, not held") }
         user.release()
         #expect(Self.poll(timeout: .seconds(5)) { signed.withLock { result } != nil })
         #expect(signed.withLock { result } == true)
@@ -170,16 +170,14 @@ struct SSHApprovalInProcessTests {
         let second = Prompter(answers: [.yes], holding: true)
         fixture.context.sshPrompter = second
         let thread2 = Thread {
-            let ok = Self.sign(fixture, blob, turn: turn)
+            let ok = Self.sign(fixture, blob)
             signed.withLock { result = ok }
         }
         signed.withLock { result = nil }
         thread2.start()
         #expect(Self.poll(timeout: .seconds(5)) { second.questions.count == 1 })
         var none = try SecureBytes(zeros: 0)
-        turn.lock()
-        _ = fixture.service.handle(.lock, payload: &none, peer: nil)
-        turn.unlock()
+        _ = fixture.service.handle(.lock, payload: &none)
         _ = try fixture.unlock()
         second.release()
         #expect(Self.poll(timeout: .seconds(5)) { signed.withLock { result } != nil })

@@ -102,6 +102,9 @@ public struct AuditCredentials {
             case .weak(let bits, let reason):
                 fields.append("\"bits\":\(bits)")
                 fields.append("\"reason\":\(reason.map(JSONText.quote) ?? "null")")
+            case .weakKey(let type, let bits):
+                fields.append("\"key_type\":\(JSONText.quote(type))")
+                fields.append("\"bits\":\(bits)")
             case .reused(let elsewhere):
                 let places = elsewhere.map { place in
                     "{\"id\":\(JSONText.quote(place.id.uuidString.lowercased())),"

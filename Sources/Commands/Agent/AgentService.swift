@@ -14,134 +14,184 @@ import VaultModel
 /// Before answering it re-reads the vault if another process saved it (with the data key it
 /// holds, when the keys are unchanged; a new master password locks it). It locks — dropping the
 /// vault, whose protected memory is zeroed as it is freed — after the idle timeout (reset by each
-/// use), on `lock`, and when the server stops. `AgentServer` carries the requests here, one at a
-/// time.
-public final class AgentService: AgentHandler {
+/// use), on `lock`, and when the server stops.
+///
+/// Requests arrive side by side (`AgentServer`), and take turns on the vault (`turns`): reads
+/// (`get`, `values`, listing, `show`, a signature) run together; a write (`unlock` taking effect,
+/// `lock`, a change and its save, a merge, a reload after another process saved) runs alone, and
+/// holds back reads only while it writes. Nothing slow happens in a turn: a key derivation runs
+/// before its unlock takes the turn, a question to the user between two turns, and long work (an
+/// audit) on a copy of what it needs, taken in a read turn and worked on outside any, within its
+/// `AgentWorkLimit` (docs/agent.md, "Concurrency").
+public final class AgentService: AgentHandler, @unchecked Sendable {
+    // @unchecked: `vault` is read in a read turn and replaced in a write turn; `lastUse` under
+    // `clock`; `sshApprovals` under `approvals`; the context's caches are filled before any
+    // request (`init`) and those that change are locked where they live.
     let context: CommandContext
     private let idleTimeout: Duration
+    /// Readers together, a writer alone: every use of `vault`.
+    private let turns = ReadWriteLock()
     private var vault: Vault? {
         // Any lock (a request, `ssh-add -x`, the idle timeout, a stop, a master password changed
         // elsewhere) forgets every approval given for the session.
-        didSet { if vault == nil { sshApprovals.forget() } }
+        didSet { if vault == nil { approvals.withLock { sshApprovals.forget() } } }
     }
+    private let clock = Lock()
     private var lastUse = ContinuousClock.now
-    /// The `session` policy's approvals (`SSHSessionApprovals`), under the turn.
-    var sshApprovals = SSHSessionApprovals()
-    /// One question to the user at a time (`SSHSignApproval`), never under the turn.
+    /// The `session` policy's approvals (`SSHSessionApprovals`), under `approvals`.
+    private(set) var sshApprovals = SSHSessionApprovals()
+    private let approvals = Lock()
+    /// One question to the user at a time (`SSHSignApproval`), never in a turn.
     let sshAsking = Lock()
-    /// Whether a vault is held (for the SSH socket's decisions, under the turn).
-    var isUnlocked: Bool { vault != nil }
 
     public init(context: CommandContext, idleTimeout: Duration) {
         self.context = context
         self.idleTimeout = idleTimeout
+        // What the context resolves once and keeps, resolved now, before requests share it.
+        _ = try? context.settings()
+        _ = context.vaultPath
+        _ = context.suffixes
+        _ = context.usageHistory
+        _ = context.sshPrompter
     }
 
     public func idle() {
-        if vault != nil, ContinuousClock.now - lastUse >= idleTimeout { vault = nil }
+        guard ContinuousClock.now - clock.withLock({ lastUse }) >= idleTimeout else { return }
+        // Never waits: a request in a turn is a use anyway.
+        _ = turns.tryWrite { if vault != nil { vault = nil } }
     }
 
-    public func stop() {
-        vault = nil
+    public func stop(within time: Duration) {
+        // A write in progress (a save) finishes first, or the process ends without waiting for
+        // it; the kernel frees the protected memory then, and nothing was ever swapped or dumped.
+        _ = turns.tryWrite(within: time) { vault = nil }
     }
 
-    public func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
+    /// Whether a vault is held.
+    var isUnlocked: Bool { turns.read { vault != nil } }
+
+    /// Postpones the idle lock.
+    private func touch() {
+        clock.withLock { lastUse = .now }
+    }
+
+    public func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
+        -> AgentAnswer
+    {
         do {
-            return try answer(request, &payload, peer: peer)
+            return try answer(request, &payload, peer: peer, limit: limit)
         } catch {
             return AgentAnswer(.refused(status: ExitStatus(error) ?? .ioError, message: "\(error)"))
         }
     }
 
-    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?) throws -> AgentAnswer {
+    /// `handle` for a request made inside the agent (the ssh-agent socket's lock and unlock).
+    func handle(_ request: AgentRequest, payload: inout SecureBytes) -> AgentAnswer {
+        handle(request, payload: &payload, peer: nil, limit: .none)
+    }
+
+    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
+        throws -> AgentAnswer
+    {
         switch request {
         case .status:
-            let idle =
-                vault == nil ? 0 : max(0, Int((idleTimeout - (ContinuousClock.now - lastUse)).components.seconds))
+            let since = clock.withLock { ContinuousClock.now - lastUse }
+            let locked = turns.read { vault == nil }
+            let idle = locked ? 0 : max(0, Int((idleTimeout - since).components.seconds))
             return AgentAnswer(
                 .status(
                     state: AgentStatus(
-                        locked: vault == nil, vault: context.vaultPath, locksInSeconds: idle, pid: CurrentProcess.id)))
+                        locked: locked, vault: context.vaultPath, locksInSeconds: idle, pid: CurrentProcess.id)))
         case .unlock:
             // The vault's one opening: the generation check, the identity store rebuilt if missing
             // or stale, and an interrupted passwd's note removed (nobody reads the agent's stderr,
-            // so the notice is the unlocking client's to say).
+            // so the notice is the unlocking client's to say). The key derivation takes up to
+            // seconds: before the turn, so that nobody waits for it.
             let interrupted = PasswordChangeMarker.pending(vaultPath: context.vaultPath)?.marker
             let opened = try context.open(context.vaultPath, password: payload, interrupted: interrupted)
             payload.removeAll()
-            vault = opened
-            lastUse = .now
+            turns.write { vault = opened }
+            touch()
             return AgentAnswer(.done)
         case .lock, .stop:
-            vault = nil
+            turns.write { vault = nil }
             return AgentAnswer(.done)
         case .get(let path, var query, let field):
-            let vault = try unlocked(for: path)
-            // Who asks is the connection's peer, whatever the request says (it cannot say).
-            query.askingProgram = asker(peer, of: vault)
-            let (credential, tied) = try context.rankedAnswer(query, in: vault)
-            return AgentAnswer(
-                .credential(
-                    identity: IdentityStore.Identity(credential), secretSet: credential.secretSet.millisecondsSince1970,
-                    tied: tied),
-                payload: try field.render(credential, from: vault))
+            return try reading(path) { vault in
+                // Who asks is the connection's peer, whatever the request says (it cannot say).
+                query.askingProgram = asker(peer, of: vault)
+                let (credential, tied) = try context.rankedAnswer(query, in: vault)
+                return AgentAnswer(
+                    .credential(
+                        identity: IdentityStore.Identity(credential),
+                        secretSet: credential.secretSet.millisecondsSince1970, tied: tied),
+                    payload: try field.render(credential, from: vault))
+            }
         case .values(let path, let ids, let fields):
             guard ids.count == fields.count else { throw VaultError.invalidRequest("as many fields as ids, please") }
-            let vault = try unlocked(for: path)
-            let asking = asker(peer, of: vault)
-            var values = try SecureBytes(capacity: 256)
-            var lengths: [Int] = []
-            for (id, field) in zip(ids, fields) {
-                var query = CredentialQuery(id: id)
-                query.askingProgram = asking
-                let (credential, _) = try context.rankedAnswer(query, in: vault)
-                let start = values.count
-                try field.render(credential, from: vault).withUnsafeBytes {
-                    try values.append(contentsOf: CredentialField.value(ofRendered: $0))
+            return try reading(path) { vault in
+                let asking = asker(peer, of: vault)
+                var values = try SecureBytes(capacity: 256)
+                var lengths: [Int] = []
+                for (id, field) in zip(ids, fields) {
+                    var query = CredentialQuery(id: id)
+                    query.askingProgram = asking
+                    let (credential, _) = try context.rankedAnswer(query, in: vault)
+                    let start = values.count
+                    try field.render(credential, from: vault).withUnsafeBytes {
+                        try values.append(contentsOf: CredentialField.value(ofRendered: $0))
+                    }
+                    lengths.append(values.count - start)
                 }
-                lengths.append(values.count - start)
+                return AgentAnswer(.values(lengths: lengths), payload: values)
             }
-            return AgentAnswer(.values(lengths: lengths), payload: values)
         case .identities(let path, let username):
             // For a picker when the identity store is off: the same, never written to disk.
-            let vault = try unlocked(for: path)
-            let credentials =
-                username.map { name in vault.contents.credentials.filter { $0.username == name } }
-                ?? vault.contents.credentials
-            return AgentAnswer(
-                .identities(
-                    identities: credentials.map(IdentityStore.Identity.init),
-                    equivalents: vault.contents.equivalents.groups))
+            return try reading(path) { vault in
+                let credentials =
+                    username.map { name in vault.contents.credentials.filter { $0.username == name } }
+                    ?? vault.contents.credentials
+                return AgentAnswer(
+                    .identities(
+                        identities: credentials.map(IdentityStore.Identity.init),
+                        equivalents: vault.contents.equivalents.groups))
+            }
         case .describe(let path, let id):
-            let vault = try unlocked(for: path)
-            return AgentAnswer(.identity(IdentityStore.Identity(try vault.credential(id: id))))
+            return try reading(path) { vault in
+                AgentAnswer(.identity(IdentityStore.Identity(try vault.credential(id: id))))
+            }
         case .view(let path, let id, let view):
-            let vault = try unlocked(for: path)
-            let credential = try vault.credential(id: id)
-            // A revealed password is given like `get` gives it: to the programs it is bound to.
-            if view.reveal { try credential.requireGiven(to: asker(peer, of: vault)) }
-            let lastUsed = context.usageHistory.read().lastUsed(credential.id)
-            return AgentAnswer(
-                .identity(IdentityStore.Identity(credential)),
-                payload: try view.render(credential, from: vault, lastUsed: lastUsed))
+            return try reading(path) { vault in
+                let credential = try vault.credential(id: id)
+                // A revealed password is given like `get` gives it: to the programs it is bound to.
+                if view.reveal { try credential.requireGiven(to: asker(peer, of: vault)) }
+                let lastUsed = context.usageHistory.read().lastUsed(credential.id)
+                return AgentAnswer(
+                    .identity(IdentityStore.Identity(credential)),
+                    payload: try view.render(credential, from: vault, lastUsed: lastUsed))
+            }
         case .write(let path, let change):
-            let vault = try unlocked(for: path)
             defer { payload.removeAll() }
-            do {
-                let identity = try change.apply(to: vault, secret: payload, suffixes: context.suffixes)
-                try context.save(vault)
-                return AgentAnswer(.identity(identity))
-            } catch {
-                // What failed to save must not ride along with the next write.
-                do { try vault.revert() } catch { self.vault = nil }
-                throw error
+            return try turns.write {
+                let vault = try current(path)
+                do {
+                    let identity = try change.apply(to: vault, secret: payload, suffixes: context.suffixes)
+                    try context.save(vault)
+                    return AgentAnswer(.identity(identity))
+                } catch {
+                    // What failed to save must not ride along with the next write.
+                    do { try vault.revert() } catch { self.vault = nil }
+                    throw error
+                }
             }
         case .mergeFiles(let base, let ours, let theirs):
             // Only copies under the key held here: a client can make the agent write nothing but
             // a merged copy of this vault over another copy of it. The key never leaves.
-            guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
-            lastUse = .now
-            let keyring = try vault.keyring()
+            let keyring = try turns.read { () throws -> VaultKeyring in
+                guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
+                return try vault.keyring()
+            }
+            touch()
             if !payload.isEmpty {
                 _ = keyring.adding(password: try payload.withUnsafeBytes { try SecureBytes(copying: $0) })
                 payload.removeAll()
@@ -152,19 +202,97 @@ public final class AgentService: AgentHandler {
                         try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring)
                     }))
         case .mergeCopy(let path, let copy):
-            let vault = try unlocked(for: path)
-            let summary = try heldKeyOnly {
-                try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: try vault.keyring())
+            return try turns.write {
+                let vault = try current(path)
+                let summary = try heldKeyOnly {
+                    try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: try vault.keyring())
+                }
+                if try vault.reloadIfChanged() {
+                    context.rememberSaved(vault.header)
+                    context.syncIdentities(with: vault, saved: true)
+                }
+                return AgentAnswer(.merged(summary))
             }
-            if try vault.reloadIfChanged() {
-                context.rememberSaved(vault.header)
-                context.syncIdentities(with: vault, saved: true)
-            }
-            return AgentAnswer(.merged(summary))
         case .audit(let path, let options):
-            let vault = try unlocked(for: path)
-            return AgentAnswer(.audit(try VaultAudit.report(of: vault, options: options, now: Clock.system.now())))
+            // Every secret is read, and a breach file searched for each: on a copy taken in a
+            // read turn, so that the turn lasts a copy, not the audit.
+            let snapshot = try reading(path) { vault in try vault.contents.snapshot() }
+            return AgentAnswer(
+                .audit(
+                    try VaultAudit.report(of: snapshot, options: options, now: Clock.system.now(), limit: limit)))
         }
+    }
+
+    /// `body` in a read turn with the vault `path` names, current with its file: when another
+    /// process saved it since, it is re-read first in a write turn. Postpones the idle lock.
+    func reading<Result: ~Copyable>(_ path: String, _ body: (Vault) throws -> Result) throws -> Result {
+        let stale = try turns.read { try held(path).isCurrentWithFile() == false }
+        if stale { try turns.write { _ = try current(path) } }
+        return try turns.read {
+            let vault = try held(path)
+            touch()
+            return try body(vault)
+        }
+    }
+
+    /// `body` in a read turn with the vault, nil when locked (the SSH socket lists and asks
+    /// while locked too). As `reading`, current with its file.
+    func readingAny<Result: ~Copyable>(_ body: (Vault?) throws -> Result) rethrows -> Result {
+        if let stale = try? turns.read({ try vault?.isCurrentWithFile() == false }), stale {
+            turns.write { _ = try? current(context.vaultPath) }
+        }
+        return try turns.read {
+            if vault != nil { touch() }
+            return try body(vault)
+        }
+    }
+
+    /// `body` in a write turn with the vault, nil when locked.
+    func writingAny<Result: ~Copyable>(_ body: (Vault?) throws -> Result) rethrows -> Result {
+        try turns.write { try body(vault) }
+    }
+
+    /// The vault when the request is for it and it is unlocked; in any turn.
+    private func held(_ path: String) throws -> Vault {
+        guard path == context.vaultPath else {
+            throw CommandFailure(.interactionRequired, "the agent holds another vault (\(context.vaultPath))")
+        }
+        guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
+        return vault
+    }
+
+    /// `held`, re-read if another process saved it since; in a write turn only. A master
+    /// password changed elsewhere locks the agent.
+    private func current(_ path: String) throws -> Vault {
+        let vault = try held(path)
+        do {
+            if try vault.reloadIfChanged() {
+                // An older file is not remembered as the newest seen (the client warns of it).
+                context.checkRollback(of: vault)
+                context.syncIdentities(with: vault, saved: false)
+            }
+        } catch VaultError.conflict(_, let reason) {
+            self.vault = nil
+            throw CommandFailure(.interactionRequired, "locked: \(reason)")
+        }
+        touch()
+        return vault
+    }
+
+    /// Records a `session` approval (`SSHSignApproval`) if the agent has not locked since
+    /// `epoch`; in a turn, so that no lock comes between the check and the record.
+    @discardableResult
+    func rememberApproval(_ grant: SSHSessionApprovals.Grant, ifEpoch epoch: Int? = nil) -> Bool {
+        approvals.withLock {
+            guard epoch == nil || epoch == sshApprovals.epoch else { return false }
+            sshApprovals.remember(grant)
+            return true
+        }
+    }
+
+    /// Whether `grant` was approved for the session, and the approvals' epoch (how many locks).
+    func approvalState(of grant: SSHSessionApprovals.Grant) -> (approved: Bool, epoch: Int) {
+        approvals.withLock { (sshApprovals.contains(grant), sshApprovals.epoch) }
     }
 
     /// Who sent a request: the peer's chain of processes; an unknown peer is nobody's program.
@@ -182,26 +310,5 @@ public final class AgentService: AgentHandler {
             if case .keyNotHeld = refusal { throw CommandFailure(.interactionRequired, "\(refusal)") }
             throw refusal
         }
-    }
-
-    /// The vault, current with the file, when the request is for it and it is unlocked; each use
-    /// postpones the idle lock. A master password changed elsewhere locks the agent.
-    func unlocked(for path: String) throws -> Vault {
-        guard path == context.vaultPath else {
-            throw CommandFailure(.interactionRequired, "the agent holds another vault (\(context.vaultPath))")
-        }
-        guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
-        do {
-            if try vault.reloadIfChanged() {
-                // An older file is not remembered as the newest seen (the client warns of it).
-                context.checkRollback(of: vault)
-                context.syncIdentities(with: vault, saved: false)
-            }
-        } catch VaultError.conflict(_, let reason) {
-            self.vault = nil
-            throw CommandFailure(.interactionRequired, "locked: \(reason)")
-        }
-        lastUse = .now
-        return vault
     }
 }

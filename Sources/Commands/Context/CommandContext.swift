@@ -41,6 +41,8 @@ public final class CommandContext {
     /// The last equivalents combined with the built-in groups, and the result: an agent ranks
     /// with the same ones request after request, and combining them was a tenth of a `get`.
     private var combinedEquivalents: (user: EquivalentDomains, disabled: Set<String>, combined: EquivalentDomains)?
+    /// Guards `combinedEquivalents`: the agent ranks for several requests at once.
+    private let combining = Lock()
     private var resolvedVaultChoice: VaultChoice?
     private var resolvedAgent: AgentClient??
 
@@ -142,12 +144,13 @@ public final class CommandContext {
     /// Ranking without the vault (identities from the store or the agent).
     public func rankingContext(equivalents: EquivalentDomains) -> RankingContext {
         let disabled = Set((try? settings())?.disabledEquivalents ?? [])
-        let combined: EquivalentDomains
-        if let last = combinedEquivalents, last.user == equivalents, last.disabled == disabled {
-            combined = last.combined
-        } else {
-            combined = BuiltInEquivalents.combined(with: equivalents, disabled: disabled)
+        let combined = combining.withLock {
+            if let last = combinedEquivalents, last.user == equivalents, last.disabled == disabled {
+                return last.combined
+            }
+            let combined = BuiltInEquivalents.combined(with: equivalents, disabled: disabled)
             combinedEquivalents = (equivalents, disabled, combined)
+            return combined
         }
         return RankingContext(suffixes: suffixes, equivalents: combined, usage: usageHistory.read())
     }
@@ -186,9 +189,7 @@ public final class CommandContext {
     /// first of them: later rankings prefer it there. Failing to record it must not fail the answer.
     public func recordChoice(of id: UUID, for requests: [ServiceIdentifier]) {
         guard let request = requests.first else { return }
-        var usage = usageHistory.read()
-        usage.recordUse(of: id, for: request.host, at: Clock.system.now())
-        try? usageHistory.write(usage)
+        try? usageHistory.update { $0.recordUse(of: id, for: request.host, at: Clock.system.now()) }
     }
 
     /// Parses services a user gives for a credential (see `CredentialChange.credentialServices`).

@@ -15,16 +15,18 @@ import VaultModel
 /// field, so it is always the one the agent signs with.
 extension AgentService: SSHAgentHandler {
     public func sshIdentities(for connection: SSHAgentConnection) -> [SSHAgentProtocol.Identity] {
-        guard let vault = try? unlocked(for: context.vaultPath) else {
-            guard !isUnlocked else { return [] }
-            return SSHDestination.offered(lockedSSHKeys(), hosts: \.hosts, to: sshDestination(of: connection)).map {
-                SSHAgentProtocol.Identity(keyBlob: $0.keyBlob, comment: $0.title)
+        let destination = sshDestination(of: connection)
+        return readingAny { vault in
+            guard let vault else {
+                return SSHDestination.offered(lockedSSHKeys(), hosts: \.hosts, to: destination).map {
+                    SSHAgentProtocol.Identity(keyBlob: $0.keyBlob, comment: $0.title)
+                }
             }
-        }
-        let chain = asker(connection.peer, of: vault)
-        let keys = SSHAgentKeys.keys(in: vault).filter { $0.credential.isGiven(to: chain) }
-        return SSHDestination.offered(keys, hosts: \.hosts, to: sshDestination(of: connection)).map {
-            SSHAgentProtocol.Identity(keyBlob: $0.blob, comment: $0.credential.displayTitle)
+            let chain = asker(connection.peer, of: vault)
+            let keys = SSHAgentKeys.keys(in: vault).filter { $0.credential.isGiven(to: chain) }
+            return SSHDestination.offered(keys, hosts: \.hosts, to: destination).map {
+                SSHAgentProtocol.Identity(keyBlob: $0.blob, comment: $0.credential.displayTitle)
+            }
         }
     }
 

@@ -9,13 +9,13 @@ import VaultCrypto
 extension AgentService {
     public func sshLock() {
         // Zero bytes cannot fail to allocate but the type says they may: then lock directly.
-        guard var none = try? SecureBytes(zeros: 0) else { return stop() }
-        _ = handle(.lock, payload: &none, peer: nil)
+        guard var none = try? SecureBytes(zeros: 0) else { return stop(within: .seconds(1)) }
+        _ = handle(.lock, payload: &none)
     }
 
     public func sshUnlock(password: consuming SecureBytes) -> Bool {
         var password = password
-        guard case .done = handle(.unlock, payload: &password, peer: nil).reply else { return false }
+        guard case .done = handle(.unlock, payload: &password).reply else { return false }
         return true
     }
 }

@@ -32,19 +32,19 @@ struct SSHSignRequest {
 // agent locks (`SSHSessionApprovals`). The user is asked where they are (`SSHApprovalPrompter`,
 // by default the requester's terminal), and may take a minute to answer.
 //
-// The agent serves every request under one turn, so that nothing races an unlock or a save;
-// a question must never be asked under it, or every `pwtui get` would wait for the user to read
-// the question. So a signature goes in three steps:
+// The agent's requests take turns on the vault (`AgentService`); a question must never be asked
+// in a turn, or every `pwtui get` would wait behind a write waiting for the user to read the
+// question. So a signature goes in three steps:
 //
-// 1. Under the turn, decide: the key (by its blob), whether the requester may use it (programs
+// 1. In a read turn, decide: the key (by its blob), whether the requester may use it (programs
 //    it is bound to), its policy. A `never` key, or a `session` key already approved for this
 //    program and destination, signs right there. Otherwise the question is composed, with the
 //    approvals' epoch (how many locks so far), and the turn is left.
-// 2. Outside the turn, one question at a time (`sshAsking`): decide again first (another
+// 2. Outside any turn, one question at a time (`sshAsking`): decide again first (another
 //    question answered meanwhile may have approved this one, or the agent locked), then ask.
-// 3. Under the turn again, after a yes: sign only if the agent has not locked since the
+// 3. In a read turn again, after a yes: sign only if the agent has not locked since the
 //    question was composed (same epoch) and still holds the same key, by blob and id. A
-//    `session` yes is remembered then; a no is never remembered.
+//    `session` yes is remembered then, in the same turn; a no is never remembered.
 //
 // While the agent is locked, step 1 finds the key among the identity store's public halves; the
 // question is then the master password, and step 3 unlocks with it as `pwtui unlock` would
@@ -60,49 +60,41 @@ extension AgentService {
         case unlock(SSHApprovalQuestion, SSHSessionApprovals.Grant)
     }
 
-    /// `SSHAgentHandler`'s signature, for a caller that holds no server's turn (a test): as a
-    /// request on the socket.
+    /// `SSHAgentHandler`'s signature: called for several connections at once.
     public func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection)
         -> [UInt8]?
     {
-        sshSign(keyBlob: keyBlob, data: data, flags: flags, for: connection, taking: Lock())
+        sshSign(SSHSignRequest(keyBlob: keyBlob, data: data, flags: flags, connection: connection))
     }
 
-    /// `SSHAgentHandler`'s signature on the socket, called without the turn.
-    public func sshSign(
-        keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection, taking turn: Lock
-    ) -> [UInt8]? {
-        sshSign(SSHSignRequest(keyBlob: keyBlob, data: data, flags: flags, connection: connection), taking: turn)
-    }
-
-    func sshSign(_ request: SSHSignRequest, taking turn: Lock) -> [UInt8]? {
+    func sshSign(_ request: SSHSignRequest) -> [UInt8]? {
         let requester = SSHSignRequester(request.peer.map(context.processChain) ?? ProcessChain(members: []))
         // Where the connection goes, read from known_hosts once for the request's three steps.
         let destination = sshDestination(of: request.connection)
-        if case .decided(let signature) = turn.withLock({ sshSignStep(request, requester, destination) }) {
+        if case .decided(let signature) = readingAny({ sshSignStep(request, requester, destination, in: $0) }) {
             return signature
         }
         sshAsking.lock()
         defer { sshAsking.unlock() }
-        switch turn.withLock({ sshSignStep(request, requester, destination) }) {
+        switch readingAny({ sshSignStep(request, requester, destination, in: $0) }) {
         case .decided(let signature):
             return signature
         case .approve(let question, let grant, let policy, let epoch):
             guard context.sshPrompter.approve(question) == .yes else { return nil }
-            turn.lock()
-            defer { turn.unlock() }
-            guard sshApprovals.epoch == epoch,
-                let signature = sshSignApproved(request, key: grant.key, destination: destination)
-            else {
-                return nil
+            return readingAny { vault in
+                guard let vault, approvalState(of: grant).epoch == epoch,
+                    let signature = sshSignApproved(request, key: grant.key, destination: destination, in: vault)
+                else {
+                    return nil
+                }
+                if policy == .session { rememberApproval(grant, ifEpoch: epoch) }
+                return signature
             }
-            if policy == .session { sshApprovals.remember(grant) }
-            return signature
         case .unlock(var question, let grant):
             // One retry: a typo should not send the user back to run the command again.
             for _ in 0 ..< 2 {
                 guard let password = context.sshPrompter.masterPassword(for: question) else { return nil }
-                switch unlockAndSign(request, grant, destination, password: password, turn: turn) {
+                switch unlockAndSign(request, grant, destination, password: password) {
                 case .signed(let signature): return signature
                 case .refused: return nil
                 case .wrongPassword: question.wrongPassword = true
@@ -118,40 +110,40 @@ extension AgentService {
         case refused
     }
 
-    /// Step 3 while locked (under the turn): unlocks with what was typed, then signs. Checked even
+    /// Step 3 while locked: unlocks with what was typed, then signs in a read turn. Checked even
     /// when another client unlocked meanwhile: what was typed is the approval only if it is the
     /// master password.
     private func unlockAndSign(
         _ request: SSHSignRequest, _ grant: SSHSessionApprovals.Grant, _ destination: SSHDestination?,
-        password: consuming SecureBytes, turn: Lock
+        password: consuming SecureBytes
     ) -> SSHUnlockOutcome {
-        turn.lock()
-        defer { turn.unlock() }
         var typed = password
-        let answer = handle(.unlock, payload: &typed, peer: nil)
+        let answer = handle(.unlock, payload: &typed)
         guard case .done = answer.reply else {
             if case .refused(let status, _) = answer.reply, status == .wrongPassword { return .wrongPassword }
             return .refused
         }
-        guard let signature = sshSignApproved(request, key: grant.key, destination: destination) else {
-            return .refused
+        return readingAny { vault in
+            guard let vault, let signature = sshSignApproved(request, key: grant.key, destination: destination, in: vault)
+            else {
+                return .refused
+            }
+            if let credential = try? vault.credential(id: grant.key.uuidString),
+                SSHKeyItem.confirmPolicy(of: credential) == .session
+            {
+                rememberApproval(grant)
+            }
+            return .signed(signature)
         }
-        if let vault = try? unlocked(for: context.vaultPath),
-            let credential = try? vault.credential(id: grant.key.uuidString),
-            SSHKeyItem.confirmPolicy(of: credential) == .session
-        {
-            sshApprovals.remember(grant)
-        }
-        return .signed(signature)
     }
 
-    /// Step 1 (under the turn): sign now, refuse, or what to ask. A key bound to other hosts
+    /// Step 1 (in a read turn): sign now, refuse, or what to ask. A key bound to other hosts
     /// than the one the connection is bound to is refused unasked (`SSHDestination.mayUse`).
     private func sshSignStep(
-        _ request: SSHSignRequest, _ requester: SSHSignRequester, _ destination: SSHDestination?
+        _ request: SSHSignRequest, _ requester: SSHSignRequester, _ destination: SSHDestination?, in vault: Vault?
     ) -> SSHSignStep {
-        guard let vault = try? unlocked(for: context.vaultPath) else {
-            guard !isUnlocked, let key = lockedSSHKeys().first(where: { $0.keyBlob == request.keyBlob }),
+        guard let vault else {
+            guard let key = lockedSSHKeys().first(where: { $0.keyBlob == request.keyBlob }),
                 destination?.mayUse(hosts: key.hosts) ?? true
             else { return .decided(nil) }
             let question = SSHApprovalQuestion(
@@ -167,20 +159,22 @@ extension AgentService {
         let policy = SSHKeyItem.confirmPolicy(of: key.credential)
         let grant = SSHSessionApprovals.Grant(
             program: requester.program, destination: request.destinationKey, key: key.credential.id)
-        if policy == .never || (policy == .session && sshApprovals.contains(grant)) {
+        let (approved, epoch) = approvalState(of: grant)
+        if policy == .never || (policy == .session && approved) {
             return .decided(Self.signature(request, with: key.credential, in: vault))
         }
         let question = SSHApprovalQuestion(
             requester: requester, keyTitle: key.credential.displayTitle, fingerprint: SSHFingerprint.of(key.blob),
             destination: destination?.displayName(keyHosts: key.hosts), locked: false)
-        return .approve(question, grant, policy, epoch: sshApprovals.epoch)
+        return .approve(question, grant, policy, epoch: epoch)
     }
 
-    /// Step 3 (under the turn): the signature by the key `key`, if the vault still holds it with
+    /// Step 3 (in a read turn): the signature by the key `key`, if the vault still holds it with
     /// the blob the request names and the requester and destination may still use it.
-    private func sshSignApproved(_ request: SSHSignRequest, key id: UUID, destination: SSHDestination?) -> [UInt8]? {
-        guard let vault = try? unlocked(for: context.vaultPath),
-            let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
+    private func sshSignApproved(
+        _ request: SSHSignRequest, key id: UUID, destination: SSHDestination?, in vault: Vault
+    ) -> [UInt8]? {
+        guard let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
             key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault)),
             destination?.mayUse(hosts: key.hosts) ?? true
         else { return nil }

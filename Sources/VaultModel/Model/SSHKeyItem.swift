@@ -52,16 +52,21 @@ public enum SSHKeyItem {
     /// memory: 32 bytes are an Ed25519 seed, anything longer an RSA or ECDSA key's PKCS#8 DER
     /// (a DER key is never 32 bytes long, so the length alone tells them apart).
     public static func privateKey(of credential: Credential, in vault: Vault) throws -> SecureBytes {
+        try privateKey(of: credential, in: vault.contents)
+    }
+
+    /// The same from contents (a copy that long work reads outside the agent's turns).
+    public static func privateKey(of credential: Credential, in contents: VaultContents) throws -> SecureBytes {
         guard credential.kind == .sshKey else {
             throw VaultError.invalidRequest("\(credential.displayTitle) is a \(credential.kind.name), not an SSH key")
         }
-        let length = vault.withSecret(credential.secret) { $0.count }
+        let length = contents.secrets.withBytes(of: credential.secret) { $0.count }
         guard length >= 2, length % 2 == 0, length <= maximumPrivateKeyBytes * 2 else {
             throw VaultError.invalidRequest(
                 "the secret of \(credential.displayTitle) is not an SSH private key (hexadecimal digits)")
         }
         var key = try SecureBytes(zeros: length / 2)
-        let valid = vault.withSecret(credential.secret) { text in
+        let valid = contents.secrets.withBytes(of: credential.secret) { text in
             key.withUnsafeMutableBytes { out in
                 var valid = text.count == out.count * 2
                 for index in 0 ..< out.count where valid {

@@ -67,6 +67,16 @@ public final class SecretArena {
         try storage.withUnsafeBytes(body)
     }
 
+    /// Another arena with the same bytes at the same offsets, in protected memory of its own.
+    public func copy() throws -> SecretArena {
+        do {
+            return SecretArena(
+                adopting: try storage.withUnsafeBytes { bytes throws(VaultCryptoError) in try SecureBytes(copying: bytes) })
+        } catch {
+            throw VaultError.crypto(error)
+        }
+    }
+
     /// Bytes the arena holds, for memory accounting.
     public var byteCount: Int { storage.count }
 }

@@ -15,10 +15,12 @@ public final class Vault {
     public let path: String
     public private(set) var header: VaultHeader
     public private(set) var contents: VaultContents {
-        didSet { indexedHosts = nil }
+        didSet { indexing.withLock { indexedHosts = nil } }
     }
-    /// `hostIndex`, once built for the credentials as they are.
+    /// `hostIndex`, once built for the credentials as they are; under `indexing`, since readers
+    /// side by side (the agent's) may each be the first to ask for it.
     private var indexedHosts: HostIndex?
+    private let indexing = Lock()
     private var dataKey: SecureBytes
     /// The checksum of the file this vault matches on disk; nil until it is first saved.
     private var checksumOnDisk: [UInt8]?
@@ -335,10 +337,12 @@ public final class Vault {
     /// Which credentials may match a request, looked up rather than asked one by one (see
     /// `HostIndex`): built at the first ranking after a change to the credentials, then kept.
     public var hostIndex: HostIndex {
-        if let indexedHosts { return indexedHosts }
-        let index = HostIndex(hosts: contents.credentials.map { $0.services.map(\.host) })
-        indexedHosts = index
-        return index
+        indexing.withLock {
+            if let indexedHosts { return indexedHosts }
+            let index = HostIndex(hosts: contents.credentials.map { $0.services.map(\.host) })
+            indexedHosts = index
+            return index
+        }
     }
 
     // MARK: Saving
@@ -465,13 +469,18 @@ public final class Vault {
     /// conflict when the file's keys changed (a new master password): the holder must lock.
     @discardableResult
     public func reloadIfChanged() throws -> Bool {
-        // The header's checksum tells; the whole file is read only when it differs.
+        guard try !isCurrentWithFile() else { return false }
+        try reload(from: try VaultStorage.load(path))
+        return true
+    }
+
+    /// Whether the file is the one this vault was read from or last saved: its header's checksum
+    /// tells, without reading the rest. Changes nothing (readers side by side may ask).
+    public func isCurrentWithFile() throws -> Bool {
         guard let start = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else {
             throw VaultError.notFound(path: path)
         }
-        guard Self.checksum(of: start) != checksumOnDisk else { return false }
-        try reload(from: try VaultStorage.load(path))
-        return true
+        return Self.checksum(of: start) == checksumOnDisk
     }
 
     /// Drops every change not saved and re-reads the file: after a save that failed, so that

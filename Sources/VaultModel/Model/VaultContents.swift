@@ -23,6 +23,13 @@ public struct VaultContents {
         VaultContents(secrets: try SecretArena())
     }
 
+    /// The same contents with a secret arena of their own: what long work in the agent reads
+    /// outside its turns, while writes append to (and may move) the vault's own arena.
+    public func snapshot() throws -> VaultContents {
+        VaultContents(
+            credentials: credentials, tombstones: tombstones, equivalents: equivalents, secrets: try secrets.copy())
+    }
+
     /// Whether any credential is bound to programs: only then is it worth learning who asks
     /// (a walk through /proc on every answer otherwise).
     public var hasBoundCredentials: Bool {

@@ -70,6 +70,9 @@ public enum AuditFinding: Codable, Sendable, Equatable {
     /// The strength estimate is under the policy (`PasswordStrength.fairBits`); `reason`: the
     /// pattern that makes it guessable ("a common word or password").
     case weak(bits: Int, reason: String?)
+    /// An SSH key too small to be safe (RSA under 2048 bits): judged by its type and size, never
+    /// by a password estimate. `type`: `rsa`, as `ssh generate --type` names it.
+    case weakKey(type: String, bits: Int)
     /// The same password is also the password of, or a secret field in, these.
     case reused(elsewhere: [AuditReuse])
     /// Unchanged for `days` days, since it was set (milliseconds since 1970, as `Timestamp`).
@@ -87,7 +90,7 @@ public enum AuditFinding: Codable, Sendable, Equatable {
 
     public var kind: Kind {
         switch self {
-        case .weak: return .weak
+        case .weak, .weakKey: return .weak
         case .reused: return .reused
         case .old: return .old
         case .breached: return .breached
@@ -99,6 +102,8 @@ public enum AuditFinding: Codable, Sendable, Equatable {
         switch self {
         case .weak(let bits, let reason):
             return "weak: about \(bits) bits" + (reason.map { " (\($0))" } ?? "")
+        case .weakKey(let type, let bits):
+            return "weak: an \(type.uppercased()) key of \(bits) bits (2048 at least; `pwtui ssh generate` makes a new one)"
         case .reused(let elsewhere):
             return "reused: also " + elsewhere.map(\.summary).joined(separator: ", ")
         case .old(let days, let set):

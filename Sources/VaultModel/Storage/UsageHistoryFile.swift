@@ -6,11 +6,13 @@ import ServiceMatching
 /// process keeps it. The agent ranks with it on every `get`: reading and parsing the file each
 /// time was 42 % of the agent's work for a history of 300 uses (perf), so the history read last
 /// is kept with the file's stat, and read again only when another process has replaced the file
-/// since (a new inode, size or modification time). One process's requests are one at a time
-/// (the agent's turn), so this needs no lock of its own.
-public final class UsageHistoryFile {
+/// since (a new inode, size or modification time). The agent answers requests side by side, so
+/// the cache and each read-modify-write of the file (`update`) are under a lock of its own.
+public final class UsageHistoryFile: @unchecked Sendable {
+    // @unchecked: `cached` is only touched under `lock`.
     public let path: String
     private var cached: (status: FileStatus, history: UsageHistory)?
+    private let lock = Lock()
 
     public init(path: String) {
         self.path = path
@@ -18,6 +20,20 @@ public final class UsageHistoryFile {
 
     /// The history as the file holds it; a missing or unreadable file is an empty history.
     public func read() -> UsageHistory {
+        lock.withLock { readUnlocked() }
+    }
+
+    /// Changes the history as `change` says and writes it, with no other change in between
+    /// (two answers at once would each write the history without the other's use).
+    public func update(_ change: (inout UsageHistory) -> Void) throws {
+        try lock.withLock {
+            var history = readUnlocked()
+            change(&history)
+            try writeUnlocked(history)
+        }
+    }
+
+    private func readUnlocked() -> UsageHistory {
         // stat before reading: a change that lands in between makes the next stat differ.
         guard let status = try? FileSystem.status(path) else {
             cached = nil
@@ -33,6 +49,10 @@ public final class UsageHistoryFile {
 
     /// Writes `history` atomically, mode 0600, and keeps it as what the file now holds.
     public func write(_ history: UsageHistory) throws {
+        try lock.withLock { try writeUnlocked(history) }
+    }
+
+    private func writeUnlocked(_ history: UsageHistory) throws {
         cached = nil
         // Not durable: a use lost in a power cut only changes a tie-break, and `get` writes this
         // on every answer.
