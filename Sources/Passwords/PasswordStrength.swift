@@ -87,7 +87,7 @@ public struct PasswordStrength: Equatable, Sendable {
     }
 
     /// The first `examinedBytes` of `password`, cut before a character rather than inside one.
-    static func examinedPrefix(of password: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    public static func examinedPrefix(of password: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         guard password.count > examinedBytes else { return password }
         var end = examinedBytes
         while end > 0, password[end] & 0xC0 == 0x80 { end -= 1 }

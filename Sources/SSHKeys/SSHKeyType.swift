@@ -92,6 +92,11 @@ public struct SSHKeySize: Equatable, Sendable {
     public let type: SSHKeyType
     public let bits: Int
 
+    public init(type: SSHKeyType, bits: Int) {
+        self.type = type
+        self.bits = bits
+    }
+
     /// RSA under 2048 bits is weak (NIST SP 800-57: 1024-bit RSA fell below 80 bits of security
     /// and was disallowed after 2013); Ed25519 and P-256 offer about 128 bits.
     public static let minimumRSABits = 2048
