@@ -172,16 +172,21 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             }
         case .write(let path, let change):
             defer { payload.removeAll() }
-            return try turns.write {
-                let vault = try current(path)
-                do {
-                    let identity = try change.apply(to: vault, secret: payload, suffixes: context.suffixes)
-                    try context.save(vault)
-                    return AgentAnswer(.identity(identity))
-                } catch {
-                    // What failed to save must not ride along with the next write.
-                    do { try vault.revert() } catch { self.vault = nil }
-                    throw error
+            try requireHeld(path)
+            // The save lock first, outside the turns: another process's save (or a stuck one,
+            // for up to 15 s) is waited for without holding back anybody's read.
+            return try VaultStorage.whileLocked(path) {
+                try turns.write {
+                    let vault = try current(path)
+                    do {
+                        let identity = try change.apply(to: vault, secret: payload, suffixes: context.suffixes)
+                        try context.save(vault, lockHeld: true)
+                        return AgentAnswer(.identity(identity))
+                    } catch {
+                        // What failed to save must not ride along with the next write.
+                        do { try vault.revert() } catch { self.vault = nil }
+                        throw error
+                    }
                 }
             }
         case .mergeFiles(let base, let ours, let theirs):
@@ -259,6 +264,12 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         }
         guard let vault else { throw CommandFailure(.interactionRequired, "the agent is locked") }
         return vault
+    }
+
+    /// Refuses, in a read turn of its own, a request the agent cannot answer (locked, another
+    /// vault) before it waits for anything.
+    private func requireHeld(_ path: String) throws {
+        _ = try turns.read { try held(path) }
     }
 
     /// `held`, re-read if another process saved it since; in a write turn only. A master

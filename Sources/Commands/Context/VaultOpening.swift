@@ -48,10 +48,10 @@ extension CommandContext {
         return vault
     }
 
-    /// Saves with the save protocol, then the identity store.
-    public func save(_ vault: Vault) throws {
+    /// Saves with the save protocol, then the identity store. `lockHeld`: as `Vault.save`.
+    public func save(_ vault: Vault, lockHeld: Bool = false) throws {
         do {
-            try vault.save()
+            try vault.save(lockHeld: lockHeld)
         } catch let error as VaultError where error.isSavedNotDurable {
             // Saved, durability unconfirmed: the change is in force, so the store follows it.
             rememberSaved(vault.header)

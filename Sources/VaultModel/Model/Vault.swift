@@ -347,9 +347,11 @@ public final class Vault {
 
     // MARK: Saving
 
-    /// Writes the vault with the save protocol (see `VaultStorage`).
-    public func save() throws {
-        try save(backup: .keepPrevious)
+    /// Writes the vault with the save protocol (see `VaultStorage`). `lockHeld`: the caller
+    /// holds the save lock (`VaultStorage.whileLocked`), waited for before anything of its own
+    /// was locked: the agent, whose turns must not wait for another process's save.
+    public func save(lockHeld: Bool = false) throws {
+        try save(backup: .keepPrevious, lockHeld: lockHeld)
     }
 
     /// Re-encrypts everything under a new salt, key-encryption key and data key, and removes
@@ -377,7 +379,7 @@ public final class Vault {
         }
     }
 
-    private func save(backup: VaultStorage.Backup, replayIfChanged: Bool = true) throws {
+    private func save(backup: VaultStorage.Backup, replayIfChanged: Bool = true, lockHeld: Bool = false) throws {
         guard header.minorVersion <= VaultHeader.currentMinorVersion else {
             throw VaultError.unsupported(
                 path: path,
@@ -393,7 +395,7 @@ public final class Vault {
         var merged: VaultContents?
         do {
             try VaultStorage.commit(
-                path: path, backup: backup,
+                path: path, backup: backup, lockHeld: lockHeld,
                 produce: { current in
                     var base = contents
                     if let current {

@@ -77,19 +77,21 @@ public enum VaultStorage {
     /// place); `verify` gets that image once the temporary file is known to hold exactly its
     /// bytes, may decrypt it in place, and throws if what it holds is not right. A failure after
     /// the rename (the directory fsync) throws `VaultError.savedNotDurable`: the new image is the
-    /// vault then.
+    /// vault then. `lockHeld`: the caller holds the save lock already (`whileLocked`), and step 1
+    /// does not take it again (a second flock of this process's would wait for the first).
     public static func commit(
-        path: String, backup: Backup,
+        path: String, backup: Backup, lockHeld: Bool = false,
         produce: ([UInt8]?) throws -> SecureBytes,
         verify: (inout SecureBytes) throws -> Void
     ) throws {
-        try commit(path: path, backup: backup, produce: produce, verify: verify, afterWriting: { _ in })
+        try commit(
+            path: path, backup: backup, lockHeld: lockHeld, produce: produce, verify: verify, afterWriting: { _ in })
     }
 
     /// The save protocol, with `afterWriting` run on the temporary file between its write and
     /// its read-back: where the tests damage it, to see the read-back check catch it.
     static func commit(
-        path: String, backup: Backup,
+        path: String, backup: Backup, lockHeld: Bool = false,
         produce: ([UInt8]?) throws -> SecureBytes,
         verify: (inout SecureBytes) throws -> Void,
         afterWriting: (String) throws -> Void
@@ -97,8 +99,8 @@ public enum VaultStorage {
         // A link is resolved once, and everything below happens beside its target: the link
         // stays a link, and the target (often in a synced folder) gets the change.
         let target = try resolveLinks(path)
-        let lock = try FileLock(path: target + ".lock")
-        defer { lock.release() }
+        let lock = lockHeld ? nil : try FileLock(path: target + ".lock")
+        defer { lock?.release() }
         AtomicFile.removeStaleTemporaries(of: target)
 
         var image = try produce(try StoredFile.readIfPresent(target))
@@ -123,7 +125,7 @@ public enum VaultStorage {
     /// commit, merge and checkout in `pwtui sync` — which would otherwise read the file, let a
     /// save replace it, and write their own copy over the saved change. Waited for like a save's
     /// (`FileLock.patience`); a save that comes meanwhile waits for `body` in turn.
-    public static func whileLocked<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    public static func whileLocked<T: ~Copyable>(_ path: String, _ body: () throws -> T) throws -> T {
         let target = try resolveLinks(path)
         let lock = try FileLock(path: target + ".lock")
         defer { lock.release() }
