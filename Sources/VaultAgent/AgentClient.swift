@@ -10,9 +10,9 @@ public struct AgentClient: Sendable {
     public let socketPath: String?
     private let connector: @Sendable () -> AgentConnection?
 
-    /// How long a request and its answer may take in all; an unlock with the strongest key
-    /// derivation the agent accepts takes a few seconds of it.
-    public static let answerTimeout = Duration.seconds(10)
+    /// How long a request and its answer may take in all (`AgentRequest.answerTimeout` gives
+    /// long work longer).
+    public static let answerTimeout = AgentRequest.answerTime
 
     public init(socketPath: String) {
         self.socketPath = socketPath

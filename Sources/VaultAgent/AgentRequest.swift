@@ -38,6 +38,10 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// are; only the report, without a secret, comes back.
     case audit(vault: String, options: AuditOptions)
 
+    /// How long a request and its answer may take in all; an unlock with the strongest key
+    /// derivation the agent accepts takes a few seconds of it.
+    public static let answerTime = Duration.seconds(10)
+
     /// How long long work (`isLongWork`) may take in the agent before it gives up; a client waits
     /// for its answer a little longer (`answerTimeout`).
     public static let longWorkTime = Duration.seconds(60)
@@ -51,7 +55,7 @@ public enum AgentRequest: Codable, Sendable, Equatable {
 
     /// How long a client waits for the answer once the request is sent.
     public var answerTimeout: Duration {
-        isLongWork ? Self.longWorkTime + .seconds(5) : AgentClient.answerTimeout
+        isLongWork ? Self.longWorkTime + .seconds(5) : Self.answerTime
     }
 
     /// The vault a request is about; nil for the agent's own operations.
