@@ -48,6 +48,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         self.context = context
         self.idleTimeout = idleTimeout
         // What the context resolves once and keeps, resolved now, before requests share it.
+        context.defersUsageWrites = true
         _ = try? context.settings()
         _ = context.vaultPath
         _ = context.suffixes
@@ -56,12 +57,14 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     }
 
     public func idle() {
+        context.usageHistory.flush()
         guard ContinuousClock.now - clock.withLock({ lastUse }) >= idleTimeout else { return }
         // Never waits: a request in a turn is a use anyway.
         _ = turns.tryWrite { if vault != nil { vault = nil } }
     }
 
     public func stop(within time: Duration) {
+        context.usageHistory.flush()
         // A write in progress (a save) finishes first, or the process ends without waiting for
         // it; the kernel frees the protected memory then, and nothing was ever swapped or dumped.
         _ = turns.tryWrite(within: time) { vault = nil }

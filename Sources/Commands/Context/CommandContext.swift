@@ -36,8 +36,13 @@ public final class CommandContext {
     private let vaultOption: String?
     private var loadedSettings: Settings?
     private var loadedSuffixes: PublicSuffixList?
-    /// The use history, read again only when its file changes (`UsageHistoryFile`).
-    public private(set) lazy var usageHistory = UsageHistoryFile(path: paths.usageFile)
+    /// The use history, read again only when its file changes (`UsageHistoryFile`). The agent
+    /// defers its writes (`defersUsageWrites`, before first use).
+    public private(set) lazy var usageHistory = UsageHistoryFile(
+        path: paths.usageFile, defersWrites: defersUsageWrites)
+    /// Whether uses are written at the next `usageHistory.flush()` rather than at once: for a
+    /// process that answers many requests, and flushes as it goes (the agent).
+    public var defersUsageWrites = false
     /// The last equivalents combined with the built-in groups, and the result: an agent ranks
     /// with the same ones request after request, and combining them was a tenth of a `get`.
     private var combinedEquivalents: (user: EquivalentDomains, disabled: Set<String>, combined: EquivalentDomains)?

@@ -8,28 +8,57 @@ import ServiceMatching
 /// is kept with the file's stat, and read again only when another process has replaced the file
 /// since (a new inode, size or modification time). The agent answers requests side by side, so
 /// the cache and each read-modify-write of the file (`update`) are under a lock of its own.
+///
+/// A process that answers many requests (the agent) defers its writes (`defersWrites`): a use is
+/// kept in memory, counted in every `read` at once, and written with the others by `flush` (the
+/// agent's idle tick, four times a second, and its stop). Writing the file on every `get` made
+/// concurrent gets queue for the file, one atomic write after another.
 public final class UsageHistoryFile: @unchecked Sendable {
-    // @unchecked: `cached` is only touched under `lock`.
+    // @unchecked: `cached` and `pending` are only touched under `lock`.
     public let path: String
     private var cached: (status: FileStatus, history: UsageHistory)?
     private let lock = Lock()
+    /// Changes not written yet (only when `defersWrites`), applied in order.
+    private var pending: [(inout UsageHistory) -> Void] = []
+    private let defersWrites: Bool
 
-    public init(path: String) {
+    public init(path: String, defersWrites: Bool = false) {
         self.path = path
+        self.defersWrites = defersWrites
     }
 
     /// The history as the file holds it; a missing or unreadable file is an empty history.
     public func read() -> UsageHistory {
-        lock.withLock { readUnlocked() }
+        lock.withLock {
+            var history = readUnlocked()
+            for change in pending { change(&history) }
+            return history
+        }
     }
 
     /// Changes the history as `change` says and writes it, with no other change in between
-    /// (two answers at once would each write the history without the other's use).
-    public func update(_ change: (inout UsageHistory) -> Void) throws {
+    /// (two answers at once would each write the history without the other's use); when writes
+    /// are deferred, at the next `flush`.
+    public func update(_ change: @escaping (inout UsageHistory) -> Void) throws {
         try lock.withLock {
+            if defersWrites {
+                pending.append(change)
+                return
+            }
             var history = readUnlocked()
             change(&history)
             try writeUnlocked(history)
+        }
+    }
+
+    /// Writes the deferred changes, onto the file as it is now (another process may have
+    /// recorded uses of its own meanwhile). Kept for the next flush if the write fails.
+    public func flush() {
+        lock.withLock {
+            guard !pending.isEmpty else { return }
+            var history = readUnlocked()
+            for change in pending { change(&history) }
+            if (try? writeUnlocked(history)) != nil { pending = [] }
         }
     }
 
