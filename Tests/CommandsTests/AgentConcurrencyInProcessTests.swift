@@ -207,3 +207,29 @@ struct AgentConcurrencyInProcessTests {
             AuditFinding.weakKey(type: "rsa", bits: 1024).summary.hasPrefix("weak: an RSA key of 1024 bits"))
     }
 }
+
+@Suite("One way to the agent, in process")
+struct OneWayToTheAgentInProcessTests {
+    @Test("every answer through the unlocked agent warns of an older vault file: get and copy alike (issue 35)")
+    func rollbackWarnedOnEveryAnswer() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        let older = try Data(contentsOf: URL(fileURLWithPath: fixture.context.vaultPath))
+        try VaultAccess.open(fixture.context).apply(
+            .add(services: ["gitlab.com"], username: "tanuki", title: "", notes: "", rank: 0),
+            secret: try SecureBytes(copying: Array("gl-secret".utf8)))
+        // An older copy put back (a stale backup, a sync that served an old file).
+        try older.write(to: URL(fileURLWithPath: fixture.context.vaultPath))
+        let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
+        let commands: [(String, () throws -> Void)] = [
+            ("get", { try GetCredential(query: query, field: .password, noInteraction: true).run(in: fixture.context) }),
+            ("copy", { try CopyPassword(query: query).run(in: fixture.context) }),
+        ]
+        for (name, command) in commands {
+            let before = fixture.streams.messages.count
+            _ = try? command()
+            let said = fixture.streams.messages[before...].joined(separator: "\n")
+            #expect(said.contains("it is an older copy"), "\(name) said: \(said)")
+        }
+    }
+}

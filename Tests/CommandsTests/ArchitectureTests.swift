@@ -168,6 +168,27 @@ struct ArchitectureTests {
         #expect(openers == ["Context/VaultOpening.swift"], "opened elsewhere: \(openers.sorted())")
     }
 
+    /// Only the access type talks to the agent for a command (issue 35): the rest of `Commands`
+    /// names neither the context's agent nor an agent client's requests, so that whether the agent
+    /// answers, and the rollback warning of what it answered from, are decided in one place. The
+    /// agent's own side (`Agent/`: the service and `agent start|stop|status`) is the other end.
+    @Test("only VaultAccess talks to the agent for a command (issue 35)")
+    func oneWayToTheAgent() throws {
+        let kit = Self.sources.appendingPathComponent("Commands")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: kit.path).filter { $0.hasSuffix(".swift") }
+        let allowed = ["Access/VaultAccess.swift", "Context/CommandContext.swift"]
+        let names = ["context.agent", ".agentClient", "agent.get(", "agent.ask(", "agent.request(", "agent.identities("]
+        var talking: [String] = []
+        for file in files where !allowed.contains(file) && !file.hasPrefix("Agent/") {
+            let text = try String(contentsOf: kit.appendingPathComponent(file), encoding: .utf8)
+            let code = text.split(separator: "\n").map { line in
+                line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+            }
+            if code.contains(where: { line in names.contains { line.contains($0) } }) { talking.append(file) }
+        }
+        #expect(talking.sorted() == [], "talk to the agent outside VaultAccess: \(talking.sorted())")
+    }
+
     /// What only Platform may name: the file system's API (`FileManager`) and Foundation's
     /// whole-file reads. Platform is the one target that touches the file system (its calls in
     /// `FileSystem`, one Swift function each) and reads a file whole (`RegularFile`: regular files

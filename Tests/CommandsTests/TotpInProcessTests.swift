@@ -66,6 +66,29 @@ struct TotpInProcessTests {
         #expect(password.output == "the password\n", "the key's line did not become the password")
     }
 
+    @Test("get --field totp chooses as totp does: the best match that has a key, past a better one without (issue 35)")
+    func getFieldTotpChoosesLikeTotp() throws {
+        let fixture = try CommandFixture()
+        try #require(try Self.addWithKey("github.com", "bob", stdin: "bobs password\n\(Self.uri)\n", in: fixture).failure == nil)
+        // alice, ranked above bob, has no key.
+        _ = try fixture.run(input: "alices password\n", typing: CommandFixture.unlock) {
+            try AddCredential(
+                services: ["github.com"], username: "alice", title: "", notes: "", rank: 10, generate: false
+            ).run(in: $0)
+        }
+        let password = try fixture.run(typing: CommandFixture.unlock) {
+            try GetCredential.words(["github.com"]).run(in: $0)
+        }
+        #expect(password.output == "alices password\n", "alice is the best match for a password")
+        let expected = try ReferenceOneTimeCodes.now()
+        let get = try fixture.run(typing: CommandFixture.unlock) {
+            try GetCredential.words(["github.com"], field: .totp).run(in: $0)
+        }
+        #expect(expected.contains(get.output.trimmingCharacters(in: .newlines)), "\(get.output) not in \(expected)")
+        let totp = try Self.totp(["github.com"], in: fixture)
+        #expect(totp.streams.output == get.output)
+    }
+
     @Test("totp on a terminal says the seconds left on stderr, the code alone on stdout")
     func timeLeftOnATerminal() throws {
         let fixture = try CommandFixture()

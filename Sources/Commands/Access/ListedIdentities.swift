@@ -39,7 +39,7 @@ public struct ListedIdentities {
                 equivalents: store.equivalents, source: .identityStore, vault: nil)
         }
         // An agent that is locked, holds another vault or fails is not asked again: unlock here.
-        if let agent = context.agent, let listed = (try? agent.identities(vault: path)) ?? nil {
+        if let listed = (try? VaultAccess.agentIdentities(of: path, in: context)) ?? nil {
             return ListedIdentities(
                 credentials: try listed.identities.map { try $0.secretlessCredential() },
                 equivalents: listed.equivalents, source: .agent, vault: nil)

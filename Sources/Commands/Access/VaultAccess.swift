@@ -5,9 +5,14 @@ import VaultAgent
 import VaultCrypto
 import VaultModel
 
-/// Where `add`, `edit`, `rm` and `get` read and write: an unlocked agent that holds this vault
+/// Where every command reads and writes the vault: an unlocked agent that holds this vault
 /// (nothing is asked), else the vault opened here with the master password. Both apply the same
 /// `CredentialChange` and save with the same protocol; the agent also updates the identity store.
+///
+/// The one place that talks to the agent for a command (`ArchitectureTests` holds every other
+/// file of `Commands` but the agent's own to that): so every answer from an agent gets the same
+/// rollback check of the file it answered from (`ask`), which the agent cannot make itself, having
+/// no stderr anybody reads.
 public enum VaultAccess {
     case agent(AgentClient, CommandContext)
     case local(Vault, CommandContext)
@@ -23,6 +28,68 @@ public enum VaultAccess {
             return .agent(agent, context)
         }
         return .local(try context.openVault(), context)
+    }
+
+    /// `request` answered by an unlocked agent that holds the vault it names, nil when there is
+    /// none (locked, absent, another vault, another version): the caller opens the vault here.
+    /// Any other refusal is thrown with its exit code. An answer about the context's vault is
+    /// followed by the rollback check of its file: the agent reloads a file another process wrote
+    /// (a sync's fast-forward, a backup put back) with nobody to tell.
+    public static func ask(_ request: AgentRequest, in context: CommandContext) throws -> AgentMessage<AgentReply>? {
+        guard let agent = context.agent, let answer = try agent.ask(request) else { return nil }
+        if request.vault == context.vaultPath { context.checkRollbackOfFile() }
+        return answer
+    }
+
+    /// `ask` with a payload in protected memory (a password, a new secret).
+    public static func ask(_ request: AgentRequest, payload: borrowing SecureBytes, in context: CommandContext) throws
+        -> AgentMessage<AgentReply>?
+    {
+        guard let agent = context.agent, let answer = try agent.ask(request, payload: payload) else { return nil }
+        if request.vault == context.vaultPath { context.checkRollbackOfFile() }
+        return answer
+    }
+
+    /// Whether an agent may answer this command at all (there is one, and no
+    /// `--master-password-fd` asks for a local unlock); it may still be locked.
+    public static func agentMayAnswer(_ context: CommandContext) -> Bool {
+        context.agent != nil
+    }
+
+    /// Every identity of `path` and its equivalent domains, from an unlocked agent; nil when none
+    /// holds it.
+    public static func agentIdentities(of path: String, username: String? = nil, in context: CommandContext) throws
+        -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)?
+    {
+        guard let answer = try ask(.identities(vault: path, username: username), in: context) else { return nil }
+        guard case .identities(let identities, let equivalents) = answer.body else {
+            throw AgentError.unexpected(answer.body)
+        }
+        return (identities, EquivalentDomains(groups: equivalents))
+    }
+
+    /// An audit by an unlocked agent holding `path`, nil when none does; for a screen's thread.
+    public typealias AgentAuditor = @Sendable (AuditOptions) -> AuditReport?
+
+    /// The agent's audit of `path`, to ask later (the picker's marks before unlocking); nil
+    /// when no agent may answer.
+    public static func agentAuditor(of path: String, in context: CommandContext) -> AgentAuditor? {
+        guard let agent = context.agent else { return nil }
+        return { options in
+            guard let answer = try? agent.ask(.audit(vault: path, options: options)),
+                case .audit(let report) = answer.body
+            else { return nil }
+            return report
+        }
+    }
+
+    /// Locks an agent that holds `path` unlocked (its keys went stale: `passwd`); whether it did.
+    /// Asked even with `--master-password-fd`, which keeps commands from using the agent.
+    public static func lockAgent(holding path: String, in context: CommandContext) -> Bool {
+        guard let agent = context.agentClient, let answer = try? agent.request(.status),
+            case .status(let status) = answer.body, status.vault == path, !status.locked
+        else { return false }
+        return (try? agent.request(.lock)) != nil
     }
 
     /// A credential by id or unique prefix, without its secret.
@@ -138,12 +205,29 @@ public enum VaultAccess {
         }
     }
 
+    /// `pwtui audit`'s report: the agent's (on its copy of the vault, outside its turns), or the
+    /// vault's here.
+    public func audit(_ options: AuditOptions, now: Timestamp) throws -> AuditReport {
+        switch self {
+        case .agent(let agent, let context):
+            // Nil: locked since `open`, or an agent of an older version; audit here instead.
+            guard let answer = try agent.ask(.audit(vault: context.vaultPath, options: options)) else {
+                return try Self.local(context.openVault(), context).audit(options, now: now)
+            }
+            guard case .audit(let report) = answer.body else { throw AgentError.unexpected(answer.body) }
+            return report
+        case .local(let vault, _):
+            return try VaultAudit.report(of: vault, options: options, now: now)
+        }
+    }
+
     /// The credential `query` names and its password; nil when nothing matches.
     public func password(for query: CredentialQuery) throws -> FoundPassword? {
         do {
             switch self {
             case .agent(let agent, let context):
-                guard let answer = try agent.get(query, field: .password, vault: context.vaultPath) else {
+                guard let answer = try agent.get(query.asking(for: .password), field: .password, vault: context.vaultPath)
+                else {
                     return try Self.local(context.openVault(), context).password(for: query)
                 }
                 guard case .credential(let identity, let secretSet, _) = answer.body else {

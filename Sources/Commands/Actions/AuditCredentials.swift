@@ -57,17 +57,7 @@ public struct AuditCredentials {
 
     /// The report from an unlocked agent holding this vault, else from the vault opened here.
     static func report(_ options: AuditOptions, now: Timestamp, in context: CommandContext) throws -> AuditReport {
-        switch try VaultAccess.open(context) {
-        case .agent(let agent, let context):
-            if let answer = try agent.ask(.audit(vault: context.vaultPath, options: options)) {
-                guard case .audit(let report) = answer.body else { throw AgentError.unexpected(answer.body) }
-                return report
-            }
-            // Locked since, or an agent of an older version: unlock here.
-            return try VaultAudit.report(of: context.openVault(), options: options, now: now)
-        case .local(let vault, _):
-            return try VaultAudit.report(of: vault, options: options, now: now)
-        }
+        try VaultAccess.open(context).audit(options, now: now)
     }
 
     /// "2 of 12 passwords need changing: 1 weak, 2 reused, 0 old, 1 breached" (the counts are of

@@ -54,10 +54,7 @@ public struct ChangeMasterPassword {
     /// `agent status` would call it unlocked: it is locked now, so that status tells the truth.
     /// Asked even with `--master-password-fd`: the agent's keys are stale either way.
     private static func lockAgent(holding path: String, _ context: CommandContext) {
-        guard let agent = context.agentClient, let answer = try? agent.request(.status),
-            case .status(let status) = answer.body, status.vault == path, !status.locked,
-            (try? agent.request(.lock)) != nil
-        else { return }
+        guard VaultAccess.lockAgent(holding: path, in: context) else { return }
         context.streams.say(
             "The agent held the old keys and is now locked; `pwtui unlock` with the master password now in force.")
     }

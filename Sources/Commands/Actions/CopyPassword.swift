@@ -5,7 +5,8 @@ import VaultModel
 
 /// `pwtui copy`: the best match's password to the clipboard, as the picker hands a choice over
 /// to a person, without the picker — and whatever stdout is (`get` is the command for a pipe).
-/// An unlocked agent answers at once; otherwise the vault is unlocked here.
+/// An unlocked agent answers at once (and an older vault file is warned of, as `get` does);
+/// otherwise the vault is unlocked here.
 public struct CopyPassword {
     public var query: CredentialQuery
 
@@ -15,7 +16,7 @@ public struct CopyPassword {
 
     public func run(in context: CommandContext) throws {
         let timeout = try context.settings().clipboardTimeout
-        if let answer = try context.agent?.get(query, field: .password, vault: context.vaultPath) {
+        if let answer = try VaultAccess.ask(.get(vault: context.vaultPath, query: query, field: .password), in: context) {
             guard case .credential(let identity, _, let tied) = answer.body else {
                 throw AgentError.unexpected(answer.body)
             }

@@ -32,18 +32,15 @@ public struct GetCredential {
     }
 
     public init(query: CredentialQuery, field: CredentialField, noInteraction: Bool) {
-        self.query = query
+        self.query = query.asking(for: field)
         self.field = field
         self.noInteraction = noInteraction
     }
 
     public func run(in context: CommandContext) throws {
         if let answer = try withTitleFallback({ query in
-            try context.agent?.get(query, field: field, vault: context.vaultPath)
+            try VaultAccess.ask(.get(vault: context.vaultPath, query: query, field: field), in: context)
         }) {
-            // The agent reloads a file another process wrote (a sync's fast-forward, a backup put
-            // back) without anyone to tell: an older one is warned of here, like an opened one.
-            context.checkRollbackOfFile()
             try context.streams.write(answer.payload)
             if case .credential(let identity, _, let tied) = answer.body {
                 TieNotice.say(tied: tied, chosen: identity, query: query, in: context)

@@ -119,7 +119,8 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         case .lock, .stop:
             turns.write { vault = nil }
             return AgentAnswer(.done)
-        case .get(let path, var query, let field):
+        case .get(let path, let asked, let field):
+            var query = asked.asking(for: field)
             return try reading(path) { vault in
                 // Who asks is the connection's peer, whatever the request says (it cannot say).
                 query.askingProgram = asker(peer, of: vault)

@@ -118,24 +118,26 @@ public struct Askpass {
 
     /// The field's value, without the rendered line break, in protected memory.
     private func answer(_ question: Question, in context: CommandContext) throws -> SecureBytes {
-        if context.masterPasswordFD == nil, let agent = context.agent {
-            var locked = false
-            for query in question.queries {
-                do {
-                    guard let message = try agent.get(query, field: question.field, vault: context.vaultPath) else {
-                        locked = true
-                        break
-                    }
-                    context.checkRollbackOfFile()
-                    return try message.payload.withUnsafeBytes {
-                        try SecureBytes(copying: CredentialField.value(ofRendered: $0))
-                    }
-                } catch {
-                    guard let refusal = error as? AgentRefusal, refusal.status == .noMatch else { throw error }
+        // From an unlocked agent, the first of the questions' queries that matches; nil at the
+        // first means no agent answers (none, locked, --master-password-fd).
+        var locked = false
+        for query in question.queries {
+            do {
+                guard
+                    let message = try VaultAccess.ask(
+                        .get(vault: context.vaultPath, query: query, field: question.field), in: context)
+                else {
+                    locked = true
+                    break
                 }
+                return try message.payload.withUnsafeBytes {
+                    try SecureBytes(copying: CredentialField.value(ofRendered: $0))
+                }
+            } catch {
+                guard let refusal = error as? AgentRefusal, refusal.status == .noMatch else { throw error }
             }
-            if !locked { throw noMatch(question) }
         }
+        if !locked { throw noMatch(question) }
         // Locked (or --master-password-fd): opened here; without a terminal or a descriptor
         // that is exit 75, and stdout stays empty.
         let vault: Vault

@@ -140,11 +140,10 @@ public struct GitCredentialHelper {
         }
         var locked = true
         do {
-            if let message = try context.agent?.get(automatic, field: .password, vault: path),
+            // git shows the helper's stderr: an older file the agent reloaded is said there.
+            if let message = try VaultAccess.ask(.get(vault: path, query: automatic, field: .password), in: context),
                 case .credential(let identity, _, _) = message.body
             {
-                // git shows the helper's stderr: an older file the agent reloaded is said there.
-                context.checkRollbackOfFile()
                 try message.payload.withUnsafeBytes {
                     try answer(username: identity.username, password: CredentialField.value(ofRendered: $0))
                 }

@@ -99,28 +99,34 @@ public enum Picker {
                 + ranked.filter { $0.credential.username != username }
         }
         // No agent field: the vault is open already (a descriptor gave the password), no preview.
-        let agent = context.agent
+        let agentMayAnswer = agentField != nil && VaultAccess.agentMayAnswer(context)
         // The list before unlocking: from the identity store (it mirrors the configured vault
         // only, not `demo`'s), else from an unlocked agent (the store may be off).
         var listed: (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)?
         if agentField != nil, path == context.vaultPath {
             if let store = try? context.currentIdentityStore() {
                 listed = (store.identities, store.equivalents)
-            } else if let fromAgent = try? agent?.identities(vault: path) {
+            } else if let fromAgent = try? VaultAccess.agentIdentities(of: path, in: context) {
                 listed = fromAgent
             }
         }
         func answer(_ field: CredentialField) -> ((UUID) throws -> AgentAnswer?)? {
-            guard let agent, agentField != nil else { return nil }
+            guard agentMayAnswer else { return nil }
             return { id in
                 // The requests with the id: a choice counts as a use for them (the next `get` prefers it).
                 let query = CredentialQuery(id: id.uuidString, services: requests)
-                guard let message = try agent.get(query, field: field, vault: path) else { return nil }
+                guard let message = try VaultAccess.ask(.get(vault: path, query: query, field: field), in: context)
+                else { return nil }
                 guard case .credential(let identity, _, _) = message.body else {
                     throw AgentError.unexpected(message.body)
                 }
                 return AgentAnswer(payload: message.takePayload(), identity: identity, field: field)
             }
+        }
+        let audit = PickerAudit(context)
+        let source = audit.breachSource
+        let previewAudit = VaultAccess.agentAuditor(of: path, in: context).map { auditor in
+            { @Sendable in PickerAudit.kinds(from: auditor, breachSource: source) }
         }
         let preview = listed.map { listed in
             order(
@@ -129,7 +135,6 @@ public enum Picker {
         }
         // A passwd killed midway: which master password to type is said where it is typed.
         let interrupted = PasswordChangeMarker.pending(vaultPath: path)
-        let audit = PickerAudit(context)
         return PickerFlow(
             terminal: terminal, vaultPath: path, passwordHint: interrupted?.short ?? passwordHint,
             requestLabel: requests.isEmpty ? nil : requests.map(\.text).joined(separator: " "),
@@ -142,12 +147,7 @@ public enum Picker {
                     findings: audit.report(for: vault)?.findings(of: id) ?? [])
             },
             audit: { vault in audit.report(for: vault)?.kindsByCredential ?? [:] },
-            previewAudit: listed == nil || agentField == nil
-                ? nil
-                : agent.map { agent in
-                    let source = audit.breachSource
-                    return { PickerAudit.kinds(fromAgent: agent, vault: path, breachSource: source) }
-                },
+            previewAudit: listed == nil || !agentMayAnswer ? nil : previewAudit,
             unlock: { password in
                 let vault = try context.open(path, password: password, interrupted: interrupted?.marker)
                 if path == context.vaultPath { AgentControl.keepUnlocked(with: password, in: context) }

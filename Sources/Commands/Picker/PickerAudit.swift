@@ -18,16 +18,8 @@ final class PickerAudit {
 
     /// The kinds found by an agent that holds `path` unlocked, for the list shown before
     /// unlocking; none when no agent answers (locked, absent, another vault, an older version).
-    static func kinds(fromAgent agent: AgentClient, vault path: String, breachSource: String?) -> [UUID: Set<
-        AuditFinding.Kind
-    >] {
-        func ask(_ options: AuditOptions) -> AuditReport? {
-            guard let answer = try? agent.ask(.audit(vault: path, options: options)),
-                case .audit(let report) = answer.body
-            else { return nil }
-            return report
-        }
-        let report = ask(AuditOptions(breachSource: breachSource)) ?? ask(AuditOptions())
+    static func kinds(from auditor: VaultAccess.AgentAuditor, breachSource: String?) -> [UUID: Set<AuditFinding.Kind>] {
+        let report = auditor(AuditOptions(breachSource: breachSource)) ?? auditor(AuditOptions())
         return report?.kindsByCredential ?? [:]
     }
 

@@ -49,7 +49,7 @@ public struct MergeVaults {
                         + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay."
                 )
             }
-            if let answer = try context.agent?.ask(.mergeCopy(vault: vault, copy: FileSystem.absolute(other))) {
+            if let answer = try VaultAccess.ask(.mergeCopy(vault: vault, copy: FileSystem.absolute(other)), in: context) {
                 summary = try Self.summary(of: answer.body)
             } else {
                 let keyring = VaultKeyring(password: try context.masterPassword())
@@ -78,7 +78,7 @@ public struct MergeVaults {
         let theirHeader = try VaultStorage.loadHeader(theirs)
         warnOfReplays(base: try? VaultStorage.loadHeader(base), ours: ourHeader, theirs: theirHeader, context)
         guard !VaultKeyring.sameKey(ourHeader, theirHeader), ourHeader.vaultID == theirHeader.vaultID else {
-            if let answer = try context.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs)) {
+            if let answer = try VaultAccess.ask(.mergeFiles(base: base, ours: ours, theirs: theirs), in: context) {
                 return try summary(of: answer.body)
             }
             let keyring = VaultKeyring(
@@ -98,7 +98,8 @@ public struct MergeVaults {
                 ? "The previous master password (the other machine's copy is still under it): "
                 : "The new master password (set on the other machine): ")
         do {
-            if let answer = try context.agent?.ask(.mergeFiles(base: base, ours: ours, theirs: theirs), payload: other)
+            if let answer = try VaultAccess.ask(
+                .mergeFiles(base: base, ours: ours, theirs: theirs), payload: other, in: context)
             {
                 return try summary(of: answer.body)
             }

@@ -44,6 +44,15 @@ public struct CredentialQuery: Sendable, Equatable {
         self.withOneTimeKey = withOneTimeKey
     }
 
+    /// The query for `field` of its answer: a one-time code can come only from a credential with
+    /// an authenticator key, so `get SITE --field totp` passes over a second account without
+    /// one, as `totp SITE` does (one rule for both, here and in the agent).
+    public func asking(for field: CredentialField) -> CredentialQuery {
+        var query = self
+        if field == .totp { query.withOneTimeKey = true }
+        return query
+    }
+
     /// The credential this query names in `vault` (the one with the id, else the best match for
     /// the services that the query accepts), and how many accepted credentials, itself included,
     /// were equally good (`RankedCredential.isEquallyGood`): more than one means the use history
