@@ -20,6 +20,9 @@ public enum AgentReply: Codable, Sendable, Equatable {
     case merged(ReconcileSummary)
     /// What an audit found: titles, ids and kinds of finding only.
     case audit(AuditReport)
+    /// An `equivalents` change was saved: the group the first domain added is in, and the
+    /// domains a removal found in no group.
+    case equivalents(group: [String]?, unknown: [String])
 }
 
 public struct AgentStatus: Codable, Sendable, Equatable {

@@ -24,6 +24,8 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     case describe(vault: String, id: String)
     /// The payload is the new password when `change.needsSecret`.
     case write(vault: String, change: CredentialChange)
+    /// `equivalents add|rm`: the vault's own equivalent domains changed and saved.
+    case equivalents(vault: String, change: EquivalentsChange)
     /// `show` and `history`: the credential with this full id, rendered as `view` asks, as the
     /// reply's payload.
     case view(vault: String, id: String, view: CredentialView)
@@ -65,7 +67,7 @@ public enum AgentRequest: Codable, Sendable, Equatable {
         case .mergeCopy(let vault, _): return vault
         case .audit(let vault, _): return vault
         case .get(let vault, _, _), .values(let vault, _, _), .identities(let vault, _), .describe(let vault, _),
-            .write(let vault, _),
+            .write(let vault, _), .equivalents(let vault, _),
             .view(let vault, _, _):
             return vault
         }

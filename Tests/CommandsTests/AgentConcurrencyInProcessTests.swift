@@ -233,3 +233,23 @@ struct OneWayToTheAgentInProcessTests {
         }
     }
 }
+
+extension OneWayToTheAgentInProcessTests {
+    @Test("equivalents add and rm through an unlocked agent, with no terminal: saved to the file (issue 35)")
+    func equivalentsThroughTheAgent() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        try EditEquivalents.add(["example.com", "example.net"], in: fixture.context)
+        #expect(fixture.streams.messages.last == "Equivalent: example.com example.net")
+        func saved() throws -> [[String]] {
+            try Vault.open(
+                at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)),
+                environment: .cheapKeyDerivation
+            ).contents.equivalents.groups
+        }
+        #expect(try saved() == [["example.com", "example.net"]])
+        try EditEquivalents.remove(["example.net"], in: fixture.context)
+        #expect(try saved().isEmpty)
+        #expect(throws: AgentRefusal.self) { try EditEquivalents.remove(["example.org"], in: fixture.context) }
+    }
+}

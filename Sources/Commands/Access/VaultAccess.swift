@@ -151,6 +151,26 @@ public enum VaultAccess {
         }
     }
 
+    /// Changes the vault's equivalent domains and saves: the group the first domain added is in,
+    /// and the domains a removal found in no group.
+    @discardableResult
+    public func change(_ change: EquivalentsChange) throws -> (group: [String]?, unknown: [String]) {
+        switch self {
+        case .agent(let agent, let context):
+            guard let answer = try agent.ask(.equivalents(vault: context.vaultPath, change: change)) else {
+                return try Self.local(context.openVault(), context).change(change)
+            }
+            guard case .equivalents(let group, let unknown) = answer.body else {
+                throw AgentError.unexpected(answer.body)
+            }
+            return (group, unknown)
+        case .local(let vault, let context):
+            let result = try change.apply(to: vault)
+            try context.save(vault)
+            return result
+        }
+    }
+
     /// `view` of the credential `identity` (`show`, `history`), in protected memory: rendered by
     /// the agent, or here.
     public func render(_ view: CredentialView, of identity: IdentityStore.Identity) throws -> SecureBytes {

@@ -6,12 +6,8 @@ public enum EditEquivalents {
     /// Declares `domains` (two or more) one site; a domain already in a group brings its group.
     public static func add(_ domains: [String], in context: CommandContext) throws {
         let normalized = try Self.domains(domains)
-        let vault = try context.openVault()
-        vault.updateEquivalents { $0.add(normalized, at: $1) }
-        try context.save(vault)
-        if let group = vault.contents.equivalents.group(containing: normalized[0]) {
-            context.streams.say("Equivalent: \(group.sorted().joined(separator: " "))")
-        }
+        let (group, _) = try VaultAccess.open(context).change(.add(normalized))
+        if let group { context.streams.say("Equivalent: \(group.joined(separator: " "))") }
     }
 
     /// The groups, one per line, from the cheapest source that is up to date: the user's, then
@@ -48,14 +44,7 @@ public enum EditEquivalents {
 
     /// Takes `domains` out of their groups (a group left with one domain is dropped).
     public static func remove(_ domains: [String], in context: CommandContext) throws {
-        let normalized = try Self.domains(domains)
-        let vault = try context.openVault()
-        var unknown: [String] = []
-        vault.updateEquivalents { unknown = $0.remove(normalized, at: $1) }
-        guard unknown.count < normalized.count else {
-            throw CommandFailure(.noMatch, "\(unknown.joined(separator: " ")) in no group; nothing changed")
-        }
-        try context.save(vault)
+        try VaultAccess.open(context).change(.remove(try Self.domains(domains)))
     }
 
     /// Domains as given on the command line, normalised (lowercase, IDN, no trailing dot).

@@ -176,22 +176,13 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             }
         case .write(let path, let change):
             defer { payload.removeAll() }
-            try requireHeld(path)
-            // The save lock first, outside the turns: another process's save (or a stuck one,
-            // for up to 15 s) is waited for without holding back anybody's read.
-            return try VaultStorage.whileLocked(path) {
-                try turns.write {
-                    let vault = try current(path)
-                    do {
-                        let identity = try change.apply(to: vault, secret: payload, suffixes: context.suffixes)
-                        try context.save(vault, lockHeld: true)
-                        return AgentAnswer(.identity(identity))
-                    } catch {
-                        // What failed to save must not ride along with the next write.
-                        do { try vault.revert() } catch { self.vault = nil }
-                        throw error
-                    }
-                }
+            return try saving(path) { vault in
+                AgentAnswer(.identity(try change.apply(to: vault, secret: payload, suffixes: context.suffixes)))
+            }
+        case .equivalents(let path, let change):
+            return try saving(path) { vault in
+                let (group, unknown) = try change.apply(to: vault)
+                return AgentAnswer(.equivalents(group: group, unknown: unknown))
             }
         case .mergeFiles(let base, let ours, let theirs):
             // Only copies under the key held here: a client can make the agent write nothing but
@@ -229,6 +220,27 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             return AgentAnswer(
                 .audit(
                     try VaultAudit.report(of: snapshot, options: options, now: Clock.system.now(), limit: limit)))
+        }
+    }
+
+    /// `change` made to the vault `path` names and saved, in a write turn. The save lock is taken
+    /// first, outside the turns: another process's save (or a stuck one, for up to 15 s) is
+    /// waited for without holding back anybody's read. A change that failed to save is dropped
+    /// from memory, so that it does not ride along with the next write.
+    private func saving(_ path: String, _ change: (Vault) throws -> AgentAnswer) throws -> AgentAnswer {
+        try requireHeld(path)
+        return try VaultStorage.whileLocked(path) {
+            try turns.write {
+                let vault = try current(path)
+                do {
+                    let answer = try change(vault)
+                    try context.save(vault, lockHeld: true)
+                    return answer
+                } catch {
+                    do { try vault.revert() } catch { self.vault = nil }
+                    throw error
+                }
+            }
         }
     }
 
