@@ -69,10 +69,9 @@ public enum Configuration {
             }
             return
         }
-        // The vault's one opening (an interrupted passwd said first, the generation check).
-        let interrupted = context.interruptedPasswd(of: path)
-        let password = try context.masterPassword()
-        let vault = try context.open(path, password: password, interrupted: interrupted)
+        // The unlock cost is in the header, which is not secret: the master password is asked only
+        // to re-encrypt, so a theme or a timeout changes without it (an unlocked agent or not).
+        let header = try VaultStorage.loadHeader(path)
         var settings = try context.settings()
         let terminal = try context.openTerminal(theme: settings.theme)
         let choices: ConfigurationScreen.Choices?
@@ -81,7 +80,7 @@ public enum Configuration {
             var screen = try Self.screen(
                 firstRun: false,
                 defaults: .init(
-                    vaultPath: path, parameters: vault.header.kdf, theme: settings.theme,
+                    vaultPath: path, parameters: header.kdf, theme: settings.theme,
                     clipboardTimeout: settings.clipboardTimeout,
                     keepsAgentUnlocked: settings.agent == .auto),
                 context: context)
@@ -90,7 +89,11 @@ public enum Configuration {
             choices = try terminal.run(&screen)
         }
         guard let choices else { throw CommandFailure(.cancelled, "nothing changed") }
-        if choices.parameters != vault.header.kdf {
+        if choices.parameters != header.kdf {
+            // The vault's one opening (an interrupted passwd said first, the generation check).
+            let interrupted = context.interruptedPasswd(of: path)
+            let password = try context.masterPassword()
+            let vault = try context.open(path, password: password, interrupted: interrupted)
             context.streams.say("Re-encrypting \(path) with \(choices.parameters)…")
             // The same re-key as passwd's: its note while it runs, the generation remembered.
             try ChangeMasterPassword.rekey(vault, to: password, parameters: choices.parameters, in: context)
