@@ -23,6 +23,8 @@ public enum AgentReply: Codable, Sendable, Equatable {
     /// An `equivalents` change was saved: the group the first domain added is in, and the
     /// domains a removal found in no group.
     case equivalents(group: [String]?, unknown: [String])
+    /// An import was done (or refused after its report: see `ImportOutcome`).
+    case imported(ImportOutcome)
 }
 
 public struct AgentStatus: Codable, Sendable, Equatable {

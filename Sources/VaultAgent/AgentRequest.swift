@@ -24,6 +24,10 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     case describe(vault: String, id: String)
     /// The payload is the new password when `change.needsSecret`.
     case write(vault: String, change: CredentialChange)
+    /// `pwtui import` of an export the agent reads itself (not a pass store, which needs gpg and
+    /// its pinentry where the user is): read outside the agent's turns, applied and saved in one
+    /// write turn, one save. Long work.
+    case importFile(vault: String, order: ImportOrder)
     /// `equivalents add|rm`: the vault's own equivalent domains changed and saved.
     case equivalents(vault: String, change: EquivalentsChange)
     /// `show` and `history`: the credential with this full id, rendered as `view` asks, as the
@@ -51,8 +55,10 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// Work that grows with the vault (an audit reads every secret): done on a copy, outside the
     /// agent's turns, within `longWorkTime`, and given up when its client hangs up.
     public var isLongWork: Bool {
-        if case .audit = self { return true }
-        return false
+        switch self {
+        case .audit, .importFile: return true
+        default: return false
+        }
     }
 
     /// How long a client waits for the answer once the request is sent.
@@ -67,7 +73,7 @@ public enum AgentRequest: Codable, Sendable, Equatable {
         case .mergeCopy(let vault, _): return vault
         case .audit(let vault, _): return vault
         case .get(let vault, _, _), .values(let vault, _, _), .identities(let vault, _), .describe(let vault, _),
-            .write(let vault, _), .equivalents(let vault, _),
+            .write(let vault, _), .equivalents(let vault, _), .importFile(let vault, _),
             .view(let vault, _, _):
             return vault
         }

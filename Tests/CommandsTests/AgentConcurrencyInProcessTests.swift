@@ -253,3 +253,42 @@ extension OneWayToTheAgentInProcessTests {
         #expect(throws: AgentRefusal.self) { try EditEquivalents.remove(["example.org"], in: fixture.context) }
     }
 }
+
+extension OneWayToTheAgentInProcessTests {
+    @Test("import through an unlocked agent, with no terminal: one save, the same report; a dry run saves nothing (issue 35)")
+    func importThroughTheAgent() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        let csv = fixture.root + "/export.csv"
+        try "name,url,username,password\nGitLab,https://gitlab.com,tanuki,gl-secret\n".write(
+            toFile: csv, atomically: true, encoding: .utf8)
+        func saved() throws -> [String] {
+            try Vault.open(
+                at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)),
+                environment: .cheapKeyDerivation
+            ).contents.credentials.map(\.username).sorted()
+        }
+        try ImportCredentials(path: csv, dryRun: true).run(in: fixture.context)
+        #expect(try saved() == ["octocat"], "a dry run changes nothing")
+        try ImportCredentials(path: csv).run(in: fixture.context)
+        #expect(try saved() == ["octocat", "tanuki"])
+        #expect(fixture.streams.messages.contains { $0.contains("holds every password in plaintext") })
+        let get = try AgentConcurrencyInProcessTests.body(
+            fixture.client.get(
+                CredentialQuery(services: [try ServiceIdentifier("gitlab.com")]), field: .password,
+                vault: fixture.context.vaultPath))
+        guard case .credential(let identity, _, _) = get else { throw AgentError.unexpected(get) }
+        #expect(identity.username == "tanuki", "the agent holds what it saved")
+
+        // An entry that cannot be imported: 65, nothing saved, with the report's reason.
+        try "name,url,username,password\nA,https://a.example/,u,pa\nC,https://c.example/,u,pc,extra\n".write(
+            toFile: csv, atomically: true, encoding: .utf8)
+        #expect {
+            try ImportCredentials(path: csv).run(in: fixture.context)
+        } throws: { error in
+            (error as? CommandFailure)?.code == .corrupt
+                && (error as? CommandFailure)?.message.contains("cannot be imported") == true
+        }
+        #expect(try saved() == ["octocat", "tanuki"])
+    }
+}

@@ -179,6 +179,19 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             return try saving(path) { vault in
                 AgentAnswer(.identity(try change.apply(to: vault, secret: payload, suffixes: context.suffixes)))
             }
+        case .importFile(let path, let order):
+            let outcome = try ImportCredentials.runInAgent(
+                order, limit: limit, context: context,
+                reading: { apply in try reading(path, apply) },
+                saving: { apply in
+                    var outcome: ImportOutcome?
+                    _ = try saving(path) { vault in
+                        outcome = try apply(vault)
+                        return AgentAnswer(.done)
+                    }
+                    return outcome
+                })
+            return AgentAnswer(.imported(outcome))
         case .equivalents(let path, let change):
             return try saving(path) { vault in
                 let (group, unknown) = try change.apply(to: vault)
@@ -223,10 +236,10 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         }
     }
 
-    /// `change` made to the vault `path` names and saved, in a write turn. The save lock is taken
-    /// first, outside the turns: another process's save (or a stuck one, for up to 15 s) is
-    /// waited for without holding back anybody's read. A change that failed to save is dropped
-    /// from memory, so that it does not ride along with the next write.
+    /// `change` made to the vault `path` names and saved (when it changed anything), in a write
+    /// turn. The save lock is taken first, outside the turns: another process's save (or a stuck
+    /// one, for up to 15 s) is waited for without holding back anybody's read. A change that
+    /// failed to save is dropped from memory, so that it does not ride along with the next write.
     private func saving(_ path: String, _ change: (Vault) throws -> AgentAnswer) throws -> AgentAnswer {
         try requireHeld(path)
         return try VaultStorage.whileLocked(path) {
@@ -234,7 +247,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
                 let vault = try current(path)
                 do {
                     let answer = try change(vault)
-                    try context.save(vault, lockHeld: true)
+                    if vault.hasUnsavedChanges { try context.save(vault, lockHeld: true) }
                     return answer
                 } catch {
                     do { try vault.revert() } catch { self.vault = nil }

@@ -26,6 +26,9 @@ public final class Vault {
     private var checksumOnDisk: [UInt8]?
     /// The changes made since `contents` matched the file, for a merge at save time.
     private var pending: [VaultChange] = []
+
+    /// Whether anything changed since the vault was read or last saved.
+    public var hasUnsavedChanges: Bool { !pending.isEmpty }
     private let environment: VaultEnvironment
 
     private init(
