@@ -49,7 +49,7 @@ import Testing
         ("", "empty"), ("git hub.com", "space"), ("a.com\n", "control"), ("a.com\u{00A0}", "space"),
         ("foo.*.com", "'*' may only begin"), ("*foo.com", "'*' may only begin"), ("*.com", "top-level"),
         ("x.com:99999", "'99999' is out of range"), ("x.com:0", "out of range"), ("x.com:ab", "'ab' is not a number"),
-        ("ftp://x.com", "unsupported scheme 'ftp'"), ("github.com/login", "'/login' is a path"),
+        ("1ftp://x.com", "not a URL scheme"), ("file:///etc/passwd", "no host"), ("github.com/login", "'/login' is a path"),
         ("https://", "no host"), ("*.", "no host"), ("::1", "brackets"), ("[::1", "without closing"),
         ("a..b.com", "empty label"), ("exa<mple.com", "'<'"), ("999.1.1.1", "not an IPv4"),
         ("*.127.0.0.1", "address cannot have a wildcard"),
