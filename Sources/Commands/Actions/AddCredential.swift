@@ -227,7 +227,7 @@ public struct AddCredential {
                     $0, clearAfter: timeout, in: context)
             }
             context.streams.say(
-                "Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
+                "Copied the generated password of \(credential.titleAndUsername) to the clipboard; "
                     + "\(copied.clearing(after: timeout)).")
         } catch let failure as CommandFailure {
             // Saved already: not the 74 of a vault left unchanged.

@@ -168,7 +168,7 @@ extension AgentService {
         let grant = SSHSessionApprovals.Grant(
             program: requester.program, destination: request.destinationKey, key: key.credential.id)
         if policy == .never || (policy == .session && sshApprovals.contains(grant)) {
-            return .decided(Self.signature(request, with: key.credential, in: vault))
+            return .decided(signature(request, with: key.credential, in: vault))
         }
         let question = SSHApprovalQuestion(
             requester: requester, keyTitle: key.credential.displayTitle, fingerprint: SSHFingerprint.of(key.blob),
@@ -184,11 +184,22 @@ extension AgentService {
             key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault)),
             destination?.mayUse(hosts: key.hosts) ?? true
         else { return nil }
-        return Self.signature(request, with: key.credential, in: vault)
+        return signature(request, with: key.credential, in: vault)
     }
 
-    private static func signature(_ request: SSHSignRequest, with credential: Credential, in vault: Vault) -> [UInt8]? {
-        guard let privateKey = try? SSHKeyItem.privateKey(of: credential, in: vault) else { return nil }
-        return try? SSHPrivateKey.signatureBlob(privateKey, data: request.data, flags: request.flags)
+    /// The signature, counted as a use of the key (under the turn): `show` and the detail
+    /// screen said "last used never" of a key that had signed six times (issue 38). A failed
+    /// record is no failed signature.
+    private func signature(_ request: SSHSignRequest, with credential: Credential, in vault: Vault) -> [UInt8]? {
+        guard let privateKey = try? SSHKeyItem.privateKey(of: credential, in: vault),
+            let signature = try? SSHPrivateKey.signatureBlob(privateKey, data: request.data, flags: request.flags)
+        else { return nil }
+        var usage = context.usageHistory.read()
+        usage.recordUse(of: credential.id, for: Self.sshUseHost, at: Clock.system.now())
+        try? context.usageHistory.write(usage)
+        return signature
     }
+
+    /// Where a key's signatures are counted in the use history: not a host any service names.
+    static let sshUseHost = "ssh-agent signature"
 }
