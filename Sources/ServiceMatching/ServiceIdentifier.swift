@@ -250,10 +250,14 @@ private struct Parser {
                     || byte == 0x2B || byte == 0x2D || byte == 0x2E
             }
             let isLetter = { (byte: UInt8) in (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
-            guard separator > 0, isLetter(bytes[0]), firstIndex(in: 0 ..< separator, where: { !isSchemeByte($0) }) == nil
+            guard separator > 0, isLetter(bytes[0]),
+                firstIndex(in: 0 ..< separator, where: { !isSchemeByte($0) }) == nil
             else {
                 return .failure(
-                    Problem(message: "'\(slice(0 ..< separator))' is not a URL scheme (a letter, then letters, digits, +, - or .)"))
+                    Problem(
+                        message:
+                            "'\(slice(0 ..< separator))' is not a URL scheme (a letter, then letters, digits, +, - or .)"
+                    ))
             }
             form = .url
             scheme =

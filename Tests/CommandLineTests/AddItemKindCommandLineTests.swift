@@ -9,8 +9,9 @@ struct AddItemKindCommandLineTests {
     @Test("docs/items.md's lines: a note from stdin, a card's number from stdin with text fields; list marks them")
     func documentedItems() throws {
         let sandbox = try Sandbox.withVault()
+        // The harness ends stdin with a newline (a here-string): the one a field drops.
         let note = try sandbox.pwtui(
-            ["add", "--kind", "note", "--title", "Recovery codes"], stdin: "1111-2222\n3333-4444")  // the harness ends stdin with a newline
+            ["add", "--kind", "note", "--title", "Recovery codes"], stdin: "1111-2222\n3333-4444")
         #expect(note.exitCode == 0, "\(note)")
         let card = try sandbox.pwtui(
             ["add", "--kind", "card", "--title", "Visa", "--field", "cardholder=Kim Doe", "--field", "expiry=12/2029"],

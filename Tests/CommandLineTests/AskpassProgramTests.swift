@@ -162,7 +162,9 @@ struct AskpassProgramTests {
     @Test("the documented sudo lines are found where the sudo test reads them")
     func documentedSudoLinesAreFound() throws {
         let lines = try Self.documentedSudoLines()
-        #expect(lines.count == 2 && lines.allSatisfy { $0.contains("SUDO_ASKPASS=") && $0.hasSuffix("sudo -A") }, "\(lines)")
+        #expect(
+            lines.count == 2 && lines.allSatisfy { $0.contains("SUDO_ASKPASS=") && $0.hasSuffix("sudo -A") }, "\(lines)"
+        )
     }
 
     @Test(

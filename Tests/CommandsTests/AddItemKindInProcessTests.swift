@@ -22,7 +22,8 @@ struct AddItemKindInProcessTests {
 
     static func get(_ title: String, field: String, in fixture: CommandFixture) throws -> String {
         try fixture.run(typing: CommandFixture.unlock) {
-            try GetCredential(query: CredentialQuery(title: title), field: .named(field), noInteraction: false).run(in: $0)
+            try GetCredential(query: CredentialQuery(title: title), field: .named(field), noInteraction: false).run(
+                in: $0)
         }.output
     }
 
@@ -40,7 +41,8 @@ struct AddItemKindInProcessTests {
     func card() throws {
         let fixture = try CommandFixture()
         try Self.add(
-            .card, title: "Visa", input: "4111111111111111\n", fields: [("cardholder", "Kim Doe"), ("expiry", "12/2029")],
+            .card, title: "Visa", input: "4111111111111111\n",
+            fields: [("cardholder", "Kim Doe"), ("expiry", "12/2029")],
             in: fixture)
         let item = try #require(try fixture.vault().contents.credentials.first)
         #expect(item.kind == .card)

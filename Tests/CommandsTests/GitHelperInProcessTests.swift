@@ -76,7 +76,9 @@ struct GitHelperInProcessTests {
 
     // MARK: issue 38: a way forward on a terminal, silence without one
 
-    @Test("get, locked with no terminal: silent on a stderr nobody reads (t0303's helper_test_timeout), said on one a person reads")
+    @Test(
+        "get, locked with no terminal: silent on a stderr nobody reads (t0303's helper_test_timeout), said on one a person reads"
+    )
     func lockedIsSilentUnlessSeen() throws {
         let fixture = try CommandFixture([("github.com", "alice", "alice-pw", "")])
         for seen in [false, true] {
@@ -88,7 +90,9 @@ struct GitHelperInProcessTests {
         }
     }
 
-    @Test("Esc in the picker on a list with nothing for the host lets git prompt (nothing answered); among matches it is quit=1")
+    @Test(
+        "Esc in the picker on a list with nothing for the host lets git prompt (nothing answered); among matches it is quit=1"
+    )
     func escapeOnAnEmptyListLetsGitPrompt() throws {
         let fixture = try CommandFixture([("github.com", "alice", "alice-pw", "")])
         let stranger = try fixture.run(
@@ -101,7 +105,9 @@ struct GitHelperInProcessTests {
         #expect(known.output == "quit=1\n", "\(known.output)")
     }
 
-    @Test("erase on a terminal offers a new password for the rejected credential: typed twice, saved, the old one in its history")
+    @Test(
+        "erase on a terminal offers a new password for the rejected credential: typed twice, saved, the old one in its history"
+    )
     func eraseOffersANewPassword() throws {
         let fixture = try CommandFixture([("github.com", "alice", "alice-pw", "")])
         let recorded = try fixture.run(

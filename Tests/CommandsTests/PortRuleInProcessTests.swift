@@ -13,7 +13,8 @@ struct PortRuleInProcessTests {
     /// Titles that are not the hosts: nothing is found through a title fallback.
     static func fixture() throws -> CommandFixture {
         try CommandFixture([
-            ("https://nas.local:5001", "admin", "nas-pw", "Synology"), ("nas2.local:5000", "kim", "nas2-pw", "Other NAS"),
+            ("https://nas.local:5001", "admin", "nas-pw", "Synology"),
+            ("nas2.local:5000", "kim", "nas2-pw", "Other NAS"),
             ("ssh://build.example", "deploy", "ssh-pw", "Build box"),
         ])
     }

@@ -133,7 +133,8 @@ import Testing
     @Test("a miss only by port is told apart from a miss (what a no-match message names)")
     func missesOnlyByPort() throws {
         func misses(_ stored: String, _ request: String) throws -> Bool {
-            ServiceMatch.missesOnlyByPort(stored: try ServiceIdentifier(stored), request: try ServiceIdentifier(request))
+            ServiceMatch.missesOnlyByPort(
+                stored: try ServiceIdentifier(stored), request: try ServiceIdentifier(request))
         }
         #expect(try misses("https://nas.local:5001", "https://nas.local"))
         #expect(try misses("ssh://build.example:2222", "ssh://build.example"))

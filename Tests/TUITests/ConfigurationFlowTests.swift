@@ -73,7 +73,9 @@ import VaultModel
         try assertSnapshot(terminal.frames.last, named: "wizard-summary")
     }
 
-    @Test("the summary wraps the vault's note instead of cutting it at the edge, where it names the vault later commands open (issue 38)")
+    @Test(
+        "the summary wraps the vault's note instead of cutting it at the edge, where it names the vault later commands open (issue 38)"
+    )
     func summaryWrapsTheVaultNote() throws {
         let opened = "/home/user/.local/share/pwtui/a-directory-with-a-long-name/another-one/vault.pwtui"
         let terminal = GridTerminal(size: TerminalSize(rows: 24, columns: 100))

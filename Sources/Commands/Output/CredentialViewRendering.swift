@@ -45,7 +45,8 @@ extension CredentialView {
         if credential.kind == .sshKey {
             // Never revealed here, --reveal or not: say where it is written out instead.
             try output.append(
-                utf8: CredentialDetailScreen.mask + "  (never shown; \(command) ssh export --private \(shortID) writes it)\n")
+                utf8: CredentialDetailScreen.mask
+                    + "  (never shown; \(command) ssh export --private \(shortID) writes it)\n")
         } else if credential.secret.count == 0 {
             // A note, a card or an identity made by hand has no password (issue 38).
             try output.append(utf8: "none\n")

@@ -84,11 +84,13 @@ struct AddCommand: ParsableCommand {
             }
             guard !generate, !totp, !printPassword, rules == nil, !force else {
                 throw ValidationError(
-                    "a \(kind.rawValue) has no password: --generate, --totp, --print, --rules and --force are for logins")
+                    "a \(kind.rawValue) has no password: --generate, --totp, --print, --rules and --force are for logins"
+                )
             }
         }
         guard fields.isEmpty || kind != .login else {
-            throw ValidationError("--field NAME=VALUE is for --kind note, card or identity; a login's fields: pwtui edit --field")
+            throw ValidationError(
+                "--field NAME=VALUE is for --kind note, card or identity; a login's fields: pwtui edit --field")
         }
         for field in fields {
             guard let equals = field.firstIndex(of: "="), !field[..<equals].allSatisfy(\.isWhitespace),
