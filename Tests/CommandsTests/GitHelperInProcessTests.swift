@@ -127,4 +127,26 @@ struct GitHelperInProcessTests {
         }
         #expect(next.output == "username=alice\npassword=alice-new\n", "\(next.output)")
     }
+
+    @Test("with the identity store off, the unlocked agent's list tells an empty picker from one with matches")
+    func escapeWithTheAgentsList() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        try FileManager.default.createDirectory(
+            atPath: fixture.root + "/config/pwtui", withIntermediateDirectories: true)
+        try "identity_store = false\n".write(
+            toFile: fixture.root + "/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+        _ = try fixture.unlock()
+        #expect((try? fixture.context.currentIdentityStore()) == nil, "the picker lists the agent's identities")
+        func escape(_ host: String) throws -> String {
+            let recorded = try RecordedStreams(
+                input: "protocol=https\nhost=\(host)\n\n", messagesAreSeen: false,
+                screen: GridTerminal(script: [.key(.escape)]))
+            fixture.context.streams = recorded.streams
+            try GitCredentialHelper(context: fixture.context).run(operation: "get")
+            return recorded.output
+        }
+        #expect(try escape("gitlab.example") == "", "nothing listed for it: git asks")
+        // github.com's credential is a parent domain's for api.github.com: listed, not given unasked.
+        #expect(try escape("api.github.com") == "quit=1\n")
+    }
 }

@@ -194,13 +194,21 @@ public struct GitCredentialHelper {
         }
     }
 
-    /// Whether the picker listed any credential for `service` (the identity store, which the
-    /// picker's unlocking refreshed; when there is none, yes: git is told to stop, as before).
+    /// Whether the picker listed any credential for `service`: from the identity store (which
+    /// the picker's unlocking refreshed), else an unlocked agent's identities, as the picker
+    /// lists them; with neither, yes: git is told to stop, as before.
     private func hasMatches(for service: ServiceIdentifier) throws -> Bool {
-        guard let store = try? context.currentIdentityStore() else { return true }
-        let credentials = store.identities.compactMap { try? $0.secretlessCredential() }
+        let listed: (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)
+        if let store = try? context.currentIdentityStore() {
+            listed = (store.identities, store.equivalents)
+        } else if let fromAgent = try? context.agent?.identities(vault: context.vaultPath) {
+            listed = fromAgent
+        } else {
+            return true
+        }
+        let credentials = listed.identities.compactMap { try? $0.secretlessCredential() }
         return !CredentialRanking.matches(
-            credentials, for: [service], context: context.rankingContext(equivalents: store.equivalents)
+            credentials, for: [service], context: context.rankingContext(equivalents: listed.equivalents)
         ).isEmpty
     }
 
