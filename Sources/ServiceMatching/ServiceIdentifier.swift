@@ -4,8 +4,15 @@ import UnicodeText
 /// What a credential is for, or what a request asks for, in one of three forms:
 ///
 ///     github.com, *.example.com:8443                      a domain (optionally wildcard, port)
-///     https://github.com:8443/login?x=1#y                 a URL: http or https only
+///     https://github.com:8443/login?x=1#y                 a URL: any scheme with a host
+///     ssh://build.example, sftp://files.example:2222/home  (ssh, sftp, smb, rdp, ldap, imap …)
 ///     webcredentials:*.example.com:8443                   an associated-domain entry
+///
+/// A URL of any scheme that names a host is a service (issue 38): KeePassXC and Bitwarden keep
+/// `sftp://` and `smb://` addresses, and askpass, the picker and `list` find them by their host
+/// and port like a web address (`ServiceMatch`). Schemes pwtui knows have their default port
+/// (`ssh` 22, `smb` 445, …); a scheme it does not know has none, so its services match only the
+/// same scheme or a request for the bare host.
 ///
 /// `text` is kept exactly as typed (nothing the user wrote is lost); the other fields are the
 /// normalised parts that matching compares: a lowercased ASCII host (IDN labels in `xn--` form,
@@ -22,9 +29,35 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     public enum Form: Sendable { case domain, url, associatedDomain, app }
     public enum HostKind: Sendable { case name, ipv4, ipv6 }
 
-    public enum Scheme: String, Sendable {
-        case http, https
-        var defaultPort: UInt16 { self == .https ? 443 : 80 }
+    /// A URL's scheme, lowercased. Not an enum: any scheme with a host is a service.
+    public struct Scheme: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(_ name: String) {
+            rawValue = name.lowercased()
+        }
+
+        public static let http = Scheme("http")
+        public static let https = Scheme("https")
+
+        /// http and https: one web origin family, where an http credential may be offered to https.
+        public var isWeb: Bool { self == .http || self == .https }
+
+        /// The port a connection uses when the URL names none, for the schemes people store
+        /// (IANA's assignments); nil for a scheme pwtui does not know.
+        public var defaultPort: UInt16? { Self.defaultPorts[rawValue] }
+
+        public var description: String { rawValue }
+
+        private static let defaultPorts: [String: UInt16] = [
+            "http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "ftps": 990, "sftp": 22, "ssh": 22,
+            "scp": 22, "telnet": 23, "smtp": 25, "smtps": 465, "submission": 587, "pop3": 110, "pop3s": 995,
+            "imap": 143, "imaps": 993, "ldap": 389, "ldaps": 636, "smb": 445, "cifs": 445, "afp": 548,
+            "nfs": 2049, "rdp": 3389, "vnc": 5900, "rsync": 873, "git": 9418, "svn": 3690, "xmpp": 5222,
+            "irc": 6667, "ircs": 6697, "mqtt": 1883, "mqtts": 8883, "postgres": 5432, "postgresql": 5432,
+            "mysql": 3306, "mariadb": 3306, "redis": 6379, "rediss": 6379, "mongodb": 27017, "amqp": 5672,
+            "amqps": 5671, "webdav": 80, "webdavs": 443, "davs": 443, "dav": 80, "sip": 5060, "sips": 5061,
+        ]
     }
 
     public let text: String
@@ -211,15 +244,27 @@ private struct Parser {
         } else if let separator = firstIndex(in: 0 ..< end, where: { $0 == 0x3A }),
             hasPrefix("://", at: separator, end: end)
         {
-            let known: ServiceIdentifier.Scheme? =
-                separator == 5 && hasPrefix("https", at: 0, end: 5, caseInsensitive: true)
-                ? .https
-                : separator == 4 && hasPrefix("http", at: 0, end: 4, caseInsensitive: true) ? .http : nil
-            guard let known else {
-                return .failure(Problem(message: "unsupported scheme '\(slice(0 ..< separator))' (use http or https)"))
+            // RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+            let isSchemeByte = { (byte: UInt8) in
+                (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                    || byte == 0x2B || byte == 0x2D || byte == 0x2E
+            }
+            let isLetter = { (byte: UInt8) in (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
+            guard separator > 0, isLetter(bytes[0]),
+                firstIndex(in: 0 ..< separator, where: { !isSchemeByte($0) }) == nil
+            else {
+                return .failure(
+                    Problem(
+                        message:
+                            "'\(slice(0 ..< separator))' is not a URL scheme (a letter, then letters, digits, +, - or .)"
+                    ))
             }
             form = .url
-            scheme = known
+            scheme =
+                separator == 5 && hasPrefix("https", at: 0, end: 5, caseInsensitive: true)
+                ? .https
+                : separator == 4 && hasPrefix("http", at: 0, end: 4, caseInsensitive: true)
+                    ? .http : ServiceIdentifier.Scheme(slice(0 ..< separator))
             start = separator + 3
         }
 

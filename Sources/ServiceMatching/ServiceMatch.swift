@@ -18,7 +18,13 @@
 // for the same app, as an exact match; it is no host, so it never reaches or is reached by a site.
 //
 // Across every tier two rules hold: an https credential is never offered to an http request, and
-// a stored port must match (a port named on either side must be the one the other side uses).
+// ports agree (`portsAgree`, the one port rule, issue 38). A service's port is the one it names,
+// else its scheme's default (`ssh://h` is h:22); http and https without a port are one web
+// origin, as before. A request that names neither a scheme nor a port (`pwtui list nas.local`:
+// a person asking for a host) takes the host on any port; a stored host without scheme or port
+// is the host on the default port of whatever asks; otherwise the two ports must be the same. So
+// `ssh://h` is never offered to `https://h`, `nas.local:5000` answers `http://nas.local:5000` and
+// `nas.local`, and git asking for `https://h` (443) never gets `https://h:8443`'s password.
 // Hosts compare whole labels, so `box.com` never matches `dropbox.com`; addresses and single-label
 // hosts get no parent-domain, wildcard or same-site matches.
 //
@@ -107,9 +113,7 @@ public enum ServiceMatch {
                 ? (.exactURL, 0) : nil
         }
         if stored.scheme == .https, request.scheme == .http { return nil }
-        if stored.port != nil || request.port != nil {
-            guard let storedPort = stored.effectivePort, storedPort == request.effectivePort else { return nil }
-        }
+        guard portsAgree(stored: stored, request: request) else { return nil }
         if stored.host == request.host {
             if stored.isWildcard { return nil }  // *.d does not cover d itself
             if stored.form == .url, request.form == .url, stored.scheme == request.scheme,
@@ -145,6 +149,55 @@ public enum ServiceMatch {
             return (.equivalent, 0)
         }
         return nil
+    }
+
+    /// The one port rule (see the essay above): whether `stored` may answer `request` on the
+    /// ports each names or implies.
+    public static func portsAgree(stored: ServiceIdentifier, request: ServiceIdentifier) -> Bool {
+        if request.scheme == nil, request.port == nil { return true }
+        if stored.scheme == nil, stored.port == nil { return request.port == nil }
+        return Port(stored).agrees(with: Port(request))
+    }
+
+    /// Whether `stored` would answer `request` but for the port: what a message names when
+    /// nothing matched ("saved for nas.local on port 5001").
+    public static func missesOnlyByPort(stored: ServiceIdentifier, request: ServiceIdentifier) -> Bool {
+        guard stored.form != .app, request.form != .app, stored.host == request.host, !stored.isWildcard,
+            !(stored.scheme == .https && request.scheme == .http)
+        else { return false }
+        return !portsAgree(stored: stored, request: request)
+    }
+
+    /// What a service's port is for comparison: a number, the web's default (http and https
+    /// alike: an http credential may answer https), or a scheme pwtui knows no default for
+    /// (only the same scheme is the same port).
+    private enum Port {
+        case number(UInt16)
+        case webDefault(UInt16)
+        case unknown(scheme: String)
+
+        init(_ service: ServiceIdentifier) {
+            if let port = service.port {
+                self = .number(port)
+            } else if let scheme = service.scheme, scheme.isWeb, let port = scheme.defaultPort {
+                self = .webDefault(port)
+            } else if let port = service.scheme?.defaultPort {
+                self = .number(port)
+            } else {
+                self = .unknown(scheme: service.scheme?.rawValue ?? "")
+            }
+        }
+
+        func agrees(with other: Port) -> Bool {
+            switch (self, other) {
+            case (.number(let a), .number(let b)), (.webDefault(let a), .number(let b)),
+                (.number(let a), .webDefault(let b)):
+                return a == b
+            case (.webDefault, .webDefault): return true
+            case (.unknown(let a), .unknown(let b)): return a == b
+            default: return false
+            }
+        }
     }
 
     /// `host` ends with "." + `domain`: a subdomain on a label boundary.

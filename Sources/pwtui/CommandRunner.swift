@@ -35,7 +35,7 @@ enum CommandRunner {
                 try get.run()
                 CurrentProcess.exit(0)
             }
-            var command = try root.parseAsRoot(arguments.isEmpty ? ["start"] : arguments)
+            var command = try root.parseAsRoot(onlyGlobalOptions(arguments) ? ["start"] + arguments : arguments)
             try command.run()
             CurrentProcess.exit(0)
         } catch {
@@ -46,5 +46,24 @@ enum CommandRunner {
             // ArgumentParser's own errors: help, version, usage (exit 64).
             root.exit(withError: error)
         }
+    }
+
+    /// Plain `pwtui`, perhaps with global options (`pwtui --vault ~/work.pwtui`: the picker over
+    /// that vault; it was an unknown option, issue 38): nothing but `--vault`, `--config` and
+    /// `--master-password-fd`, each with its value. A missing value is left to the parser.
+    static func onlyGlobalOptions(_ arguments: [String]) -> Bool {
+        let valued: Set<Substring> = ["--vault", "--config", "--master-password-fd"]
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if valued.contains(Substring(word)) {
+                index += 2
+            } else if let equals = word.firstIndex(of: "="), valued.contains(word[..<equals]) {
+                index += 1
+            } else {
+                return false
+            }
+        }
+        return true
     }
 }

@@ -143,6 +143,30 @@ struct AskpassProgramTests {
         #expect(listed.out.contains("id_added"), "\(listed)")
     }
 
+    /// README's and docs/askpass.md's sudo lines up to `sudo -A`, as a shell reads them: the
+    /// `export SUDO_ASKPASS=…` line followed by `sudo -A`, and README's one-liner.
+    static func documentedSudoLines() throws -> [String] {
+        func lines(_ file: String) throws -> [String] {
+            try String(contentsOfFile: GitHelperContractTests.packageRoot + "/" + file, encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+        }
+        func withoutComment(_ line: String) -> String {
+            String(line.split(separator: "#", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces)
+        }
+        let exported = try #require(try lines("docs/askpass.md").first { $0.hasPrefix("export SUDO_ASKPASS=") })
+        let readme = try #require(try lines("README.md").first { $0.hasPrefix("SUDO_ASKPASS=") })
+        let oneLiner = try #require(withoutComment(readme).components(separatedBy: "sudo -A").first)
+        return [withoutComment(exported) + "; sudo -A", oneLiner + "sudo -A"]
+    }
+
+    @Test("the documented sudo lines are found where the sudo test reads them")
+    func documentedSudoLinesAreFound() throws {
+        let lines = try Self.documentedSudoLines()
+        #expect(
+            lines.count == 2 && lines.allSatisfy { $0.contains("SUDO_ASKPASS=") && $0.hasSuffix("sudo -A") }, "\(lines)"
+        )
+    }
+
     @Test(
         "sudo -A -k: the user's own agent answers sudo's prompt; locked, sudo gets no password",
         .enabled(if: isRoot, "needs root: a user, a sudoers entry, runuser"))
@@ -196,6 +220,22 @@ struct AskpassProgramTests {
 
         let sudo = try asUser("/usr/bin/sudo", ["-A", "-k", "/usr/bin/id", "-u"])
         #expect(sudo.exitCode == 0 && sudo.out == "0\n", "\(sudo)")
+
+        // The documented lines as written, in a shell with pwtui-askpass on PATH and no
+        // SUDO_ASKPASS of the test's (issue 38: `SUDO_ASKPASS=pwtui-askpass` failed, since sudo
+        // runs the askpass program by its path, not through PATH). The README's line runs
+        // `apt update`; this user may run only id, so the command after `sudo -A` is id's.
+        for line in try Self.documentedSudoLines() {
+            var documented = environment
+            documented["SUDO_ASKPASS"] = nil
+            documented["PATH"] = home + "/bin:/usr/local/bin:/usr/bin:/bin"
+            let shell = try sandbox.run(
+                "/usr/sbin/runuser",
+                ["-u", user.name, "--", "/usr/bin/env", "-i"] + documented.map { "\($0.key)=\($0.value)" }
+                    + ["/bin/sh", "-c", line + " -k /usr/bin/id -u"],
+                timeout: .seconds(30))
+            #expect(shell.exitCode == 0 && shell.out == "0\n", "\(line): \(shell)")
+        }
 
         let lock = try asUser(pwtui, ["agent", "lock"])
         #expect(lock.exitCode == 0, "\(lock)")

@@ -108,8 +108,9 @@ struct GitCredentialTests {
         let locked = try sandbox.pwtui(
             ["git-credential", "get"], password: .none, stdin: "protocol=https\nhost=git.example.com\n\n")
         #expect(locked.exitCode == 0 && locked.out.isEmpty, "locked and no terminal: nothing: \(locked)")
-        #expect(
-            locked.err.contains("is locked") && locked.err.contains("pwtui unlock"), "and says what to do: \(locked)")
+        // Nor a word on a stderr that is no terminal: git's t0303 (helper_test_timeout) reads any
+        // as a failure (issue 38). On a terminal it says what to do (GitHelperInProcessTests).
+        #expect(locked.err.isEmpty, "\(locked)")
 
         let store = try sandbox.pwtui(
             ["git-credential", "store"],

@@ -30,4 +30,21 @@ struct OptionMistakeTests {
         let closed = try sandbox.pwtui(["get", "example.com", "--master-password-fd", "9"], password: .none)
         #expect(closed.exitCode == 64 && closed.err.contains("descriptor 9 is not open"), "\(closed)")
     }
+
+    @Test(
+        "bare pwtui --vault PATH is plain pwtui on that vault (it was an unknown option, issue 38)",
+        arguments: [["--vault"], ["--vault="]])
+    func bareVaultOption(_ form: [String]) throws {
+        let sandbox = try Sandbox.withVault()
+        let path = sandbox.root + "/elsewhere.pwtui"
+        let arguments = form == ["--vault"] ? ["--vault", path] : ["--vault=" + path]
+        // No terminal here: plain pwtui says so (75), for that vault; never "Unknown option".
+        let result = try sandbox.pwtui(arguments, password: .none)
+        #expect(result.exitCode == 75, "\(result)")
+        #expect(!result.err.contains("Unknown option"), "\(result)")
+        let missing = try sandbox.pwtui(["--vault"], password: .none)
+        #expect(missing.exitCode == 64 && missing.err.contains("Missing value for '--vault"), "\(missing)")
+        let withCommand = try sandbox.pwtui(["--vault", path, "list"], password: .none)
+        #expect(withCommand.exitCode == 64, "a command goes first: \(withCommand)")
+    }
 }

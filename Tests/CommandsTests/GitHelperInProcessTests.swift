@@ -4,6 +4,7 @@
 
 import Foundation
 import Platform
+import TUI
 import Testing
 import VaultAgent
 import VaultCrypto
@@ -71,5 +72,81 @@ struct GitHelperInProcessTests {
             .add(services: ["bitbucket.org"], username: "a", title: "", notes: "", rank: 0),
             secret: try SecureBytes(copying: Array("line\nusername=evil".utf8)))
         #expect(try Self.helper("get", "protocol=https\nhost=bitbucket.org", context: fixture.context) == "")
+    }
+
+    // MARK: issue 38: a way forward on a terminal, silence without one
+
+    @Test(
+        "get, locked with no terminal: silent on a stderr nobody reads (t0303's helper_test_timeout), said on one a person reads"
+    )
+    func lockedIsSilentUnlessSeen() throws {
+        let fixture = try CommandFixture([("github.com", "alice", "alice-pw", "")])
+        for seen in [false, true] {
+            let recorded = try RecordedStreams(input: "protocol=https\nhost=github.com\n\n", messagesAreSeen: seen)
+            fixture.context.streams = recorded.streams
+            try GitCredentialHelper(context: fixture.context).run(operation: "get")
+            #expect(recorded.output.isEmpty)
+            #expect(recorded.messages.isEmpty == !seen, "seen \(seen): \(recorded.messages)")
+        }
+    }
+
+    @Test(
+        "Esc in the picker on a list with nothing for the host lets git prompt (nothing answered); among matches it is quit=1"
+    )
+    func escapeOnAnEmptyListLetsGitPrompt() throws {
+        let fixture = try CommandFixture([("github.com", "alice", "alice-pw", "")])
+        let stranger = try fixture.run(
+            input: "protocol=https\nhost=gitlab.example\n\n", screen: GridTerminal(script: [.key(.escape)])
+        ) { try GitCredentialHelper(context: $0).run(operation: "get") }
+        #expect(stranger.output == "", "\(stranger.output)")
+        let known = try fixture.run(
+            input: "protocol=https\nhost=github.com\n\n", screen: GridTerminal(script: [.key(.escape)])
+        ) { try GitCredentialHelper(context: $0).run(operation: "get") }
+        #expect(known.output == "quit=1\n", "\(known.output)")
+    }
+
+    @Test(
+        "erase on a terminal offers a new password for the rejected credential: typed twice, saved, the old one in its history"
+    )
+    func eraseOffersANewPassword() throws {
+        let fixture = try CommandFixture([("github.com", "alice", "alice-pw", "")])
+        let recorded = try fixture.run(
+            input: "protocol=https\nhost=github.com\nusername=alice\npassword=alice-pw\n\n",
+            typing: [.yes, .secret("alice-new"), .secret("alice-new")], passwordOnDescriptor: true
+        ) { try GitCredentialHelper(context: $0).run(operation: "erase") }
+        let asked = recorded.prompt?.transcript ?? []
+        #expect(asked.first?.contains("Type a new password") == true, "\(asked)")
+        let vault = try fixture.vault()
+        let credential = try #require(vault.contents.credentials.first)
+        #expect(vault.withSecret(credential.secret) { String(decoding: $0, as: UTF8.self) } == "alice-new")
+        let previous = try #require(credential.previousSecrets.first)
+        #expect(vault.withSecret(previous.secret) { String(decoding: $0, as: UTF8.self) } == "alice-pw")
+        // No longer set aside: git's next get answers the new password.
+        let next = try fixture.run(input: "protocol=https\nhost=github.com\n\n", passwordOnDescriptor: true) {
+            try GitCredentialHelper(context: $0).run(operation: "get")
+        }
+        #expect(next.output == "username=alice\npassword=alice-new\n", "\(next.output)")
+    }
+
+    @Test("with the identity store off, the unlocked agent's list tells an empty picker from one with matches")
+    func escapeWithTheAgentsList() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        try FileManager.default.createDirectory(
+            atPath: fixture.root + "/config/pwtui", withIntermediateDirectories: true)
+        try "identity_store = false\n".write(
+            toFile: fixture.root + "/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+        _ = try fixture.unlock()
+        #expect((try? fixture.context.currentIdentityStore()) == nil, "the picker lists the agent's identities")
+        func escape(_ host: String) throws -> String {
+            let recorded = try RecordedStreams(
+                input: "protocol=https\nhost=\(host)\n\n", messagesAreSeen: false,
+                screen: GridTerminal(script: [.key(.escape)]))
+            fixture.context.streams = recorded.streams
+            try GitCredentialHelper(context: fixture.context).run(operation: "get")
+            return recorded.output
+        }
+        #expect(try escape("gitlab.example") == "", "nothing listed for it: git asks")
+        // github.com's credential is a parent domain's for api.github.com: listed, not given unasked.
+        #expect(try escape("api.github.com") == "quit=1\n")
     }
 }

@@ -66,6 +66,31 @@ struct NamedFieldInProcessTests {
         #expect(try fixture.vault().contents.credentials.first?.fields.isEmpty == true)
     }
 
+    @Test("edit --field takes all of stdin, every line (recovery codes), one trailing newline dropped (issue 38)")
+    func fieldTakesEveryLine() throws {
+        let fixture = try Self.fixture()
+        try Self.setField("recovery codes", to: "1111-2222\n3333-4444\r\n5555-6666\n", in: fixture)
+        #expect(try Self.get(.named("recovery codes"), in: fixture) == "1111-2222\n3333-4444\r\n5555-6666\n")
+        try Self.setField("memo", text: true, to: "first line\n\nthird line\n", in: fixture)
+        let memo = try fixture.vault().contents.credentials.first?.fields.first { $0.name == "memo" }
+        #expect(memo?.text == "first line\n\nthird line")
+    }
+
+    @Test("edit --field on a terminal asks one line and says how to give more (issue 38)")
+    func terminalPromptSaysOneLine() throws {
+        let fixture = try Self.fixture()
+        let streams = try fixture.run(
+            typing: CommandFixture.unlock + [.secret("4321")], inputIsTerminal: true
+        ) {
+            var edit = EditCredential(id: "bank.example", edits: CredentialChange.Edits(), generate: false)
+            edit.fieldName = "PIN"
+            try edit.run(in: $0)
+        }
+        let asked = streams.prompt?.transcript.last ?? ""
+        #expect(asked.contains("one line") && asked.contains("stdin"), "\(asked)")
+        #expect(try Self.get(.named("PIN"), in: fixture) == "4321\n")
+    }
+
     @Test("get --field of a field the credential lacks: 64, naming the fields it has; nothing on stdout")
     func missingField() throws {
         let fixture = try Self.fixture()

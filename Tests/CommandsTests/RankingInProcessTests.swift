@@ -117,7 +117,7 @@ struct RankingInProcessTests {
         let fixture = try CommandFixture()
         for (service, fragment) in [
             ("*.com", "*.com"), ("*.co.uk", "co.uk"), ("*.github.io", "github.io"),
-            ("ftp://example.com", "'ftp'"), ("example.com:70000", "'70000'"),
+            ("1ftp://example.com", "'1ftp'"), ("example.com:70000", "'70000'"),
             ("foo.*.example.com", "foo.*.example.com"), ("git hub.com", "'git hub.com'"),
         ] {
             let (failure, _) = try fixture.failure(input: "secret", typing: CommandFixture.unlock) {

@@ -30,6 +30,8 @@ final class RecordedStreams {
     /// stderr's bytes that are not messages (a child's, in `pwtui run`).
     let errors = Answer(isTerminal: false)
     let streams: StandardStreams
+    /// The terminal's line prompt, when the test gave one: its transcript is what was asked.
+    let prompt: ScriptedPrompt?
     private let lines = Lines()
     private let inputDescriptor: FileDescriptor
 
@@ -45,6 +47,7 @@ final class RecordedStreams {
         try pipe.writing.writeAll(input)
         pipe.writing.close()
         inputDescriptor = pipe.reading
+        self.prompt = prompt
         answer = Answer(isTerminal: answerIsTerminal)
         let lines = self.lines
         let messages = HeldMessages { line in lines.all.withLock { $0.append(line) } }

@@ -261,6 +261,9 @@ struct SSHAgentInProcessTests {
         let revealed = try CredentialView(kind: .details, reveal: true).render(item, from: vault, lastUsed: nil)
         let seed = vault.withSecret(item.secret) { Array($0) }
         #expect(revealed.withUnsafeBytes { !$0.elementsEqual(seed) && $0.firstRange(of: seed) == nil })
+        // --reveal does not show it, so show does not say it would (issue 38): where it is written out instead.
+        let shown = revealed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        #expect(!shown.contains("--reveal shows it") && shown.contains("ssh export --private"), "\(shown)")
 
         let data = Array("sign me".utf8)
         let signed = try #require(
@@ -276,6 +279,8 @@ struct SSHAgentInProcessTests {
                 for: SSHAgentConnection(peer: nil)) == nil)
 
         #expect(prompter.questions.count == 1, "the unknown key was refused unasked")
+        // A signature is a use: show's "last used" is no longer "never" (issue 38).
+        #expect(fixture.context.usageHistory.read().lastUsed(item.id) != nil, "the signature counted as a use")
 
         _ = try fixture.client.request(.lock)
         #expect(

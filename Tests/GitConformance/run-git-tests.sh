@@ -16,7 +16,8 @@ pwtui=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 script=${3:-t0303-credential-external.sh}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT INT TERM
+# The timeout helper's agent (below) is stopped before its directory goes.
+trap '"$pwtui" agent stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT INT TERM
 
 mkdir -p "$work/t" "$work/trash" "$work/bin" "$work/home"
 cp "$t/$script" "$t/lib-credential.sh" "$work/t/"
@@ -35,9 +36,22 @@ cat >"$work/bin/git-credential-pwtui" <<SCRIPT
 exec '$pwtui' git-credential --master-password-fd 3 "\$@" 3<'$work/master'
 SCRIPT
 chmod +x "$work/bin/git-credential-pwtui"
+# helper_test_timeout: a helper whose credentials expire. pwtui's expire when its agent locks
+# after its idle timeout: each store unlocks an agent that locks after one idle second, as a
+# person's `pwtui unlock --idle-timeout 1s` would, and get asks that agent only (no descriptor).
+# Locked, with no terminal, the helper must answer nothing and say nothing (issue 38).
+cat >"$work/bin/git-credential-pwtuitimeout" <<SCRIPT
+#!/bin/sh
+if [ "\$1" = store ]; then
+	'$pwtui' unlock --idle-timeout 1s --master-password-fd 3 3<'$work/master' >/dev/null 2>&1 || exit 1
+fi
+exec '$pwtui' git-credential "\$@"
+SCRIPT
+chmod +x "$work/bin/git-credential-pwtuitimeout"
 export PATH="$work/bin:$PATH"
 
 cd "$work/t"
 # setsid: no controlling terminal, as under git's own harness in CI: the helper must answer
 # without a person (a terminal would open the picker).
-TRASH_DIRECTORY="$work/trash" GIT_TEST_CREDENTIAL_HELPER=pwtui setsid -w sh "./$script" </dev/null
+TRASH_DIRECTORY="$work/trash" GIT_TEST_CREDENTIAL_HELPER=pwtui GIT_TEST_CREDENTIAL_HELPER_TIMEOUT=pwtuitimeout \
+	setsid -w sh "./$script" </dev/null

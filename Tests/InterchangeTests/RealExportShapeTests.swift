@@ -263,6 +263,42 @@ struct RealExportShapeTests {
         #expect(reason.contains("Enpass JSON") && reason.contains("not supported"), "\(reason)")
     }
 
+    @Test("KeePassXC's sftp:// and smb:// URLs are services kept as written, not notes (issue 38)")
+    func otherSchemesAreServices() throws {
+        let csv = """
+            "Group","Title","Username","Password","URL","Notes","TOTP","Icon","Last Modified","Created"
+            "Root","Files","kim","f-pw","sftp://files.example:2222/home","","","0","2023-05-01T10:00:00Z","2022-01-01T09:00:00Z"
+            "Root","NAS","kim","n-pw","smb://nas.example/share","","","0","2023-05-01T10:00:00Z","2022-01-01T09:00:00Z"
+
+            """
+        let plan = plan(try batch(csv), try vault())
+        let files = try #require(plan.added("Files"))
+        #expect(files.services.map(\.text) == ["sftp://files.example:2222/home"])
+        #expect(files.notes == "", "\(files.notes)")
+        #expect(try #require(plan.added("NAS")).services.map(\.text) == ["smb://nas.example/share"])
+        #expect(plan.warnings.allSatisfy { !$0.contains("not a web address") }, "\(plan.warnings)")
+    }
+
+    @Test("a pass store with empty entries is read whole: they are listed as skipped, not refused (issue 38)")
+    func passStoreEmptyEntry() throws {
+        let store = try directory.freshPath("store")
+        try FileManager.default.createDirectory(atPath: store + "/Web", withIntermediateDirectories: true)
+        for (name, text) in [
+            (".gpg-id", "kim@example.org\n"), ("Web/empty.example.gpg", ""), ("blank.gpg", "\n \n"),
+            ("Web/mail.example.gpg", "m-pw\nlogin: kim\n"),
+        ] {
+            try text.write(toFile: store + "/" + name, atomically: false, encoding: .utf8)
+        }
+        let batch = try ImportReader.read(store, format: nil, decrypter: ImportSamples.plaintextDecrypter)
+        #expect(batch.rejected.isEmpty, "\(batch.rejected)")
+        let plan = try ImportSamples.plan(batch)
+        #expect(plan.addedCount == 1)
+        #expect(plan.added("Web/mail.example")?.username == "kim")
+        let skipped = plan.steps.filter(isNotCredential)
+        #expect(skipped.count == 2, "\(plan.steps.map(\.summary))")
+        #expect(skipped.allSatisfy { "\($0.action)".contains("empty entry") }, "\(skipped.map { "\($0.action)" })")
+    }
+
     @Test("a URL's user name and password are in no message and no summary; its site is kept")
     func userinfoNeverShown() throws {
         let csv =

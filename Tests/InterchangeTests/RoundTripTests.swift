@@ -44,6 +44,10 @@ struct RoundTripTests {
         try vault.replaceSecret(of: github.id, with: try secure("third ✓"))
         try vault.add(
             services: [try ServiceIdentifier("192.168.1.1:8080")], username: "", secret: try secure(""), title: "")
+        // A service of another scheme (issue 38): exported and read back as written.
+        try vault.add(
+            services: [try ServiceIdentifier("SFTP://files.example:2222/home")], username: "kim",
+            secret: try secure("sftp-pw"), title: "Files")
         // Cells a spreadsheet would run as formulas: guarded in the CSV exports, read back as they were.
         try vault.add(
             services: [try ServiceIdentifier("*.example.co.uk")], username: "@ünïcode", secret: try secure("=1+2"),
@@ -116,6 +120,15 @@ struct RoundTripTests {
             plan.additions.map(\.credential).first {
                 $0.username == original.username && $0.services.first?.host == original.services.first?.host
             })
+    }
+
+    @Test(
+        "a service of another scheme leaves in every format as it came and comes back as written (issue 38)",
+        arguments: [ExportFormat.bitwardenJSON, .csv, .keepassxcCSV])
+    func otherSchemeAsWritten(_ format: ExportFormat) throws {
+        let (plan, _) = try roundTrip(format, try sourceVault())
+        let files = try #require(plan.additions.map(\.credential).first { $0.username == "kim" })
+        #expect(files.services.map(\.text) == ["SFTP://files.example:2222/home"], "\(files.services)")
     }
 
     @Test("Bitwarden JSON: every field, history included (a secret field's as `NAME: value` entries)")

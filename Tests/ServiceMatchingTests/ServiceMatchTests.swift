@@ -93,6 +93,67 @@ import Testing
         if c.expected != nil { #expect(filter.mayMatch(host: try ServiceIdentifier(c.stored).host)) }
     }
 
+    /// Issue 38: services of other schemes match by host and port with the web's tiers, and one
+    /// port rule holds for every command (a request for a bare host takes any port).
+    @Test(arguments: [
+        // other schemes: kept, matched by host and port
+        TierCase(stored: "ssh://build.example", request: "build.example", expected: .sameHost),
+        TierCase(stored: "ssh://build.example", request: "ssh://build.example", expected: .exactURL),
+        TierCase(stored: "ssh://build.example", request: "sftp://build.example/home", expected: .sameHost),
+        TierCase(stored: "ssh://build.example", request: "https://build.example", expected: nil),
+        TierCase(stored: "https://build.example", request: "ssh://build.example", expected: nil),
+        TierCase(stored: "build.example", request: "ssh://build.example", expected: .sameHost),
+        TierCase(stored: "sftp://files.example:2222/home", request: "files.example", expected: .sameHost),
+        TierCase(stored: "sftp://files.example:2222/home", request: "files.example:2222", expected: .sameHost),
+        TierCase(stored: "sftp://files.example:2222/home", request: "sftp://files.example/home", expected: nil),
+        TierCase(
+            stored: "sftp://files.example:2222/home", request: "sftp://files.example:2222/home/kim",
+            expected: .pathPrefix),
+        TierCase(stored: "smb://nas.example/share", request: "smb://nas.example/share", expected: .exactURL),
+        TierCase(stored: "smb://nas.example", request: "www.nas.example", expected: .parentDomain),
+        TierCase(stored: "rdp://desk.example", request: "rdp://desk.example:3389", expected: .exactURL),
+        TierCase(stored: "vnc://desk.example", request: "desk.example:5900", expected: .sameHost),
+        TierCase(stored: "custom+x://tool.example", request: "custom+x://tool.example", expected: .exactURL),
+        TierCase(stored: "custom+x://tool.example", request: "https://tool.example", expected: nil),
+        TierCase(stored: "custom+x://tool.example", request: "tool.example", expected: .sameHost),
+        // one port rule: a bare host asks for the host on any port
+        TierCase(stored: "https://nas.local:5001", request: "nas.local", expected: .sameHost),
+        TierCase(stored: "nas2.local:5000", request: "nas2.local", expected: .sameHost),
+        TierCase(stored: "nas2.local:5000", request: "http://nas2.local:5000", expected: .sameHost),
+        TierCase(stored: "https://nas.local:5001", request: "https://nas.local", expected: nil),
+        TierCase(stored: "https://nas.local:5001", request: "nas.local:5000", expected: nil),
+        TierCase(stored: "https://example.com", request: "example.com:443", expected: .sameHost),
+    ])
+    func otherSchemesAndPorts(_ c: TierCase) throws {
+        #expect(try tier(c.stored, c.request) == c.expected)
+        let filter = HostFilter(requests: [try ServiceIdentifier(c.request)], context: context())
+        if c.expected != nil { #expect(filter.mayMatch(host: try ServiceIdentifier(c.stored).host)) }
+    }
+
+    @Test("a miss only by port is told apart from a miss (what a no-match message names)")
+    func missesOnlyByPort() throws {
+        func misses(_ stored: String, _ request: String) throws -> Bool {
+            ServiceMatch.missesOnlyByPort(
+                stored: try ServiceIdentifier(stored), request: try ServiceIdentifier(request))
+        }
+        #expect(try misses("https://nas.local:5001", "https://nas.local"))
+        #expect(try misses("ssh://build.example:2222", "ssh://build.example"))
+        #expect(try !misses("https://nas.local:5001", "nas.local"), "it matches")
+        #expect(try !misses("https://other.local:5001", "https://nas.local"), "another host")
+        #expect(try !misses("https://nas.local", "http://nas.local:8080"), "https is never offered to http")
+    }
+
+    @Test func servicesOfOtherSchemesAreKeptAsWritten() throws {
+        let sftp = try ServiceIdentifier("SFTP://Files.Example:2222/home")
+        #expect(sftp.text == "SFTP://Files.Example:2222/home")
+        #expect(sftp.scheme?.rawValue == "sftp" && sftp.host == "files.example" && sftp.port == 2222)
+        #expect(sftp.path == "/home" && sftp.form == .url)
+        let ssh = try ServiceIdentifier("ssh://build.example:22")
+        #expect(ssh.port == nil && ssh.effectivePort == 22, "a scheme's default port is no port of its own")
+        #expect(try ServiceIdentifier("ldap://dir.example").effectivePort == 389)
+        #expect(try ServiceIdentifier("custom+x://tool.example").effectivePort == nil)
+    }
+
     @Test func theHostFilterRulesOutOtherSitesAndKeepsEquivalents() throws {
         let filter = HostFilter(
             requests: [try ServiceIdentifier("https://www.amazon.co.uk/")],

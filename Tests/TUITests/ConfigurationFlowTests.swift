@@ -1,7 +1,7 @@
 import Foundation
 import Passwords
 import Testing
-import TUI
+@testable import TUI
 import VaultCrypto
 import VaultModel
 
@@ -71,6 +71,36 @@ import VaultModel
             #expect(!text.contains("hunter2") && !text.contains("tiger") && !text.contains("velvet"), "\(text)")
         }
         try assertSnapshot(terminal.frames.last, named: "wizard-summary")
+    }
+
+    @Test(
+        "the summary wraps the vault's note instead of cutting it at the edge, where it names the vault later commands open (issue 38)"
+    )
+    func summaryWrapsTheVaultNote() throws {
+        let opened = "/home/user/.local/share/pwtui/a-directory-with-a-long-name/another-one/vault.pwtui"
+        let terminal = GridTerminal(size: TerminalSize(rows: 24, columns: 100))
+        terminal.press(.enter)  // location: the default
+        terminal.type("tiger lamp orbit velvet seven")
+        terminal.press(.enter)
+        terminal.type("tiger lamp orbit velvet seven")
+        terminal.press(.enter)
+        terminal.press(.enter, .enter, .enter, .enter)  // unlock cost, theme, clipboard, agent
+        var (_, flow) = try wizard(terminal, defaultPath: "/tmp/pwtui-none/v.pwtui")
+        flow.screen.settingsVaultNote = { _ in
+            "(named by PWTUI_VAULT: not written to the settings; later commands open \(opened))"
+        }
+        _ = try? flow.run()  // the script ends on the summary, before Enter creates anything
+        let summary = try #require(terminal.frames.last { $0.text.contains("Summary") }).text
+        let joined = summary.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+        #expect(joined.contains(opened), "\(summary)")
+        #expect(summary.split(separator: "\n").allSatisfy { $0.count <= 100 })
+    }
+
+    @Test("wrapping breaks at spaces and cuts only a word longer than a line")
+    func wrapping() {
+        #expect(ConfigurationScreen.wrapped("one two three", width: 7) == ["one two", "three"])
+        #expect(ConfigurationScreen.wrapped("a /very/long/path", width: 6) == ["a", "/very/", "long/p", "ath"])
+        #expect(ConfigurationScreen.wrapped("", width: 5) == [""])
     }
 
     @Test func escapeGoesBackAndCancelsOnTheFirstStep() throws {

@@ -27,6 +27,23 @@ public struct AddCredential {
     public var generationRules: String?
     /// An authenticator key too, read after the password (the next line of stdin, or asked).
     public var oneTimeKey = false
+    /// What the item is (issue 38): a note, a card or an identity is made by hand as an import
+    /// makes it — no password, a title, named fields; its one secret (a note's text, a card's
+    /// number) read from stdin, all of it, into a secret field (`secretFieldName`).
+    public var kind = ItemKind.login
+    /// With `kind`: text fields to set (`--field NAME=VALUE`): a card's cardholder, brand and
+    /// expiry, an identity's names. Text only: a secret never travels in argv.
+    public var textFields: [CredentialChange.FieldEdit] = []
+
+    /// The secret field a kind's stdin fills, as imports name it (`BitwardenItems`): a note's
+    /// text is `note`, a card's number `number`; an identity has none.
+    public static func secretFieldName(of kind: ItemKind) -> String? {
+        switch kind {
+        case .note: "note"
+        case .card: "number"
+        default: nil
+        }
+    }
 
     public init(
         services: [String], username: String, title: String, notes: String, rank: Int32, generate: Bool,
@@ -58,6 +75,10 @@ public struct AddCredential {
                     + "pwtui add --title \(ShellWord.quoted(services[0]))")
         }
         context.notePublicSuffixes(identifiers)
+        if kind != .login {
+            try addItem(identifiers, in: context)
+            return
+        }
         let access = try VaultAccess.open(context)
         var updating: IdentityStore.Identity?
         if !force, let duplicate = existing(try access.identities(username: username).identities, for: identifiers) {
@@ -91,6 +112,37 @@ public struct AddCredential {
         try context.streams.write(
             id + "\n", afterSaving: updating == nil ? "the new credential \(id)" : "the new password of \(id)")
         if generate { try handOver(secret, of: touched, context) }
+    }
+
+    /// A note, a card or an identity: added with its kind and
+    /// text fields in one change, then its secret field, when stdin gave one, in a second (one
+    /// secret per change). The secret is read before anything is saved.
+    private func addItem(_ identifiers: [ServiceIdentifier], in context: CommandContext) throws {
+        let access = try VaultAccess.open(context)
+        let shownTitle = title.isEmpty ? identifiers.first?.text ?? "" : title
+        let fieldName = Self.secretFieldName(of: kind)
+        let value =
+            try fieldName.map {
+                try SecretReader.optionalFieldValue(
+                    label: "\($0 == "note" ? "text" : $0) of the \(kind.name) \(shownTitle)", from: context.streams)
+            } ?? SecureBytes(zeros: 0)
+        var then = CredentialChange.Edits()
+        then.kind = kind
+        then.textFields = textFields
+        // No password: what is secret about the item is its secret field.
+        let password = try SecureBytes(zeros: 0)
+        var touched = try access.apply(
+            .add(
+                services: identifiers.map(\.text), username: username, title: defaultedTitle(identifiers),
+                notes: notes, rank: rank, then: then),
+            secret: password)
+        if let fieldName, !value.isEmpty {
+            touched = try access.apply(
+                .edit(id: touched.id.uuidString, CredentialChange.Edits(setField: .init(name: fieldName))),
+                secret: value)
+        }
+        let id = touched.id.uuidString.lowercased()
+        try context.streams.write(id + "\n", afterSaving: "the new \(kind.name) \(id)")
     }
 
     /// Whether text given where a service goes could be meant as a title: not a URL, and nothing
@@ -175,7 +227,7 @@ public struct AddCredential {
                     $0, clearAfter: timeout, in: context)
             }
             context.streams.say(
-                "Copied the generated password of \(credential.displayTitle) (\(credential.username)) to the clipboard; "
+                "Copied the generated password of \(credential.titleAndUsername) to the clipboard; "
                     + "\(copied.clearing(after: timeout)).")
         } catch let failure as CommandFailure {
             // Saved already: not the 74 of a vault left unchanged.

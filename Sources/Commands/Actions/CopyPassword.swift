@@ -21,7 +21,7 @@ public struct CopyPassword {
                 throw AgentError.unexpected(answer.body)
             }
             try Handover.copy(
-                answer.payload, of: "\(identity.displayTitle) (\(identity.username))", clipboardTimeout: timeout,
+                answer.payload, of: identity.titleAndUsername, clipboardTimeout: timeout,
                 in: context)
             TieNotice.say(tied: tied, chosen: identity, query: query, in: context)
             return
@@ -30,7 +30,7 @@ public struct CopyPassword {
         let (credential, tied) = try context.rankedAnswer(query, in: vault)
         try Handover.copy(
             try CredentialField.password.render(credential, from: vault),
-            of: "\(credential.displayTitle) (\(credential.username))", clipboardTimeout: timeout,
+            of: credential.titleAndUsername, clipboardTimeout: timeout,
             in: context)
         TieNotice.say(tied: tied, chosen: IdentityStore.Identity(credential), query: query, in: context)
     }

@@ -73,7 +73,7 @@ public struct GetCredential {
         }
         guard !matches else { return }
         context.streams.say(
-            "pwtui: \(identity.displayTitle) (\(identity.username)) is not saved for "
+            "pwtui: \(identity.titleAndUsername) is not saved for "
                 + "\(query.services.map(\.text).joined(separator: " ")); given because --id names it.")
     }
 

@@ -39,7 +39,9 @@ public struct ListCredentials {
                 : CredentialRanking.matches(listed.credentials, for: requests, context: ranking)
             rows = ranked.map { ($0.credential, $0.match) }
             if rows.isEmpty, format == .table {
-                throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
+                throw VaultError.noMatch(
+                    "no credential matches \(services.joined(separator: " "))"
+                        + PortMiss.suffix(for: requests, among: listed.credentials))
             }
         }
         switch format {
@@ -72,7 +74,10 @@ public struct ListCredentials {
         }
         let ranked = CredentialRanking.matches(credentials, for: requests, context: ranking)
         guard !ranked.isEmpty || format == .json else {
-            throw VaultError.noMatch("no credential matches \(services.joined(separator: " "))")
+            // The store was filtered by host, so what it holds for these hosts is all there is.
+            throw VaultError.noMatch(
+                "no credential matches \(services.joined(separator: " "))"
+                    + PortMiss.suffix(for: requests, among: credentials))
         }
         let rows = ranked.map { ($0.credential, $0.match) }
         try context.streams.write(format == .json ? Self.json(rows, ranked: true, times: false) : Self.table(rows))
@@ -88,6 +93,7 @@ public struct ListCredentials {
                 "\"services\":[\(credential.services.map { JSONText.quote($0.text) }.joined(separator: ","))]",
                 "\"rank\":\(credential.rank)",
             ]
+            if credential.kind != .login { fields.append("\"kind\":\(JSONText.quote(credential.kind.token))") }
             if times {
                 fields.append("\"created\":\(JSONText.quote(credential.created.description))")
                 fields.append("\"modified\":\(JSONText.quote(credential.modified.description))")
@@ -98,12 +104,20 @@ public struct ListCredentials {
         return "[" + objects.joined(separator: ",\n ") + "]\n"
     }
 
+    /// The services, after the kind's mark as the picker shows it (`[card]`, `[note]`: issue 38),
+    /// or "(no site)" for a login without one.
+    static func servicesCell(_ credential: Credential) -> String {
+        let services = credential.services.map(\.text).joined(separator: " ")
+        guard let marker = credential.kind.marker else { return services.isEmpty ? "(no site)" : services }
+        return services.isEmpty ? marker : marker + " " + services
+    }
+
     static func table(_ rows: [(Credential, MatchKind?)]) -> String {
         let header = ["ID", "TITLE", "USERNAME", "SERVICES"]
         let cells = rows.map { credential, _ in
             [
                 String(credential.id.uuidString.lowercased().prefix(8)), credential.displayTitle, credential.username,
-                credential.services.isEmpty ? "(no site)" : credential.services.map(\.text).joined(separator: " "),
+                Self.servicesCell(credential),
             ].map(PrintableText.escaped)
         }
         // Padded by terminal columns, not characters: 日本語 takes six, an emoji two.

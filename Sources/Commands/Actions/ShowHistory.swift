@@ -39,7 +39,7 @@ public struct ShowHistory {
             }
             return counts
         }
-        let name = PrintableText.escaped("\(identity.displayTitle) (\(identity.username))")
+        let name = PrintableText.escaped(identity.titleAndUsername)
         if fieldCount > 0 {
             context.streams.say(
                 "\(name): \(fieldCount) earlier value\(fieldCount == 1 ? "" : "s") of secret fields (lines 'field NAME N'), newest first."

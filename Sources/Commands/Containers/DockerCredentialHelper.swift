@@ -185,7 +185,7 @@ public struct DockerCredentialHelper {
             // Asked again without it: the next best, until none is left.
             rejected[found.identity.id] = found.secretSet
             guard found.identity.title.hasSuffix(Self.registryTitleSuffix) else {
-                kept.append("\(found.identity.displayTitle) (\(found.identity.username))")
+                kept.append(found.identity.titleAndUsername)
                 continue
             }
             try access.apply(.remove(id: found.identity.id.uuidString), secret: try SecureBytes(zeros: 0))

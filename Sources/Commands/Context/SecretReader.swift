@@ -11,6 +11,24 @@ enum SecretReader {
 
     /// Bytes up to the first newline (or the end), without the newline and a trailing CR.
     static func firstLine(of fd: Int32, what: String) throws -> SecureBytes {
+        try read(fd, what: what, upToNewline: true, limit: maximumLength)
+    }
+
+    /// Everything up to the end of the input, without one trailing newline (LF or CRLF): a
+    /// field's value, where every line counts (recovery codes, a note typed in). At most `limit`
+    /// bytes; more is refused, never cut.
+    static func allOf(_ fd: Int32, what: String, limit: Int) throws -> SecureBytes {
+        var text = try read(fd, what: what, upToNewline: false, limit: limit)
+        if text.withUnsafeBytes({ $0.last == 0x0A }) {
+            text.removeLast(1)
+            if text.withUnsafeBytes({ $0.last == 0x0D }) { text.removeLast(1) }
+        }
+        return text
+    }
+
+    /// Byte by byte, so that nothing past a first line is taken from a pipe another reader
+    /// shares (the next line may be an authenticator key).
+    private static func read(_ fd: Int32, what: String, upToNewline: Bool, limit: Int) throws -> SecureBytes {
         var line = try SecureBytes(capacity: 256)
         let source = FileDescriptor(rawValue: fd)
         while true {
@@ -21,13 +39,14 @@ enum SecretReader {
                 if error.isBadDescriptor { throw CommandFailure(.usage, "\(what): \(unreadable(source))") }
                 throw CommandFailure(.ioError, "\(what): reading descriptor \(fd) failed (errno \(error.code))")
             }
-            guard let byte = next, byte != 0x0A else { break }
-            guard line.count < maximumLength else {
-                throw CommandFailure(.usage, "\(what): the line is longer than \(maximumLength) bytes")
+            guard let byte = next, !(upToNewline && byte == 0x0A) else { break }
+            guard line.count < limit else {
+                throw CommandFailure(
+                    .usage, "\(what): \(upToNewline ? "the line" : "the input") is longer than \(limit) bytes")
             }
             try line.append(byte)
         }
-        if line.withUnsafeBytes({ $0.last == 0x0D }) { line.removeLast(1) }
+        if upToNewline, line.withUnsafeBytes({ $0.last == 0x0D }) { line.removeLast(1) }
         return line
     }
 
@@ -52,22 +71,40 @@ enum SecretReader {
         return try typedTwice(label: label, otherwise: "pipe it to stdin", from: streams)
     }
 
-    /// A named field's value: the first line of stdin when it is not a terminal, else asked once
-    /// on the terminal (without echo for a secret one: pasted or typed, like a key).
+    /// A named field's value: all of stdin when it is not a terminal (a field is not a password:
+    /// recovery codes and notes have many lines; one trailing newline is dropped), else one line
+    /// asked on the terminal without echo (pasted or typed, like a key), the prompt saying how to
+    /// give more than one.
     static func fieldValue(label: String, secret: Bool, from streams: StandardStreams) throws -> SecureBytes {
         let value: SecureBytes
         if !streams.inputIsTerminal {
-            value = try firstLine(of: streams.input.rawValue, what: "stdin")
+            value = try allOf(
+                streams.input.rawValue, what: "stdin", limit: secret ? Limits.secretBytes : Limits.notesBytes)
         } else {
             guard let terminal = streams.terminal?.openPrompt() else {
                 throw CommandFailure(.interactionRequired, "no terminal to ask for the \(label); pipe it to stdin")
             }
-            value = try terminal.readSecret(prompt: "The \(label)\(secret ? "" : " (shown nowhere but here)"): ")
+            value = try terminal.readSecret(
+                prompt:
+                    "The \(label)\(secret ? "" : " (shown nowhere but here)"), one line (pipe it to stdin for more lines): "
+            )
         }
         guard !value.isEmpty else {
             throw CommandFailure(.usage, "the \(label) is empty; --remove-field removes a field")
         }
         return value
+    }
+
+    /// A new item's secret field (a note's text, a card's number): all of stdin when it is not a
+    /// terminal, else one line asked without echo; empty (nothing piped, Enter alone) when the
+    /// item has none yet — a title is enough.
+    static func optionalFieldValue(label: String, from streams: StandardStreams) throws -> SecureBytes {
+        if !streams.inputIsTerminal {
+            return try allOf(streams.input.rawValue, what: "stdin", limit: Limits.secretBytes)
+        }
+        guard let terminal = streams.terminal?.openPrompt() else { return try SecureBytes(zeros: 0) }
+        return try terminal.readSecret(
+            prompt: "The \(label), one line (pipe it to stdin for more lines; Enter alone for none): ")
     }
 
     /// An authenticator key (an `otpauth://totp/` URI or the base32 secret): the next line of stdin

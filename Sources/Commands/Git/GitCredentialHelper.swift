@@ -156,8 +156,10 @@ public struct GitCredentialHelper {
             locked = false
         }
         guard let terminal = try? context.openTerminal(theme: try context.settings().theme) else {
-            // git moves on to its own prompt, or fails with only "could not read Username": say why.
-            if locked { context.streams.say(Self.lockedAdvice(path)) }
+            // git moves on to its own prompt, or fails with only "could not read Username": say
+            // why, to a person. Not on a stderr nobody reads: git's t0303 (helper_test_timeout)
+            // takes any word there, from a helper with nothing to give, as a failure.
+            if locked { say(Self.lockedAdvice(path)) }
             return
         }
         let flow = Picker.flow(
@@ -181,9 +183,32 @@ public struct GitCredentialHelper {
             try password.withUnsafeBytes {
                 try answer(username: agentAnswer.identity.username, password: CredentialField.value(ofRendered: $0))
             }
-        case .cancelled: try context.streams.write("quit=1\n")
+        case .cancelled:
+            // Esc on a list with nothing for this host: the person has no account to choose, so
+            // git asks for one (and its `store` then saves it). Esc among matches is a refusal:
+            // git is told to stop instead of asking on.
+            if try !hasMatches(for: scope.service) { return }
+            try context.streams.write("quit=1\n")
         case .wrongPassword: throw CommandFailure(.wrongPassword, "wrong master password for \(path)")
         }
+    }
+
+    /// Whether the picker listed any credential for `service`: from the identity store (which
+    /// the picker's unlocking refreshed), else an unlocked agent's identities, as the picker
+    /// lists them; with neither, yes: git is told to stop, as before.
+    private func hasMatches(for service: ServiceIdentifier) throws -> Bool {
+        let listed: (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)
+        if let store = try? context.currentIdentityStore() {
+            listed = (store.identities, store.equivalents)
+        } else if let fromAgent = try? context.agent?.identities(vault: context.vaultPath) {
+            listed = fromAgent
+        } else {
+            return true
+        }
+        let credentials = listed.identities.compactMap { try? $0.secretlessCredential() }
+        return !CredentialRanking.matches(
+            credentials, for: [service], context: context.rankingContext(equivalents: listed.equivalents)
+        ).isEmpty
     }
 
     // MARK: store
@@ -199,8 +224,7 @@ public struct GitCredentialHelper {
         // here for good and offered after it died.
         guard request.passwordExpiry == nil else { return }
         guard let access = try? VaultAccess.open(context) else {
-            context.streams.say(
-                Self.lockedAdvice(context.vaultPath) + "; git's login to \(scope.service.host) was not saved")
+            say(Self.lockedAdvice(context.vaultPath) + "; git's login to \(scope.service.host) was not saved")
             return
         }
         // The password worked: the credential holding it is confirmed, also one a person chose
@@ -316,11 +340,25 @@ public struct GitCredentialHelper {
             )
             return
         }
-        guard
-            try terminal.confirm(
-                "Git says the login to \(scope.service.host) as \(tried.identity.username) failed. Delete the saved credential \(title)?"
-            )
-        else { return }
+        // The server's password changed far more often than the account went away: a new
+        // password first (the old one kept in the history), deleting only when that is declined.
+        let id = tried.identity.id.uuidString.lowercased().prefix(8)
+        let named = "\(title) (\(id))"
+        if try terminal.confirm(
+            "Git says the login to \(scope.service.host) as \(tried.identity.username) failed. Type a new password for \(named)?"
+        ) {
+            terminal.say("The old password stays in its history (pwtui history \(id)).\n")
+            let new = try SecretReader.typedTwice(
+                label: "password for \(title)", otherwise: "pwtui edit \(id) --password", from: context.streams)
+            try access.apply(
+                .edit(id: tried.identity.id.uuidString, CredentialChange.Edits(replacesSecret: true)), secret: new)
+            // The rejection was of the old password: the new one is given to git's next get.
+            rejections.clear(tried.identity.id, at: scope.origin)
+            try rejections.save(to: rejectionsPath)
+            terminal.say("Saved; run the git command again.\n")
+            return
+        }
+        guard try terminal.confirm("Delete the saved credential \(named) instead?") else { return }
         try access.apply(.remove(id: tried.identity.id.uuidString), secret: try SecureBytes(zeros: 0))
         rejections.clear(tried.identity.id, at: scope.origin)
         try rejections.save(to: rejectionsPath)

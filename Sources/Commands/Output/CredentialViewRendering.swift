@@ -40,13 +40,30 @@ extension CredentialView {
         try field("id", [credential.id.uuidString.lowercased()])
         if credential.kind != .login { try field("kind", [credential.kind.name]) }
         try field("username", [credential.username])
-        try output.append(utf8: "  password    ")
-        if reveal {
+        let shortID = credential.id.uuidString.lowercased().prefix(8)
+        try output.append(utf8: credential.kind == .sshKey ? "  private key " : "  password    ")
+        if credential.kind == .sshKey {
+            // Never revealed here, --reveal or not: say where it is written out instead.
+            try output.append(
+                utf8: CredentialDetailScreen.mask
+                    + "  (never shown; \(command) ssh export --private \(shortID) writes it)\n")
+        } else if credential.secret.count == 0 {
+            // A note, a card or an identity made by hand has no password (issue 38).
+            try output.append(utf8: "none\n")
+        } else if reveal {
             try vault.withSecret(credential.secret) { try output.append(contentsOf: $0) }
             try output.append(utf8: "\n")
         } else {
             try output.append(utf8: CredentialDetailScreen.mask + "  (--reveal shows it)\n")
         }
+        // Whether it makes one-time codes: nothing else in show said so (issue 38).
+        try field(
+            "totp",
+            [
+                credential.totp.map {
+                    "an authenticator key (\($0.parameters.digits) digits every \($0.parameters.period) s: \(command) totp \(shortID))"
+                } ?? "none"
+            ])
         try field(
             "services", credential.services.isEmpty ? ["none: an item without a site"] : credential.services.map(\.text)
         )
@@ -78,7 +95,6 @@ extension CredentialView {
         }
         let previous = credential.history.count
         let fieldValues = credential.fields.reduce(0) { $0 + $1.history.count }
-        let shortID = credential.id.uuidString.lowercased().prefix(8)
         var counts: [String] = []
         if previous > 0 { counts.append("\(previous) previous password\(previous == 1 ? "" : "s")") }
         if fieldValues > 0 { counts.append("\(fieldValues) earlier field value\(fieldValues == 1 ? "" : "s")") }
@@ -108,6 +124,7 @@ extension CredentialView {
                 + "\"created\":\(JSONText.quote(credential.created.description)),"
                 + "\"modified\":\(JSONText.quote(credential.modified.description)),"
                 + "\"lastUsed\":\(lastUsed.map { JSONText.quote($0.description) } ?? "null"),"
+                + "\"totp\":\(credential.totp != nil),"
                 + "\"history\":[\(history.joined(separator: ","))],"
                 + "\"fields\":[")
         for (index, named) in credential.fields.enumerated() {

@@ -23,7 +23,7 @@ enum Handover {
         let handed = Self.field(for: field, in: context)
         let rendered = try handed.render(credential, from: vault)
         try deliver(
-            rendered, handed, of: "\(credential.displayTitle) (\(credential.username))",
+            rendered, handed, of: credential.titleAndUsername,
             clipboardTimeout: clipboardTimeout,
             in: context)
     }

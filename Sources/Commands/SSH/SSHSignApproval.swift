@@ -161,7 +161,7 @@ extension AgentService {
             program: requester.program, destination: request.destinationKey, key: key.credential.id)
         let (approved, epoch) = approvalState(of: grant)
         if policy == .never || (policy == .session && approved) {
-            return .decided(Self.signature(request, with: key.credential, in: vault))
+            return .decided(signature(request, with: key.credential, in: vault))
         }
         let question = SSHApprovalQuestion(
             requester: requester, keyTitle: key.credential.displayTitle, fingerprint: SSHFingerprint.of(key.blob),
@@ -178,11 +178,21 @@ extension AgentService {
             key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault)),
             destination?.mayUse(hosts: key.hosts) ?? true
         else { return nil }
-        return Self.signature(request, with: key.credential, in: vault)
+        return signature(request, with: key.credential, in: vault)
     }
 
-    private static func signature(_ request: SSHSignRequest, with credential: Credential, in vault: Vault) -> [UInt8]? {
-        guard let privateKey = try? SSHKeyItem.privateKey(of: credential, in: vault) else { return nil }
-        return try? SSHPrivateKey.signatureBlob(privateKey, data: request.data, flags: request.flags)
+    /// The signature, counted as a use of the key: `show` and the detail screen said "last used
+    /// never" of a key that had signed six times (issue 38). A failed record is no failed
+    /// signature.
+    private func signature(_ request: SSHSignRequest, with credential: Credential, in vault: Vault) -> [UInt8]? {
+        guard let privateKey = try? SSHKeyItem.privateKey(of: credential, in: vault),
+            let signature = try? SSHPrivateKey.signatureBlob(privateKey, data: request.data, flags: request.flags)
+        else { return nil }
+        let now = Clock.system.now()
+        try? context.usageHistory.update { $0.recordUse(of: credential.id, for: Self.sshUseHost, at: now) }
+        return signature
     }
+
+    /// Where a key's signatures are counted in the use history: not a host any service names.
+    static let sshUseHost = "ssh-agent signature"
 }

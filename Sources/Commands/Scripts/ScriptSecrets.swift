@@ -1,3 +1,4 @@
+import UnicodeText
 import VaultCrypto
 import VaultModel
 
@@ -42,6 +43,16 @@ public struct ScriptSecrets: ~Copyable {
         case 1:
             return named[0]
         case 0:
+            // `pwtui://work/db` for the title "work/db": the slash split it into a name and a field.
+            if let slashed = reference.slashedName,
+                !CredentialReference(slashed).candidates(in: identities).isEmpty
+            {
+                let escaped = slashed.replacingEvery("%", with: "%25")
+                    .replacingEvery("/", with: "%2F")
+                throw VaultError.noMatch(
+                    "\(reference): no credential has '\(reference.name)' as its id, a service or its title; "
+                        + "for the title '\(slashed)', write its slash as %2F: pwtui://\(escaped)")
+            }
             throw VaultError.noMatch(
                 "\(reference): no credential has '\(reference.name)' as its id, a service or its title")
         default:

@@ -18,6 +18,9 @@ public struct SecretURI: Hashable, Sendable, CustomStringConvertible {
     public let field: CredentialField
     /// As written, for messages (a reference holds no secret).
     public let description: String
+    /// With a field part: the name and the field rejoined by their slash (`work/db`), what was
+    /// meant when a title has a slash and the `%2F` was forgotten (issue 38).
+    public let slashedName: String?
 
     /// Nil when `text` does not start with the scheme: not a reference at all (an environment
     /// value left as it is). A malformed one throws.
@@ -32,9 +35,11 @@ public struct SecretURI: Hashable, Sendable, CustomStringConvertible {
         }
         guard parts.count == 2 else {
             field = .password
+            slashedName = nil
             return
         }
         let fieldName = try Self.decoded(parts[1], in: text)
+        slashedName = name + "/" + fieldName
         if parts[1].contains("/") {
             throw CommandFailure(.usage, "\(text): more than one '/' after the name (\(Self.form); %2F for a slash)")
         }

@@ -85,8 +85,13 @@ public enum PassStore {
     static func entry(_ bytes: UnsafeRawBufferPointer, name: String, batch: ImportBatch) throws -> ImportedEntry {
         var entry = ImportedEntry(origin: .path(name))
         entry.title = name
+        // An empty entry (no bytes, or only blank lines: pass-import's test stores have one, and
+        // `pass insert` of nothing makes one) is no credential: read as an entry with nothing in
+        // it and no site from its path, so the plan lists it as skipped (`ImportConversion`), as
+        // the CSV and Bitwarden readers' empty rows are, instead of refusing the whole store.
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return entry }
         let lines = LineRanges.of(bytes)
-        guard let first = lines.first else { throw ImportFailure(file: name, "is empty") }
+        guard let first = lines.first else { return entry }
         entry.password = try batch.secrets.store(UnsafeRawBufferPointer(rebasing: bytes[first]))
         var notes: [String] = []
         for range in lines.dropFirst() {

@@ -116,7 +116,11 @@ public struct PickerFlow<Unlocked, Answer> {
             let chosen = list.selected?.credential
             if case .details(let id) = choice {
                 // The details show secrets: unlock first, then the vault's own list behind them.
-                switch try authenticate(purpose: chosen.map { "To see \($0.displayTitle) (\($0.username))" }) {
+                switch try authenticate(
+                    purpose: chosen.map {
+                        "To see \($0.displayTitle)" + ($0.username.isEmpty ? "" : " (\($0.username))")
+                    })
+                {
                 case nil: continue
                 case .outOfTries(let attempts): return .wrongPassword(attempts: attempts)
                 case .unlocked(let unlocked): return try choose(in: unlocked, showingFirst: id)
@@ -127,7 +131,9 @@ public struct PickerFlow<Unlocked, Answer> {
             if let answer = try (wantsCode ? codeWithoutUnlocking : answerWithoutUnlocking)?(id) {
                 return .answeredWithoutUnlocking(answer)
             }
-            switch try authenticate(purpose: chosen.map { "To use \($0.displayTitle) (\($0.username))" }) {
+            switch try authenticate(
+                purpose: chosen.map { "To use \($0.displayTitle)" + ($0.username.isEmpty ? "" : " (\($0.username))") })
+            {
             case nil: continue  // Esc on the password screen: back to the list
             case .outOfTries(let attempts): return .wrongPassword(attempts: attempts)
             case .unlocked(let unlocked):

@@ -302,6 +302,26 @@ public final class ConfigurationScreen: Screen {
 
     // MARK: Drawing
 
+    /// `text` in lines of at most `width` columns, broken at spaces; a word longer than a line
+    /// (a path) is cut where the line ends.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if TextWidth.columns(of: candidate) <= width {
+                current = candidate
+                continue
+            }
+            if !current.isEmpty { lines.append(current) }
+            var pieces = CredentialDetailScreen.wrap(word, width: width)
+            current = pieces.popLast() ?? ""
+            lines += pieces
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+
     public func render(into canvas: inout Canvas) {
         let size = canvas.size
         let number = (steps.firstIndex(of: step) ?? 0) + 1
@@ -389,8 +409,16 @@ public final class ConfigurationScreen: Screen {
         case .summary:
             line("Summary", .header)
             row += 1
-            line("Vault:             \(choices.vaultPath)")
-            if let note = settingsVaultNote?(choices.vaultPath) { line("                   " + note, .dim) }
+            // Wrapped, not cut at the edge: the note names the vault later commands open, and a
+            // long path put that name past the 100th column (issue 38).
+            let indent = String(repeating: " ", count: 19)
+            let width = max(size.columns - indent.count, 20)
+            for (index, piece) in Self.wrapped(choices.vaultPath, width: width).enumerated() {
+                line((index == 0 ? "Vault:             " : indent) + piece)
+            }
+            if let note = settingsVaultNote?(choices.vaultPath) {
+                for piece in Self.wrapped(note, width: width) { line(indent + piece, .dim) }
+            }
             line("Unlock cost:       \(choices.parameters)" + (choices.parameters == current ? " (unchanged)" : ""))
             line("Theme:             \(choices.theme)")
             line(

@@ -35,6 +35,9 @@ import Platform
 //                                                          that skips it only loses that history
 //     item kind  := u8 (1 note, 2 card, 3 identity,      tag 17 (format 1.3): absent for a login;
 //                   4 SSH key)                             4 read as a login before it was known
+//     program    := a program's name                      tag 18 (format 1.4)
+//     service of := the service's text                     tag 19 (format 1.5): a URL of a scheme
+//     a scheme                                             other than http(s): ssh://, sftp://, …
 //     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
@@ -73,6 +76,10 @@ package enum PayloadCodec {
         /// A program the credential may be given to, one field each (format 1.4). A 1.3 reader
         /// skips it, and refuses to save the vault it cannot fully keep.
         case allowedProgram = 18
+        /// A service of a scheme other than http and https (`ssh://`, `sftp://`, … format 1.5,
+        /// issue 38): its own tag, as app links have theirs, so that a 1.4 reader, which cannot
+        /// parse one, skips it (and refuses to save) instead of calling the vault damaged.
+        case otherSchemeService = 19
     }
 
     // MARK: Encoding
@@ -107,7 +114,10 @@ package enum PayloadCodec {
                 try writer.u32(UInt32(bitPattern: credential.rank))
             }
             for service in credential.services {
-                try writer.stringField(service.form == .app ? .appLink : .service, service.text)
+                let tag: Field =
+                    service.form == .app
+                    ? .appLink : service.scheme.map { !$0.isWeb } == true ? .otherSchemeService : .service
+                try writer.stringField(tag, service.text)
             }
             if credential.kind != .login {
                 try writer.field(.itemKind, length: 1)
@@ -439,7 +449,7 @@ package enum PayloadCodec {
             case .secret: secret = value.remainingReference()
             case .notes: notes = try value.string()
             case .rank: rank = Int32(bitPattern: try value.u32())
-            case .service, .appLink:
+            case .service, .appLink, .otherSchemeService:
                 let text = try value.string()
                 do {
                     services.append(try ServiceIdentifier(stored: text))

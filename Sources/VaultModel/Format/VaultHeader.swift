@@ -32,7 +32,9 @@ public struct VaultHeader: Sendable, Equatable {
     /// 1.3 items without a site (a credential with a title and no service). A 1.2 reader reads
     /// such an item but its edits refuse it, so it must not save the vault: the minor version
     /// tells it so. 1.4: credentials bound to programs, which a 1.3 reader would drop on save.
-    public static let currentMinorVersion: UInt16 = 4
+    /// 1.5: services of other schemes (`ssh://`, `sftp://`: issue 38) under their own tag, which
+    /// a 1.4 reader skips and would drop on save.
+    public static let currentMinorVersion: UInt16 = 5
     static let criticalFlagsMask: UInt32 = 0x0000_FFFF
     static let knownCriticalFlags: UInt32 = 0
     static let argon2idKDF: UInt8 = 1

@@ -103,7 +103,7 @@ public struct CredentialQuery: Sendable, Equatable {
                     )
                 }
             }
-            throw VaultError.noMatch("no credential matches \(services.map(\.text).joined(separator: " "))")
+            throw VaultError.noMatch(PortMiss.noMatchMessage(for: services, among: vault.contents.credentials))
         }
         return (best.credential, tied)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Commands
 import ServiceMatching
+import VaultModel
 
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,9 +14,12 @@ struct AddCommand: ParsableCommand {
 
             Without a service, a title is enough: an item without a site (a Wi-Fi password, a licence             key), found by its title or id and never offered for a site.
 
-            Examples: a generated password for two services of one account; a Wi-Fi password
+            Examples: a generated password for two services of one account; a Wi-Fi password; a secure \
+            note and a card (its number from stdin, the rest as text fields)
               pwtui add github.com api.github.com --username alice --generate
               pwtui add --title "Home Wi-Fi"
+              pwtui add --kind note --title "Recovery codes" < codes.txt
+              pwtui add --kind card --title Visa --field cardholder="Kim Doe" --field expiry=12/2029
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -54,6 +58,19 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Add even when a credential has the same service and username (otherwise: offer to update it).")
     var force = false
 
+    @Option(
+        help: ArgumentHelp(
+            "What the item is: login (the default), note (its text from stdin), card (its number from stdin) or identity; a title is enough.",
+            valueName: "kind"))
+    var kind: ItemKindArgument = .login
+
+    @Option(
+        name: .customLong("field"),
+        help: ArgumentHelp(
+            "With --kind: a text field NAME=VALUE (repeatable): a card's cardholder, brand, expiry; an identity's names. Secret fields: pwtui edit --field.",
+            valueName: "name=value"))
+    var fields: [String] = []
+
     @Flag(
         help: ArgumentHelp(
             "Also an authenticator key (an otpauth://totp/ URI or the base32 secret), from the next line of stdin or asked without echo.",
@@ -61,6 +78,27 @@ struct AddCommand: ParsableCommand {
     var totp = false
 
     func validate() throws {
+        if kind != .login {
+            guard services.isEmpty, !title.isEmpty else {
+                throw ValidationError("a \(kind.rawValue) has no site: give it a --title and no service")
+            }
+            guard !generate, !totp, !printPassword, rules == nil, !force else {
+                throw ValidationError(
+                    "a \(kind.rawValue) has no password: --generate, --totp, --print, --rules and --force are for logins"
+                )
+            }
+        }
+        guard fields.isEmpty || kind != .login else {
+            throw ValidationError(
+                "--field NAME=VALUE is for --kind note, card or identity; a login's fields: pwtui edit --field")
+        }
+        for field in fields {
+            guard let equals = field.firstIndex(of: "="), !field[..<equals].allSatisfy(\.isWhitespace),
+                equals != field.index(before: field.endIndex)
+            else {
+                throw ValidationError("--field takes NAME=VALUE (e.g. --field cardholder=\"Kim Doe\"), not '\(field)'")
+            }
+        }
         guard !services.isEmpty || !title.isEmpty else {
             throw ValidationError("name at least one service, or give --title for an item without a site")
         }
@@ -85,6 +123,12 @@ struct AddCommand: ParsableCommand {
             force: force, printPassword: printPassword)
         add.oneTimeKey = totp
         add.generationRules = rules
+        add.kind = kind.itemKind
+        add.textFields = fields.compactMap { field in
+            field.firstIndex(of: "=").map {
+                CredentialChange.FieldEdit(name: String(field[..<$0]), text: String(field[field.index(after: $0)...]))
+            }
+        }
         try add.run(in: global.context())
     }
 }

@@ -21,3 +21,18 @@ enum KDFPreset: String, ExpressibleByArgument, CaseIterable {
         }
     }
 }
+
+/// `add --kind login|note|card|identity`: the kinds a person makes by hand (an SSH key has its
+/// own commands, `pwtui ssh generate` and `ssh import`).
+enum ItemKindArgument: String, ExpressibleByArgument, CaseIterable {
+    case login, note, card, identity
+
+    var itemKind: ItemKind {
+        switch self {
+        case .login: .login
+        case .note: .note
+        case .card: .card
+        case .identity: .identity
+        }
+    }
+}

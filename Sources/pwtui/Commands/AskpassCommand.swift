@@ -9,7 +9,8 @@ struct AskpassCommand: ParsableCommand {
         commandName: "askpass",
         abstract: "Answer git's, ssh's and sudo's password prompts (SSH_ASKPASS, SUDO_ASKPASS, GIT_ASKPASS).",
         discussion: """
-            Set SSH_ASKPASS, SUDO_ASKPASS or GIT_ASKPASS to pwtui-askpass (installed by make install); \
+            Set SSH_ASKPASS or GIT_ASKPASS to pwtui-askpass (installed by make install), and SUDO_ASKPASS to \
+            its path (sudo runs it by path: SUDO_ASKPASS="$(command -v pwtui-askpass)"); \
             see docs/askpass.md for the prompts it reads and which credential answers each. Nothing is \
             printed for an unknown prompt (exit 64), no match (1), or a locked vault without a terminal (75).
 

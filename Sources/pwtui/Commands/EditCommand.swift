@@ -77,7 +77,7 @@ struct EditCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Set the named field NAME: a secret field (masked in show, its old value kept in its history), its value from stdin or asked without echo.",
+            "Set the named field NAME: a secret field (masked in show, its old value kept in its history), its value all of stdin (every line, a trailing newline dropped) or one line asked without echo.",
             valueName: "name"))
     var field: String?
 
