@@ -8,9 +8,10 @@ import VaultModel
 /// server below only carries requests to it and answers back, one request at a time.
 public protocol AgentHandler: AnyObject {
     /// One request's work. Never called for two requests at once. Errors are the handler's to
-    /// turn into a `.refused` reply. `peer`: the pid of the process that sent it (SO_PEERCRED),
-    /// which waits for the answer meanwhile: who asks, for credentials bound to programs.
-    func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer
+    /// turn into a `.refused` reply. `peer`: the process that connected (SO_PEERCRED), captured
+    /// when the connection was accepted (`PeerProcess`: the handler checks it has not exec'd
+    /// since), which waits for the answer meanwhile: who asks, for credentials bound to programs.
+    func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: PeerProcess?) -> AgentAnswer
     /// Called from the accept loop whenever no request is being handled: the idle lock.
     func idle()
     /// Called once when the server stops: the vault is dropped.
@@ -156,6 +157,9 @@ public final class AgentServer: @unchecked Sendable {
 
     /// Serves `fd` on a thread of its own, making room under the cap first.
     private func admit(_ descriptor: FileDescriptor) {
+        // Who connected, before anything else: the later it is read, the longer a requester has
+        // to exec another program in the connected process (`PeerProcess`).
+        let peer = PeerProcess.connected(to: descriptor)
         registry.lock()
         if open.count >= Self.maximumConnections {
             if let oldest = open.values.filter(\.receiving).min(by: { $0.accepted < $1.accepted }) {
@@ -182,7 +186,7 @@ public final class AgentServer: @unchecked Sendable {
         }
         do {
             try DetachedThread.start { [self] in
-                serve(descriptor)
+                serve(descriptor, peer: peer)
                 finish()
             }
         } catch {
@@ -190,7 +194,7 @@ public final class AgentServer: @unchecked Sendable {
         }
     }
 
-    private func serve(_ descriptor: FileDescriptor) {
+    private func serve(_ descriptor: FileDescriptor, peer: PeerProcess?) {
         guard descriptor.peerUserID == CurrentProcess.userID else {
             let connection = AgentConnection(descriptor, timeout: Self.requestTimeout)
             try? connection.send(
@@ -206,7 +210,7 @@ public final class AgentServer: @unchecked Sendable {
             registry.lock()
             open[descriptor]?.receiving = false
             registry.unlock()
-            answer = handleInTurn(message.body, &message.payload, peer: descriptor.peerProcessID)
+            answer = handleInTurn(message.body, &message.payload, peer: peer)
         } catch AgentError.timedOut(let seconds) {
             answer = AgentAnswer(
                 .refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
@@ -222,7 +226,9 @@ public final class AgentServer: @unchecked Sendable {
         }
     }
 
-    private func handleInTurn(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
+    private func handleInTurn(_ request: AgentRequest, _ payload: inout SecureBytes, peer: PeerProcess?)
+        -> AgentAnswer
+    {
         turn.lock()
         defer { turn.unlock() }
         let answer = handler.handle(request, payload: &payload, peer: peer)

@@ -140,6 +140,8 @@ public final class SSHAgentServer: @unchecked Sendable {
     }
 
     private func admit(_ descriptor: FileDescriptor) {
+        // Who connected, read first (`PeerProcess`; as `AgentServer` does).
+        let peer = PeerProcess.connected(to: descriptor)
         registry.lock()
         guard connections < Self.maximumConnections else {
             registry.unlock()
@@ -154,7 +156,7 @@ public final class SSHAgentServer: @unchecked Sendable {
         }
         do {
             try DetachedThread.start { [self] in
-                serve(descriptor)
+                serve(descriptor, peer: peer)
                 finish()
             }
         } catch {
@@ -164,9 +166,9 @@ public final class SSHAgentServer: @unchecked Sendable {
 
     /// One connection's messages, answered in order, until the client closes, breaks the framing
     /// or runs out of time.
-    private func serve(_ descriptor: FileDescriptor) {
+    private func serve(_ descriptor: FileDescriptor, peer: PeerProcess?) {
         guard descriptor.peerUserID == CurrentProcess.userID else { return }
-        var connection = SSHAgentConnection(peer: descriptor.peerProcessID)
+        var connection = SSHAgentConnection(peer: peer)
         while true {
             do {
                 try descriptor.wait(for: .input, before: .after(idleTimeout))

@@ -325,7 +325,7 @@ struct SSHAgentInProcessTests {
     final class KindlessAgent: AgentHandler {
         let service: AgentService
         init(_ service: AgentService) { self.service = service }
-        func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
+        func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: PeerProcess?) -> AgentAnswer {
             var answer = service.handle(request, payload: &payload, peer: peer)
             if case .identity(let identity) = answer.reply {
                 answer.reply = .identity(

@@ -45,7 +45,7 @@ public final class AgentService: AgentHandler {
         vault = nil
     }
 
-    public func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?) -> AgentAnswer {
+    public func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: PeerProcess?) -> AgentAnswer {
         do {
             return try answer(request, &payload, peer: peer)
         } catch {
@@ -53,7 +53,9 @@ public final class AgentService: AgentHandler {
         }
     }
 
-    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?) throws -> AgentAnswer {
+    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes, peer: PeerProcess?) throws
+        -> AgentAnswer
+    {
         switch request {
         case .status:
             let idle =
@@ -78,7 +80,7 @@ public final class AgentService: AgentHandler {
         case .get(let path, var query, let field):
             let vault = try unlocked(for: path)
             // Who asks is the connection's peer, whatever the request says (it cannot say).
-            query.askingProgram = asker(peer, of: vault)
+            query.askingProgram = try asker(peer, of: vault)
             let (credential, tied) = try context.rankedAnswer(query, in: vault)
             return AgentAnswer(
                 .credential(
@@ -88,7 +90,7 @@ public final class AgentService: AgentHandler {
         case .values(let path, let ids, let fields):
             guard ids.count == fields.count else { throw VaultError.invalidRequest("as many fields as ids, please") }
             let vault = try unlocked(for: path)
-            let asking = asker(peer, of: vault)
+            let asking = try asker(peer, of: vault)
             var values = try SecureBytes(capacity: 256)
             var lengths: [Int] = []
             for (id, field) in zip(ids, fields) {
@@ -119,7 +121,7 @@ public final class AgentService: AgentHandler {
             let vault = try unlocked(for: path)
             let credential = try vault.credential(id: id)
             // A revealed password is given like `get` gives it: to the programs it is bound to.
-            if view.reveal { try credential.requireGiven(to: asker(peer, of: vault)) }
+            if view.reveal { try credential.requireGiven(to: try asker(peer, of: vault)) }
             let lastUsed = context.usageHistory.read().lastUsed(credential.id)
             return AgentAnswer(
                 .identity(IdentityStore.Identity(credential)),
@@ -168,10 +170,11 @@ public final class AgentService: AgentHandler {
     }
 
     /// Who sent a request: the peer's chain of processes; an unknown peer is nobody's program.
-    /// Looked up only when `vault` has a credential bound to programs (none: nobody is refused).
-    func asker(_ peer: Int32?, of vault: Vault) -> ProcessChain {
+    /// Looked up only when `vault` has a credential bound to programs (none: nobody is refused);
+    /// a peer that is no longer the process that connected is refused (`requesterChain`).
+    func asker(_ peer: PeerProcess?, of vault: Vault) throws -> ProcessChain {
         guard vault.contents.hasBoundCredentials, let peer else { return ProcessChain(members: []) }
-        return context.processChain(peer)
+        return try context.requesterChain(peer)
     }
 
     /// A copy under another key is for the client to open with the master password (75).
