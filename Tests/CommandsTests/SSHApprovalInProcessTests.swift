@@ -120,7 +120,9 @@ struct SSHApprovalInProcessTests {
         return fixture.service.sshSign(request, taking: turn) != nil
     }
 
-    @Test("a requester that exec'd another program since it connected: no session approval reused, nothing asked, refused")
+    @Test(
+        "a requester that exec'd another program since it connected: no session approval reused, nothing asked, refused"
+    )
     func changedRequester() throws {
         let user = Prompter(answers: [.yes, .yes])
         let (fixture, blob) = try Self.agent(.session, user)
