@@ -129,6 +129,24 @@ struct RunInjectInProcessTests {
         return (streams.output, failure, streams.errorText)
     }
 
+    @Test("a template is read in time linear in its size: 4 MB with 100 references, line numbers still right")
+    func linearTemplate() throws {
+        let chunk = String(repeating: "abcdefghijklmnopqrstuvwxyz 0123456789 {{ .Values.x }}\n", count: 750)
+        let text =
+            (0 ..< 100).map { _ in chunk + "token={{ pwtui://github.com }}\n" }.joined()
+            + "broken={{ pwtui://github.com\n"
+        #expect(text.utf8.count > 4_000_000)
+        let start = ContinuousClock.now
+        let failure = #expect(throws: CommandFailure.self) { _ = try SecretTemplate(text: text, path: "big") }
+        let took = ContinuousClock.now - start
+        // Counted from the start for each reference, 8 MB took 46 s; each line once, a second or two.
+        #expect(took < .seconds(10), "\(took)")
+        #expect(failure?.message.contains("big, line \(100 * 751 + 1):") == true, "\(String(describing: failure))")
+        let filled = try SecretTemplate(
+            text: String(text.dropLast("broken={{ pwtui://github.com\n".count)), path: "big")
+        #expect(filled.references.count == 100 && filled.parts.count == 101)
+    }
+
     @Test("inject fills the references into a 0600 file; other braces stay; stdout is refused when it is a terminal")
     func injectIntoFile() throws {
         let fixture = try Self.fixture()

@@ -44,6 +44,13 @@ public struct InjectSecrets {
         if context.streams.inputIsTerminal {
             throw CommandFailure(.usage, "give the template with -i FILE, or on stdin")
         }
-        return try ScriptInputFile.text(of: try context.streams.input.readToEnd(), from: "stdin")
+        // Bounded as a file given with -i is (`RegularFile.defaultLimit`).
+        guard let bytes = try context.streams.input.readToEnd(atMost: RegularFile.defaultLimit) else {
+            throw CommandFailure(
+                .usage,
+                "the template on stdin is larger than \(RegularFile.defaultLimit >> 20) MiB, as no template should be; "
+                    + "split it, or fill it in parts")
+        }
+        return try ScriptInputFile.text(of: bytes, from: "stdin")
     }
 }
