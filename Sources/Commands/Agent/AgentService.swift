@@ -96,7 +96,11 @@ public final class AgentService: AgentHandler {
             for (id, field) in zip(ids, fields) {
                 var query = CredentialQuery(id: id)
                 query.askingProgram = asking
-                let (credential, _) = try context.rankedAnswer(query, in: vault)
+                // An SSH key's public fields are no secret: listed whatever the key is bound to.
+                let listed = try vault.credential(id: id)
+                let credential =
+                    SSHKeyItem.isPublic(field, of: listed)
+                    ? listed : try context.rankedAnswer(query, in: vault).credential
                 let start = values.count
                 try field.render(credential, from: vault).withUnsafeBytes {
                     try values.append(contentsOf: CredentialField.value(ofRendered: $0))
