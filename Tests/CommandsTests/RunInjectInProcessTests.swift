@@ -147,6 +147,32 @@ struct RunInjectInProcessTests {
         #expect(filled.references.count == 100 && filled.parts.count == 101)
     }
 
+    @Test(
+        "inject -o a symbolic link writes through it to its regular file, the link kept; a link to a device is refused")
+    func outputThroughLink() throws {
+        let fixture = try Self.fixture()
+        let dotfiles = fixture.root + "/dotfiles"
+        try FileManager.default.createDirectory(atPath: dotfiles, withIntermediateDirectories: true)
+        try "old\n".write(toFile: dotfiles + "/npmrc", atomically: true, encoding: .utf8)
+        let link = fixture.root + "/npmrc"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "dotfiles/npmrc")
+        let written = try Self.inject("t={{ pwtui://github.com }}\n", output: link, in: fixture)
+        #expect(written.failure == nil, "\(String(describing: written.failure))")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "dotfiles/npmrc", "still a link")
+        #expect(try String(contentsOfFile: dotfiles + "/npmrc", encoding: .utf8) == "t=gh-token-1\n")
+        // A dangling link: its target is made.
+        let dangling = fixture.root + "/env"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dotfiles + "/env")
+        #expect(try Self.inject("t={{ pwtui://github.com }}", output: dangling, in: fixture).failure == nil)
+        #expect(try String(contentsOfFile: dotfiles + "/env", encoding: .utf8) == "t=gh-token-1")
+        // A link to a device (`/dev/stdout` is one, through /proc): refused, the link untouched.
+        let device = fixture.root + "/out"
+        try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/null")
+        let refused = try Self.inject("t={{ pwtui://github.com }}", output: device, in: fixture)
+        #expect(refused.failure?.code == .usage && refused.failure?.message.contains("not a regular file") == true)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: device) == "/dev/null")
+    }
+
     @Test("inject fills the references into a 0600 file; other braces stay; stdout is refused when it is a terminal")
     func injectIntoFile() throws {
         let fixture = try Self.fixture()
