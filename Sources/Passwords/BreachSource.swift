@@ -10,7 +10,7 @@ import Platform
 ///
 /// The online range API (`GET /range/{prefix}`) answers in the range files' form, so a backend
 /// for it would be one more source: it would fetch each prefix once and read the answer with
-/// `RangeDirectory.count(ofSuffixOf:inRange:)`, only the 5-digit prefixes leaving the machine.
+/// `RangeDirectory.count(ofSuffixOf:inRange:source:)`, only the 5-digit prefixes leaving the machine.
 /// None is built: this machine has no network.
 public protocol BreachSource: AnyObject {
     /// What the report names as the source (a path).
