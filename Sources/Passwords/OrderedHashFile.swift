@@ -120,15 +120,18 @@ public final class OrderedHashFile: BreachSource {
                 probe = Self.interpolate(digest, lo: lo, hi: hi, hiKey: hiKey)
             }
             // From the byte before the probe: a line that starts exactly at the probe is seen.
-            let page = try read(at: probe - 1, count: Self.probeSize)
+            // Read with up to a line before it, so that the line the probe takes and the one
+            // before it are both whole, and their order verified with the rest of the page.
+            let back = min(Self.longestLine, probe - 1)
+            let wider = try read(at: probe - 1 - back, count: back + Self.probeSize)
+            try verifyOrder(in: wider)
+            let page = Array(wider[min(back, wider.count)...])
             guard let newline = page.firstIndex(of: UInt8(ascii: "\n")) else {
                 if probe - 1 + page.count >= file.size {
                     hi = probe  // no line starts in [probe, end of file)
                     continue
                 }
-                throw .malformed(
-                    path: name, location: "the line at byte \(probe)", line: PwnedLine.excerpt(page[...]),
-                    expected: PwnedLine.orderedExpectation)
+                throw .malformed(path: name, location: Self.searched, expected: PwnedLine.orderedExpectation)
             }
             let lineStart = probe + newline  // page[0] is at probe - 1
             if lineStart >= hi {
@@ -147,23 +150,28 @@ public final class OrderedHashFile: BreachSource {
             }
             bisectNext = !bisectNext && hi - lo.offset > width / 2
         }
-        return try scan(digest, from: lo, to: hi)
+        return try scan(digest, from: lo, to: hi, hiKey: hiKey)
     }
 
-    /// The lines starting in [lo, hi), read at once and compared in turn.
-    private func scan(_ digest: UnsafeRawBufferPointer, from lo: Bound, to hi: Int) throws(BreachLookupError) -> (
-        Int, Bound
-    ) {
+    /// Where a line met during a search is, in a message: not its byte offset, which tells
+    /// where the hash looked up falls in the file (`BreachLookupError`).
+    static let searched = "a line its search read (past the first page; where is not said)"
+
+    /// The lines starting in [lo, hi), read at once and compared in turn — every one, also past
+    /// the answer, each above the one before and below the key at `hi` (`hiKey`): a file out of
+    /// order where it was read is refused, never answered from.
+    private func scan(_ digest: UnsafeRawBufferPointer, from lo: Bound, to hi: Int, hiKey: [UInt8]?)
+        throws(BreachLookupError) -> (Int, Bound)
+    {
         let window = try read(at: lo.offset, count: hi - lo.offset + Self.longestLine)
         var start = 0
         var previous = lo.key
         var lower = lo
+        var answer: (Int, Bound)?
         while start < hi - lo.offset, start < window.count {
             let end = window[start...].firstIndex(of: UInt8(ascii: "\n"))
             if end == nil, lo.offset + window.count < file.size {
-                throw .malformed(
-                    path: name, location: "the line at byte \(lo.offset + start)",
-                    line: PwnedLine.excerpt(window[start...]), expected: PwnedLine.orderedExpectation)
+                throw .malformed(path: name, location: Self.searched, expected: PwnedLine.orderedExpectation)
             }
             let lineEnd = end ?? window.endIndex
             if lineEnd == start || (lineEnd == start + 1 && window[start] == UInt8(ascii: "\r")) {
@@ -171,18 +179,27 @@ public final class OrderedHashFile: BreachSource {
                 start = lineEnd + 1
                 continue
             }
-            let key = try parse(window[start ..< lineEnd], at: "the line at byte \(lo.offset + start)")
+            let key = try parse(window[start ..< lineEnd], at: Self.searched)
             if let previous, Self.compare(previous, key.nibbles) > 0 {
-                throw .notOrdered(path: name, location: "the line at byte \(lo.offset + start)")
+                throw .notOrdered(path: name, location: Self.searched)
+            }
+            if let hiKey, Self.compare(key.nibbles, hiKey) > 0 {
+                throw .notOrdered(path: name, location: Self.searched)
             }
             previous = key.nibbles
-            let order = Self.compare(key.nibbles, digest)
-            if order == 0 { return (key.count, lower) }
-            if order > 0 { return (0, lower) }
-            lower = Bound(offset: lo.offset + start, key: key.nibbles)
+            if answer == nil {
+                let order = Self.compare(key.nibbles, digest)
+                if order == 0 {
+                    answer = (key.count, lower)
+                } else if order > 0 {
+                    answer = (0, lower)
+                } else {
+                    lower = Bound(offset: lo.offset + start, key: key.nibbles)
+                }
+            }
             start = lineEnd + 1
         }
-        return (0, lower)
+        return answer ?? (0, lower)
     }
 
     /// The probe: where the digest's first 64 bits fall between the keys at lo and hi, kept
@@ -211,14 +228,14 @@ public final class OrderedHashFile: BreachSource {
     ) {
         let local = offset - pageStart
         if let end = page[local...].firstIndex(of: UInt8(ascii: "\n")) {
-            return try parse(page[local ..< end], at: "the line at byte \(offset)")
+            return try parse(page[local ..< end], at: Self.searched)
         }
         if pageStart + page.count >= file.size {
-            return try parse(page[local...], at: "the line at byte \(offset)")
+            return try parse(page[local...], at: Self.searched)
         }
         let again = try read(at: offset, count: Self.longestLine)
         let end = again.firstIndex(of: UInt8(ascii: "\n")) ?? again.endIndex
-        return try parse(again[..<end], at: "the line at byte \(offset)")
+        return try parse(again[..<end], at: Self.searched)
     }
 
     private func parse(_ line: ArraySlice<UInt8>, at location: String) throws(BreachLookupError) -> (
@@ -229,19 +246,37 @@ public final class OrderedHashFile: BreachSource {
             if PwnedLine.parse(line, hexDigits: 32) != nil {
                 expected += "; this looks like the NTLM file, and pwtui reads the SHA-1 one"
             }
-            throw .malformed(path: name, location: location, line: PwnedLine.excerpt(line), expected: expected)
+            throw .malformed(path: name, location: location, expected: expected)
         }
         return parsed
+    }
+
+    /// Every whole line of a page a probe read, in ascending order of hash: a search answers only
+    /// from a file in order wherever it looked (two lines swapped beside the one it probes would
+    /// otherwise send it the wrong way, and a breached password would be reported clean).
+    private func verifyOrder(in page: [UInt8]) throws(BreachLookupError) {
+        guard let first = page.firstIndex(of: UInt8(ascii: "\n")) else { return }
+        var start = first + 1
+        var previous: [UInt8]?
+        while start < page.count, let end = page[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            defer { start = end + 1 }
+            if end == start || (end == start + 1 && page[start] == UInt8(ascii: "\r")) { continue }
+            let key = try parse(page[start ..< end], at: Self.searched).nibbles
+            if let previous, Self.compare(previous, key) > 0 {
+                throw .notOrdered(path: name, location: Self.searched)
+            }
+            previous = key
+        }
     }
 
     private func checkOrder(_ key: [UInt8], after low: [UInt8]?, before high: [UInt8]?, at offset: Int)
         throws(BreachLookupError)
     {
         if let low, Self.compare(low, key) > 0 {
-            throw .notOrdered(path: name, location: "the line at byte \(offset)")
+            throw .notOrdered(path: name, location: Self.searched)
         }
         if let high, Self.compare(key, high) > 0 {
-            throw .notOrdered(path: name, location: "the line at byte \(offset)")
+            throw .notOrdered(path: name, location: Self.searched)
         }
     }
 

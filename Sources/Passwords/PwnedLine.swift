@@ -40,14 +40,6 @@ enum PwnedLine {
         return (nibbles, count)
     }
 
-    /// The start of a line, printable, for a message (a breach file holds nothing secret).
-    static func excerpt(_ line: ArraySlice<UInt8>) -> String {
-        let shown = line.prefix(60).map { byte -> String in
-            byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
-        }
-        return shown.joined() + (line.count > 60 ? "…" : "")
-    }
-
     static let orderedExpectation = "HASH:COUNT (a SHA-1 in 40 hexadecimal digits, a colon, a count)"
     static let rangeExpectation = "SUFFIX:COUNT (the 35 hexadecimal digits after the prefix, a colon, a count)"
 }

@@ -23,10 +23,10 @@ public final class RangeDirectory: BreachSource {
         }
         var results = [Int](repeating: 0, count: count)
         for (prefix, indices) in byPrefix {
-            let (path, lines) = try rangeFile(prefix)
+            let lines = try rangeFile(prefix)
             for index in indices {
                 let digest = UnsafeRawBufferPointer(rebasing: digests[(index * size) ..< (index * size + size)])
-                results[index] = try Self.count(ofSuffixOf: digest, inRange: lines, path: path)
+                results[index] = try Self.count(ofSuffixOf: digest, inRange: lines, source: name)
             }
         }
         return results
@@ -34,7 +34,8 @@ public final class RangeDirectory: BreachSource {
 
     /// How often the password of `digest` was seen, from the lines of its prefix's range (a
     /// file here; the online API's answer would be read the same way); 0 when it is not there.
-    public static func count(ofSuffixOf digest: UnsafeRawBufferPointer, inRange lines: [UInt8], path: String)
+    /// `source`: the directory (or the API) a broken line is blamed on, never the range's name.
+    public static func count(ofSuffixOf digest: UnsafeRawBufferPointer, inRange lines: [UInt8], source: String)
         throws(BreachLookupError) -> Int
     {
         var start = 0
@@ -46,9 +47,10 @@ public final class RangeDirectory: BreachSource {
             start = end + 1
             if line.isEmpty || line == [UInt8(ascii: "\r")] { continue }
             guard let parsed = PwnedLine.parse(line, hexDigits: 35) else {
-                throw .malformed(
-                    path: path, location: "line \(number)", line: PwnedLine.excerpt(line),
-                    expected: PwnedLine.rangeExpectation)
+                // The range is not named: its name is the prefix (see `BreachLookupError`).
+                throw .brokenRange(
+                    directory: source,
+                    problem: "has a line \(number) that is not \(PwnedLine.rangeExpectation)", inputOutput: false)
             }
             if (0 ..< 35).allSatisfy({ parsed.nibbles[$0] == PwnedLine.nibble(of: digest, at: $0 + 5) }) {
                 return parsed.count
@@ -64,21 +66,41 @@ public final class RangeDirectory: BreachSource {
         return String(decoding: (0 ..< 5).map { digits[Int(PwnedLine.nibble(of: digest, at: $0))] }, as: UTF8.self)
     }
 
-    /// The range file for `prefix` and its bytes.
-    private func rangeFile(_ prefix: String) throws(BreachLookupError) -> (String, [UInt8]) {
+    /// The bytes of the range file for `prefix`.
+    private func rangeFile(_ prefix: String) throws(BreachLookupError) -> [UInt8] {
         for name in [prefix + ".txt", prefix, prefix.lowercased() + ".txt", prefix.lowercased()] {
             let path = self.name + "/" + name
             let bytes: [UInt8]?
             do {
-                bytes = try RegularFile.readIfPresent(path)
+                // A link is refused: the downloader writes regular files, and a link could
+                // make a range file any file of the user's.
+                bytes = try RegularFile.readIfPresent(path, links: .refuse)
             } catch {
-                throw .unreadable(error)
+                throw .brokenRange(
+                    directory: self.name, problem: Self.problem(error), inputOutput: Self.isInputOutput(error))
             }
             guard let bytes else { continue }
             // Every prefix has hundreds of hashes: an empty file is a download cut short.
-            guard !bytes.isEmpty else { throw .empty(path: path) }
-            return (path, bytes)
+            guard !bytes.isEmpty else {
+                throw .brokenRange(directory: self.name, problem: "is empty", inputOutput: false)
+            }
+            return bytes
         }
-        throw .missingRange(directory: name, prefix: prefix)
+        throw .missingRange(directory: name)
+    }
+
+    /// What was wrong with a range file, without its path (`BreachLookupError.brokenRange`).
+    private static func problem(_ failure: RegularFile.Failure) -> String {
+        switch failure {
+        case .notRegular(_, let kind): "is \(kind), not a regular file"
+        case .symbolicLink: "is a symbolic link, which is not followed (replace it with the file)"
+        case .tooLarge(_, _, let limit): "is larger than \(limit) bytes"
+        case .system(_, let operation, let error): "could not be read (\(operation) failed: \(error))"
+        }
+    }
+
+    private static func isInputOutput(_ failure: RegularFile.Failure) -> Bool {
+        if case .system(_, _, let error) = failure { return !error.isNotFound }
+        return false
     }
 }

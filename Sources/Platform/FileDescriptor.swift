@@ -120,6 +120,20 @@ public struct FileDescriptor: Sendable, Hashable {
         }
     }
 
+    /// Everything up to the end of the input, when that is at most `limit` bytes; nil as soon as
+    /// more comes (the rest is not read): a template on stdin is bounded as its file would be.
+    public func readToEnd(atMost limit: Int) throws(SystemError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try readSome(into: chunk)
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { return nil }
+            bytes += chunk[..<count]
+        }
+    }
+
     /// All of `bytes`, however many writes it takes.
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         guard let base = bytes.baseAddress else { return }

@@ -117,6 +117,26 @@ public enum FileSystem {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Where the chain of symbolic links at `path` ends: `path` itself when it is no link, else
+    /// the first path along the chain that is none (it may not exist: a dangling link's target),
+    /// each relative destination taken from its link's directory; nil after 40 links (a loop, as
+    /// the kernel's ELOOP) or a link that cannot be read. What a `>` redirection writes to.
+    public static func linkTarget(_ path: String) -> String? {
+        var current = path
+        for _ in 0 ..< 40 {
+            guard let status = try? linkStatus(current), status.kind == .symbolicLink else { return current }
+            guard let destination = try? linkDestination(current) else { return nil }
+            if destination.hasPrefix("/") {
+                current = destination
+            } else if let slash = current.lastIndex(of: "/") {
+                current = String(current[...slash]) + destination
+            } else {
+                current = destination
+            }
+        }
+        return nil
+    }
+
     /// The names in a directory, without `.` and `..`.
     public static func entries(of directory: String) throws(SystemError) -> [String] {
         guard let handle = opendir(directory) else { throw .current }

@@ -3,34 +3,48 @@
 /// given only to a request whose chain names one of them.
 ///
 /// Each member is named by its executable (the target of /proc/PID/exe), which the process
-/// cannot change, rather than by its argv[0], which it can. Two exceptions take the name it was
-/// started as (argv[0]'s file name) instead: a process running pwtui's own binary, whose names
-/// are its entry points (`git-credential-pwtui`, `docker-credential-pwtui`, `pwtui-askpass`),
-/// and a process whose exe link cannot be read: one that is not dumpable hides it from other
-/// processes of its user, and pwtui hardens every process that holds secrets so. (Root reads
-/// every link, so without the first rule the same request would be named differently as root.)
+/// cannot change, never by its argv[0], which it can (`exec -a git pwtui get X`). pwtui's own
+/// entry points (`entryPoints`: `git-credential-pwtui`, `docker-credential-pwtui`,
+/// `pwtui-askpass`) are one binary started under several names, so a process running pwtui's
+/// binary is named by argv[0] when that is one of them, and `pwtui` otherwise.
+///
+/// A process whose exe link cannot be read (one that is not dumpable hides it from other
+/// processes of its user: pwtui hardens itself so, setuid programs are so, and so is any program
+/// that asks the kernel) proves nothing about what it runs. It is named by an entry point when
+/// argv[0] is one — any process of the user may run that entry point itself, so the name grants
+/// nothing it could not have — and otherwise it is `unverified`: shown with its argv[0] and a
+/// `?`, and never matched by a binding.
 ///
 /// The walk goes up the parents until pid 1, a process of another user (sudo, sshd, login:
 /// beyond them the request is not this user's), or `maximumDepth`.
 public struct ProcessChain: Sendable, Equatable, CustomStringConvertible {
     public struct Member: Sendable, Equatable {
         public let id: Int32
-        /// The executable's file name, or argv[0]'s when the executable cannot be read.
+        /// The executable's file name; pwtui's entry point; or, for an unverified member, argv[0]'s
+        /// file name, shown but never matched.
         public let name: String
+        /// Whether `name` is known from the executable (false: only argv[0] says so).
+        public let isVerified: Bool
         /// The executable's path, when /proc showed it.
         public let executable: String?
         /// argv, as /proc/PID/cmdline holds it (empty when unreadable).
         public let commandLine: [String]
 
-        public init(id: Int32, name: String, executable: String?, commandLine: [String]) {
+        public init(id: Int32, name: String, executable: String?, commandLine: [String], isVerified: Bool = true) {
             self.id = id
             self.name = name
+            self.isVerified = isVerified
             self.executable = executable
             self.commandLine = commandLine
         }
     }
 
     public static let maximumDepth = 32
+
+    /// The names pwtui's binary is installed and started under (`CommandRunner` reads argv[0]).
+    public static let entryPoints: Set<String> = [
+        "pwtui", "git-credential-pwtui", "docker-credential-pwtui", "pwtui-askpass",
+    ]
 
     /// The asking process first, then its parent, and so on.
     public let members: [Member]
@@ -57,22 +71,36 @@ public struct ProcessChain: Sendable, Equatable, CustomStringConvertible {
             let executable = try? FileSystem.linkDestination(directory + "/exe")
             let commandLine = arguments(of: directory)
             let started = commandLine.first.flatMap { $0.isEmpty ? nil : Self.fileName($0) }
-            let name =
-                (executable == nil || executable == ownExecutable ? started : nil)
-                ?? executable.map(Self.fileName) ?? status.command ?? "?"
-            members.append(Member(id: current, name: name, executable: executable, commandLine: commandLine))
+            let entryPoint = started.flatMap { entryPoints.contains($0) ? $0 : nil }
+            let member: Member
+            if let executable, executable != ownExecutable {
+                member = Member(
+                    id: current, name: Self.fileName(executable), executable: executable, commandLine: commandLine)
+            } else if let executable {
+                member = Member(
+                    id: current, name: entryPoint ?? "pwtui", executable: executable, commandLine: commandLine)
+            } else if let entryPoint {
+                member = Member(id: current, name: entryPoint, executable: nil, commandLine: commandLine)
+            } else {
+                member = Member(
+                    id: current, name: started ?? status.command ?? "?", executable: nil, commandLine: commandLine,
+                    isVerified: false)
+            }
+            members.append(member)
             guard let parent = status.parent else { break }
             current = parent
         }
         return ProcessChain(members: members)
     }
 
-    /// The names of the chain, asking process first.
-    public var names: [String] { members.map(\.name) }
+    /// The names a binding may match, asking process first: the unverified members' are left out.
+    public var names: [String] { members.filter(\.isVerified).map(\.name) }
 
-    /// "git-credential-pwtui ← git ← bash": what a refusal names.
+    /// "git-credential-pwtui ← git ← bash": what a refusal names; an unverified member's name
+    /// has a `?` ("git? ← bash": argv[0] says git, the executable could not be read).
     public var description: String {
-        members.isEmpty ? "an unknown process" : names.joined(separator: " ← ")
+        members.isEmpty
+            ? "an unknown process" : members.map { $0.isVerified ? $0.name : $0.name + "?" }.joined(separator: " ← ")
     }
 
     /// The last path component, without a " (deleted)" that /proc appends to a replaced binary.

@@ -10,10 +10,11 @@ import VaultModel
 /// alone: `AgentService`).
 public protocol AgentHandler: AnyObject, Sendable {
     /// One request's work, called for several requests at once. Errors are the handler's to
-    /// turn into a `.refused` reply. `peer`: the pid of the process that sent it (SO_PEERCRED),
-    /// which waits for the answer meanwhile: who asks, for credentials bound to programs.
+    /// turn into a `.refused` reply. `peer`: the process that connected (SO_PEERCRED), captured
+    /// when the connection was accepted (`PeerProcess`: the handler checks it has not exec'd
+    /// since), which waits for the answer meanwhile: who asks, for credentials bound to programs.
     /// `limit`: when long work must end (its client gone, the agent stopping, its deadline).
-    func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
+    func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: PeerProcess?, limit: AgentWorkLimit)
         -> AgentAnswer
     /// Called from the accept loop about four times a second: the idle lock. Must not wait.
     func idle()
@@ -158,6 +159,9 @@ public final class AgentServer: @unchecked Sendable {
 
     /// Serves `fd` on a thread of its own, making room under the cap first.
     private func admit(_ descriptor: FileDescriptor) {
+        // Who connected, before anything else: the later it is read, the longer a requester has
+        // to exec another program in the connected process (`PeerProcess`).
+        let peer = PeerProcess.connected(to: descriptor)
         registry.lock()
         if open.count >= Self.maximumConnections {
             if let oldest = open.values.filter(\.receiving).min(by: { $0.accepted < $1.accepted }) {
@@ -184,7 +188,7 @@ public final class AgentServer: @unchecked Sendable {
         }
         do {
             try DetachedThread.start { [self] in
-                serve(descriptor)
+                serve(descriptor, peer: peer)
                 finish()
             }
         } catch {
@@ -192,7 +196,7 @@ public final class AgentServer: @unchecked Sendable {
         }
     }
 
-    private func serve(_ descriptor: FileDescriptor) {
+    private func serve(_ descriptor: FileDescriptor, peer: PeerProcess?) {
         guard descriptor.peerUserID == CurrentProcess.userID else {
             let connection = AgentConnection(descriptor, timeout: Self.requestTimeout)
             try? connection.send(
@@ -208,7 +212,7 @@ public final class AgentServer: @unchecked Sendable {
             registry.lock()
             open[descriptor]?.receiving = false
             registry.unlock()
-            answer = handle(message.body, &message.payload, peer: descriptor.peerProcessID, on: descriptor)
+            answer = handle(message.body, &message.payload, peer: peer, on: descriptor)
         } catch AgentError.timedOut(let seconds) {
             answer = AgentAnswer(
                 .refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
@@ -225,7 +229,7 @@ public final class AgentServer: @unchecked Sendable {
     }
 
     private func handle(
-        _ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?, on descriptor: FileDescriptor
+        _ request: AgentRequest, _ payload: inout SecureBytes, peer: PeerProcess?, on descriptor: FileDescriptor
     ) -> AgentAnswer {
         let limit = AgentWorkLimit(deadline: .now + AgentRequest.longWorkTime) { [self] in
             descriptor.hasHungUp || isStopping()

@@ -1,3 +1,5 @@
+import Platform
+
 /// What the agent knows of one connection to its ssh-agent socket: who is asking (the peer's pid,
 /// from the kernel) and where the client says it is connected, learned from its
 /// `session-bind@openssh.com` messages.
@@ -29,11 +31,12 @@ public struct SSHAgentConnection: Sendable {
 
     public static let maximumBindings = 16
 
-    /// The asking process's pid, from SO_PEERCRED; nil when the kernel did not say.
-    public let peer: Int32?
+    /// The process that connected (SO_PEERCRED's pid), as it was when the connection was
+    /// accepted; nil when the kernel did not say. Each request checks it has not changed since.
+    public let peer: PeerProcess?
     public private(set) var bindings: [Binding] = []
 
-    public init(peer: Int32?, bindings: [Binding] = []) {
+    public init(peer: PeerProcess?, bindings: [Binding] = []) {
         self.peer = peer
         self.bindings = bindings
     }

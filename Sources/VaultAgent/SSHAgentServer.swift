@@ -24,8 +24,10 @@ import VaultCrypto
 //
 // Limits, as for pwtui's own socket (`AgentServer`): the socket is 0600 in the runtime
 // directory's 0700, and a peer of another uid is cut off before anything is read. Each
-// connection is served on a thread of its own, at most `maximumConnections` at once (one more is
-// closed at once), so a silent client holds up nobody. A connection may wait `idleTimeout`
+// connection is served on a thread of its own, at most `maximumConnections` at once, so a silent
+// client holds up nobody; one more evicts the connection that has waited longest between
+// messages (as pwtui's own socket evicts one that has not sent its request), so that idle
+// connections never shut every client out; with none idle, it is closed. A connection may wait `idleTimeout`
 // between messages; once a message has begun it must arrive whole within `messageTimeout`, or
 // the connection is closed (a client that never finishes). A message longer than 256 KiB, of
 // length zero, or cut short by the client closing, is refused by closing the connection: after
@@ -61,8 +63,17 @@ public final class SSHAgentServer: @unchecked Sendable {
     private let handler: any SSHAgentHandler
     private let messageTimeout: Duration
     private let idleTimeout: Duration
+    /// The open connections, for the cap; guarded by `registry`, which a thread takes to remove
+    /// its connection before closing the descriptor, so an eviction never hits a reused one.
+    private struct OpenConnection {
+        let descriptor: FileDescriptor
+        /// Since when it has waited for its next message (or was accepted).
+        var since: ContinuousClock.Instant
+        /// Between messages: nothing of a message read and no answer being made.
+        var waiting = true
+    }
     private let registry = Lock()
-    private var connections = 0
+    private var open: [FileDescriptor: OpenConnection] = [:]
     /// The socket this server made (device and inode), so that it never removes another's: an
     /// agent started right after this one stopped listens at the same path.
     private var listening: (device: UInt64, inode: UInt64)?
@@ -124,21 +135,30 @@ public final class SSHAgentServer: @unchecked Sendable {
     }
 
     private func admit(_ descriptor: FileDescriptor) {
+        // Who connected, read first (`PeerProcess`; as `AgentServer` does).
+        let peer = PeerProcess.connected(to: descriptor)
         registry.lock()
-        guard connections < Self.maximumConnections else {
-            registry.unlock()
-            descriptor.close()
-            return
+        if open.count >= Self.maximumConnections {
+            guard let idlest = open.values.filter(\.waiting).min(by: { $0.since < $1.since }) else {
+                registry.unlock()
+                descriptor.close()
+                return
+            }
+            // Its thread's wait returns at once and its read ends; the thread closes it.
+            idlest.descriptor.shutdown(.both)
+            open[idlest.descriptor]?.waiting = false
         }
-        connections += 1
+        open[descriptor] = OpenConnection(descriptor: descriptor, since: .now)
         registry.unlock()
         let finish: @Sendable () -> Void = { [self] in
-            descriptor.close()
-            registry.withLock { connections -= 1 }
+            registry.withLock {
+                open[descriptor] = nil
+                descriptor.close()
+            }
         }
         do {
             try DetachedThread.start { [self] in
-                serve(descriptor)
+                serve(descriptor, peer: peer)
                 finish()
             }
         } catch {
@@ -148,15 +168,20 @@ public final class SSHAgentServer: @unchecked Sendable {
 
     /// One connection's messages, answered in order, until the client closes, breaks the framing
     /// or runs out of time.
-    private func serve(_ descriptor: FileDescriptor) {
+    private func serve(_ descriptor: FileDescriptor, peer: PeerProcess?) {
         guard descriptor.peerUserID == CurrentProcess.userID else { return }
-        var connection = SSHAgentConnection(peer: descriptor.peerProcessID)
+        var connection = SSHAgentConnection(peer: peer)
         while true {
+            registry.withLock {
+                open[descriptor]?.waiting = true
+                open[descriptor]?.since = .now
+            }
             do {
                 try descriptor.wait(for: .input, before: .after(idleTimeout))
             } catch {
                 return  // idle too long, or the connection broke
             }
+            registry.withLock { open[descriptor]?.waiting = false }
             guard let body = receive(descriptor) else { return }
             let reply = answer(body, on: &connection)
             let sent = reply.withUnsafeBytes { bytes in

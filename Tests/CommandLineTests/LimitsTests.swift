@@ -9,6 +9,23 @@ import Testing
 struct LimitsTests {
     static let titleLimit = 4 * 1024
 
+    @Test("inject: a template on stdin is bounded as one given with -i: over 16 MiB refused (64), saying why")
+    func injectStdinBounded() throws {
+        let sandbox = try Sandbox.withVault(Login(["api.example"], username: "svc", secret: "inject-secret"))
+        let big = String(repeating: "x", count: 16 << 20) + "{{ pwtui://api.example }}\n"
+        let file = sandbox.root + "/big-template"
+        try big.write(toFile: file, atomically: true, encoding: .utf8)
+        let piped = try sandbox.run(
+            try Binaries.require(Binaries.pwtui), ["inject", "--master-password-fd", "3"], stdin: .readWrite(file),
+            descriptors: [3: .text(sandbox.password)])
+        #expect(piped.exitCode == 64 && piped.out.isEmpty, "\(piped)")
+        #expect(piped.err.contains("larger than 16 MiB"), "\(piped)")
+        let named = try sandbox.pwtui(["inject", "-i", file])
+        #expect(named.exitCode != 0 && named.out.isEmpty, "-i refuses it too: \(named)")
+        let small = try sandbox.pwtui(["inject"], stdin: "k={{ pwtui://api.example }}\n")
+        #expect(small.exitCode == 0 && small.out.hasPrefix("k=inject-secret\n"), "\(small)")
+    }
+
     @Test("over a limit: refused with the field named, locally and through the agent, and nothing is saved")
     func overTheLimitIsRefused() throws {
         let sandbox = try Sandbox.withVault()

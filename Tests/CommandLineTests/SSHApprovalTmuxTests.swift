@@ -283,7 +283,10 @@ struct SSHApprovalTmuxTests {
         try outer.type("n")
         #expect(commandResult(refused.rc)?.contains("RC=0") == false)
 
-        // Locked: the master password is asked in the popup, and unlocks.
+        // Locked: the master password is asked in the popup, and unlocks — while a program of the
+        // same user watches the runtime directory, opening every FIFO and connecting to every
+        // socket of a question there: it must get nothing (it got the password from the FIFO).
+        let watcher = try Self.startWatcher(sandbox)
         let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
         try #require(lock.exitCode == 0, "\(lock)")
         let unlocking = try sign()
@@ -297,5 +300,87 @@ struct SSHApprovalTmuxTests {
         #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 0, "unlocked")
         #expect(!(try outer.capture()).contains(sandbox.password))
         #expect(!(try inner(["capture-pane", "-p", "-t", "inner"]).out).contains("Master password"))
+        let watched = try watcher.stop()
+        #expect(!watched.read.contains(sandbox.password), "the watcher read: \(watched.read)")
+        #expect(watched.log.contains("\nconnected"), "the watcher found the question's socket: \(watched.log)")
+    }
+
+    /// A program of the user that watches the agent's runtime directory: it reads every FIFO that
+    /// appears (holding it open, as the agent does) and connects to every question's socket,
+    /// offering a guess; what it read, and what it did.
+    static let watcherScript = #"""
+        import os, socket, stat, sys, time
+        directory, read_path, log_path, stop_path = sys.argv[1:5]
+        fifos, sockets, got, seen, started = {}, {}, b"", set(), False
+        log = open(log_path, "a")
+        while not os.path.exists(stop_path):
+            for name in os.listdir(directory):
+                path = os.path.join(directory, name)
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    continue
+                if name not in seen:
+                    seen.add(name)
+                    log.write("seen %s %o\n" % (name, mode)); log.flush()
+                if stat.S_ISFIFO(mode) and path not in fifos:
+                    try:
+                        fifos[path] = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                        log.write("opened %s\n" % name); log.flush()
+                    except OSError:
+                        pass
+                if stat.S_ISSOCK(mode) and name.startswith("ssh-question-") and path not in sockets:
+                    try:
+                        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                        s.connect(path)
+                        s.sendall(b"a guess")
+                        s.shutdown(socket.SHUT_WR)
+                        sockets[path] = s
+                        log.write("connected %s\n" % name); log.flush()
+                    except OSError:
+                        pass
+            for fd in fifos.values():
+                try:
+                    got += os.read(fd, 65536)
+                except OSError:
+                    pass
+            if not started:
+                started = True
+                log.write("started\n"); log.flush()
+            time.sleep(0.001)
+        open(read_path, "wb").write(got)
+        """#
+
+    struct Watcher {
+        let child: Child
+        let read: String
+        let log: String
+        let stopFile: String
+
+        func stop() throws -> (read: String, log: String) {
+            _ = FileManager.default.createFile(atPath: stopFile, contents: Data())
+            let ended = child.wait(timeout: .seconds(10))
+            #expect(ended.exitCode == 0, "\(ended)")
+            return (
+                (try? String(contentsOfFile: read, encoding: .utf8)) ?? "",
+                (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            )
+        }
+    }
+
+    static func startWatcher(_ sandbox: Sandbox) throws -> Watcher {
+        let script = sandbox.scratch + "/watcher.py"
+        try watcherScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let read = sandbox.scratch + "/watcher.read"
+        let log = sandbox.scratch + "/watcher.log"
+        let stop = sandbox.scratch + "/watcher.stop"
+        let child = try sandbox.start(
+            "/usr/bin/env", ["python3", script, sandbox.root + "/xdg/runtime/pwtui", read, log, stop])
+        // Watching before the agent makes anything to watch.
+        try #require(
+            poll(timeout: .seconds(10)) {
+                (try? String(contentsOfFile: log, encoding: .utf8))?.contains("started") == true
+            }, "the watcher did not start")
+        return Watcher(child: child, read: read, log: log, stopFile: stop)
     }
 }

@@ -99,14 +99,17 @@ struct AskpassInProcessTests {
         #expect(none.output.isEmpty)
     }
 
-    @Test("a password with a line break is not answered: it would end the answer early")
+    @Test("a password with a line break (LF, or a CR anywhere) is not answered (64), saying why: it would be cut there")
     func lineBreak() throws {
-        let fixture = try CommandFixture([("build.example", "alice", "two\nlines", "")])
-        let (failure, streams) = try fixture.failure(passwordOnDescriptor: true) {
-            try Askpass(prompt: "alice@build.example's password: ").run(in: $0)
+        for secret in ["two\nlines", "half\rpassword", "ends in CR\r"] {
+            let fixture = try CommandFixture([("build.example", "alice", secret, "")])
+            let (failure, streams) = try fixture.failure(passwordOnDescriptor: true) {
+                try Askpass(prompt: "alice@build.example's password: ").run(in: $0)
+            }
+            #expect(failure?.code == .usage, "\(secret.debugDescription): \(String(describing: failure))")
+            #expect(failure?.message.contains("line break (CR or LF)") == true)
+            #expect(streams.output.isEmpty)
         }
-        #expect(failure?.code == .noMatch)
-        #expect(streams.output.isEmpty)
     }
 
     @Test("two credentials titled with the key's name are an error, not a guess")

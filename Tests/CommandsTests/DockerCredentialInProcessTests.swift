@@ -108,6 +108,19 @@ struct DockerCredentialInProcessTests {
         #expect(credentials.count == 1)
     }
 
+    @Test("every byte echoed from a server URL is printable: no raw ESC or BEL reaches docker's terminal")
+    func printableEcho() throws {
+        let fixture = try CommandFixture([("https://r.example", "ci", "kept", "")])
+        for (operation, input) in [
+            ("get", "r.example\u{1B}]2;pwned\u{07}"), ("erase", "\u{1B}[2J\u{1B}[31mhttps://x\u{07}"),
+            ("store", #"{"ServerURL":"r.example\u001b]2;x\u0007","Username":"ci","Secret":"x"}"#),
+        ] {
+            let (failure, output) = try Self.call(fixture, operation, input)
+            #expect(failure != nil, "\(operation)")
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(output.debugDescription)")
+        }
+    }
+
     @Test("locked without a terminal: exit 75, the reason on stdout, nothing stored")
     func locked() throws {
         let fixture = try CommandFixture()

@@ -170,4 +170,28 @@ struct ProgramBindingInProcessTests {
         fixture.context.processChain = { _ in ProcessChain(members: []) }
         #expect(throws: AgentRefusal.self) { _ = try fixture.client.get(query, field: .password, vault: path) }
     }
+
+    @Test("through the agent a peer that changed since it connected is refused, even when it is git now")
+    func changedPeer() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        let path = fixture.context.vaultPath
+        var edits = CredentialChange.Edits()
+        edits.allowPrograms = ["git"]
+        let vault = try Vault.open(at: path, password: try SecureBytes(copying: Array("master".utf8)))
+        let id = try #require(vault.contents.credentials.first?.id)
+        _ = try fixture.client.ask(
+            .write(vault: path, change: .edit(id: id.uuidString, edits)), payload: try SecureBytes(zeros: 0))
+        // The process that connected exec'd git before its child sent the request: /proc names
+        // git now, but it is not the process that connected.
+        fixture.context.processChain = { _ in Self.fromGit }
+        fixture.context.peerIsUnchanged = { _ in false }
+        let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
+        let refusal = #expect(throws: AgentRefusal.self) {
+            _ = try fixture.client.get(query, field: .password, vault: path)
+        }
+        #expect(refusal?.status == .noMatch && refusal?.message.contains("no longer the one that asks") == true)
+        fixture.context.peerIsUnchanged = { _ in true }
+        #expect(try fixture.client.get(query, field: .password, vault: path) != nil)
+    }
 }

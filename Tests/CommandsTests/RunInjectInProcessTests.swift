@@ -129,6 +129,50 @@ struct RunInjectInProcessTests {
         return (streams.output, failure, streams.errorText)
     }
 
+    @Test("a template is read in time linear in its size: 4 MB with 100 references, line numbers still right")
+    func linearTemplate() throws {
+        let chunk = String(repeating: "abcdefghijklmnopqrstuvwxyz 0123456789 {{ .Values.x }}\n", count: 750)
+        let text =
+            (0 ..< 100).map { _ in chunk + "token={{ pwtui://github.com }}\n" }.joined()
+            + "broken={{ pwtui://github.com\n"
+        #expect(text.utf8.count > 4_000_000)
+        let start = ContinuousClock.now
+        let failure = #expect(throws: CommandFailure.self) { _ = try SecretTemplate(text: text, path: "big") }
+        let took = ContinuousClock.now - start
+        // Counted from the start for each reference, 8 MB took 46 s; each line once, a second or two.
+        #expect(took < .seconds(10), "\(took)")
+        #expect(failure?.message.contains("big, line \(100 * 751 + 1):") == true, "\(String(describing: failure))")
+        let filled = try SecretTemplate(
+            text: String(text.dropLast("broken={{ pwtui://github.com\n".count)), path: "big")
+        #expect(filled.references.count == 100 && filled.parts.count == 101)
+    }
+
+    @Test(
+        "inject -o a symbolic link writes through it to its regular file, the link kept; a link to a device is refused")
+    func outputThroughLink() throws {
+        let fixture = try Self.fixture()
+        let dotfiles = fixture.root + "/dotfiles"
+        try FileManager.default.createDirectory(atPath: dotfiles, withIntermediateDirectories: true)
+        try "old\n".write(toFile: dotfiles + "/npmrc", atomically: true, encoding: .utf8)
+        let link = fixture.root + "/npmrc"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "dotfiles/npmrc")
+        let written = try Self.inject("t={{ pwtui://github.com }}\n", output: link, in: fixture)
+        #expect(written.failure == nil, "\(String(describing: written.failure))")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "dotfiles/npmrc", "still a link")
+        #expect(try String(contentsOfFile: dotfiles + "/npmrc", encoding: .utf8) == "t=gh-token-1\n")
+        // A dangling link: its target is made.
+        let dangling = fixture.root + "/env"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dotfiles + "/env")
+        #expect(try Self.inject("t={{ pwtui://github.com }}", output: dangling, in: fixture).failure == nil)
+        #expect(try String(contentsOfFile: dotfiles + "/env", encoding: .utf8) == "t=gh-token-1")
+        // A link to a device (`/dev/stdout` is one, through /proc): refused, the link untouched.
+        let device = fixture.root + "/out"
+        try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/null")
+        let refused = try Self.inject("t={{ pwtui://github.com }}", output: device, in: fixture)
+        #expect(refused.failure?.code == .usage && refused.failure?.message.contains("not a regular file") == true)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: device) == "/dev/null")
+    }
+
     @Test("inject fills the references into a 0600 file; other braces stay; stdout is refused when it is a terminal")
     func injectIntoFile() throws {
         let fixture = try Self.fixture()

@@ -289,6 +289,40 @@ struct SSHAgentInProcessTests {
         #expect(fixture.service.sshSign(keyBlob: blob, data: data, flags: 0, for: SSHAgentConnection(peer: nil)) == nil)
     }
 
+    @Test("ssh list and ssh export work whatever a key is bound to: public keys are no secret")
+    func publicWhateverTheBindings() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        try GenerateSSHKey(title: "free", hosts: [], confirm: .never).run(in: fixture.context)
+        try GenerateSSHKey(title: "git only", hosts: [], confirm: .never).run(in: fixture.context)
+        let lines = fixture.streams.output
+        let bound = try #require(
+            try VaultAccess.open(fixture.context).identities().identities.first { $0.title == "git only" })
+        var edits = CredentialChange.Edits()
+        edits.allowPrograms = ["git"]
+        try EditCredential(id: bound.id.uuidString, edits: edits, generate: false).run(in: fixture.context)
+        // Asked from a shell, which the key is not given to.
+        fixture.context.processChain = { _ in
+            ProcessChain(members: [
+                .init(id: 7, name: "pwtui", executable: nil, commandLine: ["pwtui"]),
+                .init(id: 6, name: "bash", executable: "/usr/bin/bash", commandLine: ["bash"]),
+            ])
+        }
+        let listed = try RecordedStreams()
+        fixture.context.streams = listed.streams
+        try ListSSHKeys(format: .table).run(in: fixture.context)
+        #expect(listed.output == lines)
+        let exported = try RecordedStreams()
+        fixture.context.streams = exported.streams
+        try ExportSSHKey(id: bound.id.uuidString).run(in: fixture.context)
+        #expect(lines.hasSuffix(exported.output) && exported.output.contains("git only"))
+        // The private key stays bound.
+        let query = CredentialQuery(id: bound.id.uuidString)
+        #expect(throws: AgentRefusal.self) {
+            _ = try fixture.client.get(query, field: .password, vault: fixture.context.vaultPath)
+        }
+    }
+
     @Test("ssh list and ssh export print the public key; export refuses a login; generate needs a title and a host")
     func commands() throws {
         let fixture = try AgentInProcessTests.Fixture()
@@ -330,9 +364,9 @@ struct SSHAgentInProcessTests {
     final class KindlessAgent: AgentHandler {
         let service: AgentService
         init(_ service: AgentService) { self.service = service }
-        func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
-            -> AgentAnswer
-        {
+        func handle(
+            _ request: AgentRequest, payload: inout SecureBytes, peer: PeerProcess?, limit: AgentWorkLimit
+        ) -> AgentAnswer {
             var answer = service.handle(request, payload: &payload, peer: peer, limit: limit)
             if case .identity(let identity) = answer.reply {
                 answer.reply = .identity(

@@ -37,8 +37,12 @@ struct SSHApprovalInProcessTests {
         var passwordQuestions: [SSHApprovalQuestion] { lock.withLock { askedForPassword } }
         func release() { lock.withLock { released = true } }
 
+        /// Run when a question is asked (a requester that changes meanwhile).
+        var onQuestion: @Sendable () -> Void = {}
+
         func approve(_ question: SSHApprovalQuestion) -> SSHApprovalAnswer {
             lock.withLock { asked.append(question) }
+            onQuestion()
             while holding, !lock.withLock({ released }) { CurrentProcess.sleep(for: .milliseconds(5)) }
             return lock.withLock { answers.isEmpty ? .no : answers.removeFirst() }
         }
@@ -50,6 +54,14 @@ struct SSHApprovalInProcessTests {
             }
             return next.flatMap { try? SecureBytes(copying: Array($0.utf8)) }
         }
+    }
+
+    /// A flag set from another closure.
+    final class LockedFlag: @unchecked Sendable {
+        private let lock = Lock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
     }
 
     /// Pids 100 and 200 are two programs, ssh (run by git, run by bash) and a script's python.
@@ -74,10 +86,17 @@ struct SSHApprovalInProcessTests {
         let fixture = try AgentInProcessTests.Fixture()
         _ = try fixture.unlock()
         fixture.context.processChain = programs
+        // The made-up pids below stand for processes that have not changed since they connected.
+        fixture.context.peerIsUnchanged = { _ in true }
         fixture.context.sshPrompter = prompter
         try GenerateSSHKey(title: "deploy key", hosts: ["github.com"], confirm: policy).run(in: fixture.context)
         let blob = try #require(fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil)).first).keyBlob
         return (fixture, blob)
+    }
+
+    /// A peer of a made-up pid (`programs` names its chain; the context takes it as unchanged).
+    static func madeUp(_ pid: Int32) -> PeerProcess {
+        PeerProcess(id: pid, started: 1, command: "ssh", executable: nil)
     }
 
     /// A made-up host key for `host` (an Ed25519 blob of its name's digest).
@@ -95,8 +114,30 @@ struct SSHApprovalInProcessTests {
         }
         let request = SSHSignRequest(
             keyBlob: blob, data: Array("data".utf8), flags: 0,
-            connection: SSHAgentConnection(peer: peer, bindings: bindings ?? []))
+            connection: SSHAgentConnection(peer: madeUp(peer), bindings: bindings ?? []))
         return fixture.service.sshSign(request) != nil
+    }
+
+    @Test(
+        "a requester that exec'd another program since it connected: no session approval reused, nothing asked, refused"
+    )
+    func changedRequester() throws {
+        let user = Prompter(answers: [.yes, .yes])
+        let (fixture, blob) = try Self.agent(.session, user)
+        #expect(Self.sign(fixture, blob), "ssh, approved for the session")
+        #expect(user.questions.count == 1)
+        // The process that connected has exec'd ssh since (its child sends the request): /proc
+        // names ssh, whose approval stands, but it is not the process that connected.
+        fixture.context.peerIsUnchanged = { _ in false }
+        #expect(!Self.sign(fixture, blob), "refused")
+        #expect(user.questions.count == 1, "and nobody asked")
+        // One that changes while the question is open is refused after the yes.
+        let (each, eachBlob) = try Self.agent(.each, user)
+        let changed = LockedFlag()
+        each.context.peerIsUnchanged = { _ in !changed.isSet }
+        user.onQuestion = { changed.set() }
+        #expect(!Self.sign(each, eachBlob), "changed during the question")
+        #expect(user.questions.count == 2)
     }
 
     @Test("never signs unasked; each asks every time; a no refuses")
@@ -238,7 +279,8 @@ struct SSHApprovalInProcessTests {
         edits.allowPrograms = ["git"]
         try EditCredential(id: bound.id.uuidString, edits: edits, generate: false).run(in: fixture.context)
         #expect(
-            fixture.service.sshIdentities(for: SSHAgentConnection(peer: 100)).count == 2, "ssh run by git sees both")
+            fixture.service.sshIdentities(for: SSHAgentConnection(peer: Self.madeUp(100))).count == 2,
+            "ssh run by git sees both")
         let store = try fixture.context.currentIdentityStore()
         #expect(store.sshKeys.map(\.title) == ["deploy key"], "a key bound to programs is not in the store")
         #expect(store.sshKeys.first?.keyBlob == blob)
@@ -277,14 +319,15 @@ struct SSHApprovalInProcessTests {
         try "example.org ssh-ed25519 \(Data(Self.hostKey("example.org")).base64EncodedString())\n".write(
             toFile: ssh + "/known_hosts", atomically: true, encoding: .utf8)
         let bound = SSHAgentConnection(
-            peer: 100,
+            peer: Self.madeUp(100),
             bindings: [.init(hostKey: Self.hostKey("example.org"), sessionID: [1], isForwarding: false)])
         let unlocked = fixture.service.sshIdentities(for: bound).map(\.comment)
         #expect(unlocked == ["example key", "any host"])
         _ = try fixture.client.request(.lock)
         #expect(fixture.service.sshIdentities(for: bound).map(\.comment) == unlocked, "the same while locked")
         #expect(
-            fixture.service.sshIdentities(for: SSHAgentConnection(peer: 100)).map(\.keyBlob).first == github,
+            fixture.service.sshIdentities(for: SSHAgentConnection(peer: Self.madeUp(100))).map(\.keyBlob).first
+                == github,
             "not bound: every key, in the vault's order")
     }
 

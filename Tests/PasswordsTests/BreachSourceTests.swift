@@ -117,7 +117,8 @@ import VaultCrypto
         do {
             _ = try OrderedHashFile(text)
         } catch {
-            #expect("\(error)".contains("line 1 is not HASH:COUNT") && "\(error)".contains("hello, world"), "\(error)")
+            // Named by file and line, never quoted: the file is not pwtui's.
+            #expect("\(error)".contains("line 1 is not HASH:COUNT") && !"\(error)".contains("hello"), "\(error)")
         }
         let ntlm = try write("8846F7EAEE8FB117AD06BDD830B7586C:2\n")
         do {
@@ -135,7 +136,8 @@ import VaultCrypto
         }
     }
 
-    @Test("a broken line met during a search is named with its byte offset")
+    @Test(
+        "a broken line met during a search is named by its file, not its byte offset (where the hash falls) nor quoted")
     func brokenLineDuringSearch() throws {
         let digests = Self.digests(3000)
         var lines = Self.orderedText(digests, crlf: false, upper: true).split(separator: "\n").map(String.init)
@@ -146,7 +148,9 @@ import VaultCrypto
             Issue.record("the broken line went unnoticed")
         } catch {
             #expect(
-                "\(error)".contains("the line at byte") && "\(error)".contains("not a hash at all"), "\(error)")
+                "\(error)".contains("a line its search read") && !"\(error)".contains("not a hash at all")
+                    && !"\(error)".contains("byte"), "\(error)")
+            #expect((error as? BreachLookupError)?.isInputOutput == false, "65, a file that is no breach file")
         }
     }
 
@@ -183,18 +187,57 @@ import VaultCrypto
         }
     }
 
-    @Test("a range directory missing a prefix, with an empty range file or a broken line: each named")
+    @Test(
+        "an ordered file out of order past its first page, where the search reads: refused (65), never answered clean")
+    func outOfOrderWhereRead() throws {
+        let digests = Self.digests(3000)
+        var lines = Self.orderedText(digests, crlf: false, upper: true).split(separator: "\n").map(String.init)
+        // Two neighbours swapped deep in the file: the wanted one sits after a bigger hash.
+        lines.swapAt(2000, 2001)
+        let source = try OrderedHashFile(try write(lines.joined(separator: "\n") + "\n"))
+        for wanted in [2000, 2001] {
+            do {
+                let found = try Self.lookUp([digests[wanted]], in: source)
+                Issue.record("answered \(found) from a file out of order")
+            } catch {
+                #expect(
+                    error as? BreachLookupError == .notOrdered(path: source.name, location: OrderedHashFile.searched),
+                    "\(error)")
+                #expect((error as? BreachLookupError)?.isInputOutput == false, "65, a file that is no breach file")
+            }
+        }
+    }
+
+    @Test("a range file that is a link is refused, its target never quoted; no message names a prefix")
+    func rangeLink() throws {
+        let digests = Self.digests(20)
+        let directory = try rangeDirectory(digests)
+        let prefix = String(Self.hex(digests[3]).prefix(5))
+        let secret = try write("ssh-ed25519 AAAAthe-first-line-of-another-file\n", named: "private")
+        try FileManager.default.removeItem(atPath: directory + "/\(prefix).txt")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/\(prefix).txt", withDestinationPath: secret)
+        do {
+            _ = try Self.lookUp([digests[3]], in: try BreachSources.open(directory))
+            Issue.record("a linked range file was read")
+        } catch {
+            #expect("\(error)".contains("symbolic link") && !"\(error)".contains("AAAA"), "\(error)")
+            #expect(!"\(error)".contains(prefix) && !"\(error)".contains(prefix.lowercased()), "\(error)")
+        }
+    }
+
+    @Test("a range directory missing a prefix, with an empty range file or a broken line: each said, no prefix named")
     func rangeRefusals() throws {
         let digests = Self.digests(20)
         let directory = try rangeDirectory(digests)
         let source = try BreachSources.open(directory)
         let elsewhere = [UInt8](repeating: 0xFF, count: 20)
-        #expect(throws: BreachLookupError.missingRange(directory: directory, prefix: "FFFFF")) {
+        #expect(throws: BreachLookupError.missingRange(directory: directory)) {
             try Self.lookUp([elsewhere], in: source)
         }
+        #expect(!"\(BreachLookupError.missingRange(directory: directory))".contains("FFFFF"))
         let prefix = String(Self.hex(digests[3]).prefix(5))
         try "".write(toFile: directory + "/\(prefix).txt", atomically: true, encoding: .utf8)
-        #expect(throws: BreachLookupError.empty(path: directory + "/\(prefix).txt")) {
+        #expect(throws: BreachLookupError.brokenRange(directory: directory, problem: "is empty", inputOutput: false)) {
             try Self.lookUp([digests[3]], in: source)
         }
         try "0123456789ABCDEF0123456789ABCDEF012:4\r\nGARBAGE\r\n".write(
@@ -203,7 +246,9 @@ import VaultCrypto
             _ = try Self.lookUp([digests[3]], in: source)
             Issue.record("the broken line went unnoticed")
         } catch {
-            #expect("\(error)".contains("line 2 is not SUFFIX:COUNT") && "\(error)".contains("GARBAGE"), "\(error)")
+            #expect(
+                "\(error)".contains("line 2 that is not SUFFIX:COUNT") && !"\(error)".contains("GARBAGE"), "\(error)")
+            #expect(!"\(error)".contains(prefix), "\(error)")
         }
     }
 }

@@ -28,7 +28,8 @@ struct ProcessChainTests {
         deinit { try? FileManager.default.removeItem(atPath: root) }
     }
 
-    @Test("named by executable, asking process first, up to pid 1; argv[0] stands in where the exe link is unreadable")
+    @Test(
+        "named by executable, asking process first, up to pid 1; pwtui's entry point where the exe link is unreadable")
     func namedByExecutable() throws {
         let proc = FakeProc()
         try proc.add(300, parent: 200, name: "pwtui", argv: ["git-credential-pwtui", "get"], exe: nil)
@@ -56,6 +57,32 @@ struct ProcessChainTests {
             ])
         // Another binary's argv[0] is not believed.
         #expect(ProcessChain.of(50, procRoot: proc.root, ownExecutable: "/usr/bin/other").names == ["pwtui", "podman"])
+    }
+
+    @Test("argv[0] is no evidence: pwtui started as git is pwtui, and an unreadable executable named git is nobody")
+    func argumentZeroIsNoEvidence() throws {
+        let proc = FakeProc()
+        // `exec -a git pwtui get X`, as root reads it (the exe link readable): pwtui's binary,
+        // started under a name that is not one of its own.
+        try proc.add(60, parent: 59, name: "pwtui", argv: ["git", "get", "X"], exe: "/opt/pwtui")
+        try proc.add(59, parent: 1, name: "bash", argv: ["bash"], exe: "/usr/bin/bash")
+        let asRoot = ProcessChain.of(60, procRoot: proc.root, ownExecutable: "/opt/pwtui")
+        #expect(asRoot.names == ["pwtui", "bash"])
+        // The same as its user reads it: pwtui is not dumpable, its link unreadable. A name that
+        // is no entry point of pwtui's is shown, marked, and matched by no binding.
+        try proc.add(70, parent: 59, name: "pwtui", argv: ["/usr/bin/git", "get", "X"], exe: nil)
+        let asUser = ProcessChain.of(70, procRoot: proc.root, ownExecutable: "/opt/pwtui")
+        #expect(asUser.names == ["bash"])
+        #expect(asUser.members.first?.isVerified == false)
+        #expect(asUser.description == "git? ← bash")
+        // askpass started as ssh or sudo is no more ssh or sudo than git is.
+        try proc.add(80, parent: 59, name: "pwtui", argv: ["/usr/bin/sudo", "[sudo] password"], exe: nil)
+        #expect(ProcessChain.of(80, procRoot: proc.root, ownExecutable: "/opt/pwtui").names == ["bash"])
+        // pwtui's entry points stand where the link is unreadable: any process of the user could
+        // run that entry point itself, so the name gives it nothing more.
+        try proc.add(90, parent: 59, name: "pwtui", argv: ["pwtui-askpass", "Password:"], exe: nil)
+        #expect(
+            ProcessChain.of(90, procRoot: proc.root, ownExecutable: "/opt/pwtui").names == ["pwtui-askpass", "bash"])
     }
 
     @Test("the walk stops at another user's process, at a loop, at a vanished parent and at the depth limit")

@@ -216,8 +216,12 @@ public enum VaultAccess {
             }
         case .local(let vault, let context):
             return try requests.map { field, id in
-                let rendered = try field.render(
-                    try context.answer(CredentialQuery(id: id.uuidString), in: vault), from: vault)
+                // An SSH key's public fields are no secret: listed whatever the key is bound to.
+                let listed = try vault.credential(id: id.uuidString)
+                let credential =
+                    SSHKeyItem.isPublic(field, of: listed)
+                    ? listed : try context.answer(CredentialQuery(id: id.uuidString), in: vault)
+                let rendered = try field.render(credential, from: vault)
                 let start = values.count
                 try rendered.withUnsafeBytes { try values.append(contentsOf: CredentialField.value(ofRendered: $0)) }
                 return start ..< values.count

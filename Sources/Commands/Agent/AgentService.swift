@@ -78,9 +78,9 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         clock.withLock { lastUse = .now }
     }
 
-    public func handle(_ request: AgentRequest, payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
-        -> AgentAnswer
-    {
+    public func handle(
+        _ request: AgentRequest, payload: inout SecureBytes, peer: PeerProcess?, limit: AgentWorkLimit
+    ) -> AgentAnswer {
         do {
             return try answer(request, &payload, peer: peer, limit: limit)
         } catch {
@@ -93,8 +93,9 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         handle(request, payload: &payload, peer: nil, limit: .none)
     }
 
-    private func answer(_ request: AgentRequest, _ payload: inout SecureBytes, peer: Int32?, limit: AgentWorkLimit)
-        throws -> AgentAnswer
+    private func answer(
+        _ request: AgentRequest, _ payload: inout SecureBytes, peer: PeerProcess?, limit: AgentWorkLimit
+    ) throws -> AgentAnswer
     {
         switch request {
         case .status:
@@ -123,7 +124,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             var query = asked.asking(for: field)
             return try reading(path) { vault in
                 // Who asks is the connection's peer, whatever the request says (it cannot say).
-                query.askingProgram = asker(peer, of: vault)
+                query.askingProgram = try asker(peer, of: vault)
                 let (credential, tied) = try context.rankedAnswer(query, in: vault)
                 return AgentAnswer(
                     .credential(
@@ -134,13 +135,17 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         case .values(let path, let ids, let fields):
             guard ids.count == fields.count else { throw VaultError.invalidRequest("as many fields as ids, please") }
             return try reading(path) { vault in
-                let asking = asker(peer, of: vault)
+                let asking = try asker(peer, of: vault)
                 var values = try SecureBytes(capacity: 256)
                 var lengths: [Int] = []
                 for (id, field) in zip(ids, fields) {
                     var query = CredentialQuery(id: id)
                     query.askingProgram = asking
-                    let (credential, _) = try context.rankedAnswer(query, in: vault)
+                    // An SSH key's public fields are no secret: listed whatever the key is bound to.
+                    let listed = try vault.credential(id: id)
+                    let credential =
+                        SSHKeyItem.isPublic(field, of: listed)
+                        ? listed : try context.rankedAnswer(query, in: vault).credential
                     let start = values.count
                     try field.render(credential, from: vault).withUnsafeBytes {
                         try values.append(contentsOf: CredentialField.value(ofRendered: $0))
@@ -168,7 +173,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             return try reading(path) { vault in
                 let credential = try vault.credential(id: id)
                 // A revealed password is given like `get` gives it: to the programs it is bound to.
-                if view.reveal { try credential.requireGiven(to: asker(peer, of: vault)) }
+                if view.reveal { try credential.requireGiven(to: try asker(peer, of: vault)) }
                 let lastUsed = context.usageHistory.read().lastUsed(credential.id)
                 return AgentAnswer(
                     .identity(IdentityStore.Identity(credential)),
@@ -336,10 +341,11 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     }
 
     /// Who sent a request: the peer's chain of processes; an unknown peer is nobody's program.
-    /// Looked up only when `vault` has a credential bound to programs (none: nobody is refused).
-    func asker(_ peer: Int32?, of vault: Vault) -> ProcessChain {
+    /// Looked up only when `vault` has a credential bound to programs (none: nobody is refused);
+    /// a peer that is no longer the process that connected is refused (`requesterChain`).
+    func asker(_ peer: PeerProcess?, of vault: Vault) throws -> ProcessChain {
         guard vault.contents.hasBoundCredentials, let peer else { return ProcessChain(members: []) }
-        return context.processChain(peer)
+        return try context.requesterChain(peer)
     }
 
     /// A copy under another key is for the client to open with the master password (75).

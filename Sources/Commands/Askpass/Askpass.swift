@@ -52,11 +52,12 @@ public struct Askpass {
         var value = try answer(question, in: context)
         try value.withUnsafeBytes { bytes in
             // Each program reads one line: a line break or NUL inside would end the answer early
-            // or carry a second line into what the program reads next.
-            guard !bytes.contains(0x0A), !bytes.contains(0), bytes.last != 0x0D else {
+            // or carry a second line into what the program reads next. ssh, git and sudo also
+            // cut at a CR anywhere (a server would get the half before it), so that is refused too.
+            guard !bytes.contains(0x0A), !bytes.contains(0x0D), !bytes.contains(0) else {
                 throw CommandFailure(
-                    .noMatch,
-                    "the \(question.field.rawValue) of the credential for \(question.wanted) contains a line break, which an askpass answer cannot carry; nothing was answered"
+                    .usage,
+                    "the \(question.field.rawValue) of the credential for \(question.wanted) contains a line break (CR or LF) or a NUL, where ssh, git and sudo would cut it and send the part before; an askpass answer cannot carry it, so nothing was answered"
                 )
             }
         }

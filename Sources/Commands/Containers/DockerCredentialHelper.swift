@@ -62,8 +62,10 @@ public struct DockerCredentialHelper {
             case .version: try context.streams.write("docker-credential-pwtui (pwtui)\n")
             }
         } catch {
-            // docker and podman show stdout, not stderr, when a helper fails.
-            try? context.streams.write("\(error)\n")
+            // docker and podman show stdout, not stderr, when a helper fails. The message may
+            // repeat what the peer sent (a server URL): every byte of it printable, never a raw
+            // ESC or BEL for the terminal docker shows it on.
+            try? context.streams.write(PrintableText.message("\(error)") + "\n")
             throw error
         }
     }
@@ -100,7 +102,8 @@ public struct DockerCredentialHelper {
         do {
             return try ServiceIdentifier(text)
         } catch {
-            throw CommandFailure(.usage, "the server URL is not one a credential can name: \(error)")
+            throw CommandFailure(
+                .usage, "the server URL is not one a credential can name: \(PrintableText.message("\(error)"))")
         }
     }
 

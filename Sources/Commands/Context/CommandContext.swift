@@ -29,6 +29,9 @@ public final class CommandContext {
     /// The chain of processes that asks, from a pid (`ProcessChain.of`: /proc): a test puts a
     /// program of its choosing there, to be the asking one.
     public var processChain: @Sendable (Int32) -> ProcessChain = { ProcessChain.of($0) }
+    /// Whether a connection's peer is still the process that connected (`PeerProcess`): a test
+    /// that names a made-up pid says yes here, or no, to be a requester that exec'd since.
+    public var peerIsUnchanged: @Sendable (PeerProcess) -> Bool = { $0.isUnchanged() }
     /// Where the agent asks the user to approve a signature, or for the master password when a
     /// signature comes while it is locked (`SSHApprovalPlaces`): a test puts its own answers.
     public lazy var sshPrompter: any SSHApprovalPrompter = SSHApprovalPlaces(

@@ -22,7 +22,7 @@ extension AgentService: SSHAgentHandler {
                     SSHAgentProtocol.Identity(keyBlob: $0.keyBlob, comment: $0.title)
                 }
             }
-            let chain = asker(connection.peer, of: vault)
+            guard let chain = try? asker(connection.peer, of: vault) else { return [] }
             let keys = SSHAgentKeys.keys(in: vault).filter { $0.credential.isGiven(to: chain) }
             return SSHDestination.offered(keys, hosts: \.hosts, to: destination).map {
                 SSHAgentProtocol.Identity(keyBlob: $0.blob, comment: $0.credential.displayTitle)

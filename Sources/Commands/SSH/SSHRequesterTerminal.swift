@@ -19,6 +19,11 @@ import VaultModel
 /// are restored whatever happens, discarding what was typed (it must not reach the shell). No
 /// terminal: nobody is asked, and the signature is refused.
 ///
+/// Nor is anybody asked on a terminal the requester's own tree made for itself (a script's
+/// `pty.fork()`, `script`, `expect`: it would read the question on the master side and answer
+/// it): the session the terminal controls must have been started by a login, a terminal
+/// multiplexer or a terminal emulator (`TerminalSession`).
+///
 /// The program in the foreground may read the terminal too; `ssh` and `ssh-keygen` do not while
 /// they wait for the agent's answer, which is when the question is asked.
 public struct SSHRequesterTerminal: SSHApprovalPrompter {
@@ -103,7 +108,11 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
             // Only within the requester's session: a program that left it (setsid, a daemon) has
             // no terminal, even if whoever started it long ago had one.
             guard let state = ProcessTerminal.of(pid, procRoot: procRoot), state.session == session else { return nil }
-            if let path = state.terminal { return path }
+            if let path = state.terminal {
+                // Where a person sits, not a terminal the requester made to answer itself.
+                guard TerminalSession.maker(ofSession: session, procRoot: procRoot).mayAsk else { return nil }
+                return path
+            }
         }
         return nil
     }

@@ -13,7 +13,14 @@ struct SSHSignRequest {
     /// Who asks (its peer) and where to (its `session-bind@openssh.com` bindings).
     let connection: SSHAgentConnection
 
-    var peer: Int32? { connection.peer }
+    var peer: PeerProcess? { connection.peer }
+
+    /// Whether the process that connected still is the one asking (`PeerProcess`): checked when
+    /// the requester is named and again just before signing, so that a program that exec'd
+    /// another since it connected is neither named as that one nor signed for after a question.
+    func peerIsUnchanged(in context: CommandContext) -> Bool {
+        peer.map(context.peerIsUnchanged) ?? true
+    }
 
     /// What a `session` approval is remembered for besides the program and the key: the host
     /// keys the connection is bound to, forwarding hops included; nil when it is not bound
@@ -68,7 +75,10 @@ extension AgentService {
     }
 
     func sshSign(_ request: SSHSignRequest) -> [UInt8]? {
-        let requester = SSHSignRequester(request.peer.map(context.processChain) ?? ProcessChain(members: []))
+        guard let chain = try? request.peer.map(context.requesterChain) ?? ProcessChain(members: []) else {
+            return nil
+        }
+        let requester = SSHSignRequester(chain)
         // Where the connection goes, read from known_hosts once for the request's three steps.
         let destination = sshDestination(of: request.connection)
         if case .decided(let signature) = readingAny({ sshSignStep(request, requester, destination, in: $0) }) {
@@ -154,7 +164,8 @@ extension AgentService {
                 SSHSessionApprovals.Grant(program: requester.program, destination: request.destinationKey, key: key.id))
         }
         guard let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
-            key.credential.isGiven(to: asker(request.peer, of: vault)), destination?.mayUse(hosts: key.hosts) ?? true
+            let asking = try? asker(request.peer, of: vault), key.credential.isGiven(to: asking),
+            destination?.mayUse(hosts: key.hosts) ?? true
         else { return .decided(nil) }
         let policy = SSHKeyItem.confirmPolicy(of: key.credential)
         let grant = SSHSessionApprovals.Grant(
@@ -175,8 +186,9 @@ extension AgentService {
         _ request: SSHSignRequest, key id: UUID, destination: SSHDestination?, in vault: Vault
     ) -> [UInt8]? {
         guard let key = SSHAgentKeys.keys(in: vault).first(where: { $0.blob == request.keyBlob }),
-            key.credential.id == id, key.credential.isGiven(to: asker(request.peer, of: vault)),
-            destination?.mayUse(hosts: key.hosts) ?? true
+            key.credential.id == id, let asking = try? asker(request.peer, of: vault),
+            key.credential.isGiven(to: asking), destination?.mayUse(hosts: key.hosts) ?? true,
+            request.peerIsUnchanged(in: context)
         else { return nil }
         return signature(request, with: key.credential, in: vault)
     }

@@ -20,9 +20,9 @@ import VaultModel
 /// large"), so the popup is sized to the question within the client's size. CMD is pwtui's own binary, `pwtui ssh popup FILE`, a hidden
 /// command: FILE (0600, in the agent's 0700 runtime directory) holds the question, and the
 /// command asks it on the popup's terminal as on the requester's (`SSHRequesterTerminal`) and
-/// exits 0 for yes, 130 for no. A master password comes back through a FIFO in the same
-/// directory, which the agent opens for reading before the popup starts (so the popup's write
-/// never waits) and reads into protected memory once the popup has exited. Any other status (no
+/// exits 0 for yes, 130 for no. A master password comes back over a connection to a socket the
+/// agent listens on for that question alone, checked at both ends (`SSHPopupAnswer`): never
+/// through anything another process of the user could open and read. Any other status (no
 /// client after all, pwtui's binary gone) means the popup did not ask: the caller asks on the
 /// terminal. A popup still open after the time allowed is closed (`display-popup -C`).
 struct SSHTmuxPopup {
@@ -30,6 +30,8 @@ struct SSHTmuxPopup {
     static let refused: Int32 = 130
 
     let socket: String
+    /// The tmux server's pid (`TMUX`'s second field): the popup's command descends from it.
+    let server: Int32?
     let pane: String
     let client: String
     /// The client's size: a popup larger than it is refused by tmux ("width too large").
@@ -57,12 +59,15 @@ struct SSHTmuxPopup {
             if text.hasPrefix("TMUX=") { tmux = String(text.dropFirst(5)) }
             if text.hasPrefix("TMUX_PANE=") { pane = String(text.dropFirst(10)) }
         }
-        guard let socket = tmux?.split(separator: ",").first.map(String.init), let pane, pane.hasPrefix("%"),
+        let fields = tmux?.split(separator: ",", omittingEmptySubsequences: false) ?? []
+        let server = fields.count > 1 ? Int32(fields[1]) : nil
+        guard let socket = fields.first.map(String.init), let pane, pane.hasPrefix("%"),
             let status = try? FileSystem.status(socket), status.kind == .socket,
             status.ownerID == CurrentProcess.userID
         else { return nil }
         let probe = SSHTmuxPopup(
-            socket: socket, pane: pane, client: "", clientSize: (0, 0), runtimeDirectory: runtimeDirectory,
+            socket: socket, server: server, pane: pane, client: "", clientSize: (0, 0),
+            runtimeDirectory: runtimeDirectory,
             environment: environment, answerTime: answerTime)
         guard let paneTerminal = probe.tmux(["display-message", "-p", "-t", pane, "#{pane_tty}"]),
             paneTerminal.trimmingSuffix("\n") == terminal,
@@ -79,13 +84,13 @@ struct SSHTmuxPopup {
         }.max { $0.0 < $1.0 }
         guard let latest, latest.1 >= 20, latest.2 >= 5 else { return nil }
         return SSHTmuxPopup(
-            socket: socket, pane: pane, client: latest.3, clientSize: (latest.1, latest.2),
+            socket: socket, server: server, pane: pane, client: latest.3, clientSize: (latest.1, latest.2),
             runtimeDirectory: runtimeDirectory, environment: environment, answerTime: answerTime)
     }
 
     /// The answer given in the popup; nil when the popup did not ask.
     func approve(_ question: SSHApprovalQuestion) -> SSHApprovalAnswer? {
-        switch show(question, pipe: nil) {
+        switch show(question, answer: nil) {
         case 0: .yes
         case Self.refused: .no
         default: nil
@@ -94,24 +99,20 @@ struct SSHTmuxPopup {
 
     /// The master password typed in the popup; `shown` says whether the popup asked at all.
     func masterPassword(for question: SSHApprovalQuestion, shown: inout Bool) -> SecureBytes? {
-        guard let name = Self.uniqueName(in: runtimeDirectory) else { return nil }
-        let pipe = name + ".fifo"
-        guard (try? NamedPipe.make(pipe)) != nil else { return nil }
-        defer { try? FileSystem.removeIfPresent(pipe) }
-        guard let reader = try? FileDescriptor.open(pipe, [.readOnly, .nonBlocking]) else { return nil }
-        defer { reader.close() }
-        let status = show(question, pipe: pipe)
+        guard let server, let name = Self.uniqueName(in: runtimeDirectory),
+            let answer = SSHPopupAnswer(path: name + ".sock", server: server)
+        else { return nil }
+        let status = show(question, answer: answer)
         shown = status == 0 || status == Self.refused
-        guard status == 0, var password = try? SecureBytes(zeros: Limits.secretBytes) else { return nil }
-        // The popup has exited: what it wrote is all in the pipe (far less than its 64 KiB).
-        let count = password.withUnsafeMutableBytes { (try? reader.readSome(into: $0)) ?? 0 }
-        guard count > 0 else { return nil }
-        password.removeLast(password.count - count)
-        return password
+        guard status == 0 else { return nil }
+        // A connection that came as the popup ended is still waiting to be taken.
+        answer.take(waitingAtMost: .zero)
+        return answer.takePassword()
     }
 
-    /// Runs the popup for `question` and returns its exit status (-1 when tmux could not run).
-    private func show(_ question: SSHApprovalQuestion, pipe: String?) -> Int32 {
+    /// Runs the popup for `question` and returns its exit status (-1 when tmux could not run);
+    /// with `answer`, the popup asks the master password and gives it there, taken meanwhile.
+    private func show(_ question: SSHApprovalQuestion, answer: SSHPopupAnswer?) -> Int32 {
         guard let name = Self.uniqueName(in: runtimeDirectory) else { return -1 }
         let file = name + ".question"
         do {
@@ -123,7 +124,8 @@ struct SSHTmuxPopup {
         }
         defer { try? FileSystem.removeIfPresent(file) }
         let command =
-            ([CurrentProcess.executablePath, "ssh", "popup", file] + (pipe.map { ["--password-pipe", $0] } ?? []))
+            ([CurrentProcess.executablePath, "ssh", "popup", file]
+            + (answer.map { ["--answer-socket", $0.path, "--agent-process", "\(CurrentProcess.id)"] } ?? []))
             .map(ShellWord.quoted).joined(separator: " ")
         // As wide as the longest line and as high as the lines wrapped to that width, plus the
         // answer's line and the border, within the client.
@@ -145,7 +147,11 @@ struct SSHTmuxPopup {
                 if case .exited(let status) = ending { return status }
                 return -1
             }
-            CurrentProcess.sleep(for: .milliseconds(50))
+            if let answer {
+                answer.take(waitingAtMost: .milliseconds(50))
+            } else {
+                CurrentProcess.sleep(for: .milliseconds(50))
+            }
         }
         // Still open past its time: closed, and taken as a no.
         _ = tmux(["display-popup", "-C", "-c", client])

@@ -30,12 +30,33 @@ public struct InjectSecrets {
         let secrets = try ScriptSecrets(template.references, in: context)
         let filled = try template.filled(with: secrets)
         if let output {
-            try filled.withUnsafeBytes { try AtomicFile.write(bytes: $0, to: output) }
+            let target = try Self.writtenPath(output)
+            try filled.withUnsafeBytes { try AtomicFile.write(bytes: $0, to: target) }
             let count = template.references.count
             context.streams.say("Wrote \(output) (0600) with \(count) secret\(count == 1 ? "" : "s") filled in.")
         } else {
             try context.streams.write(filled)
         }
+    }
+
+    /// The file `-o PATH` writes: PATH, or, when PATH is a symbolic link (a dotfiles manager's),
+    /// the regular file it leads to, written through the link as `>` would, so the link stays a
+    /// link. A link to anything but a regular file (`/dev/stdout`, a FIFO, a directory) or a loop
+    /// is refused (64): the output is written whole through a temporary and a rename, which
+    /// only a regular file can take.
+    static func writtenPath(_ output: String) throws -> String {
+        guard let status = try? FileSystem.linkStatus(output), status.kind == .symbolicLink else { return output }
+        guard let target = FileSystem.linkTarget(output) else {
+            throw CommandFailure(
+                .usage, "\(output) is a symbolic link that leads nowhere (a loop); nothing was written")
+        }
+        if let reached = try? FileSystem.status(target), reached.kind != .regular {
+            throw CommandFailure(
+                .usage,
+                "\(output) is a symbolic link to \(target), which is not a regular file; inject writes a regular file (0600, whole or not at all), so nothing was written: redirect stdout there instead"
+            )
+        }
+        return target
     }
 
     /// A template is no secret: read as text, from the file (a regular one) or stdin.
@@ -44,6 +65,13 @@ public struct InjectSecrets {
         if context.streams.inputIsTerminal {
             throw CommandFailure(.usage, "give the template with -i FILE, or on stdin")
         }
-        return try ScriptInputFile.text(of: try context.streams.input.readToEnd(), from: "stdin")
+        // Bounded as a file given with -i is (`RegularFile.defaultLimit`).
+        guard let bytes = try context.streams.input.readToEnd(atMost: RegularFile.defaultLimit) else {
+            throw CommandFailure(
+                .usage,
+                "the template on stdin is larger than \(RegularFile.defaultLimit >> 20) MiB, as no template should be; "
+                    + "split it, or fill it in parts")
+        }
+        return try ScriptInputFile.text(of: bytes, from: "stdin")
     }
 }

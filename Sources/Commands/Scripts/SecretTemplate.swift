@@ -15,6 +15,11 @@ public struct SecretTemplate {
         var references: [SecretURI] = []
         var rest = Substring(text)
         var copied = rest.startIndex
+        // The line of the last reference seen, and where it was counted to: each line break is
+        // counted once, so the whole is linear in the template (counting from the start for
+        // each reference took 46 s for 8 MB with 100 of them).
+        var line = 1
+        var counted = text.startIndex
         while let open = rest.firstRange(of: "{{") {
             let inside = rest[open.upperBound...]
             let reference = inside.drop { $0 == " " || $0 == "\t" }
@@ -22,7 +27,8 @@ public struct SecretTemplate {
                 rest = inside
                 continue
             }
-            let line = text[..<open.lowerBound].reduce(1) { $1.isNewline ? $0 + 1 : $0 }
+            line = text[counted ..< open.lowerBound].reduce(line) { $1.isNewline ? $0 + 1 : $0 }
+            counted = open.lowerBound
             guard let close = inside.firstRange(of: "}}"), !inside[..<close.lowerBound].contains(where: \.isNewline)
             else {
                 throw CommandFailure(.usage, "\(path), line \(line): '{{ pwtui://' without its '}}' on the same line")

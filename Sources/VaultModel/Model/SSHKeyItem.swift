@@ -21,6 +21,14 @@ public enum SSHKeyItem {
     public static let hostsField = "ssh hosts"
     public static let confirmField = "ssh confirm"
 
+    /// Whether `field` of `credential` is one of an SSH key's public text fields: no secret (a
+    /// public key is made to be handed out), so given to any program, whatever the key is bound
+    /// to (`ssh list`, `ssh export`); the private key stays bound.
+    public static func isPublic(_ field: CredentialField, of credential: Credential) -> Bool {
+        guard credential.kind == .sshKey, case .named(let name) = field else { return false }
+        return [publicKeyField, hostsField, confirmField].contains(name)
+    }
+
     /// When a signature needs the user's approval (`SSHSignApproval` asks for it).
     public enum ConfirmPolicy: String, CaseIterable, Sendable, Codable {
         /// Every signature.

@@ -162,11 +162,20 @@ struct SshCommand: ParsableCommand {
         @Argument(help: "The file holding the question.")
         var question: String
 
-        @Option(help: "The FIFO the master password is written to, when that is the question.")
-        var passwordPipe: String?
+        @Option(help: "The agent's socket the master password is sent to, when that is the question.")
+        var answerSocket: String?
+
+        @Option(help: "The agent's pid: the password goes only to a socket it listens on.")
+        var agentProcess: Int32?
 
         func run() throws {
-            try AnswerSSHPopup(questionFile: question, passwordPipe: passwordPipe).run(in: global.context())
+            let answer = try answerSocket.map { socket in
+                guard let agentProcess else {
+                    throw ValidationError("--answer-socket needs --agent-process")
+                }
+                return (socket: socket, agent: agentProcess)
+            }
+            try AnswerSSHPopup(questionFile: question, answer: answer).run(in: global.context())
         }
     }
 }
