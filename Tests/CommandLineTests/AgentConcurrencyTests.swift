@@ -49,7 +49,9 @@ struct AgentConcurrencyTests {
         return sandbox
     }
 
-    @Test("an audit of an RSA-4096 key, a 4,000-character field and a 20,000-character password ends in seconds, and 20 gets during it are answered within a second each")
+    @Test(
+        "an audit of an RSA-4096 key, a 4,000-character field and a 20,000-character password ends in seconds, and 20 gets during it are answered within a second each"
+    )
     func auditBesideGets() throws {
         let sandbox = try Self.heavySandbox()
         defer { sandbox.stopAgent() }

@@ -48,7 +48,9 @@ struct AgentConcurrencyInProcessTests {
         }
     }
 
-    @Test("an audit of an RSA-4096 key, a 4,000-byte field and a 20,000-byte password ends in seconds; 20 gets during it are answered within a second each")
+    @Test(
+        "an audit of an RSA-4096 key, a 4,000-byte field and a 20,000-byte password ends in seconds; 20 gets during it are answered within a second each"
+    )
     func auditBesideGets() throws {
         nonisolated(unsafe) let fixture = try Self.heavyFixture()
         let started = ContinuousClock.now
@@ -222,7 +224,10 @@ struct OneWayToTheAgentInProcessTests {
         try older.write(to: URL(fileURLWithPath: fixture.context.vaultPath))
         let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
         let commands: [(String, () throws -> Void)] = [
-            ("get", { try GetCredential(query: query, field: .password, noInteraction: true).run(in: fixture.context) }),
+            (
+                "get",
+                { try GetCredential(query: query, field: .password, noInteraction: true).run(in: fixture.context) }
+            ),
             ("copy", { try CopyPassword(query: query).run(in: fixture.context) }),
         ]
         for (name, command) in commands {
@@ -255,7 +260,9 @@ extension OneWayToTheAgentInProcessTests {
 }
 
 extension OneWayToTheAgentInProcessTests {
-    @Test("import through an unlocked agent, with no terminal: one save, the same report; a dry run saves nothing (issue 35)")
+    @Test(
+        "import through an unlocked agent, with no terminal: one save, the same report; a dry run saves nothing (issue 35)"
+    )
     func importThroughTheAgent() throws {
         let fixture = try AgentInProcessTests.Fixture()
         _ = try fixture.unlock()

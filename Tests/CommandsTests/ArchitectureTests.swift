@@ -177,7 +177,9 @@ struct ArchitectureTests {
         let kit = Self.sources.appendingPathComponent("Commands")
         let files = try FileManager.default.subpathsOfDirectory(atPath: kit.path).filter { $0.hasSuffix(".swift") }
         let allowed = ["Access/VaultAccess.swift", "Context/CommandContext.swift"]
-        let names = ["context.agent", ".agentClient", "agent.get(", "agent.ask(", "agent.request(", "agent.identities("]
+        let names = [
+            "context.agent", ".agentClient", "agent.get(", "agent.ask(", "agent.request(", "agent.identities(",
+        ]
         var talking: [String] = []
         for file in files where !allowed.contains(file) && !file.hasPrefix("Agent/") {
             let text = try String(contentsOf: kit.appendingPathComponent(file), encoding: .utf8)

@@ -69,7 +69,8 @@ struct TotpInProcessTests {
     @Test("get --field totp chooses as totp does: the best match that has a key, past a better one without (issue 35)")
     func getFieldTotpChoosesLikeTotp() throws {
         let fixture = try CommandFixture()
-        try #require(try Self.addWithKey("github.com", "bob", stdin: "bobs password\n\(Self.uri)\n", in: fixture).failure == nil)
+        try #require(
+            try Self.addWithKey("github.com", "bob", stdin: "bobs password\n\(Self.uri)\n", in: fixture).failure == nil)
         // alice, ranked above bob, has no key.
         _ = try fixture.run(input: "alices password\n", typing: CommandFixture.unlock) {
             try AddCredential(

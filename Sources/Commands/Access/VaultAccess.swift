@@ -250,7 +250,8 @@ public enum VaultAccess {
         do {
             switch self {
             case .agent(let agent, let context):
-                guard let answer = try agent.get(query.asking(for: .password), field: .password, vault: context.vaultPath)
+                guard
+                    let answer = try agent.get(query.asking(for: .password), field: .password, vault: context.vaultPath)
                 else {
                     return try Self.local(context.openVault(), context).password(for: query)
                 }

@@ -16,7 +16,8 @@ public struct CopyPassword {
 
     public func run(in context: CommandContext) throws {
         let timeout = try context.settings().clipboardTimeout
-        if let answer = try VaultAccess.ask(.get(vault: context.vaultPath, query: query, field: .password), in: context) {
+        if let answer = try VaultAccess.ask(.get(vault: context.vaultPath, query: query, field: .password), in: context)
+        {
             guard case .credential(let identity, _, let tied) = answer.body else {
                 throw AgentError.unexpected(answer.body)
             }

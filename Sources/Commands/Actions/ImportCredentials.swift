@@ -70,7 +70,9 @@ public struct ImportCredentials {
 
     public func run(in context: CommandContext) throws {
         let isPassStore = format == .pass || (try? FileSystem.status(path))?.kind == .directory
-        if !isPassStore, let answer = try VaultAccess.ask(.importFile(vault: context.vaultPath, order: order), in: context) {
+        if !isPassStore,
+            let answer = try VaultAccess.ask(.importFile(vault: context.vaultPath, order: order), in: context)
+        {
             guard case .imported(let outcome) = answer.body else { throw AgentError.unexpected(answer.body) }
             try say(outcome, remind: true, in: context)
             return

@@ -95,8 +95,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
 
     private func answer(
         _ request: AgentRequest, _ payload: inout SecureBytes, peer: PeerProcess?, limit: AgentWorkLimit
-    ) throws -> AgentAnswer
-    {
+    ) throws -> AgentAnswer {
         switch request {
         case .status:
             let since = clock.withLock { ContinuousClock.now - lastUse }

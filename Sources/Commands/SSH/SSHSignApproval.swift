@@ -134,7 +134,8 @@ extension AgentService {
             return .refused
         }
         return readingAny { vault in
-            guard let vault, let signature = sshSignApproved(request, key: grant.key, destination: destination, in: vault)
+            guard let vault,
+                let signature = sshSignApproved(request, key: grant.key, destination: destination, in: vault)
             else {
                 return .refused
             }

@@ -49,7 +49,8 @@ public struct MergeVaults {
                         + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay."
                 )
             }
-            if let answer = try VaultAccess.ask(.mergeCopy(vault: vault, copy: FileSystem.absolute(other)), in: context) {
+            if let answer = try VaultAccess.ask(.mergeCopy(vault: vault, copy: FileSystem.absolute(other)), in: context)
+            {
                 summary = try Self.summary(of: answer.body)
             } else {
                 let keyring = VaultKeyring(password: try context.masterPassword())

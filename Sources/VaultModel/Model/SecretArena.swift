@@ -71,7 +71,9 @@ public final class SecretArena {
     public func copy() throws -> SecretArena {
         do {
             return SecretArena(
-                adopting: try storage.withUnsafeBytes { bytes throws(VaultCryptoError) in try SecureBytes(copying: bytes) })
+                adopting: try storage.withUnsafeBytes { bytes throws(VaultCryptoError) in
+                    try SecureBytes(copying: bytes)
+                })
         } catch {
             throw VaultError.crypto(error)
         }

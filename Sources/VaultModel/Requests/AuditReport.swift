@@ -103,7 +103,8 @@ public enum AuditFinding: Codable, Sendable, Equatable {
         case .weak(let bits, let reason):
             return "weak: about \(bits) bits" + (reason.map { " (\($0))" } ?? "")
         case .weakKey(let type, let bits):
-            return "weak: an \(type.uppercased()) key of \(bits) bits (2048 at least; `pwtui ssh generate` makes a new one)"
+            return
+                "weak: an \(type.uppercased()) key of \(bits) bits (2048 at least; `pwtui ssh generate` makes a new one)"
         case .reused(let elsewhere):
             return "reused: also " + elsewhere.map(\.summary).joined(separator: ", ")
         case .old(let days, let set):
