@@ -24,11 +24,17 @@ struct AgentInProcessTests {
         /// The context's stdout and stderr; no terminal.
         let streams: RecordedStreams
 
-        init(idleTimeout: Duration = .seconds(60)) throws {
+        /// `settings`: the settings file's text, written before the agent reads it (once, as it starts).
+        init(idleTimeout: Duration = .seconds(60), settings: String? = nil) throws {
             root = NSTemporaryDirectory() + "pwtui-kit-" + UUID().uuidString
             try FileManager.default.createDirectory(
                 atPath: root, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
+            if let settings {
+                try FileManager.default.createDirectory(
+                    atPath: root + "/config/pwtui", withIntermediateDirectories: true)
+                try settings.write(toFile: root + "/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+            }
             let environment = Environment([
                 "HOME": root, "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state",
                 "XDG_RUNTIME_DIR": root + "/run",

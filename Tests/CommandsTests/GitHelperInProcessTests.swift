@@ -130,11 +130,7 @@ struct GitHelperInProcessTests {
 
     @Test("with the identity store off, the unlocked agent's list tells an empty picker from one with matches")
     func escapeWithTheAgentsList() throws {
-        let fixture = try AgentInProcessTests.Fixture()
-        try FileManager.default.createDirectory(
-            atPath: fixture.root + "/config/pwtui", withIntermediateDirectories: true)
-        try "identity_store = false\n".write(
-            toFile: fixture.root + "/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+        let fixture = try AgentInProcessTests.Fixture(settings: "identity_store = false\n")
         _ = try fixture.unlock()
         #expect((try? fixture.context.currentIdentityStore()) == nil, "the picker lists the agent's identities")
         func escape(_ host: String) throws -> String {

@@ -200,7 +200,7 @@ public struct GitCredentialHelper {
         let listed: (identities: [IdentityStore.Identity], equivalents: EquivalentDomains)
         if let store = try? context.currentIdentityStore() {
             listed = (store.identities, store.equivalents)
-        } else if let fromAgent = try? context.agent?.identities(vault: context.vaultPath) {
+        } else if let fromAgent = (try? VaultAccess.agentIdentities(of: context.vaultPath, in: context)) ?? nil {
             listed = fromAgent
         } else {
             return true
