@@ -209,7 +209,13 @@ struct SSHAgentProgramTests {
         let openSSHSocket = sandbox.root + "/openssh-agent.sock"
         let openSSHAgent = try sandbox.start("/usr/bin/ssh-agent", ["-D", "-a", openSSHSocket])
         defer { openSSHAgent.signal(SIGKILL) }
-        try #require(poll(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: openSSHSocket) })
+        // The socket's file exists from its bind, before ssh-agent listens on it: wait for an answer
+        // (`ssh-add -l`: 1 for no keys, 2 while nothing listens).
+        try #require(
+            poll(timeout: .seconds(10), every: .milliseconds(20)) {
+                (try? sandbox.run("/usr/bin/ssh-add", ["-l"], environment: ["SSH_AUTH_SOCK": openSSHSocket]))?
+                    .exitCode == 1
+            })
         let added = try sandbox.run("/usr/bin/ssh-add", ["-q", keyFile], environment: ["SSH_AUTH_SOCK": openSSHSocket])
         try #require(added.exitCode == 0, "\(added)")
         let theirs = try sandbox.run("/usr/bin/ssh-add", ["-L"], environment: ["SSH_AUTH_SOCK": openSSHSocket])
