@@ -28,7 +28,7 @@ public final class Lock: @unchecked Sendable {
     public func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
     /// `body` with the lock held.
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    public func withLock<Result: ~Copyable>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()

@@ -41,6 +41,8 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     /// The `session` policy's approvals (`SSHSessionApprovals`), under `approvals`.
     private(set) var sshApprovals = SSHSessionApprovals()
     private let approvals = Lock()
+    /// One writer at a time (`saving`), outside the turns.
+    private let writing = Lock()
     /// One question to the user at a time (`SSHSignApproval`), never in a turn.
     let sshAsking = Lock()
 
@@ -219,17 +221,20 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
                         try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring)
                     }))
         case .mergeCopy(let path, let copy):
-            return try turns.write {
-                let vault = try current(path)
-                let summary = try heldKeyOnly {
-                    try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: try vault.keyring())
-                }
+            // The file is reconciled and saved by the save protocol, outside the turns; the held
+            // vault then reads what was saved, in a write turn.
+            let keyring = try turns.read { try held(path).keyring() }
+            let summary = try heldKeyOnly {
+                try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: keyring)
+            }
+            try turns.write {
+                let vault = try held(path)
                 if try vault.reloadIfChanged() {
                     context.rememberSaved(vault.header)
                     context.syncIdentities(with: vault, saved: true)
                 }
-                return AgentAnswer(.merged(summary))
             }
+            return AgentAnswer(.merged(summary))
         case .audit(let path, let options):
             // Every secret is read, and a breach file searched for each: on a copy taken in a
             // read turn, so that the turn lasts a copy, not the audit.
@@ -240,23 +245,35 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         }
     }
 
-    /// `change` made to the vault `path` names and saved (when it changed anything), in a write
-    /// turn. The save lock is taken first, outside the turns: another process's save (or a stuck
-    /// one, for up to 15 s) is waited for without holding back anybody's read. A change that
-    /// failed to save is dropped from memory, so that it does not ride along with the next write.
+    /// `change` made to the vault `path` names and saved (when it changed anything), with reads
+    /// going on all the while. One writer at a time (`writing`, then the vault's save lock, so
+    /// that another process's save, or a stuck one for up to 15 s, is waited for with no turn
+    /// held); the change is made to a copy of the held vault (`Vault.copy`) and saved from it,
+    /// and the copy takes the held one's place in a write turn that lasts a pointer's swap. So a
+    /// write holds back no read for its save: the whole-file save of a 10,000-credential vault
+    /// took the turn for most of each `add`, and every `get` waited for it (Benchmarks/agent). A
+    /// change that fails is dropped with its copy; the held vault never saw it.
     private func saving(_ path: String, _ change: (Vault) throws -> AgentAnswer) throws -> AgentAnswer {
         try requireHeld(path)
-        return try VaultStorage.whileLocked(path) {
-            try turns.write {
-                let vault = try current(path)
+        return try writing.withLock {
+            try VaultStorage.whileLocked(path) {
+                let holding = try turns.read { try held(path) }
+                let copy = try holding.copy()
                 do {
-                    let answer = try change(vault)
-                    if vault.hasUnsavedChanges { try context.save(vault, lockHeld: true) }
-                    return answer
-                } catch {
-                    do { try vault.revert() } catch { self.vault = nil }
-                    throw error
+                    if try copy.reloadIfChanged() {
+                        context.checkRollback(of: copy)
+                        context.syncIdentities(with: copy, saved: false)
+                    }
+                } catch VaultError.conflict(_, let reason) {
+                    turns.write { if vault === holding { vault = nil } }
+                    throw CommandFailure(.interactionRequired, "locked: \(reason)")
                 }
+                let answer = try change(copy)
+                if copy.hasUnsavedChanges { try context.save(copy, lockHeld: true) }
+                // Unless it locked meanwhile (or unlocked anew: that vault read the file itself).
+                turns.write { if vault === holding { vault = copy } }
+                touch()
+                return answer
             }
         }
     }

@@ -67,6 +67,21 @@ public final class Vault {
             checksumOnDisk: checksum(of: file), environment: environment)
     }
 
+    /// Another open vault, the same as this one (the same file, keys, contents, unsaved changes)
+    /// in memory of its own: what the agent changes and saves while readers go on reading this
+    /// one, then holds in its place (docs/agent.md). Costs a copy of the secrets (a memcpy of the
+    /// arena) and of the credentials' array on the first change.
+    public func copy() throws -> Vault {
+        let key = try cryptoCall { () throws(VaultCryptoError) in
+            try dataKey.withUnsafeBytes { bytes throws(VaultCryptoError) in try SecureBytes(copying: bytes) }
+        }
+        let copy = Vault(
+            path: path, keys: VaultKeys(header: header, dataKey: key), contents: try contents.snapshot(),
+            checksumOnDisk: checksumOnDisk, environment: environment)
+        copy.pending = pending
+        return copy
+    }
+
     /// The data key this vault is open with, as a keyring for copies of it under the same key
     /// (an agent merging git's copies without asking for the master password).
     public func keyring() throws -> VaultKeyring {
