@@ -282,7 +282,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     /// process saved it since, it is re-read first in a write turn. Postpones the idle lock.
     func reading<Result: ~Copyable>(_ path: String, _ body: (Vault) throws -> Result) throws -> Result {
         let stale = try turns.read { try held(path).isCurrentWithFile() == false }
-        if stale { try turns.write { _ = try current(path) } }
+        if stale { try reloadUnlessWriting { _ = try current(path) } }
         return try turns.read {
             let vault = try held(path)
             touch()
@@ -294,12 +294,23 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     /// while locked too). As `reading`, current with its file.
     func readingAny<Result: ~Copyable>(_ body: (Vault?) throws -> Result) rethrows -> Result {
         if let stale = try? turns.read({ try vault?.isCurrentWithFile() == false }), stale {
-            turns.write { _ = try? current(context.vaultPath) }
+            try? reloadUnlessWriting { _ = try? current(context.vaultPath) }
         }
         return try turns.read {
             if vault != nil { touch() }
             return try body(vault)
         }
+    }
+
+    /// `reload` in a write turn, unless a write of the agent's own is under way: the file then
+    /// differs because that write is saving it, and the held vault is replaced by what it saved
+    /// as soon as it is done; until then, reads answer from the vault as it was before the write
+    /// (which nobody has been told is done). Re-reading the whole file then was each `add`'s tail
+    /// of slow `get`s (Benchmarks/agent).
+    private func reloadUnlessWriting(_ reload: () throws -> Void) throws {
+        guard writing.tryLock() else { return }
+        defer { writing.unlock() }
+        try turns.write(reload)
     }
 
     /// `body` in a write turn with the vault, nil when locked.
