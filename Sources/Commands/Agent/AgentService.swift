@@ -313,11 +313,6 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         try turns.write(reload)
     }
 
-    /// `body` in a write turn with the vault, nil when locked.
-    func writingAny<Result: ~Copyable>(_ body: (Vault?) throws -> Result) rethrows -> Result {
-        try turns.write { try body(vault) }
-    }
-
     /// The vault when the request is for it and it is unlocked; in any turn.
     private func held(_ path: String) throws -> Vault {
         guard path == context.vaultPath else {
