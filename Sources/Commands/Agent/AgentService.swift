@@ -17,12 +17,12 @@ import VaultModel
 /// use), on `lock`, and when the server stops.
 ///
 /// Requests arrive side by side (`AgentServer`), and take turns on the vault (`turns`): reads
-/// (`get`, `values`, listing, `show`, a signature) run together; a write (`unlock` taking effect,
-/// `lock`, a change and its save, a merge, a reload after another process saved) runs alone, and
-/// holds back reads only while it writes. Nothing slow happens in a turn: a key derivation runs
-/// before its unlock takes the turn, a question to the user between two turns, and long work (an
-/// audit) on a copy of what it needs, taken in a read turn and worked on outside any, within its
-/// `AgentWorkLimit` (docs/agent.md, "Concurrency").
+/// (`get`, `values`, listing, `show`, a signature) run together; a write turn (`unlock` taking
+/// effect, `lock`, a changed copy taking the held vault's place, a reload after another process
+/// saved) runs alone and is short. Nothing slow happens in a turn: a key derivation runs before
+/// its unlock takes the turn, a change is made to a copy and saved outside the turns (`saving`),
+/// a question to the user is asked between two turns, and long work (an audit) runs on a copy
+/// taken in a read turn, within its `AgentWorkLimit` (docs/agent.md, "Concurrency").
 public final class AgentService: AgentHandler, @unchecked Sendable {
     // @unchecked: `vault` is read in a read turn and replaced in a write turn; `lastUse` under
     // `clock`; `sshApprovals` under `approvals`; the context's caches are filled before any
@@ -67,8 +67,9 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
 
     public func stop(within time: Duration) {
         context.usageHistory.flush()
-        // A write in progress (a save) finishes first, or the process ends without waiting for
-        // it; the kernel frees the protected memory then, and nothing was ever swapped or dumped.
+        // A write turn in progress (a swap, a reload) finishes first, or the process ends without
+        // it; a change being saved from its copy is abandoned (the save protocol never leaves half
+        // a file). The kernel frees the protected memory then; nothing was swapped or dumped.
         _ = turns.tryWrite(within: time) { vault = nil }
     }
 
