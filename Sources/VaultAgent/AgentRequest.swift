@@ -25,8 +25,8 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// The payload is the new password when `change.needsSecret`.
     case write(vault: String, change: CredentialChange)
     /// `pwtui import` of an export the agent reads itself (not a pass store, which needs gpg and
-    /// its pinentry where the user is): read outside the agent's turns, applied and saved in one
-    /// write turn, one save. Long work.
+    /// its pinentry where the user is): read outside the agent's turns, applied to a copy of the
+    /// vault and saved, one save. Long work.
     case importFile(vault: String, order: ImportOrder)
     /// `equivalents add|rm`: the vault's own equivalent domains changed and saved.
     case equivalents(vault: String, change: EquivalentsChange)

@@ -12,8 +12,8 @@ import VaultModel
 /// typing), every entry is decided (`ImportPlan`) before anything changes, and nothing changes
 /// at all when an entry cannot be imported, unless `skipInvalid`. An unlocked agent that holds
 /// the vault does the import itself (`AgentRequest.importFile`: it reads the file outside its
-/// turns, then plans, applies and saves in one write turn), except from a pass store, whose
-/// entries gpg decrypts where the user can answer its pinentry. The same `apply` runs on either
+/// turns, then plans, applies and saves on a copy, as it makes every change), except from a pass
+/// store, whose entries gpg decrypts where the user can answer its pinentry. The same `apply` runs on either
 /// side. The export stays where it is, and the user is reminded that it is plaintext.
 public struct ImportCredentials {
     public var path: String
@@ -97,8 +97,8 @@ public struct ImportCredentials {
         try say(outcome, remind: applied.format != .pass, in: context)
     }
 
-    /// The agent's side of `run`: the file read outside its turns, then `apply` and the save in
-    /// `saving` (one write turn). A dry run saves nothing, and reads in a read turn instead.
+    /// The agent's side of `run`: the file read outside its turns, then `apply` to the copy that
+    /// `saving` saves (one save). A dry run saves nothing, and reads in a read turn instead.
     static func runInAgent(
         _ order: ImportOrder, limit: AgentWorkLimit, context: CommandContext,
         reading: ((Vault) throws -> ImportOutcome) throws -> ImportOutcome,
@@ -137,8 +137,9 @@ public struct ImportCredentials {
             policy: policy, now: Clock.system.now(), suffixes: suffixes(), progress: progress)
         let warnings = plan.warnings.map { "warning: " + PrintableText.escaped($0) }
         let invalid = plan.steps.filter { if case .invalid = $0.action { return true } else { return false } }
-        var outcome = ImportOutcome(warnings: warnings, report: "", saved: false, refusal: nil)
-        var applied = Applied(outcome: outcome, used: [], changes: false, format: batch.format)
+        var applied = Applied(
+            outcome: ImportOutcome(warnings: warnings, report: "", saved: false, refusal: nil), used: [],
+            changes: false, format: batch.format)
         if dryRun { applied.outcome.report = report(plan, everything: true) }
         // A dry run ends as the import would: a script checking it learns the same.
         guard invalid.isEmpty || skipInvalid else {
@@ -147,18 +148,18 @@ public struct ImportCredentials {
             }.joined(separator: "\n")
             let more =
                 invalid.count > 20 ? "\n  … and \(invalid.count - 20) more (pwtui import --dry-run lists them all)" : ""
-            let outcome = dryRun ? "so the import would change nothing" : "so nothing was"
+            let consequence = dryRun ? "so the import would change nothing" : "so nothing was"
             applied.outcome.refusal =
-                "\(path): \(invalid.count) of \(plan.steps.count) entries cannot be imported, \(outcome):\n"
+                "\(path): \(invalid.count) of \(plan.steps.count) entries cannot be imported, \(consequence):\n"
                 + listed + more + "\nFix them in the export, or add --skip-invalid to import the rest."
             return applied
         }
         if dryRun { return applied }
-        outcome.report = report(plan, everything: false)
-        applied.outcome.report = outcome.report
-        guard plan.addedCount + plan.updatedCount > 0 else { return applied }
-        applied.used = try plan.apply(to: vault)
-        applied.changes = true
+        if plan.addedCount + plan.updatedCount > 0 {
+            applied.used = try plan.apply(to: vault)
+            applied.changes = true
+        }
+        applied.outcome.report = report(plan, everything: false)
         return applied
     }
 
