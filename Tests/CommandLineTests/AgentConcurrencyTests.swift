@@ -145,4 +145,27 @@ struct AgentConcurrencyTests {
         #expect(add.wait(timeout: .seconds(10)).exitCode != 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.vault)) == before, "nothing written")
     }
+
+    @Test("SIGTERM ends an agent within a second in the middle of an import; the vault is as before or wholly imported")
+    func termDuringImport() throws {
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "agent-secret"))
+        var csv = "name,url,username,password\n"
+        for index in 0 ..< 20_000 {
+            csv += "s\(index),https://s\(index).example,user\(index),\(UUID().uuidString)-\(index)\n"
+        }
+        let file = sandbox.root + "/many.csv"
+        try csv.write(toFile: file, atomically: true, encoding: .utf8)
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
+        let pid = try Self.agentPID(sandbox)
+        // No master password here: only the agent can do this import.
+        let importing = try sandbox.start(try Binaries.require(Binaries.pwtui), ["import", file])
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(importing.isRunning, "the import is still going when the signal comes")
+        let took = try #require(Self.terminate(pid), "the agent did not end")
+        #expect(took < .seconds(1), "it ended \(took) after SIGTERM")
+        _ = importing.wait(timeout: .seconds(10))
+        let count = try sandbox.listJSON().count
+        #expect(count == 1 || count == 20_001, "all or nothing: \(count) credentials")
+    }
 }
