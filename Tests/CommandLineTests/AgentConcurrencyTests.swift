@@ -30,6 +30,17 @@ struct AgentConcurrencyTests {
         return ended ? ContinuousClock.now - sent : nil
     }
 
+    /// A Chrome CSV export of `count` logins, each with a password of its own, in the sandbox.
+    static func export(of count: Int, in sandbox: Sandbox) throws -> String {
+        var csv = "name,url,username,password\n"
+        for index in 0 ..< count {
+            csv += "s\(index),https://s\(index).example,user\(index),\(UUID().uuidString)-\(index)-Zq!\n"
+        }
+        let file = sandbox.root + "/many.csv"
+        try csv.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     /// A vault with github.com → agent-secret, and through an unlocked agent: an RSA-4096 key, a
     /// 20,000-character password, and a 4,000-character secret field.
     static func heavySandbox() throws -> Sandbox {
@@ -77,12 +88,7 @@ struct AgentConcurrencyTests {
     func termDuringAudit() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "agent-secret"))
         // Enough credentials that the audit runs for seconds in a debug build.
-        var csv = "name,url,username,password\n"
-        for index in 0 ..< 3_000 {
-            csv += "s\(index),https://s\(index).example,user\(index),\(UUID().uuidString)-\(index)-Zq!\n"
-        }
-        let file = sandbox.root + "/many.csv"
-        try csv.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try Self.export(of: 3_000, in: sandbox)
         let imported = try sandbox.pwtui(["import", file])
         try #require(imported.exitCode == 0, "\(imported)")
         try sandbox.startUnlockedAgent()
@@ -149,12 +155,7 @@ struct AgentConcurrencyTests {
     @Test("SIGTERM ends an agent within a second in the middle of an import; the vault is as before or wholly imported")
     func termDuringImport() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "agent-secret"))
-        var csv = "name,url,username,password\n"
-        for index in 0 ..< 20_000 {
-            csv += "s\(index),https://s\(index).example,user\(index),\(UUID().uuidString)-\(index)\n"
-        }
-        let file = sandbox.root + "/many.csv"
-        try csv.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try Self.export(of: 20_000, in: sandbox)
         try sandbox.startUnlockedAgent()
         defer { sandbox.stopAgent() }
         let pid = try Self.agentPID(sandbox)

@@ -36,17 +36,21 @@ public enum VaultAccess {
     /// followed by the rollback check of its file: the agent reloads a file another process wrote
     /// (a sync's fast-forward, a backup put back) with nobody to tell.
     public static func ask(_ request: AgentRequest, in context: CommandContext) throws -> AgentMessage<AgentReply>? {
-        guard let agent = context.agent, let answer = try agent.ask(request) else { return nil }
-        if request.vault == context.vaultPath { context.checkRollbackOfFile() }
-        return answer
+        try checked(context.agent?.ask(request), for: request, in: context)
     }
 
     /// `ask` with a payload in protected memory (a password, a new secret).
     public static func ask(_ request: AgentRequest, payload: borrowing SecureBytes, in context: CommandContext) throws
         -> AgentMessage<AgentReply>?
     {
-        guard let agent = context.agent, let answer = try agent.ask(request, payload: payload) else { return nil }
-        if request.vault == context.vaultPath { context.checkRollbackOfFile() }
+        try checked(context.agent?.ask(request, payload: payload), for: request, in: context)
+    }
+
+    /// An answer, after the rollback check of the file it came from.
+    private static func checked(
+        _ answer: consuming AgentMessage<AgentReply>?, for request: AgentRequest, in context: CommandContext
+    ) -> AgentMessage<AgentReply>? {
+        if answer != nil, request.vault == context.vaultPath { context.checkRollbackOfFile() }
         return answer
     }
 

@@ -18,8 +18,8 @@ import VaultModel
 ///
 /// Requests arrive side by side (`AgentServer`), and take turns on the vault (`turns`): reads
 /// (`get`, `values`, listing, `show`, a signature) run together; a write turn (`unlock` taking
-/// effect, `lock`, a changed copy taking the held vault's place, a reload after another process
-/// saved) runs alone and is short. Nothing slow happens in a turn: a key derivation runs before
+/// effect, `lock`, a copy taking the held vault's place: changed and saved, or re-read after
+/// another process saved) runs alone and lasts a pointer's swap. Nothing slow happens in a turn: a key derivation runs before
 /// its unlock takes the turn, a change is made to a copy and saved outside the turns (`saving`),
 /// a question to the user is asked between two turns, and long work (an audit) runs on a copy
 /// taken in a read turn, within its `AgentWorkLimit` (docs/agent.md, "Concurrency").
@@ -222,18 +222,19 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
                         try VaultFileReconcile.reconcile(base: base, ours: ours, theirs: theirs, keyring: keyring)
                     }))
         case .mergeCopy(let path, let copy):
-            // The file is reconciled and saved by the save protocol, outside the turns; the held
-            // vault then reads what was saved, in a write turn.
+            // The file is reconciled and saved by the save protocol, outside the turns; a copy of
+            // the held vault then reads what was saved and takes its place (as `refresh` does).
             let keyring = try turns.read { try held(path).keyring() }
             let summary = try heldKeyOnly {
                 try VaultFileReconcile.reconcile(copy: copy, into: path, keyring: keyring)
             }
-            try turns.write {
-                let vault = try held(path)
-                if try vault.reloadIfChanged() {
-                    context.rememberSaved(vault.header)
-                    context.syncIdentities(with: vault, saved: true)
-                }
+            try writing.withLock {
+                let holding = try turns.read { try held(path) }
+                let merged = try holding.copy()
+                guard try merged.reloadIfChanged() else { return }
+                context.rememberSaved(merged.header)
+                context.syncIdentities(with: merged, saved: true)
+                turns.write { if vault === holding { vault = merged } }
             }
             return AgentAnswer(.merged(summary))
         case .audit(let path, let options):
@@ -260,15 +261,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             try VaultStorage.whileLocked(path) {
                 let holding = try turns.read { try held(path) }
                 let copy = try holding.copy()
-                do {
-                    if try copy.reloadIfChanged() {
-                        context.checkRollback(of: copy)
-                        context.syncIdentities(with: copy, saved: false)
-                    }
-                } catch VaultError.conflict(_, let reason) {
-                    turns.write { if vault === holding { vault = nil } }
-                    throw CommandFailure(.interactionRequired, "locked: \(reason)")
-                }
+                try reread(copy, replacing: holding)
                 let answer = try change(copy)
                 if copy.hasUnsavedChanges { try context.save(copy, lockHeld: true) }
                 // Unless it locked meanwhile (or unlocked anew: that vault read the file itself).
@@ -279,11 +272,10 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         }
     }
 
-    /// `body` in a read turn with the vault `path` names, current with its file: when another
-    /// process saved it since, it is re-read first in a write turn. Postpones the idle lock.
+    /// `body` in a read turn with the vault `path` names, current with its file (`refresh`).
+    /// Postpones the idle lock.
     func reading<Result: ~Copyable>(_ path: String, _ body: (Vault) throws -> Result) throws -> Result {
-        let stale = try turns.read { try held(path).isCurrentWithFile() == false }
-        if stale { try reloadUnlessWriting { _ = try current(path) } }
+        try refresh(try turns.read { try held(path) })
         return try turns.read {
             let vault = try held(path)
             touch()
@@ -292,26 +284,42 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     }
 
     /// `body` in a read turn with the vault, nil when locked (the SSH socket lists and asks
-    /// while locked too). As `reading`, current with its file.
+    /// while locked too); current with its file as far as it can be made so.
     func readingAny<Result: ~Copyable>(_ body: (Vault?) throws -> Result) rethrows -> Result {
-        if let stale = try? turns.read({ try vault?.isCurrentWithFile() == false }), stale {
-            try? reloadUnlessWriting { _ = try? current(context.vaultPath) }
-        }
+        if let holding = turns.read({ vault }) { try? refresh(holding) }
         return try turns.read {
             if vault != nil { touch() }
             return try body(vault)
         }
     }
 
-    /// `reload` in a write turn, unless a write of the agent's own is under way: the file then
-    /// differs because that write is saving it, and the held vault is replaced by what it saved
-    /// as soon as it is done; until then, reads answer from the vault as it was before the write
-    /// (which nobody has been told is done). Re-reading the whole file then was each `add`'s tail
-    /// of slow `get`s (Benchmarks/agent).
-    private func reloadUnlessWriting(_ reload: () throws -> Void) throws {
-        guard writing.tryLock() else { return }
+    /// When another process saved the file since `holding` read it: a copy re-reads it, outside
+    /// the turns, and takes `holding`'s place in a write turn that lasts a pointer's swap (the
+    /// whole file decrypted in a write turn held back every read for it). Not while a write of
+    /// the agent's own is under way: the file then differs because that write is saving it, and
+    /// what it saved takes the held vault's place as soon as it is done; until then, reads
+    /// answer from the vault as it was before the write, which nobody has been told is done.
+    private func refresh(_ holding: Vault) throws {
+        guard try !holding.isCurrentWithFile(), writing.tryLock() else { return }
         defer { writing.unlock() }
-        try turns.write(reload)
+        let fresh = try holding.copy()
+        try reread(fresh, replacing: holding)
+        turns.write { if vault === holding { vault = fresh } }
+    }
+
+    /// Re-reads `copy` (of `holding`) if another process saved the file since: the generation
+    /// check, and the identity store when it was stale. A master password changed elsewhere locks
+    /// the agent, unless it already holds another vault.
+    private func reread(_ copy: Vault, replacing holding: Vault) throws {
+        do {
+            guard try copy.reloadIfChanged() else { return }
+            // An older file is not remembered as the newest seen (the client warns of it).
+            context.checkRollback(of: copy)
+            context.syncIdentities(with: copy, saved: false)
+        } catch VaultError.conflict(_, let reason) {
+            turns.write { if vault === holding { vault = nil } }
+            throw CommandFailure(.interactionRequired, "locked: \(reason)")
+        }
     }
 
     /// The vault when the request is for it and it is unlocked; in any turn.
@@ -327,24 +335,6 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     /// vault) before it waits for anything.
     private func requireHeld(_ path: String) throws {
         _ = try turns.read { try held(path) }
-    }
-
-    /// `held`, re-read if another process saved it since; in a write turn only. A master
-    /// password changed elsewhere locks the agent.
-    private func current(_ path: String) throws -> Vault {
-        let vault = try held(path)
-        do {
-            if try vault.reloadIfChanged() {
-                // An older file is not remembered as the newest seen (the client warns of it).
-                context.checkRollback(of: vault)
-                context.syncIdentities(with: vault, saved: false)
-            }
-        } catch VaultError.conflict(_, let reason) {
-            self.vault = nil
-            throw CommandFailure(.interactionRequired, "locked: \(reason)")
-        }
-        touch()
-        return vault
     }
 
     /// Records a `session` approval (`SSHSignApproval`) if the agent has not locked since
