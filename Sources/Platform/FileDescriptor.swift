@@ -243,4 +243,58 @@ public struct FileDescriptor: Sendable, Hashable {
     public func sync() throws(SystemError) {
         guard fsync(rawValue) == 0 else { throw .current }
     }
+
+    /// fdatasync(2): the data written, and the size it grew to, survive a power cut once this
+    /// returns (what an append needs; the times it leaves to later).
+    public func syncData() throws(SystemError) {
+        guard fdatasync(rawValue) == 0 else { throw .current }
+    }
+
+    /// All of `bytes` at `offset` (pwrite(2), continued after a short write), the file offset
+    /// untouched.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(SystemError) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let written = pwrite(rawValue, base + done, bytes.count - done, off_t(offset + done))
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .current
+            }
+            guard written > 0 else { throw .inputOutput }
+            done += written
+        }
+    }
+
+    /// Up to `count` bytes at `offset` (pread(2), continued after a short read): fewer only at
+    /// the end of the file.
+    public func readBytes(count: Int, at offset: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        var failure: SystemError?
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while done < count {
+                let got = pread(rawValue, base + done, count - done, off_t(offset + done))
+                if got > 0 {
+                    done += got
+                } else if got == 0 {
+                    return
+                } else if errno != EINTR {
+                    failure = .current
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        bytes.removeLast(count - done)
+        return bytes
+    }
+
+    /// ftruncate(2): the file cut (or grown with zeros) to `size` bytes.
+    public func truncate(to size: Int) throws(SystemError) {
+        while ftruncate(rawValue, off_t(size)) != 0 {
+            guard errno == EINTR else { throw .current }
+        }
+    }
 }

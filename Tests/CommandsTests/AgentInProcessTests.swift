@@ -249,7 +249,7 @@ struct AgentInProcessTests {
         let store = try fixture.context.currentIdentityStore()
         #expect(store.identities.contains { $0.id == added.id && $0.title == "GitLab" })
         #expect(
-            store == IdentityStore(vault: reopened) && store.isCurrent(for: reopened.header),
+            store == IdentityStore(vault: reopened) && store.isCurrent(for: reopened.header, at: reopened.version),
             "rebuilt whole after each save")
         guard let found = try access.password(for: CredentialQuery(id: added.id.uuidString)) else {
             Issue.record("the added credential was not found")

@@ -27,7 +27,7 @@ import Testing
         let text = String(decoding: try readFile(path), as: UTF8.self)
         #expect(!text.contains("secret-") && !text.contains("notes-"))
         #expect(IdentityStore.load(from: path) == store)
-        #expect(store.isCurrent(for: vault.header))
+        #expect(store.isCurrent(for: vault.header, at: vault.version))
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         try "garbage\n".write(toFile: path, atomically: true, encoding: .utf8)

@@ -61,15 +61,24 @@ import VaultCrypto
         }
     }
 
-    @Test func everyTruncationAndAnyTrailingByteIsDamage() throws {
+    /// A snapshot cut short is damage. Bytes after it that are not a whole journal frame are a
+    /// torn record (a writer killed mid-append), left out; a whole frame that does not open is
+    /// damage (VaultJournalTests has the records' own cases).
+    @Test func everyTruncationIsDamageAndATornTailIsLeftOut() throws {
         let (path, original) = try smallVault()
         for length in 0 ..< original.count {
             let outcome = open(Array(original.prefix(length)), at: path)
             #expect(outcome == .damaged, "truncated to \(length): \(outcome)")
         }
-        for extra: [UInt8] in [[0], [0xFF], [UInt8](repeating: 0, count: 4096)] {
-            #expect(open(original + extra, at: path) == .damaged)
+        for extra: [UInt8] in [[0], [0xFF], [UInt8](repeating: 0, count: 4096), [200, 0, 0, 0, 1]] {
+            #expect(open(original + extra, at: path) == .opened)
         }
+        // A frame of 100 bytes, whole, whose lengths agree, but that is not a record of this vault.
+        var frame: [UInt8] = [100, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+        frame += [UInt8](repeating: 0xAB, count: 100)
+        frame += [100, 0, 0, 0]
+        #expect(open(original + frame, at: path) == .damaged)
+        #expect(open(original + frame + [0xFF], at: path) == .damaged)
     }
 
     @Test func wrongPasswordIsNeverCalledDamage() throws {
@@ -121,7 +130,7 @@ import VaultCrypto
 
     @Test func unknownCriticalFlagIsRefused() throws {
         let (path, original) = try smallVault()
-        let flagged = try rewritingHeader(original) { $0[12] |= 0x01 }
+        let flagged = try rewritingHeader(original) { $0[12] |= 0x02 }
         #expect(open(flagged, at: path) == .unsupported)
         let informational = try rewritingHeader(original) { $0[14] |= 0x01 }
         // A non-critical flag does not stop a reader; the payload's AD still catches the edit.

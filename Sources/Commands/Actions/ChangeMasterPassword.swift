@@ -44,7 +44,7 @@ public struct ChangeMasterPassword {
             if !PasswordChangeMarker.vault(at: vault.path, changedFrom: oldSalt) { marker.remove() }
             throw error
         }
-        context.rememberSaved(vault.header)
+        context.rememberSaved(vault.header, at: vault.version)
         context.syncIdentities(with: vault, saved: true)
         marker.remove()
         lockAgent(holding: vault.path, context)

@@ -35,7 +35,7 @@ public struct Doctor {
 
     func check(_ context: CommandContext) throws -> [Finding] {
         let vault = context.vaultPath
-        let header = try VaultStorage.loadHeader(vault)
+        let (header, version) = try VaultStorage.loadVersion(vault)
         var findings: [Finding] = []
         if let status = try? FileSystem.status(vault), status.permissions & 0o077 != 0 {
             findings.append(
@@ -45,11 +45,11 @@ public struct Doctor {
                     command: "chmod 600 \(ShellWord.quoted(vault))"))
         }
         var memory = GenerationMemory.load(from: context.paths.generationsFile)
-        if let seen = memory.opened(header) {
+        if let seen = memory.opened(header, at: version) {
             findings.append(
                 Finding(
                     message:
-                        "\(vault) is generation \(header.generation), but generation \(seen) was seen on this machine: "
+                        "\(vault) is \(version), but \(seen) was seen on this machine: "
                         + "it is an older copy; look for the newer one and merge it", command: nil))
         }
         let (directory, _) = AtomicFile.split(vault)
@@ -62,7 +62,8 @@ public struct Doctor {
         }
         let merged = MergedCopies.load(from: context.paths.mergedCopiesFile)
         for copy in Self.conflictCopies(of: vault) {
-            guard let other = try? VaultStorage.loadHeader(copy), other.vaultID == header.vaultID else { continue }
+            guard let (other, otherVersion) = try? VaultStorage.loadVersion(copy), other.vaultID == header.vaultID
+            else { continue }
             if merged.contains(other) {
                 findings.append(
                     Finding(
@@ -71,13 +72,13 @@ public struct Doctor {
                 continue
             }
             let older =
-                memory.seen(above: other).map {
-                    "; it is below generation \($0), seen here: an older copy, or one changed apart with fewer saves (merging it never undoes what changed since)"
+                memory.seen(above: other, at: otherVersion).map {
+                    "; it is below \($0), seen here: an older copy, or one changed apart with fewer saves (merging it never undoes what changed since)"
                 } ?? ""
             findings.append(
                 Finding(
                     message:
-                        "\(copy) is a conflict copy of the vault (generation \(other.generation)) that a sync service left"
+                        "\(copy) is a conflict copy of the vault (\(otherVersion)) that a sync service left"
                         + older,
                     command: "pwtui merge \(ShellWord.quoted(copy))"
                         + (context.vaultPath == context.paths.defaultVaultFile

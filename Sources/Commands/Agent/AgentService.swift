@@ -232,7 +232,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
                 let holding = try turns.read { try held(path) }
                 let merged = try holding.copy()
                 guard try merged.reloadIfChanged() else { return }
-                context.rememberSaved(merged.header)
+                context.rememberSaved(merged.header, at: merged.version)
                 context.syncIdentities(with: merged, saved: true)
                 turns.write { if vault === holding { vault = merged } }
             }

@@ -29,7 +29,7 @@ extension CommandContext {
     /// read without the password: it is not secret). Otherwise 75 with what to do about it.
     /// `filter`: build only the identities it lets through (see `IdentityStore.load`).
     public func currentIdentityStore(filter: ((EquivalentDomains) -> HostFilter)? = nil) throws -> IdentityStore {
-        let header = try VaultStorage.loadHeader(vaultPath)
+        let (header, version) = try VaultStorage.loadVersion(vaultPath)
         guard try settings().identityStore else {
             throw CommandFailure(
                 .interactionRequired, "the identity store is off (identity_store = false in \(configPath))")
@@ -43,7 +43,7 @@ extension CommandContext {
                 .interactionRequired,
                 "\(error); it is ignored, and any command that unlocks the vault (pwtui unlock, pwtui get) rebuilds it")
         }
-        guard let store = loaded, store.isCurrent(for: header) else {
+        guard let store = loaded, store.isCurrent(for: header, at: version) else {
             throw CommandFailure(
                 .interactionRequired,
                 "the identity store is missing or older than the vault; any command that unlocks it (pwtui unlock, pwtui get) rebuilds it"
@@ -78,7 +78,9 @@ extension CommandContext {
         // After a save the store is built anew from the vault in memory, never read back and
         // compared: reading and diffing the old one cost more than building it (a quarter of an
         // agent's `add` at 10,000 credentials, by perf).
-        if !saved, let existing = IdentityStore.load(from: identityStorePath), existing.isCurrent(for: vault.header) {
+        if !saved, let existing = IdentityStore.load(from: identityStorePath),
+            existing.isCurrent(for: vault.header, at: vault.version)
+        {
             return
         }
         do {

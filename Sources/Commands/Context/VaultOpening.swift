@@ -54,11 +54,11 @@ extension CommandContext {
             try vault.save(lockHeld: lockHeld)
         } catch let error as VaultError where error.isSavedNotDurable {
             // Saved, durability unconfirmed: the change is in force, so the store follows it.
-            rememberSaved(vault.header)
+            rememberSaved(vault.header, at: vault.version)
             syncIdentities(with: vault, saved: true)
             throw error
         }
-        rememberSaved(vault.header)
+        rememberSaved(vault.header, at: vault.version)
         syncIdentities(with: vault, saved: true)
     }
 }

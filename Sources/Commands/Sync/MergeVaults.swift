@@ -40,11 +40,13 @@ public struct MergeVaults {
             let vault = context.vaultPath
             try VaultStorage.requireVaultFile(vault)
             try VaultStorage.requireVaultFile(other)
-            let copyHeader = try VaultStorage.loadHeader(other)
+            let (copyHeader, copyVersion) = try VaultStorage.loadVersion(other)
             // Without an ancestor the stamps decide, so an older copy's values lose to later ones.
-            if let seen = GenerationMemory.load(from: context.paths.generationsFile).seen(above: copyHeader) {
+            if let seen = GenerationMemory.load(from: context.paths.generationsFile).seen(
+                above: copyHeader, at: copyVersion)
+            {
                 context.streams.say(
-                    "pwtui: warning: \(other) is generation \(copyHeader.generation) of this vault, below generation \(seen) "
+                    "pwtui: warning: \(other) is \(copyVersion) of this vault, below \(seen) "
                         + "seen on this machine: an older copy (a stale backup, an old file a sync service kept), or one changed apart "
                         + "with fewer saves. Merging it never undoes what changed since: where it holds older values, the later ones stay."
                 )

@@ -55,9 +55,9 @@ public struct SyncVault {
             paths.append(file)
         }
         // A file put back here (a backup) goes out as it is, with its older values: say so.
-        if let header = try? VaultStorage.loadHeader(vault) {
+        if let (header, version) = try? VaultStorage.loadVersion(vault) {
             context.checkRollback(
-                header, of: vault,
+                header, at: version, of: vault,
                 consequence: "this sync commits it as it is; on the other machines the merge keeps what changed since")
         }
         // Every git step that reads or writes the vault file runs under the vault's save lock: a
@@ -106,8 +106,8 @@ public struct SyncVault {
         // git writes what it checks out with the umask's mode; the vault stays the user's alone.
         try? FileSystem.setPermissions(vault, to: 0o600)
         // A fast-forward to an older file (a backup restored and pushed elsewhere) is a rollback.
-        if let header = try? VaultStorage.loadHeader(vault) {
-            context.checkRollback(header, of: "\(vault) (as synced from the remote)")
+        if let (header, version) = try? VaultStorage.loadVersion(vault) {
+            context.checkRollback(header, at: version, of: "\(vault) (as synced from the remote)")
         }
         let after = try repository.git(["rev-parse", "HEAD"], quiet: true).output
         let received = max(

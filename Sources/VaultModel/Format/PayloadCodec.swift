@@ -93,9 +93,11 @@ package enum PayloadCodec {
     /// that the payload is encrypted where it was encoded and that buffer is the file image
     /// (`VaultFormat.sealImage`). A copy into a separate image held a 100 MB import's payload
     /// twice (issue 23); so would a buffer that had to grow.
-    package static func encode(_ contents: VaultContents, reservingBefore before: Int, after: Int) throws -> SecureBytes
-    {
-        var writer = try Writer(capacity: before + estimatedSize(of: contents) + after, prefix: before)
+    package static func encode(
+        _ contents: VaultContents, reservingBefore before: Int, after: Int, padding: Padding = .file
+    ) throws -> SecureBytes {
+        var writer = try Writer(
+            capacity: before + estimatedSize(of: contents, padding: padding) + after, prefix: before, padding: padding)
         try writer.bytes(magic)
         try writer.u8(version)
         for credential in contents.credentials {
@@ -209,16 +211,30 @@ package enum PayloadCodec {
         return padded
     }
 
+    /// How the plaintext is rounded up: a whole vault's to hide how many entries it holds, a
+    /// journal record's (one change, `VaultJournal`) only to a small block, since a 4 KiB block
+    /// per change would make the journal mostly padding.
+    package enum Padding: Sendable {
+        case file
+        case record
+    }
+
     /// The padded size that `contentLength` bytes of content occupy.
-    static func paddedSize(contentLength: Int) -> Int {
+    static func paddedSize(contentLength: Int, padding: Padding = .file) -> Int {
         let unpadded = 4 + contentLength
-        var power = 1
-        while power < unpadded { power <<= 1 }
-        let block = max(4096, power >> 5)
+        let block: Int
+        switch padding {
+        case .file:
+            var power = 1
+            while power < unpadded { power <<= 1 }
+            block = max(4096, power >> 5)
+        case .record:
+            block = 256
+        }
         return (unpadded + block - 1) / block * block
     }
 
-    private static func estimatedSize(of contents: VaultContents) -> Int {
+    private static func estimatedSize(of contents: VaultContents, padding: Padding) -> Int {
         var size = 8
         for credential in contents.credentials {
             size += 5 + 5 * 7 + 16 + 16 + 4
@@ -238,20 +254,22 @@ package enum PayloadCodec {
         size += contents.tombstones.count * (5 + 32)
         size += 5 + 8
         for group in contents.equivalents.groups { size += 5 + group.reduce(0) { $0 + $1.utf8.count + 1 } }
-        return paddedSize(contentLength: size)
+        return paddedSize(contentLength: size, padding: padding)
     }
 
     private struct Writer: ~Copyable {
         var buffer: SecureBytes
         /// Bytes reserved ahead of the plaintext (the file header's room), not part of it.
         let prefix: Int
+        let padding: Padding
 
-        init(capacity: Int, prefix: Int) throws {
+        init(capacity: Int, prefix: Int, padding: Padding) throws {
             var buffer = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: capacity) }
             // The reserved prefix, then the content's length, set by finishPadded.
             _ = try cryptoCall { () throws(VaultCryptoError) in try buffer.appendZeros(prefix + 4) }
             self.buffer = buffer
             self.prefix = prefix
+            self.padding = padding
         }
 
         mutating func raw(_ bytes: UnsafeRawBufferPointer) throws {
@@ -320,7 +338,7 @@ package enum PayloadCodec {
         /// The padded plaintext, followed by `suffix` zero bytes (the tag's room).
         consuming func finishPadded(reserving suffix: Int) throws -> SecureBytes {
             let contentLength = buffer.count - prefix - 4
-            let padded = PayloadCodec.paddedSize(contentLength: contentLength)
+            let padded = PayloadCodec.paddedSize(contentLength: contentLength, padding: padding)
             do { _ = try buffer.appendZeros(prefix + padded - buffer.count + suffix) } catch {
                 throw VaultError.crypto(error)
             }
@@ -374,10 +392,27 @@ package enum PayloadCodec {
     /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,
     /// so secrets are referenced in place. `path` only names the file in error messages.
     package static func decode(_ plaintext: consuming SecureBytes, path: String) throws -> VaultContents {
+        let decoded = try decodeRecords(plaintext, path: path)
+        return VaultContents(
+            credentials: decoded.credentials, tombstones: decoded.tombstones,
+            equivalents: decoded.equivalents ?? EquivalentDomains(), secrets: decoded.secrets)
+    }
+
+    /// What a payload or a journal record holds, record by record: the equivalents only when
+    /// the plaintext has their record (a journal record has it when the change was to them).
+    package struct Records {
+        package var credentials: [Credential]
+        package var tombstones: [Tombstone]
+        package var equivalents: EquivalentDomains?
+        /// The plaintext, which the credentials' secrets reference.
+        package let secrets: SecretArena
+    }
+
+    package static func decodeRecords(_ plaintext: consuming SecureBytes, path: String) throws -> Records {
         let arena = SecretArena(adopting: plaintext)
         var credentials: [Credential] = []
         var tombstones: [Tombstone] = []
-        var equivalents = EquivalentDomains()
+        var equivalents: EquivalentDomains?
         try arena.withAllBytes { all in
             var (reader, contentLength) = try records(all, path: path)
             credentials.reserveCapacity(contentLength / 128)
@@ -416,7 +451,7 @@ package enum PayloadCodec {
                 guard seen.insert(id).inserted else { throw reader.malformed("entry \(id) appears twice") }
             }
         }
-        return VaultContents(credentials: credentials, tombstones: tombstones, equivalents: equivalents, secrets: arena)
+        return Records(credentials: credentials, tombstones: tombstones, equivalents: equivalents, secrets: arena)
     }
 
     private static func decodeCredential(_ body: inout ByteCursor) throws -> Credential {

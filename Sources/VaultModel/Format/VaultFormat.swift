@@ -74,14 +74,15 @@ public enum VaultFormat {
         } catch {
             throw VaultError.crypto(error)
         }
-        let contents = try decrypt(file, header: header, dataKey: dek, path: path)
+        let opened = try open(file, header: header, dataKey: dek, path: path)
         // The format version is part of what the data key is bound to, so a vault an older pwtui
         // wrote gets its key wrapped again for this version, here where the KEK is at hand (a
         // save holds only the data key); the next save writes it. Stamping the new version at
         // save time without this made every older vault unopenable after its first save.
         var current = header
-        if header.minorVersion < VaultHeader.currentMinorVersion {
-            current.minorVersion = VaultHeader.currentMinorVersion
+        if !header.isCurrentFormat {
+            current.minorVersion = max(header.minorVersion, VaultHeader.currentMinorVersion)
+            current.flags |= VaultHeader.journaledFlag
             do {
                 current.wrappedKeyNonce = try RandomBytes.make(XChaCha20Poly1305.nonceByteCount)
                 try wrap(dek, with: kek, into: &current)
@@ -89,7 +90,8 @@ public enum VaultFormat {
                 throw VaultError.crypto(error)
             }
         }
-        return UnlockedVault(keys: VaultKeys(header: current, dataKey: dek), contents: contents)
+        return UnlockedVault(
+            keys: VaultKeys(header: current, dataKey: dek), contents: opened.contents, journal: opened.journal)
     }
 
     /// Wraps `dek` under `kek` into `header`, bound to the header's identity, version and KDF fields.
@@ -108,7 +110,24 @@ public enum VaultFormat {
     public static func decrypt(
         _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> VaultContents {
-        try PayloadCodec.decode(try plaintext(file, header: header, dataKey: dataKey, path: path), path: path)
+        try open(file, header: header, dataKey: dataKey, path: path).contents
+    }
+
+    /// The contents of a file image, its snapshot decrypted and its journal replayed
+    /// (`VaultJournal`), and where the journal ends.
+    static func open(
+        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
+    ) throws -> (contents: VaultContents, journal: JournalPosition) {
+        let snapshot = try PayloadCodec.decode(
+            try plaintext(file, header: header, dataKey: dataKey, path: path), path: path)
+        guard header.isJournaled else {
+            return (snapshot, VaultJournal.start(header: header, checksum: try header.checksum))
+        }
+        var replay = JournalRecord.Replay(onto: snapshot, path: path)
+        let journal = try file.withUnsafeBytes { bytes in
+            try VaultJournal.replay(bytes, header: header, dataKey: dataKey, path: path) { try replay.apply($0) }
+        }
+        return (journal.sequence == 0 ? snapshot : replay.finish(), journal)
     }
 
     /// How many credentials a file image holds, checked record by record and field by field
@@ -159,7 +178,8 @@ public enum VaultFormat {
     private static func plaintext(
         _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> SecureBytes {
-        guard file.count == VaultHeader.byteCount + Int(header.payloadLength) else {
+        let snapshotEnd = VaultJournal.snapshotEnd(of: header)
+        guard header.isJournaled ? file.count >= snapshotEnd : file.count == snapshotEnd else {
             throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
         }
         var plaintext: SecureBytes?
@@ -167,7 +187,7 @@ public enum VaultFormat {
             try file.withUnsafeBytes { bytes in
                 try header.payloadNonce.withUnsafeBytes { nonce in
                     plaintext = try XChaCha20Poly1305.open(
-                        UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount...]), key: dataKey,
+                        UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount ..< snapshotEnd]), key: dataKey,
                         nonce: nonce,
                         associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
                 }
@@ -245,8 +265,9 @@ public struct VaultKeys: ~Copyable {
     public var dataKey: SecureBytes
 }
 
-/// What unlocking yields: the keys to save with, and the contents.
+/// What unlocking yields: the keys to save with, the contents, and where the file's journal ends.
 public struct UnlockedVault: ~Copyable {
     public var keys: VaultKeys
     public var contents: VaultContents
+    public var journal: JournalPosition
 }

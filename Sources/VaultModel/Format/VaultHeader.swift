@@ -17,7 +17,8 @@ import VaultCrypto
 ///         90   48 wrapped data key     AEAD(KEK, DEK, AD = bytes 0..<32 and 40..<66)
 ///        138   32 key commitment       BLAKE2b-256 keyed with the KEK
 ///        170   24 payload nonce
-///        194    8 payload length       the file is exactly 234 + this many bytes
+///        194    8 payload length       the snapshot is 234 + this many bytes; journal records
+///                                      follow it when flag 0x1 is set (format 1.6, VaultJournal)
 ///        202   32 header checksum      unkeyed BLAKE2b-256 of bytes 0..<202
 ///        234      payload              AEAD(DEK, padded plaintext, AD = bytes 0..<234)
 ///
@@ -33,10 +34,15 @@ public struct VaultHeader: Sendable, Equatable {
     /// such an item but its edits refuse it, so it must not save the vault: the minor version
     /// tells it so. 1.4: credentials bound to programs, which a 1.3 reader would drop on save.
     /// 1.5: services of other schemes (`ssh://`, `sftp://`: issue 38) under their own tag, which
-    /// a 1.4 reader skips and would drop on save.
-    public static let currentMinorVersion: UInt16 = 5
+    /// a 1.4 reader skips and would drop on save. 1.6: the journal (`VaultJournal`, issue 37),
+    /// records appended after the snapshot, announced by the critical flag `journaled` so that an
+    /// older pwtui refuses the file whole ("features this pwtui does not know") instead of reading
+    /// the snapshot without the changes after it.
+    public static let currentMinorVersion: UInt16 = 6
     static let criticalFlagsMask: UInt32 = 0x0000_FFFF
-    static let knownCriticalFlags: UInt32 = 0
+    /// Journal records may follow the snapshot.
+    static let journaledFlag: UInt32 = 0x1
+    static let knownCriticalFlags: UInt32 = journaledFlag
     static let argon2idKDF: UInt8 = 1
     static let xchachaAEAD: UInt8 = 1
     static let checksumOffset = 202
@@ -44,7 +50,7 @@ public struct VaultHeader: Sendable, Equatable {
 
     public var majorVersion: UInt16 = currentMajorVersion
     public var minorVersion: UInt16 = currentMinorVersion
-    public var flags: UInt32 = 0
+    public var flags: UInt32 = journaledFlag
     public var vaultID: [UInt8]
     public var generation: UInt64
     public var kdfID: UInt8 = argon2idKDF
@@ -56,6 +62,18 @@ public struct VaultHeader: Sendable, Equatable {
     public var keyCommitment: [UInt8]
     public var payloadNonce: [UInt8]
     public var payloadLength: UInt64
+
+    /// Whether journal records may follow the snapshot (format 1.6).
+    public var isJournaled: Bool { flags & Self.journaledFlag != 0 }
+
+    /// Whether this header is the latest format's: an older one is brought up to it, with its key
+    /// wrapped again, when the vault is unlocked (`VaultFormat.unlock`).
+    var isCurrentFormat: Bool { minorVersion >= Self.currentMinorVersion && isJournaled }
+
+    /// The header's checksum: what names this snapshot (and starts its journal's chain).
+    var checksum: [UInt8] {
+        get throws { Array(try serialized()[Self.checksumOffset...]) }
+    }
 
     /// The serialized header, checksum included.
     public func serialized() throws -> [UInt8] {
@@ -153,7 +171,11 @@ public struct VaultHeader: Sendable, Equatable {
         }
         let expectedSize = UInt64(byteCount).addingReportingOverflow(header.payloadLength)
         let size = fileSize ?? fileBytes.count
-        guard !expectedSize.overflow, expectedSize.partialValue == UInt64(size) else {
+        // A journaled file's records follow the snapshot (VaultJournal reads and checks them).
+        let sizeMatches =
+            header.isJournaled
+            ? expectedSize.partialValue <= UInt64(size) : expectedSize.partialValue == UInt64(size)
+        guard !expectedSize.overflow, sizeMatches else {
             if !expectedSize.overflow, UInt64(size) < expectedSize.partialValue {
                 throw corrupt("the file is truncated (\(size) of \(expectedSize.partialValue) bytes)")
             }

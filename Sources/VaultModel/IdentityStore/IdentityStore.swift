@@ -18,8 +18,8 @@ import ServiceMatching
 /// rank as an unlocked vault would.
 ///
 /// Format (binary, little-endian, because `suggest` reads it on every call and JSON parsing of
-/// 10,000 identities cost 80 ms): "PWIS", u8 format 4, u8 id length, the vault id, u64
-/// generation; u32 group count, each a u32 count of strings; u32 identity count, each 16 id
+/// 10,000 identities cost 80 ms): "PWIS", u8 format 7, u8 id length, the vault id, u64
+/// generation, u64 journal records after the snapshot (`VaultVersion`); u32 group count, each a u32 count of strings; u32 identity count, each 16 id
 /// bytes, title, username, i32 rank, u8 1 and the one-time code's u8 algorithm, u8 digits and
 /// u32 period when it has an authenticator key (else u8 0), u8 item kind, u32 count of services,
 /// each its text and its normalised host; u32 SSH key count, each 16 id bytes, title, public key
@@ -91,7 +91,8 @@ public struct IdentityStore: Equatable, Sendable {
     }
 
     public private(set) var vaultID: [UInt8]
-    public private(set) var generation: UInt64
+    /// The version of the vault it mirrors.
+    public private(set) var version: VaultVersion
     public private(set) var identities: [Identity]
     public private(set) var equivalents: EquivalentDomains
     /// The SSH keys' public halves, for the agent to list while locked (`SSHPublicKey`).
@@ -102,7 +103,7 @@ public struct IdentityStore: Equatable, Sendable {
     /// A full rebuild from an unlocked vault.
     public init(vault: Vault) {
         vaultID = vault.header.vaultID
-        generation = vault.header.generation
+        version = vault.version
         identities = vault.contents.credentials.map(Identity.init)
         equivalents = vault.contents.equivalents
         sshKeys = vault.contents.credentials.compactMap(SSHPublicKey.init)
@@ -139,17 +140,18 @@ public struct IdentityStore: Equatable, Sendable {
         }
     }
 
-    /// Whether the store mirrors the vault file with this header.
-    public func isCurrent(for header: VaultHeader) -> Bool {
-        header.vaultID == vaultID && header.generation == generation
+    /// Whether the store mirrors the vault file with this header, at `version`.
+    public func isCurrent(for header: VaultHeader, at version: VaultVersion) -> Bool {
+        header.vaultID == vaultID && version == self.version
     }
 
     // MARK: File
 
     private static let magic = Array("PWIS".utf8)
     /// 5: each identity's item kind (a note, a card, an identity) after its one-time parameters.
-    /// 6: the SSH keys' public halves after the identities.
-    private static let format: UInt8 = 6
+    /// 6: the SSH keys' public halves after the identities. 7: the journal records after the
+    /// generation.
+    private static let format: UInt8 = 7
     private static let keyByteCount = 32
 
     /// Why a store on disk is not used: it is rebuilt at the next unlock.
@@ -207,7 +209,7 @@ public struct IdentityStore: Equatable, Sendable {
         var cursor = ByteCursor(bytes: bytes) { _ in Malformed() }
         guard try cursor.take(4).elementsEqual(magic), try cursor.u8() == format else { throw Malformed() }
         let vaultID = Array(try cursor.take(Int(try cursor.u8())))
-        let generation = try cursor.u64()
+        let version = VaultVersion(generation: try cursor.u64(), changes: try cursor.u64())
         func raw() throws -> UnsafeRawBufferPointer { try cursor.take(Int(try cursor.u32())) }
         func text(_ bytes: UnsafeRawBufferPointer) throws -> String {
             guard let text = String(validating: bytes, as: UTF8.self) else { throw Malformed() }
@@ -257,16 +259,16 @@ public struct IdentityStore: Equatable, Sendable {
         }
         guard cursor.isAtEnd else { throw Malformed() }
         return IdentityStore(
-            vaultID: vaultID, generation: generation, identities: identities,
+            vaultID: vaultID, version: version, identities: identities,
             equivalents: equivalents, sshKeys: sshKeys, isComplete: filter == nil)
     }
 
     private init(
-        vaultID: [UInt8], generation: UInt64, identities: [Identity], equivalents: EquivalentDomains,
+        vaultID: [UInt8], version: VaultVersion, identities: [Identity], equivalents: EquivalentDomains,
         sshKeys: [SSHPublicKey], isComplete: Bool
     ) {
         self.vaultID = vaultID
-        self.generation = generation
+        self.version = version
         self.identities = identities
         self.equivalents = equivalents
         self.sshKeys = sshKeys
@@ -287,7 +289,8 @@ public struct IdentityStore: Equatable, Sendable {
             append(UInt32(texts.count))
             texts.forEach(append)
         }
-        append(generation)
+        append(version.generation)
+        append(version.changes)
         append(UInt32(equivalents.groups.count))
         equivalents.groups.forEach(append)
         append(UInt32(identities.count))

@@ -24,6 +24,11 @@ public final class Vault {
     private var dataKey: SecureBytes
     /// The checksum of the file this vault matches on disk; nil until it is first saved.
     private var checksumOnDisk: [UInt8]?
+    /// Where the file's journal ends (`VaultJournal`): what the next change is appended after.
+    public private(set) var journal: JournalPosition
+
+    /// Which version of the vault this is, as last read or written.
+    public var version: VaultVersion { VaultVersion(generation: header.generation, changes: journal.sequence) }
     /// The changes made since `contents` matched the file, for a merge at save time.
     private var pending: [VaultChange] = []
 
@@ -33,9 +38,10 @@ public final class Vault {
 
     private init(
         path: String, keys: consuming VaultKeys, contents: VaultContents,
-        checksumOnDisk: [UInt8]?, environment: VaultEnvironment
+        checksumOnDisk: [UInt8]?, journal: JournalPosition, environment: VaultEnvironment
     ) {
         self.path = path
+        self.journal = journal
         self.header = keys.header
         self.dataKey = keys.dataKey
         self.contents = contents
@@ -52,7 +58,10 @@ public final class Vault {
         let keys = try VaultFormat.makeKeys(
             password: password, parameters: parameters, derivation: environment.derivation,
             vaultID: vaultID, generation: 0, floor: environment.writingFloor)
-        return Vault(path: path, keys: keys, contents: try .empty(), checksumOnDisk: nil, environment: environment)
+        let journal = VaultJournal.start(header: keys.header, checksum: [])
+        return Vault(
+            path: path, keys: keys, contents: try .empty(), checksumOnDisk: nil, journal: journal,
+            environment: environment)
     }
 
     /// Opens the vault at `path` with the master password.
@@ -64,7 +73,7 @@ public final class Vault {
             file, password: password, derivation: environment.derivation, bounds: environment.bounds, path: path)
         return Vault(
             path: path, keys: unlocked.keys, contents: unlocked.contents,
-            checksumOnDisk: checksum(of: file), environment: environment)
+            checksumOnDisk: checksum(of: file), journal: unlocked.journal, environment: environment)
     }
 
     /// Another open vault, the same as this one (the same file, keys, contents, unsaved changes)
@@ -77,7 +86,7 @@ public final class Vault {
         }
         let copy = Vault(
             path: path, keys: VaultKeys(header: header, dataKey: key), contents: try contents.snapshot(),
-            checksumOnDisk: checksumOnDisk, environment: environment)
+            checksumOnDisk: checksumOnDisk, journal: journal, environment: environment)
         copy.pending = pending
         return copy
     }
@@ -164,22 +173,7 @@ public final class Vault {
         }
         try Limits.check(credential)
         try Limits.checkSecret(byteCount: credential.secret.count)
-        var copy = credential
-        let store = { (reference: SecretReference) throws -> SecretReference in
-            try source.withBytes(of: reference) { try self.contents.secrets.store($0) }
-        }
-        copy.secret = try store(credential.secret)
-        for index in copy.history.indices { copy.history[index].secret = try store(copy.history[index].secret) }
-        if let totp = credential.totp { copy.totp = OneTimeKey(parameters: totp.parameters, key: try store(totp.key)) }
-        for index in copy.totpHistory.indices {
-            copy.totpHistory[index].key.key = try store(copy.totpHistory[index].key.key)
-        }
-        for index in copy.fields.indices {
-            if let secret = copy.fields[index].secret { copy.fields[index].value = .secret(try store(secret)) }
-            for old in copy.fields[index].history.indices {
-                copy.fields[index].history[old].secret = try store(copy.fields[index].history[old].secret)
-            }
-        }
+        let copy = try credential.copyingSecrets(from: source, into: contents.secrets)
         contents.credentials.append(copy)
         pending.append(.add(copy))
         return copy
@@ -365,11 +359,57 @@ public final class Vault {
 
     // MARK: Saving
 
-    /// Writes the vault with the save protocol (see `VaultStorage`). `lockHeld`: the caller
-    /// holds the save lock (`VaultStorage.whileLocked`), waited for before anything of its own
-    /// was locked: the agent, whose turns must not wait for another process's save.
+    /// Writes the changes: appended to the file's journal as one record when it can be
+    /// (`VaultJournal`), otherwise as a new snapshot with the save protocol (see `VaultStorage`).
+    /// `lockHeld`: the caller holds the save lock (`VaultStorage.whileLocked`), waited for before
+    /// anything of its own was locked: the agent, whose turns must not wait for another
+    /// process's save.
     public func save(lockHeld: Bool = false) throws {
+        if try appendToJournal(lockHeld: lockHeld) { return }
         try save(backup: .keepPrevious, lockHeld: lockHeld)
+    }
+
+    /// Writes everything as a new snapshot, the journal folded in: what `sync` does before git
+    /// reads the file, and what a save does by itself when the journal has grown.
+    public func compact(lockHeld: Bool = false) throws {
+        try save(backup: .keepPrevious, lockHeld: lockHeld)
+    }
+
+    /// The journal may grow to this share of the snapshot (and at least `journalFloor` bytes)
+    /// before a save writes a new snapshot instead: a write then costs a record, and now and then
+    /// a snapshot, which over the records it replaces costs each of them a constant share.
+    /// Opening replays at most this much beyond the snapshot.
+    static let compactionShare = 4
+    static let journalFloor = 64 * 1024
+
+    /// The pending changes appended to the journal as one record, when the file is still the one
+    /// this vault read or last wrote, in the current format, and the record leaves the journal
+    /// within its bound. False when a whole save must be done instead (nothing written then).
+    private func appendToJournal(lockHeld: Bool) throws -> Bool {
+        guard !pending.isEmpty, header.isCurrentFormat, header.minorVersion == VaultHeader.currentMinorVersion,
+            let onDisk = checksumOnDisk, try header.checksum == onDisk
+        else { return false }
+        let snapshotEnd = VaultJournal.snapshotEnd(of: header)
+        let bound = max(Self.journalFloor, (snapshotEnd - VaultHeader.byteCount) / Self.compactionShare)
+        let record = try JournalRecord.encode(JournalRecord.Touched(pending), in: contents)
+        guard
+            journal.end - snapshotEnd + VaultJournal.frameOverhead + VaultJournal.sealedOverhead + record.count
+                <= bound
+        else { return false }
+        let (frame, next) = try VaultJournal.seal(record, vaultID: header.vaultID, dataKey: dataKey, after: journal)
+        let vaultID = header.vaultID
+        let previous = journal.head
+        let appended = try VaultStorage.append(frame, to: path, after: journal, snapshot: onDisk, lockHeld: lockHeld) {
+            readBack in
+            // Opened as a reader will open it: what the disk holds is the record, under this key.
+            _ = try VaultJournal.open(readBack, vaultID: vaultID, previous: previous, dataKey: dataKey) {
+                VaultError.io(path: path, operation: "verifying", errno: EIO)
+            }
+        }
+        guard appended else { return false }
+        journal = next
+        pending = []
+        return true
     }
 
     /// Re-encrypts everything under a new salt, key-encryption key and data key, and removes
@@ -417,8 +457,8 @@ public final class Vault {
                 produce: { current in
                     var base = contents
                     if let current {
-                        let currentChecksum = Self.checksum(of: current)
-                        if currentChecksum != checksumOnDisk {
+                        // Another process saved: a new snapshot, or records after this one.
+                        if Self.checksum(of: current) != checksumOnDisk || current.count != journal.fileSize {
                             guard replayIfChanged else {
                                 throw VaultError.conflict(
                                     path: path, reason: "another process saved it meanwhile; try again")
@@ -454,7 +494,9 @@ public final class Vault {
         if let merged { contents = merged }
         pending = []
         header = written
-        checksumOnDisk = Array(try header.serialized()[VaultHeader.checksumOffset...])
+        let checksum = try header.checksum
+        checksumOnDisk = checksum
+        journal = VaultJournal.start(header: header, checksum: checksum)
     }
 
     /// The file another process saved, with this vault's changes replayed onto it (see
@@ -495,12 +537,15 @@ public final class Vault {
     }
 
     /// Whether the file is the one this vault was read from or last saved: its header's checksum
-    /// tells, without reading the rest. Changes nothing (readers side by side may ask).
+    /// and its size tell (a new snapshot changes the one, a record appended the other), without
+    /// reading the rest. Changes nothing (readers side by side may ask).
     public func isCurrentWithFile() throws -> Bool {
         guard let start = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else {
             throw VaultError.notFound(path: path)
         }
-        return Self.checksum(of: start) == checksumOnDisk
+        guard Self.checksum(of: start) == checksumOnDisk else { return false }
+        let size = try VaultError.during("reading", of: path) { try FileSystem.status(path).size }
+        return size == journal.fileSize
     }
 
     /// Drops every change not saved and re-reads the file: after a save that failed, so that
@@ -512,7 +557,9 @@ public final class Vault {
     private func reload(from file: [UInt8]) throws {
         let theirs = try file.withUnsafeBytes { try VaultHeader.parse($0, path: path) }
         try requireSameKeys(theirs)
-        contents = try VaultFormat.decrypt(file, header: theirs, dataKey: dataKey, path: path)
+        let opened = try VaultFormat.open(file, header: theirs, dataKey: dataKey, path: path)
+        contents = opened.contents
+        journal = opened.journal
         header = theirs
         checksumOnDisk = Self.checksum(of: file)
         pending = []

@@ -58,6 +58,23 @@ public enum VaultStorage {
         return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: info.size) }
     }
 
+    /// The vault file's header and which version of the vault it holds (the journal records after
+    /// the snapshot counted from the end of the file, `VaultJournal.lastSequence`), without the key:
+    /// what the rollback check of a file it did not open compares. A torn or damaged end counts
+    /// the records as none, so the check stays quiet rather than warn wrongly.
+    public static func loadVersion(_ path: String) throws -> (header: VaultHeader, version: VaultVersion) {
+        let header = try loadHeader(path)
+        guard header.isJournaled else { return (header, VaultVersion(generation: header.generation)) }
+        let opened: (FileDescriptor, FileStatus)?
+        do { opened = try RegularFile.openIfPresent(path) } catch { throw VaultError(error) }
+        guard let (fd, info) = opened else { throw VaultError.notFound(path: path) }
+        defer { fd.close() }
+        let changes = VaultJournal.lastSequence(size: info.size, header: header) { offset, count in
+            try? fd.readBytes(count: count, at: offset)
+        }
+        return (header, VaultVersion(generation: header.generation, changes: changes ?? 0))
+    }
+
     /// Refuses, without opening it, a vault path where nothing is (`notFound`) or something that
     /// is not a regular file after links (`notAFile`): what commands check before asking for a
     /// master password nobody could use.
@@ -118,6 +135,71 @@ public enum VaultStorage {
             throw error
         }
         try AtomicFile.syncDirectory(of: target)
+    }
+
+    /// The append protocol (`VaultJournal`): one record's `frame` written after the journal's
+    /// end `position`, when the file is still the one that position describes. Returns false,
+    /// having written nothing, when it is not (another process saved a snapshot, whose header
+    /// checksum is not `snapshot`, or appended a record): the caller then saves a whole snapshot,
+    /// replaying its changes onto the newer file.
+    ///
+    ///  1. Resolve links and take the save lock, as a whole save does (the same lock: an append
+    ///     and a save never interleave).
+    ///  2. Compare the file's header checksum with `snapshot`, and its size with the journal's end.
+    ///     Bytes past the end that do not hold a whole frame are a torn record (a writer killed
+    ///     mid-append, or a power cut): cut off. A whole frame there is another writer's record.
+    ///  3. Write the frame at the end (pwrite: the offset is ours, never O_APPEND's "wherever the
+    ///     end is now") and fdatasync, which makes the data and the new size durable.
+    ///  4. Read the frame back, compare it byte for byte, and let `verify` open it.
+    ///  5. Only then is the change acknowledged. Any failure in 3 or 4 cuts the file back to where
+    ///     it was (and syncs that) and throws a failure that leaves the vault unchanged (exit 74).
+    ///     An fdatasync that fails with EIO may have lost the frame's pages or not: the cut makes
+    ///     the file say "not written" either way.
+    public static func append(
+        _ frame: [UInt8], to path: String, after position: JournalPosition, snapshot: [UInt8], lockHeld: Bool,
+        verify: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Bool {
+        let target = try resolveLinks(path)
+        let lock = lockHeld ? nil : try FileLock(path: target + ".lock")
+        defer { lock?.release() }
+        let fd = try VaultError.during("opening", of: target) {
+            try FileDescriptor.open(target, [.readWrite, .nonBlocking, .noControllingTerminal])
+        }
+        defer { fd.close() }
+        let info = try VaultError.during("reading", of: target) { try fd.status() }
+        try StoredFile.require(info, path: target)
+        let start = try VaultError.during("reading", of: target) {
+            try fd.readBytes(count: VaultHeader.byteCount, at: 0)
+        }
+        guard start.count == VaultHeader.byteCount,
+            Array(start[VaultHeader.checksumOffset...]) == snapshot, info.size >= position.end
+        else { return false }
+        if info.size > position.end {
+            let next = try VaultError.during("reading", of: target) { try fd.readBytes(count: 4, at: position.end) }
+            let length = next.count == 4 ? Int(next.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) : 0
+            if length >= VaultJournal.sealedOverhead, position.end + VaultJournal.frameOverhead + length <= info.size {
+                return false  // another writer's whole record
+            }
+            try VaultError.during("cutting off a torn record of", of: target) { try fd.truncate(to: position.end) }
+        }
+        do {
+            try frame.withUnsafeBytes { bytes in
+                try VaultError.during("appending to", of: target) { try fd.writeAll(bytes, at: position.end) }
+            }
+            try VaultError.during("syncing", of: target) { try fd.syncData() }
+            let readBack = try VaultError.during("reading back", of: target) {
+                try fd.readBytes(count: frame.count + 1, at: position.end)
+            }
+            guard readBack == frame else {
+                throw VaultError.io(path: target, operation: "verifying", errno: SystemError.inputOutput.code)
+            }
+            try readBack.withUnsafeBytes { try verify($0) }
+        } catch {
+            try? fd.truncate(to: position.end)
+            try? fd.syncData()
+            throw error
+        }
+        return true
     }
 
     /// Runs `body` holding the vault's save lock (the flock that step 1 takes), so that no save

@@ -88,8 +88,11 @@ public final class VaultKeyring {
         guard let key = held.first(where: { $0.opens(header) }) else {
             throw ReconcileRefusal.keyNotHeld(path: "the merged vault")
         }
+        // The version and flags stay the header's: the data key is wrapped bound to them, and a
+        // keyring holds no key-encryption key to wrap it again (stamping the current version here
+        // made a merge of an older copy unopenable). An older copy's version comes up to date at
+        // the vault's next unlock and save (`VaultFormat.unlock`).
         var written = header
-        written.minorVersion = VaultHeader.currentMinorVersion
         return try VaultFormat.seal(contents, header: &written, dataKey: key.dataKey)
     }
 }

@@ -1,0 +1,101 @@
+import FoundationEssentials
+import ServiceMatching
+import VaultCrypto
+
+/// One change as a journal record holds it (`VaultJournal`): the state it left, not the steps
+/// it took. Every credential the change touched is written whole, as it is after the change, a
+/// removed one as its tombstone, and the equivalent domains when they changed; replaying puts
+/// those in place. A state is idempotent and needs no closure to be stored (an edit is a closure
+/// in `VaultChange`), and a record is as large as the credentials it touched, never the vault.
+enum JournalRecord {
+    /// What `changes` touched, as they are in `contents` now.
+    struct Touched {
+        var ids: Set<UUID> = []
+        var equivalents = false
+
+        init(_ changes: [VaultChange]) {
+            for change in changes {
+                switch change {
+                case .add(let credential): ids.insert(credential.id)
+                case .update(let id, _, _), .replaceSecret(let id, _, _), .remove(let id, _),
+                    .setOneTimeKey(let id, _, _), .setField(let id, _, _, _):
+                    ids.insert(id)
+                case .equivalents: equivalents = true
+                }
+            }
+        }
+    }
+
+    /// The record's plaintext for `touched` in `contents`.
+    static func encode(_ touched: Touched, in contents: VaultContents) throws -> SecureBytes {
+        let credentials = contents.credentials
+        let present = credentials.indices.filter { touched.ids.contains(credentials[$0].id) }.map { credentials[$0] }
+        let removed = contents.tombstones.filter { touched.ids.contains($0.id) }
+        let change = VaultContents(
+            credentials: present, tombstones: removed,
+            equivalents: touched.equivalents ? contents.equivalents : EquivalentDomains(), secrets: contents.secrets)
+        return try PayloadCodec.encode(change, reservingBefore: 0, after: 0, padding: .record)
+    }
+
+    /// Records replayed onto a snapshot's contents. The credentials are looked up by id in a
+    /// table built at the first record (a vault with no journal pays nothing), and the removed
+    /// ones are dropped at the end, so that a long journal replays in one pass over the vault.
+    struct Replay {
+        private var credentials: [Credential]
+        private var removed: Set<Int> = []
+        private var tombstones: [Tombstone]
+        private var equivalents: EquivalentDomains
+        private let secrets: SecretArena
+        private var positions: [UUID: Int] = [:]
+        private var tombstonePositions: [UUID: Int] = [:]
+        private var indexed = false
+        private let path: String
+
+        init(onto contents: VaultContents, path: String) {
+            credentials = contents.credentials
+            tombstones = contents.tombstones
+            equivalents = contents.equivalents
+            secrets = contents.secrets
+            self.path = path
+        }
+
+        /// Puts in place what the record `plaintext` holds.
+        mutating func apply(_ plaintext: consuming SecureBytes) throws {
+            let record = try PayloadCodec.decodeRecords(plaintext, path: path)
+            if !indexed { index() }
+            for credential in record.credentials {
+                let moved = try credential.copyingSecrets(from: record.secrets, into: secrets)
+                if let position = positions[credential.id] {
+                    credentials[position] = moved
+                } else {
+                    positions[credential.id] = credentials.count
+                    credentials.append(moved)
+                }
+            }
+            for tombstone in record.tombstones {
+                if let position = positions.removeValue(forKey: tombstone.id) { removed.insert(position) }
+                if let position = tombstonePositions[tombstone.id] {
+                    tombstones[position] = tombstone
+                } else {
+                    tombstonePositions[tombstone.id] = tombstones.count
+                    tombstones.append(tombstone)
+                }
+            }
+            if let changed = record.equivalents { equivalents = changed }
+        }
+
+        private mutating func index() {
+            for position in credentials.indices { positions[credentials[position].id] = position }
+            for position in tombstones.indices { tombstonePositions[tombstones[position].id] = position }
+            indexed = true
+        }
+
+        /// The contents with every record applied.
+        func finish() -> VaultContents {
+            VaultContents(
+                credentials: removed.isEmpty
+                    ? credentials : credentials.indices.filter { !removed.contains($0) }.map { credentials[$0] },
+                tombstones: tombstones, equivalents: equivalents, secrets: secrets)
+        }
+    }
+}
