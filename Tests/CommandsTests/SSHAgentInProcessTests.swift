@@ -400,12 +400,12 @@ struct SSHAgentInProcessTests {
     )
     func oneSave() throws {
         let fixture = try CommandFixture()
-        let before = try fixture.vault().header.generation
+        let before = try fixture.vault().version
         try fixture.run(typing: CommandFixture.unlock) {
             try GenerateSSHKey(title: "one save", hosts: ["example.org"], confirm: .never).run(in: $0)
         }
         let vault = try fixture.vault()
-        #expect(vault.header.generation == before + 1)
+        #expect(vault.version == VaultVersion(generation: before.generation, changes: before.changes + 1))
         #expect(vault.contents.credentials.first { $0.title == "one save" }?.kind == .sshKey)
 
         var withSecret = CredentialChange.Edits()

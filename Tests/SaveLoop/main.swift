@@ -10,8 +10,9 @@
 // report. Every line is written with one write(2) to stdout, so a line the reader sees complete
 // describes a save that has finished (rename and directory fsync included):
 //
-//     open <generation> <count>      after opening, before the first save
-//     saved <generation> <count>     after each save
+//     open <generation> <records> <count>     after opening, before the first save
+//     saved <generation> <records> <count>    after each save
+// (the version: the snapshot's generation and the journal records after it)
 //
 // `--kek-cache FILE` keeps the key-encryption key that Argon2id derives for this vault's salt in
 // FILE, so that restarting the loop (once per kill) does not pay ~65 ms of key derivation every
@@ -158,7 +159,7 @@ do {
 } catch {
     fail(2, "\(error)")
 }
-report("open \(vault.header.generation) \(vault.contents.credentials.count)")
+report("open \(vault.version.generation) \(vault.version.changes) \(vault.contents.credentials.count)")
 
 while true {
     let index = vault.contents.credentials.count
@@ -169,5 +170,5 @@ while true {
     } catch {
         fail(3, "\(error)")
     }
-    report("saved \(vault.header.generation) \(vault.contents.credentials.count)")
+    report("saved \(vault.version.generation) \(vault.version.changes) \(vault.contents.credentials.count)")
 }

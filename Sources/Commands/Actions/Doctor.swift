@@ -64,7 +64,7 @@ public struct Doctor {
         for copy in Self.conflictCopies(of: vault) {
             guard let (other, otherVersion) = try? VaultStorage.loadVersion(copy), other.vaultID == header.vaultID
             else { continue }
-            if merged.contains(other) {
+            if merged.contains(other, at: otherVersion) {
                 findings.append(
                     Finding(
                         message: "\(copy) is a conflict copy already merged into the vault; it can be deleted",

@@ -59,7 +59,7 @@ public struct MergeVaults {
                 summary = try VaultFileReconcile.reconcile(copy: other, into: vault, keyring: keyring)
                 context.rememberSaved(try VaultStorage.loadHeader(vault))
             }
-            Self.rememberMerged(copyHeader, context)
+            Self.rememberMerged(copyHeader, at: copyVersion, context)
         }
         if files == .copy(theirs) {
             context.streams.say("pwtui: merged \(theirs): \(summary); \(theirs) can be deleted now")
@@ -77,9 +77,12 @@ public struct MergeVaults {
     /// without one, this copy's password is asked for too.
     static func driver(base: String, ours: String, theirs: String, _ context: CommandContext) throws -> ReconcileSummary
     {
-        let ourHeader = try VaultStorage.loadHeader(ours)
-        let theirHeader = try VaultStorage.loadHeader(theirs)
-        warnOfReplays(base: try? VaultStorage.loadHeader(base), ours: ourHeader, theirs: theirHeader, context)
+        let (ourHeader, ourVersion) = try VaultStorage.loadVersion(ours)
+        let (theirHeader, theirVersion) = try VaultStorage.loadVersion(theirs)
+        warnOfReplays(
+            base: try? VaultStorage.loadVersion(base), ours: (ourHeader, ourVersion),
+            theirs: (theirHeader, theirVersion),
+            context)
         guard !VaultKeyring.sameKey(ourHeader, theirHeader), ourHeader.vaultID == theirHeader.vaultID else {
             if let answer = try VaultAccess.ask(.mergeFiles(base: base, ours: ours, theirs: theirs), in: context) {
                 return try summary(of: answer.body)
@@ -126,15 +129,18 @@ public struct MergeVaults {
     /// A side older than the copy both started from was replayed (a backup restored and
     /// committed): the merge takes none of its older values (`VaultReconcile.replays`), and the
     /// person hears of it.
-    static func warnOfReplays(base: VaultHeader?, ours: VaultHeader, theirs: VaultHeader, _ context: CommandContext) {
-        for (header, name) in [
+    static func warnOfReplays(
+        base: (header: VaultHeader, version: VaultVersion)?, ours: (header: VaultHeader, version: VaultVersion),
+        theirs: (header: VaultHeader, version: VaultVersion), _ context: CommandContext
+    ) {
+        for (copy, name) in [
             (ours, "this machine's copy of the vault"),
             (theirs, "the other machine's copy of the vault (the commit merged in)"),
         ] {
-            guard let base, base.vaultID == header.vaultID, header.generation < base.generation else { continue }
+            guard let base, base.header.vaultID == copy.header.vaultID, copy.version < base.version else { continue }
             context.streams.say(
-                "pwtui: warning: \(name) is generation \(header.generation), older than the copy both sides started from "
-                    + "(generation \(base.generation)): a restored backup or a replayed file, committed as a change. Its older values "
+                "pwtui: warning: \(name) is \(copy.version), older than the copy both sides started from "
+                    + "(\(base.version)): a restored backup or a replayed file, committed as a change. Its older values "
                     + "are not taken; what changed since stays. If it was meant to undo changes, make them again after the merge."
             )
         }
@@ -144,9 +150,9 @@ public struct MergeVaults {
     }
 
     /// `doctor` stops asking for a copy once it is merged; never fatal: it is only a reminder.
-    static func rememberMerged(_ header: VaultHeader, _ context: CommandContext) {
+    static func rememberMerged(_ header: VaultHeader, at version: VaultVersion, _ context: CommandContext) {
         var merged = MergedCopies.load(from: context.paths.mergedCopiesFile)
-        merged.insert(header)
+        merged.insert(header, at: version)
         try? merged.save(to: context.paths.mergedCopiesFile)
     }
 

@@ -2,25 +2,32 @@ import FoundationEssentials
 import Platform
 import UnicodeText
 
-/// The conflict copies this machine has merged into a vault, each known by its vault id and the
-/// nonce of its payload: a save draws a new nonce, so the pair names that exact file, and a copy
-/// a sync service writes again later (with other contents) is not taken for one already merged.
+/// The conflict copies this machine has merged into a vault, each known by its vault id, the
+/// nonce of its payload and the journal records after it: a snapshot draws a new nonce and an
+/// append adds a record, so the three name that exact file, and a copy a sync service writes
+/// again later (with other contents) is not taken for one already merged.
 /// `doctor` then says a merged copy can be deleted, instead of asking to merge it again.
 ///
 /// Local state (`$XDG_STATE_HOME/pwtui/merged-copies`, never synced), one `<vault id> <nonce>`
-/// line per copy in hex; a missing or damaged file only forgets, and `doctor` asks again.
+/// line per copy in hex, the nonce followed by `+<records>` when the copy has journal records; a
+/// missing or damaged file only forgets, and `doctor` asks again.
 public struct MergedCopies: Equatable, Sendable {
     private var copies: Set<String> = []
 
     public init() {}
 
-    static func key(_ header: VaultHeader) -> String {
+    static func key(_ header: VaultHeader, _ version: VaultVersion) -> String {
         Hex.string(header.vaultID) + " " + Hex.string(header.payloadNonce)
+            + (version.changes == 0 ? "" : "+\(version.changes)")
     }
 
-    public func contains(_ header: VaultHeader) -> Bool { copies.contains(Self.key(header)) }
+    public func contains(_ header: VaultHeader, at version: VaultVersion) -> Bool {
+        copies.contains(Self.key(header, version))
+    }
 
-    public mutating func insert(_ header: VaultHeader) { copies.insert(Self.key(header)) }
+    public mutating func insert(_ header: VaultHeader, at version: VaultVersion) {
+        copies.insert(Self.key(header, version))
+    }
 
     public static func load(from path: String) -> MergedCopies {
         var merged = MergedCopies()

@@ -162,6 +162,8 @@ public enum VaultStorage {
         let target = try resolveLinks(path)
         let lock = lockHeld ? nil : try FileLock(path: target + ".lock")
         defer { lock?.release() }
+        // What a killed snapshot writer left, removed under the lock as a snapshot's save does.
+        AtomicFile.removeStaleTemporaries(of: target)
         let fd = try VaultError.during("opening", of: target) {
             try FileDescriptor.open(target, [.readWrite, .nonBlocking, .noControllingTerminal])
         }
