@@ -71,6 +71,9 @@ struct IdentityStoreDamageTests {
     func tamperedStoreIsNotTrusted() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s"))
         let path = try storePath(sandbox)
+        // The add that made alice went to the store's journal: an unlock writes the store whole.
+        try FileManager.default.removeItem(atPath: path)
+        try #require(try sandbox.pwtui(["list"]).exitCode == 0)
         let good = try #require(readBytes(path))
         // "alice" → "mallo": the same length, so the file still parses; only the MAC can tell.
         let name = Array("alice".utf8)
@@ -126,7 +129,9 @@ struct IdentityStoreDamageTests {
         // Which rename puts the store in place: a first add, traced, tells (strace cannot pick a
         // rename by its path). In a second add that rename is held back 20 s, in which the writer
         // is killed with its temporary complete on disk.
+        // An add follows the store through its journal; without a store it writes one whole.
         let log = sandbox.scratch + "/rename.log"
+        try FileManager.default.removeItem(atPath: path)
         let traced = try tracedAdd(
             sandbox, "first.example", strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=rename"]
         )
@@ -137,6 +142,7 @@ struct IdentityStoreDamageTests {
         }
         let storeName = (path as NSString).lastPathComponent
         let storeRename = try #require(renames.firstIndex { $0.hasSuffix("/\(storeName)\") = 0") }, "\(renames)")
+        try FileManager.default.removeItem(atPath: path)
         let child = try tracedAdd(
             sandbox, "killed.example",
             strace: [
@@ -159,6 +165,8 @@ struct IdentityStoreDamageTests {
     func writtenDurably() throws {
         let sandbox = try Sandbox.withVault()
         let log = sandbox.scratch + "/strace.log"
+        // Without a store, the add writes one whole (otherwise it appends to its journal).
+        try FileManager.default.removeItem(atPath: try storePath(sandbox))
         let add = try tracedAdd(
             sandbox, "github.com",
             strace: ["-f", "-s", "4096", "-o", log, "-e", "trace=openat,fsync,rename,renameat,renameat2,close"]

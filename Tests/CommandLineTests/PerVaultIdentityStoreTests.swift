@@ -11,7 +11,9 @@ extension Sandbox {
     func identityStoreFiles() -> [String] {
         let directory = root + "/xdg/state/pwtui/identities"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".key") }.sorted().map { directory + "/" + $0 }
+        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".key") && !$0.hasSuffix(".journal") }.sorted().map {
+            directory + "/" + $0
+        }
     }
 }
 

@@ -14,7 +14,7 @@ struct PerVaultIdentityStoreInProcessTests {
     static func storeFiles(_ fixture: CommandFixture) -> [String] {
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: fixture.root + "/state/pwtui/identities")) ?? []
-        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".key") }
+        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".key") && !$0.hasSuffix(".journal") }
     }
 
     /// `suggest SERVICE --format json [--vault VAULT]` with no terminal: the usernames, or nil when it failed.

@@ -8,26 +8,8 @@ import VaultCrypto
 /// those in place. A state is idempotent and needs no closure to be stored (an edit is a closure
 /// in `VaultChange`), and a record is as large as the credentials it touched, never the vault.
 enum JournalRecord {
-    /// What `changes` touched, as they are in `contents` now.
-    struct Touched {
-        var ids: Set<UUID> = []
-        var equivalents = false
-
-        init(_ changes: [VaultChange]) {
-            for change in changes {
-                switch change {
-                case .add(let credential): ids.insert(credential.id)
-                case .update(let id, _, _), .replaceSecret(let id, _, _), .remove(let id, _),
-                    .setOneTimeKey(let id, _, _), .setField(let id, _, _, _):
-                    ids.insert(id)
-                case .equivalents: equivalents = true
-                }
-            }
-        }
-    }
-
     /// The record's plaintext for `touched` in `contents`.
-    static func encode(_ touched: Touched, in contents: VaultContents) throws -> SecureBytes {
+    static func encode(_ touched: AppendedChange, in contents: VaultContents) throws -> SecureBytes {
         let credentials = contents.credentials
         let present = credentials.indices.filter { touched.ids.contains(credentials[$0].id) }.map { credentials[$0] }
         let removed = contents.tombstones.filter { touched.ids.contains($0.id) }

@@ -92,11 +92,11 @@ public struct IdentityStore: Equatable, Sendable {
 
     public private(set) var vaultID: [UInt8]
     /// The version of the vault it mirrors.
-    public private(set) var version: VaultVersion
-    public private(set) var identities: [Identity]
-    public private(set) var equivalents: EquivalentDomains
+    public internal(set) var version: VaultVersion
+    public internal(set) var identities: [Identity]
+    public internal(set) var equivalents: EquivalentDomains
     /// The SSH keys' public halves, for the agent to list while locked (`SSHPublicKey`).
-    public private(set) var sshKeys: [SSHPublicKey]
+    public internal(set) var sshKeys: [SSHPublicKey]
     /// False when loaded with a filter: only some identities are here.
     public private(set) var isComplete = true
 
@@ -147,11 +147,11 @@ public struct IdentityStore: Equatable, Sendable {
 
     // MARK: File
 
-    private static let magic = Array("PWIS".utf8)
+    static let magic = Array("PWIS".utf8)
     /// 5: each identity's item kind (a note, a card, an identity) after its one-time parameters.
     /// 6: the SSH keys' public halves after the identities. 7: the journal records after the
     /// generation.
-    private static let format: UInt8 = 7
+    static let format: UInt8 = 7
     private static let keyByteCount = 32
 
     /// Why a store on disk is not used: it is rebuilt at the next unlock.
@@ -184,80 +184,60 @@ public struct IdentityStore: Equatable, Sendable {
         guard file.count > BLAKE2b.digestByteCount else { throw damage("too short") }
         let body = Array(file.dropLast(BLAKE2b.digestByteCount))
         let tag = Array(file.suffix(BLAKE2b.digestByteCount))
+        let key = try authenticated(body, tag: tag, path: path)
+        let store: IdentityStore
         do {
-            guard let key = try readKey(beside: path) else { throw damage("its key file is missing") }
-            let expected = try cryptoCall { () throws(VaultCryptoError) in try BLAKE2b.mac(body, key: key) }
-            guard BLAKE2b.digestsMatch(expected, tag) else { throw damage("it fails its integrity check") }
-        } catch let failure as Damage {
-            throw failure
-        } catch {
-            throw damage("\(error)")
-        }
-        do {
-            return try body.withUnsafeBytes { try decode($0, filter: filter) }
+            store = try body.withUnsafeBytes { try decode($0, filter: filter) }
         } catch {
             // Authentic but unreadable: written by another format of this store.
             throw damage("it is in a format this pwtui does not read")
         }
+        // The changes saved since the store was written whole (`IdentityStore.Change`). A filter
+        // is made from the store's equivalents, as the decode's was: a record that changes them
+        // only affects which identities a partial store (a ranking's) built.
+        do {
+            guard let journal = try StoredFile.readIfPresent(journalPath(of: path), limit: journalBound + 1) else {
+                return store
+            }
+            return store.applying(journal, tag: tag, key: key, filter: filter?(store.equivalents))
+        } catch {
+            return store  // an unreadable journal leaves the store older than the vault: rebuilt
+        }
     }
 
-    private struct Malformed: Error {}
+    /// The store's key, once `body` is shown to be what it wrote (its MAC is `tag`).
+    private static func authenticated(_ body: [UInt8], tag: [UInt8], path: String) throws(Damage) -> SecureBytes {
+        func damage(_ reason: String) -> Damage { Damage(path: path, reason: reason) }
+        let found: SecureBytes?
+        do { found = try readKey(beside: path) } catch { throw damage("\(error)") }
+        guard let key = found else { throw damage("its key file is missing") }
+        let expected: [UInt8]
+        do {
+            expected = try cryptoCall { () throws(VaultCryptoError) in try BLAKE2b.mac(body, key: key) }
+        } catch {
+            throw damage("\(error)")
+        }
+        guard BLAKE2b.digestsMatch(expected, tag) else { throw damage("it fails its integrity check") }
+        return key
+    }
 
     package static func decode(_ bytes: UnsafeRawBufferPointer, filter makeFilter: ((EquivalentDomains) -> HostFilter)?)
         throws -> IdentityStore
     {
-        var cursor = ByteCursor(bytes: bytes) { _ in Malformed() }
-        guard try cursor.take(4).elementsEqual(magic), try cursor.u8() == format else { throw Malformed() }
-        let vaultID = Array(try cursor.take(Int(try cursor.u8())))
-        let version = VaultVersion(generation: try cursor.u64(), changes: try cursor.u64())
-        func raw() throws -> UnsafeRawBufferPointer { try cursor.take(Int(try cursor.u32())) }
-        func text(_ bytes: UnsafeRawBufferPointer) throws -> String {
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw Malformed() }
-            return text
+        var reader = IdentityStoreReader(bytes)
+        guard try reader.cursor.take(4).elementsEqual(magic), try reader.cursor.u8() == format else {
+            throw IdentityStoreReader.Malformed()
         }
-        /// A count of things that take at least a byte each cannot exceed what is left.
-        func count() throws -> Int {
-            let count = Int(try cursor.u32())
-            guard count <= cursor.end - cursor.position else { throw Malformed() }
-            return count
-        }
-        var groups: [[String]] = []
-        for _ in 0 ..< (try count()) { groups.append(try (0 ..< (try count())).map { _ in try text(try raw()) }) }
-        let equivalents = EquivalentDomains(groups: groups)
+        let vaultID = Array(try reader.cursor.take(Int(try reader.cursor.u8())))
+        let version = VaultVersion(generation: try reader.cursor.u64(), changes: try reader.cursor.u64())
+        let equivalents = EquivalentDomains(groups: try reader.groups())
         let filter = makeFilter?(equivalents)
         var identities: [Identity] = []
-        var services: [(text: UnsafeRawBufferPointer, host: UnsafeRawBufferPointer)] = []
-        for _ in 0 ..< (try count()) {
-            let id = try cursor.uuid()
-            let title = try raw()
-            let username = try raw()
-            let rank = Int32(bitPattern: try cursor.u32())
-            var oneTime: OneTimeParameters?
-            if try cursor.u8() == 1 {
-                guard let algorithm = HMAC.Algorithm(rawValue: try cursor.u8()) else { throw Malformed() }
-                oneTime = OneTimeParameters(
-                    algorithm: algorithm, digits: Int(try cursor.u8()), period: Int(try cursor.u32()))
-                guard oneTime?.isValid == true else { throw Malformed() }
-            }
-            guard let kind = ItemKind(rawValue: try cursor.u8()) else { throw Malformed() }
-            services.removeAll(keepingCapacity: true)
-            for _ in 0 ..< (try count()) { services.append((try raw(), try raw())) }
-            if let filter, !services.contains(where: { filter.mayMatch(host: $0.host) }) { continue }
-            identities.append(
-                Identity(
-                    id: id, title: try text(title), username: try text(username),
-                    services: try services.map { try text($0.text) },
-                    hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime, kind: kind))
+        for _ in 0 ..< (try reader.count()) {
+            if let identity = try reader.identity(filter: filter) { identities.append(identity) }
         }
-        var sshKeys: [SSHPublicKey] = []
-        for _ in 0 ..< (try count()) {
-            let id = try cursor.uuid()
-            let title = try text(try raw())
-            let blob = Array(try raw())
-            let hosts = try (0 ..< (try count())).map { _ in try text(try raw()) }
-            sshKeys.append(SSHPublicKey(id: id, title: title, keyBlob: blob, hosts: hosts))
-        }
-        guard cursor.isAtEnd else { throw Malformed() }
+        let sshKeys = try (0 ..< (try reader.count())).map { _ in try reader.sshKey() }
+        guard reader.cursor.isAtEnd else { throw IdentityStoreReader.Malformed() }
         return IdentityStore(
             vaultID: vaultID, version: version, identities: identities,
             equivalents: equivalents, sshKeys: sshKeys, isComplete: filter == nil)
@@ -277,52 +257,18 @@ public struct IdentityStore: Equatable, Sendable {
 
     public func save(to path: String) throws {
         guard isComplete else { throw VaultError.invalidRequest("a filtered identity store cannot be saved") }
-        var bytes = Self.magic + [Self.format, UInt8(vaultID.count)] + vaultID
-        func append<Integer: FixedWidthInteger>(_ value: Integer) {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-        }
-        func append(_ text: String) {
-            append(UInt32(text.utf8.count))
-            bytes.append(contentsOf: text.utf8)
-        }
-        func append(_ texts: [String]) {
-            append(UInt32(texts.count))
-            texts.forEach(append)
-        }
-        append(version.generation)
-        append(version.changes)
-        append(UInt32(equivalents.groups.count))
-        equivalents.groups.forEach(append)
-        append(UInt32(identities.count))
-        for identity in identities {
-            withUnsafeBytes(of: identity.id.uuid) { bytes.append(contentsOf: $0) }
-            append(identity.title)
-            append(identity.username)
-            append(UInt32(bitPattern: identity.rank))
-            if let oneTime = identity.oneTime {
-                bytes += [1, oneTime.algorithm.rawValue, UInt8(oneTime.digits)]
-                append(UInt32(oneTime.period))
-            } else {
-                bytes.append(0)
-            }
-            bytes.append(identity.kind.rawValue)
-            append(UInt32(identity.services.count))
-            for (text, host) in zip(identity.services, identity.hosts) {
-                append(text)
-                append(host)
-            }
-        }
-        append(UInt32(sshKeys.count))
-        for sshKey in sshKeys {
-            withUnsafeBytes(of: sshKey.id.uuid) { bytes.append(contentsOf: $0) }
-            append(sshKey.title)
-            append(UInt32(sshKey.keyBlob.count))
-            bytes += sshKey.keyBlob
-            append(sshKey.hosts)
-        }
+        var writer = IdentityStoreWriter(bytes: Self.magic + [Self.format, UInt8(vaultID.count)] + vaultID)
+        writer.integer(version.generation)
+        writer.integer(version.changes)
+        writer.groups(equivalents.groups)
+        writer.integer(UInt32(identities.count))
+        for identity in identities { writer.identity(identity) }
+        writer.integer(UInt32(sshKeys.count))
+        for sshKey in sshKeys { writer.sshKey(sshKey) }
+        var bytes = writer.bytes
         let key = try Self.readKey(beside: path) ?? Self.makeKey(beside: path)
         bytes += try cryptoCall { () throws(VaultCryptoError) in try BLAKE2b.mac(bytes, key: key) }
-        try AtomicFile.write(Data(bytes), to: path)
+        try AtomicFile.write(Data(bytes), to: path, replacing: Self.journalPath(of: path))
     }
 
     /// Removes the store and its key: no such file exists at all then.
@@ -340,7 +286,7 @@ public struct IdentityStore: Equatable, Sendable {
 
     /// The MAC key; nil when there is no key file or it is not one (then a new key replaces it,
     /// and every store written under the old one stops verifying: rebuilt, as it should be).
-    private static func readKey(beside path: String) throws -> SecureBytes? {
+    static func readKey(beside path: String) throws -> SecureBytes? {
         guard var bytes = try? StoredFile.readIfPresent(keyPath(beside: path), prefix: keyByteCount + 1),
             bytes.count == keyByteCount
         else { return nil }

@@ -27,6 +27,10 @@ public final class Vault {
     /// Where the file's journal ends (`VaultJournal`): what the next change is appended after.
     public private(set) var journal: JournalPosition
 
+    /// What the last save appended to the journal; nil when it wrote a snapshot (or nothing was
+    /// saved yet): what the identity store follows incrementally.
+    public private(set) var lastAppended: AppendedChange?
+
     /// Which version of the vault this is, as last read or written.
     public var version: VaultVersion { VaultVersion(generation: header.generation, changes: journal.sequence) }
     /// The changes made since `contents` matched the file, for a merge at save time.
@@ -391,7 +395,8 @@ public final class Vault {
         else { return false }
         let snapshotEnd = VaultJournal.snapshotEnd(of: header)
         let bound = max(Self.journalFloor, (snapshotEnd - VaultHeader.byteCount) / Self.compactionShare)
-        let record = try JournalRecord.encode(JournalRecord.Touched(pending), in: contents)
+        let change = AppendedChange(pending, after: version)
+        let record = try JournalRecord.encode(change, in: contents)
         guard
             journal.end - snapshotEnd + VaultJournal.frameOverhead + VaultJournal.sealedOverhead + record.count
                 <= bound
@@ -409,6 +414,7 @@ public final class Vault {
         guard appended else { return false }
         journal = next
         pending = []
+        lastAppended = change
         return true
     }
 
@@ -497,6 +503,7 @@ public final class Vault {
         let checksum = try header.checksum
         checksumOnDisk = checksum
         journal = VaultJournal.start(header: header, checksum: checksum)
+        lastAppended = nil
     }
 
     /// The file another process saved, with this vault's changes replayed onto it (see
@@ -563,6 +570,7 @@ public final class Vault {
         header = theirs
         checksumOnDisk = Self.checksum(of: file)
         pending = []
+        lastAppended = nil
     }
 
     static func checksum(of file: [UInt8]) -> [UInt8]? {

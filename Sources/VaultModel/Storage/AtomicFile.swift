@@ -20,18 +20,33 @@ public enum AtomicFile {
     /// whose loss in a power cut costs nothing (the use history, written on every answer).
     /// `keepExisting`: when it accepts the file already there, that file stays (under the lock,
     /// so of two processes creating a file at once, one writes it and both then read the same).
+    /// `replacing`: another file the new one makes obsolete (the identity store's journal),
+    /// removed under the same lock after the rename.
     public static func write(
         _ data: Data, to path: String, durable: Bool = true,
-        keepExisting: (([UInt8]) -> Bool)? = nil
+        keepExisting: (([UInt8]) -> Bool)? = nil, replacing obsolete: String? = nil
     ) throws {
-        try data.withUnsafeBytes { try write(bytes: $0, to: path, durable: durable, keepExisting: keepExisting) }
+        try data.withUnsafeBytes {
+            try write(bytes: $0, to: path, durable: durable, keepExisting: keepExisting, replacing: obsolete)
+        }
     }
 
     /// As above, from bytes that may live in protected memory (an export: every password).
     public static func write(
         bytes: UnsafeRawBufferPointer, to path: String, durable: Bool = true,
-        keepExisting: (([UInt8]) -> Bool)? = nil
+        keepExisting: (([UInt8]) -> Bool)? = nil, replacing obsolete: String? = nil
     ) throws {
+        try whileLocked(beside: path) { directoryFD in
+            try replace(path, with: bytes, durable: durable, keepExisting: keepExisting, directoryFD: directoryFD)
+            if let obsolete {
+                try VaultError.during("removing", of: obsolete) { try FileSystem.removeIfPresent(obsolete) }
+            }
+        }
+    }
+
+    /// Runs `body` holding the lock every writer of the small files in `path`'s directory takes
+    /// (an flock on the directory, created 0700 where missing), with the directory open.
+    static func whileLocked<T>(beside path: String, _ body: (FileDescriptor) throws -> T) throws -> T {
         let (directory, _) = split(path)
         try makeDirectories(directory)
         let directoryFD = try VaultError.during("opening directory", of: directory) {
@@ -39,6 +54,13 @@ public enum AtomicFile {
         }
         defer { directoryFD.close() }
         try FileLock.lock(directoryFD, path: directory)
+        return try body(directoryFD)
+    }
+
+    private static func replace(
+        _ path: String, with bytes: UnsafeRawBufferPointer, durable: Bool, keepExisting: (([UInt8]) -> Bool)?,
+        directoryFD: FileDescriptor
+    ) throws {
         removeStaleTemporaries(of: path)
         if let keepExisting, let existing = try? StoredFile.readIfPresent(path), keepExisting(existing) { return }
         let temporary = try writeTemporary(bytes, beside: path, sync: durable)
