@@ -135,6 +135,53 @@ if CommandLine.arguments.dropFirst().first == "profile-open" {
     exit(0)
 }
 
+// `pwtui-bench journal-open [COUNT]`: opening a vault whose journal is near its bound (issue
+// 37: no slower than opening the same contents as one snapshot), and appending one change, at
+// COUNT credentials (default 100,000). Both after the key derivation.
+if CommandLine.arguments.dropFirst().first == "journal-open" {
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100_000
+    let path = try makeVault(count)
+    let vault = try Vault.open(at: path, password: try secure("bench"), environment: environment)
+    var appends: [Double] = []
+    var index = 0
+    // Changes with long notes until the journal is nine tenths of what it may hold.
+    while true {
+        let snapshot = Int(vault.header.payloadLength)
+        let journal = vault.journal.end - VaultHeader.byteCount - snapshot
+        if journal > snapshot / 4 * 9 / 10 { break }
+        let generation = vault.header.generation
+        appends.append(
+            try milliseconds {
+                try vault.add(
+                    services: [try ServiceIdentifier("journal\(index).example")], username: "j",
+                    secret: try secure("journal-\(index)"), notes: String(repeating: "n", count: 4000))
+                try vault.save()
+            })
+        index += 1
+        if vault.header.generation != generation { appends.removeLast() }  // a compaction, not an append
+    }
+    let records = vault.journal.sequence
+    let journaled = "\(directory)/journaled.pwtui"
+    try FileManager.default.copyItem(atPath: path, toPath: journaled)
+    try vault.compact()
+    let whole = "\(directory)/whole.pwtui"
+    try FileManager.default.copyItem(atPath: path, toPath: whole)
+    func opening(_ file: String) throws -> [Double] {
+        _ = try Vault.open(at: file, password: try secure("bench"), environment: environment)
+        return try (0 ..< rounds).map { _ in
+            try milliseconds { _ = try Vault.open(at: file, password: try secure("bench"), environment: environment) }
+        }
+    }
+    let size = { (file: String) in
+        ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) / 1024
+    }
+    print("\(count) credentials + \(index) changes with 4 kB notes:")
+    print("  append one change (in process, fdatasync included): \(format(appends))")
+    print("  open snapshot + \(records) journal records (\(size(journaled)) KiB): \(format(try opening(journaled)))")
+    print("  open the same contents as one snapshot (\(size(whole)) KiB): \(format(try opening(whole)))")
+    exit(0)
+}
+
 // `pwtui-bench memory PATH` (run by the main benchmark as a fresh process): the peak memory of
 // opening PATH beyond the key derivation's own. The KDF runs first and its peak is then reset
 // through /proc/self/clear_refs, so what remains is the open itself.

@@ -369,7 +369,7 @@ public final class Vault {
     /// anything of its own was locked: the agent, whose turns must not wait for another
     /// process's save.
     public func save(lockHeld: Bool = false) throws {
-        if try appendToJournal(lockHeld: lockHeld) { return }
+        if try appendChanges(lockHeld: lockHeld) { return }
         try save(backup: .keepPrevious, lockHeld: lockHeld)
     }
 
@@ -386,21 +386,27 @@ public final class Vault {
     static let compactionShare = 4
     static let journalFloor = 64 * 1024
 
-    /// The pending changes appended to the journal as one record, when the file is still the one
-    /// this vault read or last wrote, in the current format, and the record leaves the journal
-    /// within its bound. False when a whole save must be done instead (nothing written then).
-    private func appendToJournal(lockHeld: Bool) throws -> Bool {
-        guard !pending.isEmpty, header.isCurrentFormat, header.minorVersion == VaultHeader.currentMinorVersion,
-            let onDisk = checksumOnDisk, try header.checksum == onDisk
-        else { return false }
+    /// The bytes the journal may still take before a save writes a snapshot instead; 0 when the
+    /// next save writes one anyway (a vault of an older format, or not yet saved).
+    public var journalRoom: Int {
+        guard header.isCurrentFormat, header.minorVersion == VaultHeader.currentMinorVersion,
+            let onDisk = checksumOnDisk, (try? header.checksum) == onDisk
+        else { return 0 }
         let snapshotEnd = VaultJournal.snapshotEnd(of: header)
         let bound = max(Self.journalFloor, (snapshotEnd - VaultHeader.byteCount) / Self.compactionShare)
+        return max(0, bound - (journal.end - snapshotEnd))
+    }
+
+    /// The pending changes appended to the journal as one record, when the file is still the one
+    /// this vault read or last wrote, in the current format, and the record leaves the journal
+    /// within its bound. False when a whole save must be done instead (nothing written then, the
+    /// changes still pending): `save` then writes a snapshot.
+    public func appendChanges(lockHeld: Bool = false) throws -> Bool {
+        let room = journalRoom
+        guard !pending.isEmpty, room > 0, let onDisk = checksumOnDisk else { return false }
         let change = AppendedChange(pending, after: version)
         let record = try JournalRecord.encode(change, in: contents)
-        guard
-            journal.end - snapshotEnd + VaultJournal.frameOverhead + VaultJournal.sealedOverhead + record.count
-                <= bound
-        else { return false }
+        guard VaultJournal.frameOverhead + VaultJournal.sealedOverhead + record.count <= room else { return false }
         let (frame, next) = try VaultJournal.seal(record, vaultID: header.vaultID, dataKey: dataKey, after: journal)
         let vaultID = header.vaultID
         let previous = journal.head

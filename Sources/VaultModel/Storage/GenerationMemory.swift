@@ -29,11 +29,14 @@ public struct GenerationMemory: Equatable, Sendable {
         return memory
     }
 
+    /// Written without fsync (rewritten on every save, so its syncs were a third of a journaled
+    /// change's): a power cut can only lose the latest versions seen, and the file then remembers
+    /// an older one, below the vault's: nothing is warned about that should not be.
     public func save(to path: String) throws {
         let text = highest.sorted { $0.key < $1.key }.map {
             "\($0.key) \($0.value.generation) \($0.value.changes)\n"
         }.joined()
-        try AtomicFile.write(Data(text.utf8), to: path)
+        try AtomicFile.write(Data(text.utf8), to: path, durable: false)
     }
 
     /// The higher version seen before, when `version` of `header`'s vault is older than it; nil
