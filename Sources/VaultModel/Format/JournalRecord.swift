@@ -10,9 +10,9 @@ import VaultCrypto
 enum JournalRecord {
     /// The record's plaintext for `touched` in `contents`.
     static func encode(_ touched: AppendedChange, in contents: VaultContents) throws -> SecureBytes {
-        let credentials = contents.credentials
-        let present = credentials.indices.filter { touched.ids.contains(credentials[$0].id) }.map { credentials[$0] }
-        let removed = contents.tombstones.filter { touched.ids.contains($0.id) }
+        let present = contents.positions(of: touched.ids).map { contents.credentials[$0] }
+        let gone = touched.ids.subtracting(present.map(\.id))
+        let removed = gone.isEmpty ? [] : contents.tombstones.filter { gone.contains($0.id) }
         let change = VaultContents(
             credentials: present, tombstones: removed,
             equivalents: touched.equivalents ? contents.equivalents : EquivalentDomains(), secrets: contents.secrets)

@@ -307,3 +307,64 @@ public struct IdentityStore: Equatable, Sendable {
         return key
     }
 }
+
+extension IdentityStoreWriter {
+    mutating func identity(_ identity: IdentityStore.Identity) {
+        uuid(identity.id)
+        text(identity.title)
+        text(identity.username)
+        integer(UInt32(bitPattern: identity.rank))
+        if let oneTime = identity.oneTime {
+            bytes += [1, oneTime.algorithm.rawValue, UInt8(oneTime.digits)]
+            integer(UInt32(oneTime.period))
+        } else {
+            bytes.append(0)
+        }
+        bytes.append(identity.kind.rawValue)
+        integer(UInt32(identity.services.count))
+        for (service, host) in zip(identity.services, identity.hosts) {
+            text(service)
+            text(host)
+        }
+    }
+
+    mutating func sshKey(_ key: IdentityStore.SSHPublicKey) {
+        uuid(key.id)
+        text(key.title)
+        integer(UInt32(key.keyBlob.count))
+        bytes += key.keyBlob
+        texts(key.hosts)
+    }
+}
+
+extension IdentityStoreReader {
+    /// The next identity; nil when none of its hosts passes `filter` (it is skipped unparsed).
+    mutating func identity(filter: HostFilter?) throws -> IdentityStore.Identity? {
+        let id = try cursor.uuid()
+        let title = try raw()
+        let username = try raw()
+        let rank = Int32(bitPattern: try cursor.u32())
+        var oneTime: OneTimeParameters?
+        if try cursor.u8() == 1 {
+            guard let algorithm = HMAC.Algorithm(rawValue: try cursor.u8()) else { throw Malformed() }
+            oneTime = OneTimeParameters(
+                algorithm: algorithm, digits: Int(try cursor.u8()), period: Int(try cursor.u32()))
+            guard oneTime?.isValid == true else { throw Malformed() }
+        }
+        guard let kind = ItemKind(rawValue: try cursor.u8()) else { throw Malformed() }
+        services.removeAll(keepingCapacity: true)
+        for _ in 0 ..< (try count()) { services.append((try raw(), try raw())) }
+        if let filter, !services.contains(where: { filter.mayMatch(host: $0.host) }) { return nil }
+        return IdentityStore.Identity(
+            id: id, title: try text(title), username: try text(username),
+            services: try services.map { try text($0.text) },
+            hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime, kind: kind)
+    }
+
+    mutating func sshKey() throws -> IdentityStore.SSHPublicKey {
+        let id = try cursor.uuid()
+        let title = try text()
+        let blob = Array(try raw())
+        return IdentityStore.SSHPublicKey(id: id, title: title, keyBlob: blob, hosts: try texts())
+    }
+}

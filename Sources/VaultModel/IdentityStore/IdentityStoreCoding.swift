@@ -3,7 +3,8 @@ import ServiceMatching
 import VaultCrypto
 
 /// The identity store's binary pieces (see `IdentityStore` for the layout), written and read the
-/// same way by the store's file and by its journal's records (`IdentityStore` + `Change`).
+/// same way by the store's file and by its journal's records (`IdentityStore.Change`); an identity
+/// and an SSH key's half are written and read where they are declared.
 struct IdentityStoreWriter {
     var bytes: [UInt8] = []
 
@@ -29,33 +30,6 @@ struct IdentityStoreWriter {
     mutating func uuid(_ id: UUID) {
         withUnsafeBytes(of: id.uuid) { bytes.append(contentsOf: $0) }
     }
-
-    mutating func identity(_ identity: IdentityStore.Identity) {
-        uuid(identity.id)
-        text(identity.title)
-        text(identity.username)
-        integer(UInt32(bitPattern: identity.rank))
-        if let oneTime = identity.oneTime {
-            bytes += [1, oneTime.algorithm.rawValue, UInt8(oneTime.digits)]
-            integer(UInt32(oneTime.period))
-        } else {
-            bytes.append(0)
-        }
-        bytes.append(identity.kind.rawValue)
-        integer(UInt32(identity.services.count))
-        for (service, host) in zip(identity.services, identity.hosts) {
-            text(service)
-            text(host)
-        }
-    }
-
-    mutating func sshKey(_ key: IdentityStore.SSHPublicKey) {
-        uuid(key.id)
-        text(key.title)
-        integer(UInt32(key.keyBlob.count))
-        bytes += key.keyBlob
-        texts(key.hosts)
-    }
 }
 
 struct IdentityStoreReader {
@@ -63,7 +37,7 @@ struct IdentityStoreReader {
 
     var cursor: ByteCursor
     /// Reused from one identity to the next: its services, unparsed.
-    private var services: [(text: UnsafeRawBufferPointer, host: UnsafeRawBufferPointer)] = []
+    var services: [(text: UnsafeRawBufferPointer, host: UnsafeRawBufferPointer)] = []
 
     init(_ bytes: UnsafeRawBufferPointer) {
         cursor = ByteCursor(bytes: bytes) { _ in Malformed() }
@@ -91,35 +65,5 @@ struct IdentityStoreReader {
 
     mutating func groups() throws -> [[String]] {
         try (0 ..< (try count())).map { _ in try texts() }
-    }
-
-    /// The next identity; nil when none of its hosts passes `filter` (it is skipped unparsed).
-    mutating func identity(filter: HostFilter?) throws -> IdentityStore.Identity? {
-        let id = try cursor.uuid()
-        let title = try raw()
-        let username = try raw()
-        let rank = Int32(bitPattern: try cursor.u32())
-        var oneTime: OneTimeParameters?
-        if try cursor.u8() == 1 {
-            guard let algorithm = HMAC.Algorithm(rawValue: try cursor.u8()) else { throw Malformed() }
-            oneTime = OneTimeParameters(
-                algorithm: algorithm, digits: Int(try cursor.u8()), period: Int(try cursor.u32()))
-            guard oneTime?.isValid == true else { throw Malformed() }
-        }
-        guard let kind = ItemKind(rawValue: try cursor.u8()) else { throw Malformed() }
-        services.removeAll(keepingCapacity: true)
-        for _ in 0 ..< (try count()) { services.append((try raw(), try raw())) }
-        if let filter, !services.contains(where: { filter.mayMatch(host: $0.host) }) { return nil }
-        return IdentityStore.Identity(
-            id: id, title: try text(title), username: try text(username),
-            services: try services.map { try text($0.text) },
-            hosts: try services.map { try text($0.host) }, rank: rank, oneTime: oneTime, kind: kind)
-    }
-
-    mutating func sshKey() throws -> IdentityStore.SSHPublicKey {
-        let id = try cursor.uuid()
-        let title = try text()
-        let blob = Array(try raw())
-        return IdentityStore.SSHPublicKey(id: id, title: title, keyBlob: blob, hosts: try texts())
     }
 }

@@ -53,14 +53,12 @@ extension IdentityStore {
         public init(_ appended: AppendedChange, in vault: Vault) {
             version = vault.version
             equivalents = appended.equivalents ? vault.contents.equivalents : nil
-            let credentials = vault.contents.credentials
             // In the vault's order, so that added identities come in the order a rebuild lists them.
-            let present = credentials.indices.filter { appended.ids.contains(credentials[$0].id) }
-            var entries = present.map { index in
-                let credential = credentials[index]
-                return Entry(id: credential.id, identity: Identity(credential), sshKey: SSHPublicKey(credential))
+            let present = vault.contents.positions(of: appended.ids).map { vault.contents.credentials[$0] }
+            var entries = present.map { credential in
+                Entry(id: credential.id, identity: Identity(credential), sshKey: SSHPublicKey(credential))
             }
-            let gone = appended.ids.subtracting(present.map { credentials[$0].id })
+            let gone = appended.ids.subtracting(present.map(\.id))
             entries += gone.sorted { $0.uuidString < $1.uuidString }.map { Entry(id: $0, identity: nil, sshKey: nil) }
             self.entries = entries
         }

@@ -45,4 +45,13 @@ public struct VaultContents {
     func index(of id: UUID) -> Int? {
         credentials.indices.first { credentials[$0].id == id }
     }
+
+    /// Where the credentials `ids` are, in the vault's order; ids not there are left out. Each
+    /// is looked for from the end, where a change's credentials usually are (an add appends):
+    /// what a journal record and the identity store's follow-up look up, a change's few
+    /// credentials among all of them. Asking a set of ids about each credential hashed 100,000
+    /// ids per `add` (a third of it, by perf).
+    public func positions(of ids: Set<UUID>) -> [Int] {
+        ids.compactMap { id in credentials.indices.reversed().first { credentials[$0].id == id } }.sorted()
+    }
 }
