@@ -12,7 +12,8 @@ SWIFT ?= swift
 # openssh-client, openssh-server, sudo: AskpassProgramTests answers real ssh (a key's passphrase
 # and a password, to an sshd it starts) and real sudo -A through pwtui-askpass.
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2 \
-	zlib1g-dev libssl-dev podman docker-registry apache2-utils openssh-client openssh-server sudo
+	zlib1g-dev libssl-dev podman docker-registry apache2-utils openssh-client openssh-server sudo \
+	python3-cryptography
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
