@@ -1,0 +1,133 @@
+internal import CSDBus
+import Glibc
+
+/// A connection to a session bus through sd-bus: with `DBusMessage`, the funnel to libsystemd.
+///
+/// Lifetimes, explicitly: the `sd_bus` is made in `init` and flushed, closed and dropped in
+/// `deinit`; each handler's slot (`sd_bus_slot`) is kept in `routes` beside the object its
+/// callback reaches through `userdata`, and both go with the connection. sd-bus is not
+/// thread-safe: a connection is made, served and dropped on one thread (`serve`'s caller's).
+///
+/// Method calls under a path are routed to a Swift handler (`route`), which answers with a
+/// reply it built (`DBusMessage.methodReturn`) or a `DBusFailure`, sent as the D-Bus error of
+/// that name; a handler's nil is "not mine", and sd-bus answers `UnknownMethod` or
+/// `UnknownObject` itself.
+final class DBusConnection {
+    typealias Handler = (DBusMessage) throws(DBusFailure) -> DBusMessage?
+
+    /// One handler and the slot sd-bus calls it through; `userdata` is this object, unretained:
+    /// `routes` keeps it alive as long as the slot.
+    private final class Route {
+        let handler: Handler
+        var slot: OpaquePointer?
+
+        init(_ handler: @escaping Handler) {
+            self.handler = handler
+        }
+
+        func handle(_ pointer: OpaquePointer) -> Int32 {
+            let call = DBusMessage(referencing: pointer)
+            do {
+                guard let reply = try handler(call) else { return 0 }
+                try reply.send()
+            } catch {
+                call.replyError(error)
+            }
+            return 1
+        }
+    }
+
+    private let bus: OpaquePointer
+    private var routes: [Route] = []
+
+    /// Connects to the bus at `address` (a D-Bus address: `unix:path=…`) and says hello.
+    init(address: String) throws(SecretServiceError) {
+        var made: OpaquePointer?
+        guard sd_bus_new(&made) >= 0, let made else { throw .cannotConnect(address: address, errno: ENOMEM) }
+        var status = address.withCString { sd_bus_set_address(made, $0) }
+        if status >= 0 { status = sd_bus_set_bus_client(made, 1) }
+        if status >= 0 { status = sd_bus_start(made) }
+        guard status >= 0 else {
+            sd_bus_flush_close_unref(made)
+            throw .cannotConnect(address: address, errno: -status)
+        }
+        bus = made
+    }
+
+    deinit {
+        for route in routes { sd_bus_slot_unref(route.slot) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// This connection's unique name on the bus (`:1.42`).
+    var uniqueName: String {
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return "" }
+        return String(cString: name)
+    }
+
+    /// Owns `name` on the bus, or `nameTaken` when another connection does.
+    func requestName(_ name: String) throws(SecretServiceError) {
+        let status = name.withCString { sd_bus_request_name(bus, $0, 0) }
+        if status == -EEXIST || status == -EALREADY { throw .nameTaken(name) }
+        guard status >= 0 else { throw .bus("requesting \(name)", errno: -status) }
+    }
+
+    /// Routes every method call to `path` and the paths under it to `handler`.
+    func route(_ path: String, to handler: @escaping Handler) throws(SecretServiceError) {
+        let route = Route(handler)
+        let status = path.withCString { prefix in
+            sd_bus_add_fallback(
+                bus, &route.slot, prefix,
+                { message, userdata, _ in
+                    guard let message, let userdata else { return 0 }
+                    return Unmanaged<Route>.fromOpaque(userdata).takeUnretainedValue().handle(message)
+                }, Unmanaged.passUnretained(route).toOpaque())
+        }
+        guard status >= 0 else { throw .bus("serving \(path)", errno: -status) }
+        routes.append(route)
+    }
+
+    /// Answers calls until `keepGoing` says no (it is asked at least every `tick`) or the bus
+    /// goes away: a session's bus ends with the session (`dbus-run-session`'s command, a logout),
+    /// and so does a service on it, as gnome-keyring's does.
+    func serve(tick: Duration = .milliseconds(250), while keepGoing: () -> Bool) throws(SecretServiceError) {
+        let wait = UInt64(tick.components.seconds) * 1_000_000 + UInt64(tick.components.attoseconds / 1_000_000_000_000)
+        while keepGoing() {
+            let processed = sd_bus_process(bus, nil)
+            if [-ECONNRESET, -ENOTCONN, -EPIPE].contains(processed) { return }
+            guard processed >= 0 else { throw .bus("reading the bus", errno: -processed) }
+            if processed > 0 { continue }
+            let waited = sd_bus_wait(bus, wait)
+            guard waited >= 0 || waited == -EINTR else { throw .bus("waiting on the bus", errno: -waited) }
+        }
+    }
+}
+
+extension DBusMessage {
+    /// A reply to this call, to fill and `send`.
+    func methodReturn() throws(DBusFailure) -> DBusMessage {
+        var reply: OpaquePointer?
+        let status = sd_bus_message_new_method_return(pointer, &reply)
+        guard status >= 0, let reply else { throw .failed("could not make a reply (\(-status))") }
+        return DBusMessage(adopting: reply)
+    }
+
+    /// Sends this message on the bus it belongs to.
+    func send() throws(DBusFailure) {
+        let status = sd_bus_send(nil, pointer, nil)
+        guard status >= 0 else { throw .failed("could not send the reply (\(-status))") }
+    }
+
+    /// Answers this call with `error` as a D-Bus error: a `DBusFailure` by its name, anything
+    /// else as `org.freedesktop.DBus.Error.Failed`.
+    func replyError(_ error: any Error) {
+        let failure = error as? DBusFailure ?? .failed("\(error)")
+        var busError = sd_bus_error()
+        failure.name.withCString { name in
+            failure.description.withCString { message in _ = sd_bus_error_set(&busError, name, message) }
+        }
+        _ = sd_bus_reply_method_error(pointer, &busError)
+        sd_bus_error_free(&busError)
+    }
+}

@@ -1,0 +1,236 @@
+import Platform
+import VaultCrypto
+
+/// `org.freedesktop.secrets` on a session bus: the freedesktop Secret Service API
+/// (specifications.freedesktop.org/secret-service), the part that does not depend on how items
+/// are kept. What it answers so far:
+///
+/// - `org.freedesktop.Secret.Service.OpenSession(s algorithm, v input) → (v output, o result)`
+///   with `plain` (input and output the empty string) and `dh-ietf1024-sha256-aes128-cbc-pkcs7`
+///   (input the client's public key, `ay`; output ours: `DHSession`). Any other algorithm is
+///   `org.freedesktop.DBus.Error.NotSupported`, as libsecret expects before it falls back to plain.
+/// - `SearchItems(a{ss} attributes) → (ao unlocked, ao locked)`, from the `SecretItemStore`.
+/// - `GetSecrets(ao items, o session) → a{o(oayays)}`: each readable item's secret, encrypted for
+///   the session (plain: as it is); an item that is locked or gone is left out, as gnome-keyring does.
+/// - `org.freedesktop.Secret.Session.Close()` on a session's own path.
+///
+/// A session belongs to the connection that opened it: another caller naming it gets
+/// `NoSession`, so one client cannot read secrets through another's keys. Everything else
+/// (collections, items, aliases, prompts, properties, signals) is not answered yet: sd-bus
+/// replies `UnknownMethod` (docs/secret-service.md lists what remains).
+public final class SecretServiceServer {
+    public static let busName = "org.freedesktop.secrets"
+    static let root = "/org/freedesktop/secrets"
+    static let sessionPrefix = root + "/session/"
+    static let collectionPrefix = root + "/collection/login/"
+    static let serviceInterface = "org.freedesktop.Secret.Service"
+    static let sessionInterface = "org.freedesktop.Secret.Session"
+
+    /// An open session: whose it is, and its cipher (nil: `plain`).
+    final class Session {
+        let owner: String
+        let cipher: Cipher?
+
+        init(owner: String, cipher: Cipher?) {
+            self.owner = owner
+            self.cipher = cipher
+        }
+    }
+
+    /// A DH session's keys, shared by reference (`DHSession` is not copyable).
+    final class Cipher {
+        let session: DHSession
+
+        init(_ session: consuming DHSession) {
+            self.session = session
+        }
+    }
+
+    let store: any SecretItemStore
+    private var sessions: [String: Session] = [:]
+    private var sessionsOpened = 0
+
+    init(store: any SecretItemStore) {
+        self.store = store
+    }
+
+    /// `run` on the session bus `DBUS_SESSION_BUS_ADDRESS` names in `environment`.
+    public static func run(
+        in environment: Environment, store: any SecretItemStore, ready: (String) -> Void = { _ in },
+        while keepGoing: () -> Bool
+    ) throws(SecretServiceError) {
+        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else { throw .noSessionBus }
+        try run(address: address, store: store, ready: ready, while: keepGoing)
+    }
+
+    /// Serves `store` as `org.freedesktop.secrets` on the bus at `address` until `keepGoing`
+    /// says no (asked at least four times a second) or the bus ends; `ready` is called with the connection's
+    /// unique name once the name is owned. Everything happens on the caller's thread.
+    public static func run(
+        address: String, store: any SecretItemStore, ready: (String) -> Void = { _ in },
+        while keepGoing: () -> Bool
+    ) throws(SecretServiceError) {
+        let connection = try DBusConnection(address: address)
+        let server = SecretServiceServer(store: store)
+        try connection.route(root) { (call) throws(DBusFailure) in try server.answer(call) }
+        try connection.requestName(busName)
+        ready(connection.uniqueName)
+        try connection.serve(while: keepGoing)
+    }
+
+    /// The answer to one method call; nil: no such method here.
+    func answer(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage? {
+        guard let path = call.path, let member = call.member else { return nil }
+        switch (path, call.interface, member) {
+        case (Self.root, Self.serviceInterface, "OpenSession"): return try openSession(call)
+        case (Self.root, Self.serviceInterface, "SearchItems"): return try searchItems(call)
+        case (Self.root, Self.serviceInterface, "GetSecrets"): return try getSecrets(call)
+        case (_, Self.sessionInterface, "Close") where path.hasPrefix(Self.sessionPrefix):
+            _ = try session(path, of: call)
+            sessions[path] = nil
+            return try call.methodReturn()
+        default: return nil
+        }
+    }
+
+    /// The algorithm names OpenSession accepts.
+    public static let algorithms = ["plain", DHSession.algorithm]
+
+    private func openSession(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "sv")
+        let algorithm = try call.string()
+        let reply = try call.methodReturn()
+        let cipher: Cipher?
+        switch algorithm {
+        case "plain":
+            try call.enter("v", "s")
+            _ = try call.string()
+            try call.exit()
+            try reply.open("v", "s")
+            try reply.append(string: "")
+            try reply.close()
+            cipher = nil
+        case DHSession.algorithm:
+            try call.enter("v", "ay")
+            let theirs = try call.bytes()
+            try call.exit()
+            let ours: DHSession.KeyPair
+            do {
+                ours = try DHSession.KeyPair()
+            } catch {
+                throw .failed("could not make a Diffie-Hellman key: \(error)")
+            }
+            try reply.open("v", "ay")
+            try reply.append(bytes: ours.publicKey)
+            try reply.close()
+            do {
+                cipher = Cipher(try ours.session(withPeer: theirs))
+            } catch {
+                throw .invalidArguments("the client's public key: \(error)")
+            }
+        default:
+            throw .notSupported(
+                "the session algorithm \(algorithm) is not supported; use one of \(Self.algorithms.joined(separator: ", "))"
+            )
+        }
+        sessionsOpened += 1
+        let path = Self.sessionPrefix + "s\(sessionsOpened)"
+        sessions[path] = Session(owner: call.sender ?? "", cipher: cipher)
+        try reply.append(objectPath: path)
+        return reply
+    }
+
+    private func searchItems(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "a{ss}")
+        var attributes: [String: String] = [:]
+        try call.enter("a", "{ss}")
+        while try call.enter("e", "ss") {
+            let name = try call.string()
+            attributes[name] = try call.string()
+            try call.exit()
+        }
+        try call.exit()
+        let found = try store.search(attributes)
+        let reply = try call.methodReturn()
+        for ids in [found.unlocked, found.locked] {
+            try reply.open("a", "o")
+            for id in ids { try reply.append(objectPath: try Self.itemPath(id)) }
+            try reply.close()
+        }
+        return reply
+    }
+
+    private func getSecrets(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "aoo")
+        var items: [String] = []
+        try call.enter("a", "o")
+        while call.peek() != nil { items.append(try call.objectPath()) }
+        try call.exit()
+        let sessionPath = try call.objectPath()
+        let session = try session(sessionPath, of: call)
+        let reply = try call.methodReturn()
+        try reply.open("a", "{o(oayays)}")
+        for item in items {
+            guard item.hasPrefix(Self.collectionPrefix) else { continue }
+            let id = String(item.dropFirst(Self.collectionPrefix.count))
+            do throws(DBusFailure) {
+                try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) in
+                    try reply.open("e", "o(oayays)")
+                    try reply.append(objectPath: item)
+                    try reply.open("r", "oayays")
+                    try reply.append(objectPath: sessionPath)
+                    if let cipher = session.cipher {
+                        let sealed: (parameters: [UInt8], value: [UInt8])
+                        do {
+                            sealed = try cipher.session.encrypt(secret)
+                        } catch {
+                            throw .failed("could not encrypt a secret for the session: \(error)")
+                        }
+                        try reply.append(bytes: sealed.parameters)
+                        try reply.append(bytes: sealed.value)
+                    } else {
+                        try reply.append(bytes: [])
+                        try reply.append(bytes: secret)
+                    }
+                    try reply.append(string: contentType)
+                    try reply.close()
+                    try reply.close()
+                }
+            } catch {
+                switch error {
+                case .isLocked, .noSuchObject: continue
+                default: throw error
+                }
+            }
+        }
+        try reply.close()
+        return reply
+    }
+
+    /// The open session at `path`, if `call`'s sender opened it.
+    private func session(_ path: String, of call: DBusMessage) throws(DBusFailure) -> Session {
+        guard let session = sessions[path], session.owner == call.sender else {
+            throw .noSession("no open session \(path) for this connection; open one with OpenSession")
+        }
+        return session
+    }
+
+    private func require(_ call: DBusMessage, _ signature: String) throws(DBusFailure) {
+        guard call.signature == signature else {
+            throw .invalidArguments("\(call.member ?? "the method") takes (\(signature)), not (\(call.signature))")
+        }
+    }
+
+    /// An item's object path; its id must be one path element.
+    static func itemPath(_ id: String) throws(DBusFailure) -> String {
+        let allowed = { (byte: UInt8) in
+            byte == UInt8(ascii: "_") || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a") ... UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A") ... UInt8(ascii: "Z")).contains(byte)
+        }
+        guard !id.isEmpty, id.utf8.allSatisfy(allowed) else {
+            throw .failed("the item store gave an id that is not an object-path element: \(id)")
+        }
+        return collectionPrefix + id
+    }
+}

@@ -1,0 +1,212 @@
+// The Secret Service on a real session bus: `dbus-run-session` starts a private dbus-daemon and
+// runs a client in Python (Debian's dbus-python and cryptography); the client writes the bus's
+// address for the test, which serves `org.freedesktop.secrets` on it from a thread, and then
+// asks what libsecret asks: OpenSession plain and DH, SearchItems, GetSecrets, Close; an
+// unknown algorithm, another connection's session, and a call with the wrong arguments.
+
+import Foundation
+import Platform
+import PwtuiTestSupport
+import SecretService
+import Testing
+import VaultCrypto
+
+@Suite struct SecretServiceBusTests {
+    /// Items in memory, each secret in protected memory: what the vault will be behind the service.
+    final class MemoryItemStore: SecretItemStore, @unchecked Sendable {
+        // @unchecked: filled before the server's thread starts, only read afterwards.
+        final class Item {
+            let attributes: [String: String]
+            let secret: SecureBytes
+
+            init(_ attributes: [String: String], _ secret: String) throws {
+                self.attributes = attributes
+                self.secret = try SecureBytes(copying: Array(secret.utf8))
+            }
+        }
+
+        var items: [String: Item] = [:]
+        var locked: Set<String> = []
+
+        func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String]) {
+            let found = items.filter { _, item in attributes.allSatisfy { item.attributes[$0.key] == $0.value } }
+                .keys.sorted()
+            return (found.filter { !locked.contains($0) }, found.filter { locked.contains($0) })
+        }
+
+        func withSecret<Result>(
+            of id: String, _ body: (UnsafeRawBufferPointer, String) throws(DBusFailure) -> Result
+        ) throws(DBusFailure) -> Result {
+            guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
+            guard !locked.contains(id) else { throw .isLocked("item \(id) is locked") }
+            return try item.secret.withUnsafeBytes { (bytes) throws(DBusFailure) in try body(bytes, "text/plain") }
+        }
+    }
+
+    final class StopFlag: @unchecked Sendable {
+        // @unchecked: every access under `lock`.
+        private let lock = Lock()
+        private var stopped = false
+        private var ended: String?
+
+        var isStopped: Bool { lock.withLock { stopped } }
+        func stop() { lock.withLock { stopped = true } }
+        func end(_ outcome: String) { lock.withLock { ended = outcome } }
+        var outcome: String? { lock.withLock { ended } }
+    }
+
+    static let python3 = "/usr/bin/python3"
+
+    /// The client: one line per check, `name value`, for the test to compare.
+    static let client = #"""
+        import os, sys, time
+        import dbus
+        from cryptography.hazmat.primitives import hashes, padding
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+        address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(address)
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        bus = dbus.bus.BusConnection(address)
+        for _ in range(200):
+            if bus.name_has_owner("org.freedesktop.secrets"):
+                break
+            time.sleep(0.05)
+        service = dbus.Interface(
+            bus.get_object("org.freedesktop.secrets", "/org/freedesktop/secrets", introspect=False),
+            "org.freedesktop.Secret.Service")
+        def say(name, value):
+            print(name, value, flush=True)
+        def error(call):
+            try:
+                call()
+                return "none"
+            except dbus.exceptions.DBusException as e:
+                return e.get_dbus_name()
+        unlocked, locked = service.SearchItems({"service": "github.com"})
+        say("search", ",".join(str(p).rsplit("/", 1)[1] for p in unlocked) + "|" + ",".join(str(p).rsplit("/", 1)[1] for p in locked))
+        output, plain = service.OpenSession("plain", dbus.String("", variant_level=1))
+        say("plain-output", repr(str(output)))
+        secrets = service.GetSecrets(unlocked, plain)
+        for path in sorted(secrets):
+            session, parameters, value, content_type = secrets[path]
+            say("plain", str(path).rsplit("/", 1)[1] + "=" + bytes(value).decode() + ";" + str(content_type) + ";" + str(len(parameters)))
+        p = int("FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
+                "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+                "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF", 16)
+        for round in range(20):
+            x = int.from_bytes(os.urandom(128), "big")
+            mine = pow(2, x, p)
+            theirs, dh = service.OpenSession(
+                "dh-ietf1024-sha256-aes128-cbc-pkcs7",
+                dbus.ByteArray(mine.to_bytes((mine.bit_length() + 7) // 8, "big")), signature="sv")
+            shared = pow(int.from_bytes(bytes(theirs), "big"), x, p).to_bytes(128, "big")
+            key = HKDF(algorithm=hashes.SHA256(), length=16, salt=None, info=b"").derive(shared)
+            secrets = service.GetSecrets(unlocked, dh)
+            opened = []
+            for path in sorted(secrets):
+                session, parameters, value, content_type = secrets[path]
+                decryptor = Cipher(algorithms.AES(key), modes.CBC(bytes(parameters))).decryptor()
+                unpadder = padding.PKCS7(128).unpadder()
+                plain_value = unpadder.update(decryptor.update(bytes(value)) + decryptor.finalize()) + unpadder.finalize()
+                opened.append(str(path).rsplit("/", 1)[1] + "=" + plain_value.decode() + ";" + str(len(parameters)))
+            say("dh", " ".join(opened))
+        say("locked-left-out", len(service.GetSecrets(unlocked + locked, plain)))
+        say("unknown-algorithm", error(lambda: service.OpenSession("rot13", dbus.String("", variant_level=1))))
+        other = dbus.bus.BusConnection(address)
+        stranger = dbus.Interface(
+            other.get_object("org.freedesktop.secrets", "/org/freedesktop/secrets", introspect=False),
+            "org.freedesktop.Secret.Service")
+        say("another-connections-session", error(lambda: stranger.GetSecrets(unlocked, plain)))
+        say("wrong-arguments", error(lambda: service.SearchItems("github.com")))
+        session = dbus.Interface(bus.get_object("org.freedesktop.secrets", plain, introspect=False), "org.freedesktop.Secret.Session")
+        session.Close()
+        say("after-close", error(lambda: service.GetSecrets(unlocked, plain)))
+        say("unknown-method", error(lambda: service.Unlock(unlocked)))
+        """#
+
+    @Test(
+        "under dbus-run-session: plain and DH sessions give the store's secrets exactly; refusals by D-Bus error name")
+    func servesARealClient() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session"), "make deps: dbus-daemon")
+        let store = MemoryItemStore()
+        store.items["a1"] = try .init(["service": "github.com", "user": "octocat"], "gh-secret")
+        // 32 bytes: a whole block of padding after it.
+        store.items["b2"] = try .init(["service": "github.com", "user": "hubot"], "0123456789abcdef0123456789abcdef")
+        store.items["c3"] = try .init(["service": "github.com", "user": "locked"], "never-given")
+        store.items["d4"] = try .init(["service": "gitlab.com"], "other")
+        store.locked = ["c3"]
+
+        let directory = TemporaryDirectory("secret-service")
+        let addressFile = try directory.freshPath("address")
+        let client = try ChildProcess.start(
+            "/usr/bin/dbus-run-session", ["--", Self.python3, "-c", Self.client, addressFile], output: .pipe,
+            errors: .inherited)
+        let flag = StopFlag()
+        defer { flag.stop() }
+        var address: String?
+        for _ in 0 ..< 200 where address == nil {
+            address = try? String(contentsOfFile: addressFile, encoding: .utf8)
+            if address == nil { usleep(50_000) }
+        }
+        let busAddress = try #require(address, "dbus-run-session never ran the client")
+        try DetachedThread.start {
+            do {
+                try SecretServiceServer.run(address: busAddress, store: store) { !flag.isStopped }
+                flag.end("stopped")
+            } catch {
+                flag.end("\(error)")
+            }
+        }
+        let output = try #require(client.output)
+        let text = String(decoding: try output.readToEnd(), as: UTF8.self)
+        output.close()
+        #expect(client.wait() == .exited(0), "the client failed:\n\(text)")
+        flag.stop()
+        for _ in 0 ..< 40 where flag.outcome == nil { usleep(50_000) }
+        #expect(flag.outcome == "stopped", "the server ended with \(flag.outcome ?? "nothing")")
+
+        var answers: [String: [String]] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            answers[parts[0], default: []].append(parts.count > 1 ? parts[1] : "")
+        }
+        #expect(answers["search"] == ["a1,b2|c3"], "matching items, the locked one apart")
+        #expect(answers["plain-output"] == ["''"])
+        #expect(
+            answers["plain"] == ["a1=gh-secret;text/plain;0", "b2=0123456789abcdef0123456789abcdef;text/plain;0"])
+        #expect(answers["dh"]?.count == 20)
+        #expect(
+            answers["dh"]?.allSatisfy { $0 == "a1=gh-secret;16 b2=0123456789abcdef0123456789abcdef;16" } == true,
+            "\(answers["dh"] ?? [])")
+        #expect(answers["locked-left-out"] == ["2"], "a locked item is left out, never given")
+        #expect(answers["unknown-algorithm"] == ["org.freedesktop.DBus.Error.NotSupported"])
+        #expect(answers["another-connections-session"] == ["org.freedesktop.Secret.Error.NoSession"])
+        #expect(answers["wrong-arguments"] == ["org.freedesktop.DBus.Error.InvalidArgs"])
+        #expect(answers["after-close"] == ["org.freedesktop.Secret.Error.NoSession"])
+        #expect(answers["unknown-method"] == ["org.freedesktop.DBus.Error.UnknownMethod"])
+        #expect(!text.contains("never-given"))
+    }
+
+    @Test("without DBUS_SESSION_BUS_ADDRESS: the error says where a bus comes from; a dead address is named")
+    func noBus() throws {
+        #expect(throws: SecretServiceError.noSessionBus) {
+            try SecretServiceServer.run(in: Environment([:]), store: MemoryItemStore()) { false }
+        }
+        let directory = TemporaryDirectory("secret-service")
+        let socket = try directory.freshPath("no-bus")
+        do {
+            try SecretServiceServer.run(address: "unix:path=\(socket)", store: MemoryItemStore()) { false }
+            Issue.record("connected to nothing")
+        } catch {
+            guard case .cannotConnect(let address, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(address == "unix:path=\(socket)")
+            #expect("\(error)".contains("is its dbus-daemon running?"))
+        }
+    }
+}
