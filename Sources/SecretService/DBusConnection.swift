@@ -16,17 +16,23 @@ final class DBusConnection {
     typealias Handler = (DBusMessage) throws(DBusFailure) -> DBusMessage?
 
     /// One handler and the slot sd-bus calls it through; `userdata` is this object, unretained:
-    /// `routes` keeps it alive as long as the slot.
+    /// `routes` keeps it alive as long as the slot. A signal's handler answers nothing.
     private final class Route {
         let handler: Handler
+        let isSignal: Bool
         var slot: OpaquePointer?
 
-        init(_ handler: @escaping Handler) {
+        init(_ handler: @escaping Handler, isSignal: Bool = false) {
             self.handler = handler
+            self.isSignal = isSignal
         }
 
         func handle(_ pointer: OpaquePointer) -> Int32 {
             let call = DBusMessage(referencing: pointer)
+            if isSignal {
+                _ = try? handler(call)
+                return 0
+            }
             do {
                 guard let reply = try handler(call) else { return 0 }
                 try reply.send()
@@ -85,6 +91,27 @@ final class DBusConnection {
                 }, Unmanaged.passUnretained(route).toOpaque())
         }
         guard status >= 0 else { throw .bus("serving \(path)", errno: -status) }
+        routes.append(route)
+    }
+
+    /// Calls `departed` with the unique name of each connection that leaves the bus (the bus
+    /// daemon's `NameOwnerChanged` for a unique name, its new owner empty).
+    func watchDepartures(_ departed: @escaping (String) -> Void) throws(SecretServiceError) {
+        let route = Route(
+            { (signal) throws(DBusFailure) in
+                let name = try signal.string()
+                _ = try signal.string()
+                if try signal.string().isEmpty, name.hasPrefix(":") { departed(name) }
+                return nil
+            }, isSignal: true)
+        let status = sd_bus_match_signal(
+            bus, &route.slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "NameOwnerChanged",
+            { message, userdata, _ in
+                guard let message, let userdata else { return 0 }
+                return Unmanaged<Route>.fromOpaque(userdata).takeUnretainedValue().handle(message)
+            }, Unmanaged.passUnretained(route).toOpaque())
+        guard status >= 0 else { throw .bus("watching connections leave", errno: -status) }
         routes.append(route)
     }
 

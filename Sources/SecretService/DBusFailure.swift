@@ -11,6 +11,8 @@ public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchObject(String)
     /// The items are locked (the vault is).
     case isLocked(String)
+    /// A bound was reached (too many open sessions).
+    case limitsExceeded(String)
     /// Anything else: the message says what.
     case failed(String)
 
@@ -22,6 +24,7 @@ public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSession: "org.freedesktop.Secret.Error.NoSession"
         case .noSuchObject: "org.freedesktop.Secret.Error.NoSuchObject"
         case .isLocked: "org.freedesktop.Secret.Error.IsLocked"
+        case .limitsExceeded: "org.freedesktop.DBus.Error.LimitsExceeded"
         case .failed: "org.freedesktop.DBus.Error.Failed"
         }
     }
@@ -29,7 +32,7 @@ public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidArguments(let message), .notSupported(let message), .noSession(let message),
-            .noSuchObject(let message), .isLocked(let message), .failed(let message):
+            .noSuchObject(let message), .isLocked(let message), .limitsExceeded(let message), .failed(let message):
             message
         }
     }

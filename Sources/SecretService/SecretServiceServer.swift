@@ -15,7 +15,10 @@ import VaultCrypto
 /// - `org.freedesktop.Secret.Session.Close()` on a session's own path.
 ///
 /// A session belongs to the connection that opened it: another caller naming it gets
-/// `NoSession`, so one client cannot read secrets through another's keys. Everything else
+/// `NoSession`, so one client cannot read secrets through another's keys. Its sessions end when
+/// that connection leaves the bus, and what sessions cost is bounded: at most
+/// `sessionsPerConnection` open per connection and `sessionsInAll` in all
+/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else
 /// (collections, items, aliases, prompts, properties, signals) is not answered yet: sd-bus
 /// replies `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
@@ -46,6 +49,9 @@ public final class SecretServiceServer {
         }
     }
 
+    public static let sessionsPerConnection = 64
+    public static let sessionsInAll = 1024
+
     let store: any SecretItemStore
     private var sessions: [String: Session] = [:]
     private var sessionsOpened = 0
@@ -73,6 +79,7 @@ public final class SecretServiceServer {
         let connection = try DBusConnection(address: address)
         let server = SecretServiceServer(store: store)
         try connection.route(root) { (call) throws(DBusFailure) in try server.answer(call) }
+        try connection.watchDepartures { name in server.forgetSessions(of: name) }
         try connection.requestName(busName)
         ready(connection.uniqueName)
         try connection.serve(while: keepGoing)
@@ -93,11 +100,24 @@ public final class SecretServiceServer {
         }
     }
 
+    /// Drops every session `owner` opened: it left the bus.
+    func forgetSessions(of owner: String) {
+        sessions = sessions.filter { $0.value.owner != owner }
+    }
+
     /// The algorithm names OpenSession accepts.
     public static let algorithms = ["plain", DHSession.algorithm]
 
     private func openSession(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
         try require(call, "sv")
+        let owner = call.sender ?? ""
+        guard sessions.count < Self.sessionsInAll else {
+            throw .limitsExceeded("\(Self.sessionsInAll) sessions are open; close some (Session.Close)")
+        }
+        guard sessions.values.count(where: { $0.owner == owner }) < Self.sessionsPerConnection else {
+            throw .limitsExceeded(
+                "this connection has \(Self.sessionsPerConnection) sessions open; close one (Session.Close)")
+        }
         let algorithm = try call.string()
         let reply = try call.methodReturn()
         let cipher: Cipher?
@@ -135,7 +155,7 @@ public final class SecretServiceServer {
         }
         sessionsOpened += 1
         let path = Self.sessionPrefix + "s\(sessionsOpened)"
-        sessions[path] = Session(owner: call.sender ?? "", cipher: cipher)
+        sessions[path] = Session(owner: owner, cipher: cipher)
         try reply.append(objectPath: path)
         return reply
     }

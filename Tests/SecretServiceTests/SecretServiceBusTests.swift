@@ -124,10 +124,42 @@ import VaultCrypto
         session.Close()
         say("after-close", error(lambda: service.GetSecrets(unlocked, plain)))
         say("unknown-method", error(lambda: service.Unlock(unlocked)))
+        # Bounds: 64 sessions per connection, 1,024 in all; a connection's end when it leaves.
+        def opener(c):
+            return dbus.Interface(
+                c.get_object("org.freedesktop.secrets", "/org/freedesktop/secrets", introspect=False),
+                "org.freedesktop.Secret.Service")
+        def open_plain(s):
+            return s.OpenSession("plain", dbus.String("", variant_level=1))
+        first = dbus.bus.BusConnection(address)
+        for _ in range(64):
+            open_plain(opener(first))
+        say("per-connection", error(lambda: open_plain(opener(first))))
+        crowd = [first]
+        in_all = "none"
+        while in_all == "none" and len(crowd) < 40:
+            c = dbus.bus.BusConnection(address)
+            crowd.append(c)
+            s = opener(c)
+            for _ in range(64):
+                in_all = error(lambda: open_plain(s))
+                if in_all != "none":
+                    break
+        say("in-all", in_all)
+        first.close()
+        late = opener(dbus.bus.BusConnection(address))
+        after = "never-tried"
+        for _ in range(40):
+            after = error(lambda: open_plain(late))
+            if after == "none":
+                break
+            time.sleep(0.05)
+        say("after-leaving", after)
         """#
 
     @Test(
-        "under dbus-run-session: plain and DH sessions give the store's secrets exactly; refusals by D-Bus error name")
+        "under dbus-run-session: plain and DH sessions give the store's secrets exactly; refusals by D-Bus error name; sessions bounded and ended with their connection"
+    )
     func servesARealClient() throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session"), "make deps: dbus-daemon")
@@ -188,6 +220,9 @@ import VaultCrypto
         #expect(answers["after-close"] == ["org.freedesktop.Secret.Error.NoSession"])
         #expect(answers["unknown-method"] == ["org.freedesktop.DBus.Error.UnknownMethod"])
         #expect(!text.contains("never-given"))
+        #expect(answers["per-connection"] == ["org.freedesktop.DBus.Error.LimitsExceeded"])
+        #expect(answers["in-all"] == ["org.freedesktop.DBus.Error.LimitsExceeded"])
+        #expect(answers["after-leaving"] == ["none"], "a connection's sessions end when it leaves the bus")
     }
 
     @Test("without DBUS_SESSION_BUS_ADDRESS: the error says where a bus comes from; a dead address is named")
