@@ -13,10 +13,12 @@ SWIFT ?= swift
 # and a password, to an sshd it starts) and real sudo -A through pwtui-askpass.
 # libsystemd-dev: sd-bus (CSDBus) for the Secret Service; dbus-daemon (dbus-run-session), python3-dbus and
 # python3-cryptography: SecretServiceBusTests' client on a private session bus, and DHSessionTests'
-# cross-check of the DH session against libsecret's algorithm written in Python.
+# cross-check of the DH session against libsecret's algorithm written in Python; libsecret-tools:
+# secret-tool, libsecret itself as a client of the Secret Service.
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2 \
 	zlib1g-dev libssl-dev podman docker-registry apache2-utils openssh-client openssh-server sudo \
-	python3-cryptography libsystemd-dev dbus-daemon python3-dbus
+	python3-cryptography libsystemd-dev dbus-daemon python3-dbus \
+	libsecret-tools
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras

@@ -93,6 +93,18 @@ final class DBusMessage {
         guard status >= 0 else { throw .failed("could not append a \(Self.name(type)) (\(-status))") }
     }
 
+    func append(bool: Bool) throws(DBusFailure) {
+        var value: Int32 = bool ? 1 : 0
+        let status = sd_bus_message_append_basic(pointer, Self.code("b"), &value)
+        guard status >= 0 else { throw .failed("could not append a boolean (\(-status))") }
+    }
+
+    func append(uint64: UInt64) throws(DBusFailure) {
+        var value = uint64
+        let status = sd_bus_message_append_basic(pointer, Self.code("t"), &value)
+        guard status >= 0 else { throw .failed("could not append a number (\(-status))") }
+    }
+
     /// An `ay` copied into the message. A plain session's secret goes this way too: sd-bus's
     /// buffer is ordinary memory, which is what `plain` means.
     func append(bytes: UnsafeRawBufferPointer) throws(DBusFailure) {

@@ -10,9 +10,32 @@ public protocol SecretItemStore: AnyObject {
     /// unlock (`locked`; a locked vault lists none it cannot read).
     func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String])
 
+    /// What item `id` shows without its secret (the Item interface's properties); `noSuchObject`
+    /// for an unknown id.
+    func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription
+
     /// Lends item `id`'s secret and its content type (`text/plain`) to `body`; the bytes must
     /// not escape it. `noSuchObject` for an unknown id, `isLocked` when it cannot be read now.
     func withSecret<Result>(
         of id: String, _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result
+}
+
+/// An item as the Item interface's properties show it: never its secret.
+public struct SecretItemDescription: Equatable, Sendable {
+    public var label: String
+    public var attributes: [String: String]
+    /// Whether it cannot be read now (the vault is locked).
+    public var locked: Bool
+    /// Seconds since 1970.
+    public var created: UInt64
+    public var modified: UInt64
+
+    public init(label: String, attributes: [String: String], locked: Bool, created: UInt64, modified: UInt64) {
+        self.label = label
+        self.attributes = attributes
+        self.locked = locked
+        self.created = created
+        self.modified = modified
+    }
 }

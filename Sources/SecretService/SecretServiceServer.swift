@@ -12,6 +12,11 @@ import VaultCrypto
 /// - `SearchItems(a{ss} attributes) → (ao unlocked, ao locked)`, from the `SecretItemStore`.
 /// - `GetSecrets(ao items, o session) → a{o(oayays)}`: each readable item's secret, encrypted for
 ///   the session (plain: as it is); an item that is locked or gone is left out, as gnome-keyring does.
+/// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now, and no
+///   prompt (`/`); a locked one stays locked (asking where the user is comes with the vault).
+/// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
+/// - `org.freedesktop.DBus.Properties.Get` and `GetAll`: the service's `Collections`, an item's
+///   `Label`, `Attributes`, `Locked`, `Created` and `Modified`.
 /// - `org.freedesktop.Secret.Session.Close()` on a session's own path.
 ///
 /// A session belongs to the connection that opened it: another caller naming it gets
@@ -28,6 +33,10 @@ public final class SecretServiceServer {
     static let collectionPrefix = root + "/collection/login/"
     static let serviceInterface = "org.freedesktop.Secret.Service"
     static let sessionInterface = "org.freedesktop.Secret.Session"
+    static let itemInterface = "org.freedesktop.Secret.Item"
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    /// The one collection, `login` (what the `default` alias names in gnome-keyring).
+    static let collection = root + "/collection/login"
 
     /// An open session: whose it is, and its cipher (nil: `plain`).
     final class Session {
@@ -92,6 +101,37 @@ public final class SecretServiceServer {
         case (Self.root, Self.serviceInterface, "OpenSession"): return try openSession(call)
         case (Self.root, Self.serviceInterface, "SearchItems"): return try searchItems(call)
         case (Self.root, Self.serviceInterface, "GetSecrets"): return try getSecrets(call)
+        case (Self.root, Self.serviceInterface, "Unlock"): return try unlock(call)
+        case (_, Self.itemInterface, "GetSecret") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "o")
+            let sessionPath = try call.objectPath()
+            let session = try session(sessionPath, of: call)
+            let reply = try call.methodReturn()
+            try appendSecret(of: try Self.itemID(path), for: session, at: sessionPath, to: reply)
+            return reply
+        case (_, Self.propertiesInterface, "Get"):
+            try require(call, "ss")
+            let interface = try call.string()
+            let name = try call.string()
+            guard let value = try properties(of: path, interface).first(where: { $0.name == name })?.value else {
+                throw .invalidArguments("\(path) has no property \(interface).\(name)")
+            }
+            let reply = try call.methodReturn()
+            try value.append(to: reply)
+            return reply
+        case (_, Self.propertiesInterface, "GetAll"):
+            try require(call, "s")
+            let interface = try call.string()
+            let reply = try call.methodReturn()
+            try reply.open("a", "{sv}")
+            for (name, value) in try properties(of: path, interface) {
+                try reply.open("e", "sv")
+                try reply.append(string: name)
+                try value.append(to: reply)
+                try reply.close()
+            }
+            try reply.close()
+            return reply
         case (_, Self.sessionInterface, "Close") where path.hasPrefix(Self.sessionPrefix):
             _ = try session(path, of: call)
             sessions[path] = nil
@@ -191,31 +231,14 @@ public final class SecretServiceServer {
         let reply = try call.methodReturn()
         try reply.open("a", "{o(oayays)}")
         for item in items {
-            guard item.hasPrefix(Self.collectionPrefix) else { continue }
-            let id = String(item.dropFirst(Self.collectionPrefix.count))
+            guard let id = try? Self.itemID(item) else { continue }
             do throws(DBusFailure) {
-                try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) in
-                    try reply.open("e", "o(oayays)")
-                    try reply.append(objectPath: item)
-                    try reply.open("r", "oayays")
-                    try reply.append(objectPath: sessionPath)
-                    if let cipher = session.cipher {
-                        let sealed: (parameters: [UInt8], value: [UInt8])
-                        do {
-                            sealed = try cipher.session.encrypt(secret)
-                        } catch {
-                            throw .failed("could not encrypt a secret for the session: \(error)")
-                        }
-                        try reply.append(bytes: sealed.parameters)
-                        try reply.append(bytes: sealed.value)
-                    } else {
-                        try reply.append(bytes: [])
-                        try reply.append(bytes: secret)
-                    }
-                    try reply.append(string: contentType)
-                    try reply.close()
-                    try reply.close()
-                }
+                // Described first: an item that cannot be read leaves no half-written entry.
+                guard try !store.describe(id).locked else { continue }
+                try reply.open("e", "o(oayays)")
+                try reply.append(objectPath: item)
+                try appendSecret(of: id, for: session, at: sessionPath, to: reply)
+                try reply.close()
             } catch {
                 switch error {
                 case .isLocked, .noSuchObject: continue
@@ -225,6 +248,78 @@ public final class SecretServiceServer {
         }
         try reply.close()
         return reply
+    }
+
+    /// Item `id`'s secret as a `Secret` struct `(oayays)` for `session`: DH-encrypted, or as it
+    /// is for a plain session.
+    private func appendSecret(
+        of id: String, for session: Session, at sessionPath: String, to reply: DBusMessage
+    ) throws(DBusFailure) {
+        try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) in
+            try reply.open("r", "oayays")
+            try reply.append(objectPath: sessionPath)
+            if let cipher = session.cipher {
+                let sealed: (parameters: [UInt8], value: [UInt8])
+                do {
+                    sealed = try cipher.session.encrypt(secret)
+                } catch {
+                    throw .failed("could not encrypt a secret for the session: \(error)")
+                }
+                try reply.append(bytes: sealed.parameters)
+                try reply.append(bytes: sealed.value)
+            } else {
+                try reply.append(bytes: [])
+                try reply.append(bytes: secret)
+            }
+            try reply.append(string: contentType)
+            try reply.close()
+        }
+    }
+
+    private func unlock(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "ao")
+        var objects: [String] = []
+        try call.enter("a", "o")
+        while call.peek() != nil { objects.append(try call.objectPath()) }
+        try call.exit()
+        let unlocked = objects.filter { path in
+            guard let id = try? Self.itemID(path), let item = try? store.describe(id) else { return false }
+            return !item.locked
+        }
+        let reply = try call.methodReturn()
+        try reply.open("a", "o")
+        for path in unlocked { try reply.append(objectPath: path) }
+        try reply.close()
+        try reply.append(objectPath: "/")
+        return reply
+    }
+
+    /// The properties of the object at `path` in `interface`.
+    private func properties(of path: String, _ interface: String) throws(DBusFailure) -> [(
+        name: String, value: DBusValue
+    )] {
+        switch (path, interface) {
+        case (Self.root, Self.serviceInterface):
+            return [("Collections", .objectPaths([Self.collection]))]
+        case (_, Self.itemInterface) where path.hasPrefix(Self.collectionPrefix):
+            let item = try store.describe(try Self.itemID(path))
+            return [
+                ("Label", .string(item.label)), ("Attributes", .attributes(item.attributes)),
+                ("Locked", .bool(item.locked)), ("Created", .uint64(item.created)),
+                ("Modified", .uint64(item.modified)),
+            ]
+        default:
+            throw .invalidArguments("\(path) has no properties of \(interface) here")
+        }
+    }
+
+    /// The item id in an item's path.
+    static func itemID(_ path: String) throws(DBusFailure) -> String {
+        let id = String(path.dropFirst(collectionPrefix.count))
+        guard path.hasPrefix(collectionPrefix), (try? itemPath(id)) == path else {
+            throw .noSuchObject("no item at \(path)")
+        }
+        return id
     }
 
     /// The open session at `path`, if `call`'s sender opened it.

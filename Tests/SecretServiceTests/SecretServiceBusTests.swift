@@ -16,10 +16,12 @@ import VaultCrypto
     final class MemoryItemStore: SecretItemStore, @unchecked Sendable {
         // @unchecked: filled before the server's thread starts, only read afterwards.
         final class Item {
+            let label: String
             let attributes: [String: String]
             let secret: SecureBytes
 
-            init(_ attributes: [String: String], _ secret: String) throws {
+            init(_ label: String, _ attributes: [String: String], _ secret: String) throws {
+                self.label = label
                 self.attributes = attributes
                 self.secret = try SecureBytes(copying: Array(secret.utf8))
             }
@@ -32,6 +34,13 @@ import VaultCrypto
             let found = items.filter { _, item in attributes.allSatisfy { item.attributes[$0.key] == $0.value } }
                 .keys.sorted()
             return (found.filter { !locked.contains($0) }, found.filter { locked.contains($0) })
+        }
+
+        func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription {
+            guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
+            return SecretItemDescription(
+                label: item.label, attributes: item.attributes, locked: locked.contains(id), created: 1_700_000_000,
+                modified: 1_700_000_060)
         }
 
         func withSecret<Result>(
@@ -123,7 +132,9 @@ import VaultCrypto
         session = dbus.Interface(bus.get_object("org.freedesktop.secrets", plain, introspect=False), "org.freedesktop.Secret.Session")
         session.Close()
         say("after-close", error(lambda: service.GetSecrets(unlocked, plain)))
-        say("unknown-method", error(lambda: service.Unlock(unlocked)))
+        say("unknown-method", error(lambda: service.Lock(unlocked)))
+        still_locked, prompt = service.Unlock(unlocked + locked)
+        say("unlock", ",".join(str(p).rsplit("/", 1)[1] for p in still_locked) + "|" + str(prompt))
         # Bounds: 64 sessions per connection, 1,024 in all; a connection's end when it leaves.
         def opener(c):
             return dbus.Interface(
@@ -157,24 +168,29 @@ import VaultCrypto
         say("after-leaving", after)
         """#
 
-    @Test(
-        "under dbus-run-session: plain and DH sessions give the store's secrets exactly; refusals by D-Bus error name; sessions bounded and ended with their connection"
-    )
-    func servesARealClient() throws {
+    /// The store both tests serve: two GitHub items (one 32 bytes: a whole block of padding
+    /// after it), a locked one, and GitLab's.
+    static func store() throws -> MemoryItemStore {
+        let store = MemoryItemStore()
+        store.items["a1"] = try .init("GitHub", ["service": "github.com", "user": "octocat"], "gh-secret")
+        store.items["b2"] = try .init(
+            "GitHub bot", ["service": "github.com", "user": "hubot"], "0123456789abcdef0123456789abcdef")
+        store.items["c3"] = try .init("Locked", ["service": "github.com", "user": "locked"], "never-given")
+        store.items["d4"] = try .init("GitLab", ["service": "gitlab.com"], "other")
+        store.locked = ["c3"]
+        return store
+    }
+
+    /// Runs `client` (Python) under `dbus-run-session`, serving `store` on its bus from a thread
+    /// once the client has written the bus's address (the client's first argument is where);
+    /// the client's stdout, after checking that it and the server ended well.
+    static func serve(_ store: MemoryItemStore, to client: String) throws -> String {
         try #require(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session"), "make deps: dbus-daemon")
-        let store = MemoryItemStore()
-        store.items["a1"] = try .init(["service": "github.com", "user": "octocat"], "gh-secret")
-        // 32 bytes: a whole block of padding after it.
-        store.items["b2"] = try .init(["service": "github.com", "user": "hubot"], "0123456789abcdef0123456789abcdef")
-        store.items["c3"] = try .init(["service": "github.com", "user": "locked"], "never-given")
-        store.items["d4"] = try .init(["service": "gitlab.com"], "other")
-        store.locked = ["c3"]
-
         let directory = TemporaryDirectory("secret-service")
         let addressFile = try directory.freshPath("address")
-        let client = try ChildProcess.start(
-            "/usr/bin/dbus-run-session", ["--", Self.python3, "-c", Self.client, addressFile], output: .pipe,
+        let child = try ChildProcess.start(
+            "/usr/bin/dbus-run-session", ["--", Self.python3, "-c", client, addressFile], output: .pipe,
             errors: .inherited)
         let flag = StopFlag()
         defer { flag.stop() }
@@ -192,13 +208,21 @@ import VaultCrypto
                 flag.end("\(error)")
             }
         }
-        let output = try #require(client.output)
+        let output = try #require(child.output)
         let text = String(decoding: try output.readToEnd(), as: UTF8.self)
         output.close()
-        #expect(client.wait() == .exited(0), "the client failed:\n\(text)")
+        #expect(child.wait() == .exited(0), "the client failed:\n\(text)")
         flag.stop()
         for _ in 0 ..< 40 where flag.outcome == nil { usleep(50_000) }
         #expect(flag.outcome == "stopped", "the server ended with \(flag.outcome ?? "nothing")")
+        return text
+    }
+
+    @Test(
+        "under dbus-run-session: plain and DH sessions give the store's secrets exactly; refusals by D-Bus error name; sessions bounded and ended with their connection"
+    )
+    func servesARealClient() throws {
+        let text = try Self.serve(try Self.store(), to: Self.client)
 
         var answers: [String: [String]] = [:]
         for line in text.split(separator: "\n") {
@@ -219,10 +243,65 @@ import VaultCrypto
         #expect(answers["wrong-arguments"] == ["org.freedesktop.DBus.Error.InvalidArgs"])
         #expect(answers["after-close"] == ["org.freedesktop.Secret.Error.NoSession"])
         #expect(answers["unknown-method"] == ["org.freedesktop.DBus.Error.UnknownMethod"])
+        #expect(answers["unlock"] == ["a1,b2|/"], "what is readable, no prompt; the locked one stays locked")
         #expect(!text.contains("never-given"))
         #expect(answers["per-connection"] == ["org.freedesktop.DBus.Error.LimitsExceeded"])
         #expect(answers["in-all"] == ["org.freedesktop.DBus.Error.LimitsExceeded"])
         #expect(answers["after-leaving"] == ["none"], "a connection's sessions end when it leaves the bus")
+    }
+
+    /// libsecret itself, through `secret-tool` (Debian's libsecret-tools): it opens a DH
+    /// session, so this is the session against libsecret's own C code. Each command's exit
+    /// status and output, between markers.
+    static let secretTool = #"""
+        import os, subprocess, sys, time
+        import dbus
+        address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(address)
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        bus = dbus.bus.BusConnection(address)
+        for _ in range(200):
+            if bus.name_has_owner("org.freedesktop.secrets"):
+                break
+            time.sleep(0.05)
+        for name, arguments in [
+            ("lookup", ["lookup", "service", "github.com", "user", "octocat"]),
+            ("lookup-32", ["lookup", "user", "hubot"]),
+            ("lookup-none", ["lookup", "service", "nowhere.example"]),
+            ("search", ["search", "--all", "service", "github.com"]),
+        ]:
+            run = subprocess.run(["secret-tool"] + arguments, capture_output=True, timeout=20)
+            print("== %s %d" % (name, run.returncode))
+            print(run.stdout.decode(), end="")
+            print("-- stderr")
+            print(run.stderr.decode(), end="")
+        """#
+
+    static var hasSecretTool: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool") }
+
+    @Test("libsecret's secret-tool over a DH session: lookup gives the secret exactly, search lists the readable items")
+    func secretToolLooksUp() throws {
+        try #require(Self.hasSecretTool, "make deps: libsecret-tools")
+        let text = try Self.serve(try Self.store(), to: Self.secretTool)
+        var sections: [String: String] = [:]
+        for section in text.components(separatedBy: "== ").dropFirst() {
+            let header = section.prefix { $0 != "\n" }
+            sections[String(header)] = String(section.dropFirst(header.count + 1))
+        }
+        #expect(sections["lookup 0"]?.hasPrefix("gh-secret-- stderr\n") == true, "\(sections)")
+        #expect(
+            sections["lookup-32 0"]?.hasPrefix("0123456789abcdef0123456789abcdef-- stderr\n") == true, "\(sections)")
+        #expect(sections["lookup-none 1"] != nil, "nothing found: exit 1\n\(sections)")
+        let search = try #require(sections["search 0"], "\(sections)")
+        // secret-tool names an item by its path under the collection, and prints attributes on stderr.
+        #expect(
+            search.contains("[/a1]\nlabel = GitHub\nsecret = gh-secret\ncreated = 2023-11-14 22:13:20\n"), "\(search)")
+        #expect(search.contains("[/b2]\nlabel = GitHub bot\nsecret = 0123456789abcdef0123456789abcdef\n"))
+        #expect(search.contains("attribute.user = hubot"))
+        // The locked item is listed, its secret refused (IsLocked), never given.
+        #expect(search.contains("[/c3]\nlabel = Locked\ncreated") && search.contains("item c3 is locked"), "\(search)")
+        #expect(!search.contains("never-given") && !search.contains("gitlab"), "\(search)")
     }
 
     @Test("without DBUS_SESSION_BUS_ADDRESS: the error says where a bus comes from; a dead address is named")
