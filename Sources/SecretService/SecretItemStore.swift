@@ -10,6 +10,10 @@ public protocol SecretItemStore: AnyObject {
     /// unlock (`locked`; a locked vault lists none it cannot read).
     func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String])
 
+    /// What the one collection (`login`, also the `default` alias) shows: its label, whether it
+    /// is locked (the vault is), its times.
+    func describeCollection() throws(DBusFailure) -> SecretCollectionDescription
+
     /// What item `id` shows without its secret (the Item interface's properties); `noSuchObject`
     /// for an unknown id.
     func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription
@@ -19,6 +23,22 @@ public protocol SecretItemStore: AnyObject {
     func withSecret<Result>(
         of id: String, _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result
+}
+
+/// The collection as the Collection interface's properties show it (its items are `search`'s).
+public struct SecretCollectionDescription: Equatable, Sendable {
+    public var label: String
+    public var locked: Bool
+    /// Seconds since 1970.
+    public var created: UInt64
+    public var modified: UInt64
+
+    public init(label: String, locked: Bool, created: UInt64, modified: UInt64) {
+        self.label = label
+        self.locked = locked
+        self.created = created
+        self.modified = modified
+    }
 }
 
 /// An item as the Item interface's properties show it: never its secret.

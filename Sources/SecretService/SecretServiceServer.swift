@@ -12,6 +12,10 @@ import VaultCrypto
 /// - `SearchItems(a{ss} attributes) → (ao unlocked, ao locked)`, from the `SecretItemStore`.
 /// - `GetSecrets(ao items, o session) → a{o(oayays)}`: each readable item's secret, encrypted for
 ///   the session (plain: as it is); an item that is locked or gone is left out, as gnome-keyring does.
+/// - `ReadAlias(s) → o`: `default` (and `login`) name the one collection; any other, `/`.
+/// - The collection, at `/org/freedesktop/secrets/collection/login` and at the `default` alias's
+///   path: `SearchItems(a{ss}) → ao` and its properties `Items`, `Label`, `Locked`, `Created`,
+///   `Modified`.
 /// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now, and no
 ///   prompt (`/`); a locked one stays locked (asking where the user is comes with the vault).
 /// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
@@ -23,9 +27,9 @@ import VaultCrypto
 /// `NoSession`, so one client cannot read secrets through another's keys. Its sessions end when
 /// that connection leaves the bus, and what sessions cost is bounded: at most
 /// `sessionsPerConnection` open per connection and `sessionsInAll` in all
-/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else
-/// (collections, items, aliases, prompts, properties, signals) is not answered yet: sd-bus
-/// replies `UnknownMethod` (docs/secret-service.md lists what remains).
+/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (writing items,
+/// `Lock`, `SetAlias`, prompts, signals, introspection) is not answered yet: sd-bus replies
+/// `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
     public static let busName = "org.freedesktop.secrets"
     static let root = "/org/freedesktop/secrets"
@@ -34,6 +38,9 @@ public final class SecretServiceServer {
     static let serviceInterface = "org.freedesktop.Secret.Service"
     static let sessionInterface = "org.freedesktop.Secret.Session"
     static let itemInterface = "org.freedesktop.Secret.Item"
+    static let collectionInterface = "org.freedesktop.Secret.Collection"
+    /// Where secretstorage looks for the default collection first.
+    static let defaultAlias = root + "/aliases/default"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     /// The one collection, `login` (what the `default` alias names in gnome-keyring).
     static let collection = root + "/collection/login"
@@ -102,6 +109,20 @@ public final class SecretServiceServer {
         case (Self.root, Self.serviceInterface, "SearchItems"): return try searchItems(call)
         case (Self.root, Self.serviceInterface, "GetSecrets"): return try getSecrets(call)
         case (Self.root, Self.serviceInterface, "Unlock"): return try unlock(call)
+        case (Self.root, Self.serviceInterface, "ReadAlias"):
+            try require(call, "s")
+            let alias = try call.string()
+            let reply = try call.methodReturn()
+            try reply.append(objectPath: ["default", "login"].contains(alias) ? Self.collection : "/")
+            return reply
+        case (Self.collection, Self.collectionInterface, "SearchItems"),
+            (Self.defaultAlias, Self.collectionInterface, "SearchItems"):
+            let found = try store.search(try Self.attributes(of: call))
+            let reply = try call.methodReturn()
+            try reply.open("a", "o")
+            for id in found.unlocked + found.locked { try reply.append(objectPath: try Self.itemPath(id)) }
+            try reply.close()
+            return reply
         case (_, Self.itemInterface, "GetSecret") where path.hasPrefix(Self.collectionPrefix):
             try require(call, "o")
             let sessionPath = try call.objectPath()
@@ -201,16 +222,7 @@ public final class SecretServiceServer {
     }
 
     private func searchItems(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
-        try require(call, "a{ss}")
-        var attributes: [String: String] = [:]
-        try call.enter("a", "{ss}")
-        while try call.enter("e", "ss") {
-            let name = try call.string()
-            attributes[name] = try call.string()
-            try call.exit()
-        }
-        try call.exit()
-        let found = try store.search(attributes)
+        let found = try store.search(try Self.attributes(of: call))
         let reply = try call.methodReturn()
         for ids in [found.unlocked, found.locked] {
             try reply.open("a", "o")
@@ -248,6 +260,22 @@ public final class SecretServiceServer {
         }
         try reply.close()
         return reply
+    }
+
+    /// The `a{ss}` attributes a SearchItems call asks for.
+    private static func attributes(of call: DBusMessage) throws(DBusFailure) -> [String: String] {
+        guard call.signature == "a{ss}" else {
+            throw .invalidArguments("SearchItems takes (a{ss}), not (\(call.signature))")
+        }
+        var attributes: [String: String] = [:]
+        try call.enter("a", "{ss}")
+        while try call.enter("e", "ss") {
+            let name = try call.string()
+            attributes[name] = try call.string()
+            try call.exit()
+        }
+        try call.exit()
+        return attributes
     }
 
     /// Item `id`'s secret as a `Secret` struct `(oayays)` for `session`: DH-encrypted, or as it
@@ -301,6 +329,18 @@ public final class SecretServiceServer {
         switch (path, interface) {
         case (Self.root, Self.serviceInterface):
             return [("Collections", .objectPaths([Self.collection]))]
+        case (Self.collection, Self.collectionInterface), (Self.defaultAlias, Self.collectionInterface):
+            let collection = try store.describeCollection()
+            let found = try store.search([:])
+            return [
+                (
+                    "Items",
+                    .objectPaths(
+                        try (found.unlocked + found.locked).map { (id) throws(DBusFailure) in try Self.itemPath(id) })
+                ),
+                ("Label", .string(collection.label)), ("Locked", .bool(collection.locked)),
+                ("Created", .uint64(collection.created)), ("Modified", .uint64(collection.modified)),
+            ]
         case (_, Self.itemInterface) where path.hasPrefix(Self.collectionPrefix):
             let item = try store.describe(try Self.itemID(path))
             return [

@@ -36,6 +36,10 @@ import VaultCrypto
             return (found.filter { !locked.contains($0) }, found.filter { locked.contains($0) })
         }
 
+        func describeCollection() throws(DBusFailure) -> SecretCollectionDescription {
+            SecretCollectionDescription(label: "Login", locked: false, created: 1_600_000_000, modified: 1_700_000_060)
+        }
+
         func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription {
             guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
             return SecretItemDescription(
@@ -177,6 +181,8 @@ import VaultCrypto
             "GitHub bot", ["service": "github.com", "user": "hubot"], "0123456789abcdef0123456789abcdef")
         store.items["c3"] = try .init("Locked", ["service": "github.com", "user": "locked"], "never-given")
         store.items["d4"] = try .init("GitLab", ["service": "gitlab.com"], "other")
+        // As Python's keyring stores one: its attributes are `service` and `username`.
+        store.items["e5"] = try .init("PyPI", ["service": "pypi.org", "username": "alice"], "pypi-tokén")
         store.locked = ["c3"]
         return store
     }
@@ -302,6 +308,61 @@ import VaultCrypto
         // The locked item is listed, its secret refused (IsLocked), never given.
         #expect(search.contains("[/c3]\nlabel = Locked\ncreated") && search.contains("item c3 is locked"), "\(search)")
         #expect(!search.contains("never-given") && !search.contains("gitlab"), "\(search)")
+    }
+
+    /// Python's secretstorage (its own DH session, in Python) and keyring's SecretService
+    /// backend, as Debian packages them, reading through the default collection.
+    static let secretStorage = #"""
+        import os, sys, time
+        import secretstorage
+        from keyring.backends import SecretService
+        address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(address)
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        # Owned, not only activatable: a call before the service owns the name would have the bus
+        # daemon start whatever else is installed to serve it (gnome-keyring).
+        import dbus
+        bus = dbus.bus.BusConnection(address)
+        for _ in range(200):
+            if bus.name_has_owner("org.freedesktop.secrets"):
+                break
+            time.sleep(0.05)
+        connection = secretstorage.dbus_init()
+        def say(name, value):
+            print(name, value, flush=True)
+        collection = secretstorage.get_default_collection(connection)
+        say("collection", "%s|%s|%d" % (collection.get_label(), collection.is_locked(), len(list(collection.get_all_items()))))
+        items = list(collection.search_items({"service": "github.com", "user": "octocat"}))
+        say("items", ",".join(item.item_path.rsplit("/", 1)[1] for item in items))
+        say("secret", items[0].get_secret().decode())
+        say("encrypted", items[0].session.encrypted)
+        say("label", items[0].get_label())
+        say("attributes", ",".join("%s=%s" % pair for pair in sorted(items[0].get_attributes().items())))
+        locked = list(collection.search_items({"user": "locked"}))[0]
+        say("locked", locked.is_locked())
+        say("keyring", SecretService.Keyring().get_password("pypi.org", "alice"))
+        say("keyring-none", SecretService.Keyring().get_password("pypi.org", "bob"))
+        """#
+
+    @Test("Python's secretstorage and keyring: the default collection, a search, a secret over their own DH session")
+    func secretStorageAndKeyring() throws {
+        let text = try Self.serve(try Self.store(), to: Self.secretStorage)
+        var answers: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            answers[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        #expect(answers["collection"] == "Login|False|5", "\(text)")
+        #expect(answers["items"] == "a1")
+        #expect(answers["secret"] == "gh-secret")
+        #expect(answers["encrypted"] == "True", "secretstorage's DH session, not plain")
+        #expect(answers["label"] == "GitHub")
+        #expect(answers["attributes"] == "service=github.com,user=octocat")
+        #expect(answers["locked"] == "True")
+        #expect(answers["keyring"] == "pypi-tokén", "keyring get, UTF-8 kept")
+        #expect(answers["keyring-none"] == "None")
+        #expect(!text.contains("never-given"))
     }
 
     @Test("without DBUS_SESSION_BUS_ADDRESS: the error says where a bus comes from; a dead address is named")
