@@ -45,13 +45,40 @@ final class DBusMessage {
         return String(cString: value)
     }
 
+    func bool() throws(DBusFailure) -> Bool {
+        var value: Int32 = 0
+        guard sd_bus_message_read_basic(pointer, Self.code("b"), &value) > 0 else {
+            throw .invalidArguments("expected a boolean here")
+        }
+        return value != 0
+    }
+
+    /// Skips the next value, whatever it holds (`types`: its signature, `v` for a variant).
+    func skip(_ types: String) throws(DBusFailure) {
+        let status = types.withCString { sd_bus_message_skip(pointer, $0) }
+        guard status >= 0 else { throw .invalidArguments("expected a value of type \(types) here") }
+    }
+
+    /// The pid of the process that sent this message, as the bus daemon knows it (never the
+    /// sender's word); nil when the daemon cannot say.
+    var senderPID: Int32? {
+        var credentials: OpaquePointer?
+        guard sd_bus_query_sender_creds(pointer, UInt64(SD_BUS_CREDS_PID), &credentials) >= 0, let credentials
+        else { return nil }
+        defer { sd_bus_creds_unref(credentials) }
+        var pid: pid_t = 0
+        return sd_bus_creds_get_pid(credentials, &pid) >= 0 ? pid : nil
+    }
+
     /// An `ay`: not for secrets (a plain session's secret is read with `bytes(into:)`).
     func bytes() throws(DBusFailure) -> [UInt8] {
         try withBytes { Array($0) }
     }
 
     /// Lends an `ay`'s bytes where they are in the message; they must not escape `body`.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(DBusFailure) -> Result) throws(DBusFailure)
+    func withBytes<Result: ~Copyable>(
+        _ body: (UnsafeRawBufferPointer) throws(DBusFailure) -> Result
+    ) throws(DBusFailure)
         -> Result
     {
         var base: UnsafeRawPointer?

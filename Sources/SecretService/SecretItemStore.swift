@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// Where the Secret Service's items live, as the service needs them: what pwtui's vault will be
 /// behind it (its items of their own kind, issue 40). The service speaks D-Bus and the DH
 /// session; a store speaks items, by an id that is one object-path element (`[A-Za-z0-9_]+`: a
@@ -17,6 +19,19 @@ public protocol SecretItemStore: AnyObject {
     /// What item `id` shows without its secret (the Item interface's properties); `noSuchObject`
     /// for an unknown id.
     func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription
+
+    /// Stores a new item (or, with `replace`, replaces the secret, label and attributes of the
+    /// one whose attributes are exactly `attributes`), made by `creator`; its id.
+    func create(
+        label: String, attributes: [String: String], secret: borrowing SecureBytes, contentType: String,
+        replace: Bool, creator: SecretCaller
+    ) throws(DBusFailure) -> String
+
+    /// Item `id`'s secret replaced by `secret` (the old one kept in its history, for the vault).
+    func setSecret(of id: String, to secret: borrowing SecureBytes, contentType: String) throws(DBusFailure)
+
+    /// Item `id` removed.
+    func delete(_ id: String) throws(DBusFailure)
 
     /// Lends item `id`'s secret and its content type (`text/plain`) to `body`; the bytes must
     /// not escape it. `noSuchObject` for an unknown id, `isLocked` when it cannot be read now.
@@ -57,5 +72,17 @@ public struct SecretItemDescription: Equatable, Sendable {
         self.locked = locked
         self.created = created
         self.modified = modified
+    }
+}
+
+/// Who made a call, as the bus daemon says: its connection's unique name and its process (for
+/// the item's creating program, and later the approval of reads). Never the caller's own word.
+public struct SecretCaller: Equatable, Sendable {
+    public var uniqueName: String
+    public var pid: Int32?
+
+    public init(uniqueName: String, pid: Int32?) {
+        self.uniqueName = uniqueName
+        self.pid = pid
     }
 }

@@ -16,6 +16,11 @@ import VaultCrypto
 /// - The collection, at `/org/freedesktop/secrets/collection/login` and at the `default` alias's
 ///   path: `SearchItems(a{ss}) → ao` and its properties `Items`, `Label`, `Locked`, `Created`,
 ///   `Modified`.
+/// - Writing: the collection's `CreateItem(a{sv} properties, (oayays) secret, b replace) → (o item,
+///   o prompt)` (`Label` and `Attributes` from the properties; the creator as the bus daemon names
+///   it: `SecretCaller`), an item's `SetSecret((oayays))` and `Delete() → o prompt`. A secret
+///   sent in a DH session is decrypted into protected memory; in a plain one it is copied there
+///   from the message. No prompt is ever needed (`/`).
 /// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now, and no
 ///   prompt (`/`); a locked one stays locked (asking where the user is comes with the vault).
 /// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
@@ -27,8 +32,8 @@ import VaultCrypto
 /// `NoSession`, so one client cannot read secrets through another's keys. Its sessions end when
 /// that connection leaves the bus, and what sessions cost is bounded: at most
 /// `sessionsPerConnection` open per connection and `sessionsInAll` in all
-/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (writing items,
-/// `Lock`, `SetAlias`, prompts, signals, introspection) is not answered yet: sd-bus replies
+/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (`Lock`,
+/// `SetAlias`, setting properties, prompts, signals, introspection) is not answered yet: sd-bus replies
 /// `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
     public static let busName = "org.freedesktop.secrets"
@@ -114,6 +119,21 @@ public final class SecretServiceServer {
             let alias = try call.string()
             let reply = try call.methodReturn()
             try reply.append(objectPath: ["default", "login"].contains(alias) ? Self.collection : "/")
+            return reply
+        case (Self.collection, Self.collectionInterface, "CreateItem"),
+            (Self.defaultAlias, Self.collectionInterface, "CreateItem"):
+            return try createItem(call)
+        case (_, Self.itemInterface, "SetSecret") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "(oayays)")
+            let id = try Self.itemID(path)
+            let secret = try receiveSecret(call)
+            try store.setSecret(of: id, to: secret.bytes, contentType: secret.contentType)
+            return try call.methodReturn()
+        case (_, Self.itemInterface, "Delete") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "")
+            try store.delete(try Self.itemID(path))
+            let reply = try call.methodReturn()
+            try reply.append(objectPath: "/")
             return reply
         case (Self.collection, Self.collectionInterface, "SearchItems"),
             (Self.defaultAlias, Self.collectionInterface, "SearchItems"):
@@ -267,6 +287,11 @@ public final class SecretServiceServer {
         guard call.signature == "a{ss}" else {
             throw .invalidArguments("SearchItems takes (a{ss}), not (\(call.signature))")
         }
+        return try readAttributes(call)
+    }
+
+    /// An `a{ss}` at the message's position.
+    private static func readAttributes(_ call: DBusMessage) throws(DBusFailure) -> [String: String] {
         var attributes: [String: String] = [:]
         try call.enter("a", "{ss}")
         while try call.enter("e", "ss") {
@@ -276,6 +301,72 @@ public final class SecretServiceServer {
         }
         try call.exit()
         return attributes
+    }
+
+    private func createItem(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "a{sv}(oayays)b")
+        var label = ""
+        var attributes: [String: String] = [:]
+        try call.enter("a", "{sv}")
+        while try call.enter("e", "sv") {
+            switch try call.string() {
+            case "org.freedesktop.Secret.Item.Label":
+                try call.enter("v", "s")
+                label = try call.string()
+                try call.exit()
+            case "org.freedesktop.Secret.Item.Attributes":
+                try call.enter("v", "a{ss}")
+                attributes = try Self.readAttributes(call)
+                try call.exit()
+            default:
+                try call.skip("v")
+            }
+            try call.exit()
+        }
+        try call.exit()
+        let secret = try receiveSecret(call)
+        let replace = try call.bool()
+        let id = try store.create(
+            label: label, attributes: attributes, secret: secret.bytes, contentType: secret.contentType,
+            replace: replace, creator: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID))
+        let reply = try call.methodReturn()
+        try reply.append(objectPath: try Self.itemPath(id))
+        try reply.append(objectPath: "/")
+        return reply
+    }
+
+    /// A secret a client sent, in protected memory.
+    struct ReceivedSecret: ~Copyable {
+        var bytes: SecureBytes
+        let contentType: String
+    }
+
+    /// The `Secret` struct `(oayays)` at the call's position, opened with its session (the
+    /// caller's own).
+    private func receiveSecret(_ call: DBusMessage) throws(DBusFailure) -> ReceivedSecret {
+        try call.enter("r", "oayays")
+        let session = try session(try call.objectPath(), of: call)
+        let parameters = try call.bytes()
+        let bytes: SecureBytes
+        if let cipher = session.cipher {
+            let value = try call.bytes()
+            do {
+                bytes = try cipher.session.decrypt(parameters: parameters, value: value)
+            } catch {
+                throw .invalidArguments("the secret does not open with the session's key: \(error)")
+            }
+        } else {
+            bytes = try call.withBytes { (value) throws(DBusFailure) in
+                do {
+                    return try SecureBytes(copying: value)
+                } catch {
+                    throw .failed("no protected memory for the secret: \(error)")
+                }
+            }
+        }
+        let contentType = try call.string()
+        try call.exit()
+        return ReceivedSecret(bytes: bytes, contentType: contentType)
     }
 
     /// Item `id`'s secret as a `Secret` struct `(oayays)` for `session`: DH-encrypted, or as it

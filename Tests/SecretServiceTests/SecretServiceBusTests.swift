@@ -16,19 +16,60 @@ import VaultCrypto
     final class MemoryItemStore: SecretItemStore, @unchecked Sendable {
         // @unchecked: filled before the server's thread starts, only read afterwards.
         final class Item {
-            let label: String
-            let attributes: [String: String]
-            let secret: SecureBytes
+            var label: String
+            var attributes: [String: String]
+            var secret: SecureBytes
+            var creator: SecretCaller?
 
             init(_ label: String, _ attributes: [String: String], _ secret: String) throws {
                 self.label = label
                 self.attributes = attributes
                 self.secret = try SecureBytes(copying: Array(secret.utf8))
             }
+
+            init(_ label: String, _ attributes: [String: String], copying secret: borrowing SecureBytes) throws {
+                self.label = label
+                self.attributes = attributes
+                self.secret = try secret.withUnsafeBytes { try SecureBytes(copying: $0) }
+            }
         }
 
         var items: [String: Item] = [:]
         var locked: Set<String> = []
+        private var made = 0
+
+        func create(
+            label: String, attributes: [String: String], secret: borrowing SecureBytes, contentType: String,
+            replace: Bool, creator: SecretCaller
+        ) throws(DBusFailure) -> String {
+            do {
+                if replace, let (id, item) = items.first(where: { $0.value.attributes == attributes }) {
+                    item.label = label
+                    item.secret = try secret.withUnsafeBytes { try SecureBytes(copying: $0) }
+                    return id
+                }
+                made += 1
+                let item = try Item(label, attributes, copying: secret)
+                item.creator = creator
+                items["new\(made)"] = item
+                return "new\(made)"
+            } catch {
+                throw .failed("\(error)")
+            }
+        }
+
+        func setSecret(of id: String, to secret: borrowing SecureBytes, contentType: String) throws(DBusFailure) {
+            guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
+            do {
+                item.secret = try secret.withUnsafeBytes { try SecureBytes(copying: $0) }
+            } catch {
+                throw .failed("\(error)")
+            }
+        }
+
+        func delete(_ id: String) throws(DBusFailure) {
+            guard items.removeValue(forKey: id) != nil else { throw .noSuchObject("no item \(id)") }
+        }
 
         func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String]) {
             let found = items.filter { _, item in attributes.allSatisfy { item.attributes[$0.key] == $0.value } }
@@ -364,6 +405,96 @@ import VaultCrypto
         #expect(answers["keyring-none"] == "None")
         #expect(!text.contains("never-given"))
     }
+
+    /// Writing through libsecret (`secret-tool store`, `clear`) and Python's keyring
+    /// (`set_password`, `delete_password`), each read back by the other.
+    static let writers = #"""
+        import os, subprocess, sys, time
+        import dbus
+        from keyring.backends import SecretService
+        address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(address)
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        bus = dbus.bus.BusConnection(address)
+        for _ in range(200):
+            if bus.name_has_owner("org.freedesktop.secrets"):
+                break
+            time.sleep(0.05)
+        def say(name, value):
+            print(name, value, flush=True)
+        def tool(*arguments, secret=None):
+            process = subprocess.Popen(["secret-tool"] + list(arguments), stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            out, err = process.communicate(secret, timeout=20)
+            return process.pid, process.returncode, out.decode(), err.decode()
+        # 48 bytes: whole blocks, so a whole block of padding.
+        item = ["service", "tool.example", "username", "dave"]
+        pid, status, _, err = tool("store", "--label=Tool item", *item, secret=b"stored-by-secret-tool-0123456789abcdef0123456789")
+        say("store", "%d %s" % (status, err.strip()))
+        say("store-lookup", tool("lookup", *item)[2])
+        say("store-replace", tool("store", "--label=Tool item", *item, secret=b"replaced")[1])
+        say("replaced-lookup", tool("lookup", *item)[2])
+        say("keyring-reads-tool", SecretService.Keyring().get_password("tool.example", "dave"))
+        backend = SecretService.Keyring()
+        backend.set_password("example.org", "carol", "set-by-keyring")
+        say("tool-reads-keyring", tool("lookup", "service", "example.org", "username", "carol")[2])
+        backend.set_password("example.org", "carol", "changed-by-keyring")
+        say("keyring-replaced", backend.get_password("example.org", "carol"))
+        backend.delete_password("example.org", "carol")
+        say("keyring-deleted", backend.get_password("example.org", "carol"))
+        say("clear", tool("clear", *item)[1])
+        say("cleared-lookup", tool("lookup", *item)[1])
+        """#
+
+    @Test("writing: secret-tool store, replace and clear, keyring set and delete, each read back by the other")
+    func writesThroughClients() throws {
+        try #require(Self.hasSecretTool, "make deps: libsecret-tools")
+        let store = try Self.store()
+        let text = try Self.serve(store, to: Self.writers)
+        var answers: [String: String] = [:]
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            if let name = parts.first { answers[name] = parts.count > 1 ? parts[1] : "" }
+        }
+        #expect(answers["store"] == "0 ", "\(text)")
+        #expect(answers["store-lookup"] == "stored-by-secret-tool-0123456789abcdef0123456789")
+        #expect(answers["store-replace"] == "0")
+        #expect(answers["replaced-lookup"] == "replaced", "replace=True: the same item, a new secret")
+        #expect(answers["keyring-reads-tool"] == "replaced")
+        #expect(answers["tool-reads-keyring"] == "set-by-keyring")
+        #expect(answers["keyring-replaced"] == "changed-by-keyring")
+        #expect(answers["keyring-deleted"] == "None")
+        #expect(answers["clear"] == "0")
+        #expect(answers["cleared-lookup"] == "1", "cleared: nothing found")
+        // What the store holds now: the original five, the written ones gone again.
+        #expect(store.items.count == 5, "\(store.items.keys.sorted())")
+        // An item's creator is the process that sent CreateItem, as the bus daemon names it.
+        let second = try Self.store()
+        let again = try Self.serve(second, to: Self.creatorOnly)
+        let pid = again.split(separator: "\n").first.flatMap { Int32($0) }
+        let made = second.items.values.first { $0.label == "Made here" }
+        #expect(pid != nil && made?.creator?.pid == pid, "creator \(String(describing: made?.creator)), pid \(again)")
+        #expect(made?.creator?.uniqueName.hasPrefix(":") == true)
+    }
+
+    /// One item stored by secret-tool; prints its pid.
+    static let creatorOnly = #"""
+        import os, subprocess, sys, time
+        import dbus
+        address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(address)
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        bus = dbus.bus.BusConnection(address)
+        for _ in range(200):
+            if bus.name_has_owner("org.freedesktop.secrets"):
+                break
+            time.sleep(0.05)
+        process = subprocess.Popen(["secret-tool", "store", "--label=Made here", "made", "here"], stdin=subprocess.PIPE)
+        process.communicate(b"x", timeout=20)
+        print(process.pid, flush=True)
+        """#
 
     @Test("without DBUS_SESSION_BUS_ADDRESS: the error says where a bus comes from; a dead address is named")
     func noBus() throws {
