@@ -496,6 +496,45 @@ import VaultCrypto
         print(process.pid, flush=True)
         """#
 
+    /// keyring's own conformance tests for a backend (`keyring.testing.backend.BackendBasicTests`,
+    /// Debian's keyring 23.9 with its pytest), run against the service through keyring's
+    /// SecretService backend.
+    static let keyringConformance = #"""
+        import os, sys, time, tempfile
+        import dbus, pytest
+        address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(address)
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        bus = dbus.bus.BusConnection(address)
+        for _ in range(200):
+            if bus.name_has_owner("org.freedesktop.secrets"):
+                break
+            time.sleep(0.05)
+        directory = tempfile.mkdtemp()
+        with open(os.path.join(directory, "test_pwtui_backend.py"), "w") as f:
+            f.write(
+                "from keyring.testing.backend import BackendBasicTests\n"
+                "from keyring.backends import SecretService\n"
+                "class TestPwtuiSecretService(BackendBasicTests):\n"
+                "    def init_keyring(self):\n"
+                "        return SecretService.Keyring()\n")
+        status = pytest.main([directory, "-q", "-p", "no:cacheprovider", "-rA"])
+        print("pytest-status", int(status), flush=True)
+        """#
+
+    @Test("keyring's own backend conformance tests (BackendBasicTests) pass against the service")
+    func keyringConformance() throws {
+        try #require(
+            (try? ProgramOutput(Self.python3, ["-c", "import pytest, keyring.testing.backend"]).ending) == .exited(0),
+            "make deps: python3-pytest, python3-keyring")
+        let text = try Self.serve(MemoryItemStore(), to: Self.keyringConformance)
+        #expect(text.contains("pytest-status 0"), "\(text)")
+        #expect(text.contains("PASSED") && text.contains("test_unicode_and_ascii_chars"), "\(text)")
+        #expect(!text.contains("FAILED"), "\(text)")
+        #expect(text.contains("12 passed"), "every one of the 12 tests ran and passed: \(text)")
+    }
+
     @Test("without DBUS_SESSION_BUS_ADDRESS: the error says where a bus comes from; a dead address is named")
     func noBus() throws {
         #expect(throws: SecretServiceError.noSessionBus) {
