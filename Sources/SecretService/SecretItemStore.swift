@@ -35,7 +35,7 @@ public protocol SecretItemStore: AnyObject {
 
     /// Lends item `id`'s secret and its content type (`text/plain`) to `body`; the bytes must
     /// not escape it. `noSuchObject` for an unknown id, `isLocked` when it cannot be read now.
-    func withSecret<Result>(
+    func withSecret<Result: ~Copyable>(
         of id: String, _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result
 }

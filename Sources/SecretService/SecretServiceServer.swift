@@ -148,7 +148,7 @@ public final class SecretServiceServer {
             let sessionPath = try call.objectPath()
             let session = try session(sessionPath, of: call)
             let reply = try call.methodReturn()
-            try appendSecret(of: try Self.itemID(path), for: session, at: sessionPath, to: reply)
+            try append(try seal(try Self.itemID(path), for: session), at: sessionPath, to: reply)
             return reply
         case (_, Self.propertiesInterface, "Get"):
             try require(call, "ss")
@@ -264,19 +264,21 @@ public final class SecretServiceServer {
         try reply.open("a", "{o(oayays)}")
         for item in items {
             guard let id = try? Self.itemID(item) else { continue }
+            // Taken and sealed before a byte of its entry is written: an item that cannot be
+            // read now (locked meanwhile, removed) is left out whole, not half-written.
+            let sealed: SealedSecret
             do throws(DBusFailure) {
-                // Described first: an item that cannot be read leaves no half-written entry.
-                guard try !store.describe(id).locked else { continue }
-                try reply.open("e", "o(oayays)")
-                try reply.append(objectPath: item)
-                try appendSecret(of: id, for: session, at: sessionPath, to: reply)
-                try reply.close()
+                sealed = try seal(id, for: session)
             } catch {
                 switch error {
                 case .isLocked, .noSuchObject: continue
                 default: throw error
                 }
             }
+            try reply.open("e", "o(oayays)")
+            try reply.append(objectPath: item)
+            try append(sealed, at: sessionPath, to: reply)
+            try reply.close()
         }
         try reply.close()
         return reply
@@ -369,30 +371,42 @@ public final class SecretServiceServer {
         return ReceivedSecret(bytes: bytes, contentType: contentType)
     }
 
-    /// Item `id`'s secret as a `Secret` struct `(oayays)` for `session`: DH-encrypted, or as it
-    /// is for a plain session.
-    private func appendSecret(
-        of id: String, for session: Session, at sessionPath: String, to reply: DBusMessage
-    ) throws(DBusFailure) {
-        try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) in
-            try reply.open("r", "oayays")
-            try reply.append(objectPath: sessionPath)
-            if let cipher = session.cipher {
-                let sealed: (parameters: [UInt8], value: [UInt8])
-                do {
-                    sealed = try cipher.session.encrypt(secret)
-                } catch {
-                    throw .failed("could not encrypt a secret for the session: \(error)")
+    /// A secret as it goes to a session: the IV and ciphertext of a DH session, or for a plain
+    /// one no parameters and the secret itself (in protected memory until it is appended).
+    struct SealedSecret: ~Copyable {
+        let parameters: [UInt8]
+        let value: SecureBytes
+        let contentType: String
+    }
+
+    /// Item `id`'s secret sealed for `session`.
+    private func seal(_ id: String, for session: Session) throws(DBusFailure) -> SealedSecret {
+        try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) -> SealedSecret in
+            do {
+                guard let cipher = session.cipher else {
+                    return SealedSecret(
+                        parameters: [], value: try SecureBytes(copying: secret), contentType: contentType)
                 }
-                try reply.append(bytes: sealed.parameters)
-                try reply.append(bytes: sealed.value)
-            } else {
-                try reply.append(bytes: [])
-                try reply.append(bytes: secret)
+                let sealed = try cipher.session.encrypt(secret)
+                return SealedSecret(
+                    parameters: sealed.parameters, value: try SecureBytes(copying: sealed.value),
+                    contentType: contentType)
+            } catch {
+                throw .failed("could not seal a secret for the session: \(error)")
             }
-            try reply.append(string: contentType)
-            try reply.close()
         }
+    }
+
+    /// `sealed` as a `Secret` struct `(oayays)` of the session at `sessionPath`.
+    private func append(_ sealed: borrowing SealedSecret, at sessionPath: String, to reply: DBusMessage)
+        throws(DBusFailure)
+    {
+        try reply.open("r", "oayays")
+        try reply.append(objectPath: sessionPath)
+        try reply.append(bytes: sealed.parameters)
+        try sealed.value.withUnsafeBytes { (value) throws(DBusFailure) in try reply.append(bytes: value) }
+        try reply.append(string: sealed.contentType)
+        try reply.close()
     }
 
     private func unlock(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {

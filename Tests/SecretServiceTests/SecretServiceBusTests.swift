@@ -36,6 +36,8 @@ import VaultCrypto
 
         var items: [String: Item] = [:]
         var locked: Set<String> = []
+        /// Listed and described as unlocked, refused when read: locked between the two.
+        var lockedOnRead: Set<String> = []
         private var made = 0
 
         func create(
@@ -88,11 +90,11 @@ import VaultCrypto
                 modified: 1_700_000_060)
         }
 
-        func withSecret<Result>(
+        func withSecret<Result: ~Copyable>(
             of id: String, _ body: (UnsafeRawBufferPointer, String) throws(DBusFailure) -> Result
         ) throws(DBusFailure) -> Result {
             guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
-            guard !locked.contains(id) else { throw .isLocked("item \(id) is locked") }
+            guard !locked.contains(id), !lockedOnRead.contains(id) else { throw .isLocked("item \(id) is locked") }
             return try item.secret.withUnsafeBytes { (bytes) throws(DBusFailure) in try body(bytes, "text/plain") }
         }
     }
@@ -167,6 +169,8 @@ import VaultCrypto
                 opened.append(str(path).rsplit("/", 1)[1] + "=" + plain_value.decode() + ";" + str(len(parameters)))
             say("dh", " ".join(opened))
         say("locked-left-out", len(service.GetSecrets(unlocked + locked, plain)))
+        racing = dbus.ObjectPath("/org/freedesktop/secrets/collection/login/f6")
+        say("locked-meanwhile", ",".join(sorted(str(p).rsplit("/", 1)[1] for p in service.GetSecrets([unlocked[0], racing], plain))))
         say("unknown-algorithm", error(lambda: service.OpenSession("rot13", dbus.String("", variant_level=1))))
         other = dbus.bus.BusConnection(address)
         stranger = dbus.Interface(
@@ -269,7 +273,10 @@ import VaultCrypto
         "under dbus-run-session: plain and DH sessions give the store's secrets exactly; refusals by D-Bus error name; sessions bounded and ended with their connection"
     )
     func servesARealClient() throws {
-        let text = try Self.serve(try Self.store(), to: Self.client)
+        let store = try Self.store()
+        store.items["f6"] = try .init("Racing", ["service": "race.example"], "locked-between")
+        store.lockedOnRead = ["f6"]
+        let text = try Self.serve(store, to: Self.client)
 
         var answers: [String: [String]] = [:]
         for line in text.split(separator: "\n") {
@@ -285,6 +292,7 @@ import VaultCrypto
             answers["dh"]?.allSatisfy { $0 == "a1=gh-secret;16 b2=0123456789abcdef0123456789abcdef;16" } == true,
             "\(answers["dh"] ?? [])")
         #expect(answers["locked-left-out"] == ["2"], "a locked item is left out, never given")
+        #expect(answers["locked-meanwhile"] == ["a1"], "one locked between listing and reading: left out whole")
         #expect(answers["unknown-algorithm"] == ["org.freedesktop.DBus.Error.NotSupported"])
         #expect(answers["another-connections-session"] == ["org.freedesktop.Secret.Error.NoSession"])
         #expect(answers["wrong-arguments"] == ["org.freedesktop.DBus.Error.InvalidArgs"])
