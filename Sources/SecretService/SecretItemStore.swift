@@ -30,6 +30,9 @@ public protocol SecretItemStore: AnyObject {
     /// Item `id`'s secret replaced by `secret` (the old one kept in its history, for the vault).
     func setSecret(of id: String, to secret: borrowing SecureBytes, contentType: String) throws(DBusFailure)
 
+    /// Item `id`'s label or attributes changed (nil: kept).
+    func update(_ id: String, label: String?, attributes: [String: String]?) throws(DBusFailure)
+
     /// Item `id` removed.
     func delete(_ id: String) throws(DBusFailure)
 

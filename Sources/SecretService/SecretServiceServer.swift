@@ -21,6 +21,7 @@ import VaultCrypto
 ///   it: `SecretCaller`), an item's `SetSecret((oayays))` and `Delete() → o prompt`. A secret
 ///   sent in a DH session is decrypted into protected memory; in a plain one it is copied there
 ///   from the message. No prompt is ever needed (`/`).
+/// - `Properties.Set` of an item's `Label` or `Attributes`.
 /// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now, and no
 ///   prompt (`/`); a locked one stays locked (asking where the user is comes with the vault).
 /// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
@@ -33,7 +34,7 @@ import VaultCrypto
 /// that connection leaves the bus, and what sessions cost is bounded: at most
 /// `sessionsPerConnection` open per connection and `sessionsInAll` in all
 /// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (`Lock`,
-/// `SetAlias`, setting properties, prompts, signals, introspection) is not answered yet: sd-bus replies
+/// `SetAlias`, prompts, signals, introspection) is not answered yet: sd-bus replies
 /// `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
     public static let busName = "org.freedesktop.secrets"
@@ -160,6 +161,24 @@ public final class SecretServiceServer {
             let reply = try call.methodReturn()
             try value.append(to: reply)
             return reply
+        case (_, Self.propertiesInterface, "Set") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "ssv")
+            let id = try Self.itemID(path)
+            guard try call.string() == Self.itemInterface else {
+                throw .invalidArguments("an item's properties are \(Self.itemInterface)'s")
+            }
+            switch try call.string() {
+            case "Label":
+                try call.enter("v", "s")
+                try store.update(id, label: try call.string(), attributes: nil)
+            case "Attributes":
+                try call.enter("v", "a{ss}")
+                try store.update(id, label: nil, attributes: try Self.readAttributes(call))
+            case let name:
+                throw .invalidArguments("\(name) cannot be set; Label and Attributes can")
+            }
+            try call.exit()
+            return try call.methodReturn()
         case (_, Self.propertiesInterface, "GetAll"):
             try require(call, "s")
             let interface = try call.string()

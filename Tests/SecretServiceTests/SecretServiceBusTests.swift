@@ -69,6 +69,12 @@ import VaultCrypto
             }
         }
 
+        func update(_ id: String, label: String?, attributes: [String: String]?) throws(DBusFailure) {
+            guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
+            if let label { item.label = label }
+            if let attributes { item.attributes = attributes }
+        }
+
         func delete(_ id: String) throws(DBusFailure) {
             guard items.removeValue(forKey: id) != nil else { throw .noSuchObject("no item \(id)") }
         }
@@ -391,6 +397,10 @@ import VaultCrypto
         locked = list(collection.search_items({"user": "locked"}))[0]
         say("locked", locked.is_locked())
         say("keyring", SecretService.Keyring().get_password("pypi.org", "alice"))
+        items[0].set_label("GitHub (renamed)")
+        items[0].set_attributes({"service": "github.com", "user": "octocat", "renamed": "yes"})
+        renamed = list(collection.search_items({"renamed": "yes"}))
+        say("renamed", "%s|%s|%s" % (len(renamed), renamed[0].get_label(), renamed[0].get_secret().decode()))
         say("keyring-none", SecretService.Keyring().get_password("pypi.org", "bob"))
         """#
 
@@ -411,6 +421,8 @@ import VaultCrypto
         #expect(answers["locked"] == "True")
         #expect(answers["keyring"] == "pypi-tokén", "keyring get, UTF-8 kept")
         #expect(answers["keyring-none"] == "None")
+        #expect(
+            answers["renamed"] == "1|GitHub (renamed)|gh-secret", "set_label and set_attributes, found by the new ones")
         #expect(!text.contains("never-given"))
     }
 
