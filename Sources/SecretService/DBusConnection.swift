@@ -94,6 +94,20 @@ final class DBusConnection {
         routes.append(route)
     }
 
+    /// Broadcasts the signal `interface.member` from `path` carrying one object path.
+    func emit(from path: String, _ interface: String, _ member: String, objectPath: String) throws(DBusFailure) {
+        var made: OpaquePointer?
+        let status = path.withCString { path in
+            interface.withCString { interface in
+                member.withCString { member in sd_bus_message_new_signal(bus, &made, path, interface, member) }
+            }
+        }
+        guard status >= 0, let made else { throw .failed("could not make the signal \(member) (\(-status))") }
+        let signal = DBusMessage(adopting: made)
+        try signal.append(objectPath: objectPath)
+        try signal.send()
+    }
+
     /// Calls `departed` with the unique name of each connection that leaves the bus (the bus
     /// daemon's `NameOwnerChanged` for a unique name, its new owner empty).
     func watchDepartures(_ departed: @escaping (String) -> Void) throws(SecretServiceError) {

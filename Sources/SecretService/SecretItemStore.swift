@@ -20,12 +20,12 @@ public protocol SecretItemStore: AnyObject {
     /// for an unknown id.
     func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription
 
-    /// Stores a new item (or, with `replace`, replaces the secret, label and attributes of the
-    /// one whose attributes are exactly `attributes`), made by `creator`; its id.
+    /// Stores a new item (or, with `replace`, replaces the secret and label of the one whose
+    /// attributes are exactly `attributes`), made by `creator`: its id, and whether it replaced one.
     func create(
         label: String, attributes: [String: String], secret: borrowing SecureBytes, contentType: String,
         replace: Bool, creator: SecretCaller
-    ) throws(DBusFailure) -> String
+    ) throws(DBusFailure) -> (id: String, replaced: Bool)
 
     /// Item `id`'s secret replaced by `secret` (the old one kept in its history, for the vault).
     func setSecret(of id: String, to secret: borrowing SecureBytes, contentType: String) throws(DBusFailure)

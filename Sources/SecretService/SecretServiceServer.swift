@@ -22,6 +22,9 @@ import VaultCrypto
 ///   sent in a DH session is decrypted into protected memory; in a plain one it is copied there
 ///   from the message. No prompt is ever needed (`/`).
 /// - `Properties.Set` of an item's `Label` or `Attributes`.
+/// - The collection's signals, from its path: `ItemCreated`, `ItemChanged` (a replace, a new
+///   secret, label or attributes), `ItemDeleted`, each with the item's path (libsecret's cached
+///   collections follow them).
 /// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now, and no
 ///   prompt (`/`); a locked one stays locked (asking where the user is comes with the vault).
 /// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
@@ -34,7 +37,7 @@ import VaultCrypto
 /// that connection leaves the bus, and what sessions cost is bounded: at most
 /// `sessionsPerConnection` open per connection and `sessionsInAll` in all
 /// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (`Lock`,
-/// `SetAlias`, prompts, signals, introspection) is not answered yet: sd-bus replies
+/// `SetAlias`, prompts, introspection) is not answered yet: sd-bus replies
 /// `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
     public static let busName = "org.freedesktop.secrets"
@@ -75,6 +78,8 @@ public final class SecretServiceServer {
     public static let sessionsInAll = 1024
 
     let store: any SecretItemStore
+    /// Broadcasts one of the collection's signals (`member`, the item's path); set by `run`.
+    var signal: (_ member: String, _ item: String) -> Void = { _, _ in }
     private var sessions: [String: Session] = [:]
     private var sessionsOpened = 0
 
@@ -102,6 +107,10 @@ public final class SecretServiceServer {
         let server = SecretServiceServer(store: store)
         try connection.route(root) { (call) throws(DBusFailure) in try server.answer(call) }
         try connection.watchDepartures { name in server.forgetSessions(of: name) }
+        // A signal that cannot be sent costs its listeners a refresh, never the change itself.
+        server.signal = { [unowned connection] member, item in
+            try? connection.emit(from: collection, collectionInterface, member, objectPath: item)
+        }
         try connection.requestName(busName)
         ready(connection.uniqueName)
         try connection.serve(while: keepGoing)
@@ -129,10 +138,12 @@ public final class SecretServiceServer {
             let id = try Self.itemID(path)
             let secret = try receiveSecret(call)
             try store.setSecret(of: id, to: secret.bytes, contentType: secret.contentType)
+            signal("ItemChanged", path)
             return try call.methodReturn()
         case (_, Self.itemInterface, "Delete") where path.hasPrefix(Self.collectionPrefix):
             try require(call, "")
             try store.delete(try Self.itemID(path))
+            signal("ItemDeleted", path)
             let reply = try call.methodReturn()
             try reply.append(objectPath: "/")
             return reply
@@ -178,6 +189,7 @@ public final class SecretServiceServer {
                 throw .invalidArguments("\(name) cannot be set; Label and Attributes can")
             }
             try call.exit()
+            signal("ItemChanged", path)
             return try call.methodReturn()
         case (_, Self.propertiesInterface, "GetAll"):
             try require(call, "s")
@@ -347,11 +359,13 @@ public final class SecretServiceServer {
         try call.exit()
         let secret = try receiveSecret(call)
         let replace = try call.bool()
-        let id = try store.create(
+        let made = try store.create(
             label: label, attributes: attributes, secret: secret.bytes, contentType: secret.contentType,
             replace: replace, creator: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID))
+        let item = try Self.itemPath(made.id)
+        signal(made.replaced ? "ItemChanged" : "ItemCreated", item)
         let reply = try call.methodReturn()
-        try reply.append(objectPath: try Self.itemPath(id))
+        try reply.append(objectPath: item)
         try reply.append(objectPath: "/")
         return reply
     }

@@ -43,18 +43,18 @@ import VaultCrypto
         func create(
             label: String, attributes: [String: String], secret: borrowing SecureBytes, contentType: String,
             replace: Bool, creator: SecretCaller
-        ) throws(DBusFailure) -> String {
+        ) throws(DBusFailure) -> (id: String, replaced: Bool) {
             do {
                 if replace, let (id, item) = items.first(where: { $0.value.attributes == attributes }) {
                     item.label = label
                     item.secret = try secret.withUnsafeBytes { try SecureBytes(copying: $0) }
-                    return id
+                    return (id, true)
                 }
                 made += 1
                 let item = try Item(label, attributes, copying: secret)
                 item.creator = creator
                 items["new\(made)"] = item
-                return "new\(made)"
+                return ("new\(made)", false)
             } catch {
                 throw .failed("\(error)")
             }
@@ -443,6 +443,22 @@ import VaultCrypto
             time.sleep(0.05)
         def say(name, value):
             print(name, value, flush=True)
+        # The collection's signals, heard on a connection of their own.
+        from jeepney import HeaderFields, MatchRule, message_bus
+        from jeepney.io.blocking import open_dbus_connection
+        listener = open_dbus_connection(bus="SESSION")
+        rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Collection",
+                         path="/org/freedesktop/secrets/collection/login")
+        listener.send_and_get_reply(message_bus.AddMatch(rule))
+        heard = listener.filter(rule, bufsize=64)
+        def signals():
+            names = []
+            while True:
+                try:
+                    message = listener.recv_until_filtered(heard.queue, timeout=0.5)
+                except TimeoutError:
+                    return " ".join(names)
+                names.append(message.header.fields[HeaderFields.member] + ":" + message.body[0].rsplit("/", 1)[1])
         def tool(*arguments, secret=None):
             process = subprocess.Popen(["secret-tool"] + list(arguments), stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -465,6 +481,7 @@ import VaultCrypto
         say("keyring-deleted", backend.get_password("example.org", "carol"))
         say("clear", tool("clear", *item)[1])
         say("cleared-lookup", tool("lookup", *item)[1])
+        say("signals", signals())
         """#
 
     @Test("writing: secret-tool store, replace and clear, keyring set and delete, each read back by the other")
@@ -487,6 +504,11 @@ import VaultCrypto
         #expect(answers["keyring-deleted"] == "None")
         #expect(answers["clear"] == "0")
         #expect(answers["cleared-lookup"] == "1", "cleared: nothing found")
+        // Created and replaced by secret-tool (new1), by keyring (new2), then deleted.
+        #expect(
+            answers["signals"]
+                == "ItemCreated:new1 ItemChanged:new1 ItemCreated:new2 ItemChanged:new2 ItemDeleted:new2 ItemDeleted:new1",
+            "\(text)")
         // What the store holds now: the original five, the written ones gone again.
         #expect(store.items.count == 5, "\(store.items.keys.sorted())")
         // An item's creator is the process that sent CreateItem, as the bus daemon names it.
