@@ -33,6 +33,9 @@ public protocol SecretItemStore: AnyObject {
     /// Item `id`'s label or attributes changed (nil: kept).
     func update(_ id: String, label: String?, attributes: [String: String]?) throws(DBusFailure)
 
+    /// Everything locked now (pwtui: the agent locks the vault): nothing is read until an unlock.
+    func lock() throws(DBusFailure)
+
     /// Item `id` removed.
     func delete(_ id: String) throws(DBusFailure)
 

@@ -25,6 +25,10 @@ import VaultCrypto
 /// - The collection's signals, from its path: `ItemCreated`, `ItemChanged` (a replace, a new
 ///   secret, label or attributes), `ItemDeleted`, each with the item's path (libsecret's cached
 ///   collections follow them).
+/// - `Lock(ao objects) → (ao locked, o prompt)`: the store locks (the vault, for pwtui), and the
+///   objects named that are locked now; no prompt.
+/// - `org.freedesktop.DBus.Introspectable.Introspect` on the service, the collection (both
+///   paths), its items and a caller's own sessions (`SecretServiceIntrospection`).
 /// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now, and no
 ///   prompt (`/`); a locked one stays locked (asking where the user is comes with the vault).
 /// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
@@ -36,8 +40,8 @@ import VaultCrypto
 /// `NoSession`, so one client cannot read secrets through another's keys. Its sessions end when
 /// that connection leaves the bus, and what sessions cost is bounded: at most
 /// `sessionsPerConnection` open per connection and `sessionsInAll` in all
-/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (`Lock`,
-/// `SetAlias`, prompts, introspection) is not answered yet: sd-bus replies
+/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (`SetAlias`,
+/// `CreateCollection`, prompts) is not answered yet: sd-bus replies
 /// `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
     public static let busName = "org.freedesktop.secrets"
@@ -124,6 +128,21 @@ public final class SecretServiceServer {
         case (Self.root, Self.serviceInterface, "SearchItems"): return try searchItems(call)
         case (Self.root, Self.serviceInterface, "GetSecrets"): return try getSecrets(call)
         case (Self.root, Self.serviceInterface, "Unlock"): return try unlock(call)
+        case (Self.root, Self.serviceInterface, "Lock"):
+            let objects = try Self.objectPaths(of: call)
+            try store.lock()
+            let reply = try call.methodReturn()
+            try reply.open("a", "o")
+            for path in objects where try isLocked(path) { try reply.append(objectPath: path) }
+            try reply.close()
+            try reply.append(objectPath: "/")
+            return reply
+        case (_, "org.freedesktop.DBus.Introspectable", "Introspect"):
+            try require(call, "")
+            guard let xml = try introspection(of: path, for: call) else { return nil }
+            let reply = try call.methodReturn()
+            try reply.append(string: xml)
+            return reply
         case (Self.root, Self.serviceInterface, "ReadAlias"):
             try require(call, "s")
             let alias = try call.string()
@@ -442,12 +461,60 @@ public final class SecretServiceServer {
         try reply.close()
     }
 
-    private func unlock(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
-        try require(call, "ao")
+    /// The `ao` a Lock or Unlock call names.
+    private static func objectPaths(of call: DBusMessage) throws(DBusFailure) -> [String] {
+        guard call.signature == "ao" else {
+            throw .invalidArguments("\(call.member ?? "the method") takes (ao), not (\(call.signature))")
+        }
         var objects: [String] = []
         try call.enter("a", "o")
         while call.peek() != nil { objects.append(try call.objectPath()) }
         try call.exit()
+        return objects
+    }
+
+    /// Whether the collection or item at `path` is locked now; false for anything else.
+    private func isLocked(_ path: String) throws(DBusFailure) -> Bool {
+        if path == Self.collection || path == Self.defaultAlias { return try store.describeCollection().locked }
+        guard let id = try? Self.itemID(path) else { return false }
+        do throws(DBusFailure) {
+            return try store.describe(id).locked
+        } catch {
+            guard case .noSuchObject = error else { throw error }
+            return false
+        }
+    }
+
+    /// The introspection document of the object at `path`; nil where there is no object.
+    private func introspection(of path: String, for call: DBusMessage) throws(DBusFailure) -> String? {
+        typealias Document = SecretServiceIntrospection
+        switch path {
+        case Self.root:
+            return Document.document(interfaces: Document.service, children: ["aliases", "collection"])
+        case Self.root + "/aliases":
+            return Document.document(interfaces: "", children: ["default"])
+        case Self.root + "/collection":
+            return Document.document(interfaces: "", children: ["login"])
+        case Self.collection:
+            let found = try store.search([:])
+            return Document.document(
+                interfaces: Document.collection, children: (found.unlocked + found.locked).sorted())
+        case Self.defaultAlias:
+            // The same collection; its items' paths are under the collection's.
+            return Document.document(interfaces: Document.collection, children: [])
+        case _ where path.hasPrefix(Self.sessionPrefix):
+            guard (try? session(path, of: call)) != nil else { return nil }
+            return Document.document(interfaces: Document.session, children: [])
+        case _ where path.hasPrefix(Self.collectionPrefix):
+            guard let id = try? Self.itemID(path), (try? store.describe(id)) != nil else { return nil }
+            return Document.document(interfaces: Document.item, children: [])
+        default:
+            return nil
+        }
+    }
+
+    private func unlock(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        let objects = try Self.objectPaths(of: call)
         let unlocked = objects.filter { path in
             guard let id = try? Self.itemID(path), let item = try? store.describe(id) else { return false }
             return !item.locked

@@ -38,6 +38,7 @@ import VaultCrypto
         var locked: Set<String> = []
         /// Listed and described as unlocked, refused when read: locked between the two.
         var lockedOnRead: Set<String> = []
+        var collectionLocked = false
         private var made = 0
 
         func create(
@@ -75,6 +76,11 @@ import VaultCrypto
             if let attributes { item.attributes = attributes }
         }
 
+        func lock() throws(DBusFailure) {
+            locked = Set(items.keys)
+            collectionLocked = true
+        }
+
         func delete(_ id: String) throws(DBusFailure) {
             guard items.removeValue(forKey: id) != nil else { throw .noSuchObject("no item \(id)") }
         }
@@ -86,7 +92,8 @@ import VaultCrypto
         }
 
         func describeCollection() throws(DBusFailure) -> SecretCollectionDescription {
-            SecretCollectionDescription(label: "Login", locked: false, created: 1_600_000_000, modified: 1_700_000_060)
+            SecretCollectionDescription(
+                label: "Login", locked: collectionLocked, created: 1_600_000_000, modified: 1_700_000_060)
         }
 
         func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription {
@@ -187,7 +194,7 @@ import VaultCrypto
         session = dbus.Interface(bus.get_object("org.freedesktop.secrets", plain, introspect=False), "org.freedesktop.Secret.Session")
         session.Close()
         say("after-close", error(lambda: service.GetSecrets(unlocked, plain)))
-        say("unknown-method", error(lambda: service.Lock(unlocked)))
+        say("unknown-method", error(lambda: service.SetAlias("work", dbus.ObjectPath("/"))))
         still_locked, prompt = service.Unlock(unlocked + locked)
         say("unlock", ",".join(str(p).rsplit("/", 1)[1] for p in still_locked) + "|" + str(prompt))
         # Bounds: 64 sessions per connection, 1,024 in all; a connection's end when it leaves.
@@ -221,6 +228,11 @@ import VaultCrypto
                 break
             time.sleep(0.05)
         say("after-leaving", after)
+        locked_now, prompt = service.Lock([dbus.ObjectPath("/org/freedesktop/secrets/collection/login")])
+        say("lock", ",".join(str(p) for p in locked_now) + "|" + str(prompt))
+        say("after-lock", len(service.GetSecrets(unlocked, dh)))
+        a1 = bus.get_object("org.freedesktop.secrets", unlocked[0], introspect=False)
+        say("item-locked", bool(a1.Get("org.freedesktop.Secret.Item", "Locked", dbus_interface="org.freedesktop.DBus.Properties")))
         """#
 
     /// The store both tests serve: two GitHub items (one 32 bytes: a whole block of padding
@@ -309,6 +321,9 @@ import VaultCrypto
         #expect(answers["per-connection"] == ["org.freedesktop.DBus.Error.LimitsExceeded"])
         #expect(answers["in-all"] == ["org.freedesktop.DBus.Error.LimitsExceeded"])
         #expect(answers["after-leaving"] == ["none"], "a connection's sessions end when it leaves the bus")
+        #expect(answers["lock"] == ["/org/freedesktop/secrets/collection/login|/"], "locked, no prompt")
+        #expect(answers["after-lock"] == ["0"], "nothing given once locked")
+        #expect(answers["item-locked"] == ["True"])
     }
 
     /// libsecret itself, through `secret-tool` (Debian's libsecret-tools): it opens a DH
@@ -334,6 +349,13 @@ import VaultCrypto
         ]:
             run = subprocess.run(["secret-tool"] + arguments, capture_output=True, timeout=20)
             print("== %s %d" % (name, run.returncode))
+            print(run.stdout.decode(), end="")
+            print("-- stderr")
+            print(run.stderr.decode(), end="")
+        for path in ["/org/freedesktop/secrets", "/org/freedesktop/secrets/aliases/default", "/org/freedesktop/secrets/collection/login/a1"]:
+            run = subprocess.run(["gdbus", "introspect", "--address", address, "--dest", "org.freedesktop.secrets",
+                                  "--object-path", path], capture_output=True, timeout=20)
+            print("== introspect %s %d" % (path, run.returncode))
             print(run.stdout.decode(), end="")
             print("-- stderr")
             print(run.stderr.decode(), end="")
@@ -363,6 +385,16 @@ import VaultCrypto
         // The locked item is listed, its secret refused (IsLocked), never given.
         #expect(search.contains("[/c3]\nlabel = Locked\ncreated") && search.contains("item c3 is locked"), "\(search)")
         #expect(!search.contains("never-given") && !search.contains("gitlab"), "\(search)")
+        // gdbus reads the introspection and every property it names.
+        let service = try #require(sections["introspect /org/freedesktop/secrets 0"], "\(sections.keys.sorted())")
+        #expect(service.contains("GetSecrets(in  ao items,") && service.contains("node collection {"), "\(service)")
+        #expect(service.contains("readonly ao Collections = ['/org/freedesktop/secrets/collection/login'];"))
+        let alias = try #require(sections["introspect /org/freedesktop/secrets/aliases/default 0"])
+        #expect(alias.contains("readonly s Label = 'Login';") && alias.contains("ItemCreated(o item);"), "\(alias)")
+        #expect(!alias.contains("node a1"), "an alias has no children: its items are the collection's")
+        let item = try #require(sections["introspect /org/freedesktop/secrets/collection/login/a1 0"])
+        #expect(item.contains("readwrite a{ss} Attributes = {'service': 'github.com', 'user': 'octocat'};"), "\(item)")
+        #expect(!item.contains("gh-secret"), "never the secret")
     }
 
     /// Python's secretstorage (its own DH session, in Python) and keyring's SecretService
