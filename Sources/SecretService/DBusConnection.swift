@@ -96,6 +96,15 @@ final class DBusConnection {
 
     /// Broadcasts the signal `interface.member` from `path` carrying one object path.
     func emit(from path: String, _ interface: String, _ member: String, objectPath: String) throws(DBusFailure) {
+        try emit(from: path, interface, member) { (signal) throws(DBusFailure) in
+            try signal.append(objectPath: objectPath)
+        }
+    }
+
+    /// Broadcasts the signal `interface.member` from `path`, its body written by `body`.
+    func emit(
+        from path: String, _ interface: String, _ member: String, body: (DBusMessage) throws(DBusFailure) -> Void
+    ) throws(DBusFailure) {
         var made: OpaquePointer?
         let status = path.withCString { path in
             interface.withCString { interface in
@@ -104,7 +113,7 @@ final class DBusConnection {
         }
         guard status >= 0, let made else { throw .failed("could not make the signal \(member) (\(-status))") }
         let signal = DBusMessage(adopting: made)
-        try signal.append(objectPath: objectPath)
+        try body(signal)
         try signal.send()
     }
 
@@ -131,10 +140,14 @@ final class DBusConnection {
 
     /// Answers calls until `keepGoing` says no (it is asked at least every `tick`) or the bus
     /// goes away: a session's bus ends with the session (`dbus-run-session`'s command, a logout),
-    /// and so does a service on it, as gnome-keyring's does.
-    func serve(tick: Duration = .milliseconds(250), while keepGoing: () -> Bool) throws(SecretServiceError) {
+    /// and so does a service on it, as gnome-keyring's does. `eachTurn` runs on this thread
+    /// between messages and at least every `tick`: work other threads left for the bus.
+    func serve(
+        tick: Duration = .milliseconds(250), eachTurn: () -> Void = {}, while keepGoing: () -> Bool
+    ) throws(SecretServiceError) {
         let wait = UInt64(tick.components.seconds) * 1_000_000 + UInt64(tick.components.attoseconds / 1_000_000_000_000)
         while keepGoing() {
+            eachTurn()
             let processed = sd_bus_process(bus, nil)
             if [-ECONNRESET, -ENOTCONN, -EPIPE].contains(processed) { return }
             guard processed >= 0 else { throw .bus("reading the bus", errno: -processed) }

@@ -65,6 +65,15 @@ enum SecretServiceIntrospection {
 
         """
 
+    static let prompt = """
+         <interface name="org.freedesktop.Secret.Prompt">
+          <method name="Prompt"><arg name="window-id" type="s" direction="in"/></method>
+          <method name="Dismiss"/>
+          <signal name="Completed"><arg name="dismissed" type="b"/><arg name="result" type="v"/></signal>
+         </interface>
+
+        """
+
     static let session = """
          <interface name="org.freedesktop.Secret.Session">
           <method name="Close"/>

@@ -29,8 +29,12 @@ import VaultCrypto
 ///   objects named that are locked now; no prompt.
 /// - `org.freedesktop.DBus.Introspectable.Introspect` on the service, the collection (both
 ///   paths), its items and a caller's own sessions (`SecretServiceIntrospection`).
-/// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now, and no
-///   prompt (`/`); a locked one stays locked (asking where the user is comes with the vault).
+/// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now; when some
+///   are locked, a Prompt (`/org/freedesktop/secrets/prompt/pN`) if there is a `SecretPrompter`,
+///   else no prompt (`/`) and they stay locked. The prompt's `Prompt(s window)` asks the prompter
+///   (off the bus's thread), and its answer is the prompt's `Completed(b dismissed, v ao)` signal
+///   with the objects unlocked now; `Dismiss()` completes it dismissed. A prompt is its caller's,
+///   like a session, and goes with it.
 /// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
 /// - `org.freedesktop.DBus.Properties.Get` and `GetAll`: the service's `Collections`, an item's
 ///   `Label`, `Attributes`, `Locked`, `Created` and `Modified`.
@@ -41,7 +45,7 @@ import VaultCrypto
 /// that connection leaves the bus, and what sessions cost is bounded: at most
 /// `sessionsPerConnection` open per connection and `sessionsInAll` in all
 /// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (`SetAlias`,
-/// `CreateCollection`, prompts) is not answered yet: sd-bus replies
+/// `CreateCollection`) is not answered yet: sd-bus replies
 /// `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
     public static let busName = "org.freedesktop.secrets"
@@ -50,6 +54,8 @@ public final class SecretServiceServer {
     static let collectionPrefix = root + "/collection/login/"
     static let serviceInterface = "org.freedesktop.Secret.Service"
     static let sessionInterface = "org.freedesktop.Secret.Session"
+    static let promptInterface = "org.freedesktop.Secret.Prompt"
+    static let promptPrefix = root + "/prompt/"
     static let itemInterface = "org.freedesktop.Secret.Item"
     static let collectionInterface = "org.freedesktop.Secret.Collection"
     /// Where secretstorage looks for the default collection first.
@@ -87,37 +93,78 @@ public final class SecretServiceServer {
     private var sessions: [String: Session] = [:]
     private var sessionsOpened = 0
 
-    init(store: any SecretItemStore) {
+    /// An unlock waiting for its caller's `Prompt`, or for the prompter's answer.
+    final class Prompt {
+        let owner: SecretCaller
+        let objects: [String]
+        var asked = false
+
+        init(owner: SecretCaller, objects: [String]) {
+            self.owner = owner
+            self.objects = objects
+        }
+    }
+
+    /// The prompters' answers, left by their threads for the bus's (`completePrompts`).
+    final class Answers: @unchecked Sendable {
+        // @unchecked: `pending` only under `lock`.
+        private let lock = Lock()
+        private var pending: [(prompt: String, unlocked: Bool)] = []
+
+        func add(_ prompt: String, unlocked: Bool) { lock.withLock { pending.append((prompt, unlocked)) } }
+        func take() -> [(prompt: String, unlocked: Bool)] {
+            lock.withLock {
+                defer { pending = [] }
+                return pending
+            }
+        }
+    }
+
+    let prompter: (any SecretPrompter)?
+    private var prompts: [String: Prompt] = [:]
+    private var promptsMade = 0
+    private let answers = Answers()
+    /// Broadcasts a prompt's `Completed`; set by `run`.
+    var completed: (_ prompt: String, _ dismissed: Bool, _ unlocked: [String]) -> Void = { _, _, _ in }
+
+    init(store: any SecretItemStore, prompter: (any SecretPrompter)? = nil) {
         self.store = store
+        self.prompter = prompter
     }
 
     /// `run` on the session bus `DBUS_SESSION_BUS_ADDRESS` names in `environment`.
     public static func run(
-        in environment: Environment, store: any SecretItemStore, ready: (String) -> Void = { _ in },
-        while keepGoing: () -> Bool
+        in environment: Environment, store: any SecretItemStore, prompter: (any SecretPrompter)? = nil,
+        ready: (String) -> Void = { _ in }, while keepGoing: () -> Bool
     ) throws(SecretServiceError) {
         guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else { throw .noSessionBus }
-        try run(address: address, store: store, ready: ready, while: keepGoing)
+        try run(address: address, store: store, prompter: prompter, ready: ready, while: keepGoing)
     }
 
     /// Serves `store` as `org.freedesktop.secrets` on the bus at `address` until `keepGoing`
     /// says no (asked at least four times a second) or the bus ends; `ready` is called with the connection's
     /// unique name once the name is owned. Everything happens on the caller's thread.
     public static func run(
-        address: String, store: any SecretItemStore, ready: (String) -> Void = { _ in },
-        while keepGoing: () -> Bool
+        address: String, store: any SecretItemStore, prompter: (any SecretPrompter)? = nil,
+        ready: (String) -> Void = { _ in }, while keepGoing: () -> Bool
     ) throws(SecretServiceError) {
         let connection = try DBusConnection(address: address)
-        let server = SecretServiceServer(store: store)
+        let server = SecretServiceServer(store: store, prompter: prompter)
         try connection.route(root) { (call) throws(DBusFailure) in try server.answer(call) }
         try connection.watchDepartures { name in server.forgetSessions(of: name) }
         // A signal that cannot be sent costs its listeners a refresh, never the change itself.
         server.signal = { [unowned connection] member, item in
             try? connection.emit(from: collection, collectionInterface, member, objectPath: item)
         }
+        server.completed = { [unowned connection] prompt, dismissed, unlocked in
+            try? connection.emit(from: prompt, promptInterface, "Completed") { (signal) throws(DBusFailure) in
+                try signal.append(bool: dismissed)
+                try DBusValue.objectPaths(unlocked).append(to: signal)
+            }
+        }
         try connection.requestName(busName)
         ready(connection.uniqueName)
-        try connection.serve(while: keepGoing)
+        try connection.serve(eachTurn: server.completePrompts, while: keepGoing)
     }
 
     /// The answer to one method call; nil: no such method here.
@@ -133,10 +180,25 @@ public final class SecretServiceServer {
             try store.lock()
             let reply = try call.methodReturn()
             try reply.open("a", "o")
-            for path in objects where try isLocked(path) { try reply.append(objectPath: path) }
+            for path in objects where try lockState(path) == true { try reply.append(objectPath: path) }
             try reply.close()
             try reply.append(objectPath: "/")
             return reply
+        case (_, Self.promptInterface, "Prompt") where path.hasPrefix(Self.promptPrefix):
+            try require(call, "s")
+            let prompt = try prompt(path, of: call)
+            if !prompt.asked, let prompter {
+                prompt.asked = true
+                let answers = answers
+                prompter.unlock(for: prompt.owner) { unlocked in answers.add(path, unlocked: unlocked) }
+            }
+            return try call.methodReturn()
+        case (_, Self.promptInterface, "Dismiss") where path.hasPrefix(Self.promptPrefix):
+            try require(call, "")
+            _ = try prompt(path, of: call)
+            prompts[path] = nil
+            completed(path, true, [])
+            return try call.methodReturn()
         case (_, "org.freedesktop.DBus.Introspectable", "Introspect"):
             try require(call, "")
             guard let xml = try introspection(of: path, for: call) else { return nil }
@@ -234,6 +296,17 @@ public final class SecretServiceServer {
     /// Drops every session `owner` opened: it left the bus.
     func forgetSessions(of owner: String) {
         sessions = sessions.filter { $0.value.owner != owner }
+        prompts = prompts.filter { $0.value.owner.uniqueName != owner }
+    }
+
+    /// The prompters' answers, on the bus's thread: each prompt completes with the objects it
+    /// named that are unlocked now, or dismissed.
+    func completePrompts() {
+        for answer in answers.take() {
+            guard let prompt = prompts.removeValue(forKey: answer.prompt) else { continue }
+            let unlocked = answer.unlocked ? prompt.objects.filter { (try? lockState($0)) == .some(false) } : []
+            completed(answer.prompt, !answer.unlocked, unlocked)
+        }
     }
 
     /// The algorithm names OpenSession accepts.
@@ -473,18 +546,6 @@ public final class SecretServiceServer {
         return objects
     }
 
-    /// Whether the collection or item at `path` is locked now; false for anything else.
-    private func isLocked(_ path: String) throws(DBusFailure) -> Bool {
-        if path == Self.collection || path == Self.defaultAlias { return try store.describeCollection().locked }
-        guard let id = try? Self.itemID(path) else { return false }
-        do throws(DBusFailure) {
-            return try store.describe(id).locked
-        } catch {
-            guard case .noSuchObject = error else { throw error }
-            return false
-        }
-    }
-
     /// The introspection document of the object at `path`; nil where there is no object.
     private func introspection(of path: String, for call: DBusMessage) throws(DBusFailure) -> String? {
         typealias Document = SecretServiceIntrospection
@@ -505,6 +566,9 @@ public final class SecretServiceServer {
         case _ where path.hasPrefix(Self.sessionPrefix):
             guard (try? session(path, of: call)) != nil else { return nil }
             return Document.document(interfaces: Document.session, children: [])
+        case _ where path.hasPrefix(Self.promptPrefix):
+            guard (try? prompt(path, of: call)) != nil else { return nil }
+            return Document.document(interfaces: Document.prompt, children: [])
         case _ where path.hasPrefix(Self.collectionPrefix):
             guard let id = try? Self.itemID(path), (try? store.describe(id)) != nil else { return nil }
             return Document.document(interfaces: Document.item, children: [])
@@ -515,16 +579,51 @@ public final class SecretServiceServer {
 
     private func unlock(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
         let objects = try Self.objectPaths(of: call)
-        let unlocked = objects.filter { path in
-            guard let id = try? Self.itemID(path), let item = try? store.describe(id) else { return false }
-            return !item.locked
+        var unlocked: [String] = []
+        var locked: [String] = []
+        for path in objects {
+            switch try lockState(path) {
+            case .some(false): unlocked.append(path)
+            case .some(true): locked.append(path)
+            case nil: continue
+            }
+        }
+        var promptPath = "/"
+        if !locked.isEmpty, prompter != nil {
+            guard prompts.count < Self.sessionsInAll else {
+                throw .limitsExceeded("\(Self.sessionsInAll) prompts are waiting; answer or dismiss some")
+            }
+            promptsMade += 1
+            promptPath = Self.promptPrefix + "p\(promptsMade)"
+            prompts[promptPath] = Prompt(
+                owner: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID), objects: locked)
         }
         let reply = try call.methodReturn()
         try reply.open("a", "o")
         for path in unlocked { try reply.append(objectPath: path) }
         try reply.close()
-        try reply.append(objectPath: "/")
+        try reply.append(objectPath: promptPath)
         return reply
+    }
+
+    /// The prompt at `path`, if `call`'s sender asked for it.
+    private func prompt(_ path: String, of call: DBusMessage) throws(DBusFailure) -> Prompt {
+        guard let prompt = prompts[path], prompt.owner.uniqueName == call.sender else {
+            throw .noSuchObject("no prompt \(path) for this connection")
+        }
+        return prompt
+    }
+
+    /// Whether the collection or item at `path` is locked now; nil when there is none there.
+    private func lockState(_ path: String) throws(DBusFailure) -> Bool? {
+        if path == Self.collection || path == Self.defaultAlias { return try store.describeCollection().locked }
+        guard let id = try? Self.itemID(path) else { return nil }
+        do throws(DBusFailure) {
+            return try store.describe(id).locked
+        } catch {
+            guard case .noSuchObject = error else { throw error }
+            return nil
+        }
     }
 
     /// The properties of the object at `path` in `interface`.

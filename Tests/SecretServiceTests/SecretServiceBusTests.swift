@@ -35,10 +35,27 @@ import VaultCrypto
         }
 
         var items: [String: Item] = [:]
-        var locked: Set<String> = []
+        // What is locked is under `state`: a prompter unlocks from its own thread.
+        private let state = Lock()
+        private var lockedIDs: Set<String> = []
+        private var wholeLocked = false
+        var locked: Set<String> {
+            get { state.withLock { lockedIDs } }
+            set { state.withLock { lockedIDs = newValue } }
+        }
+        var collectionLocked: Bool {
+            get { state.withLock { wholeLocked } }
+            set { state.withLock { wholeLocked = newValue } }
+        }
+
+        func unlockAll() {
+            state.withLock {
+                lockedIDs = []
+                wholeLocked = false
+            }
+        }
         /// Listed and described as unlocked, refused when read: locked between the two.
         var lockedOnRead: Set<String> = []
-        var collectionLocked = false
         private var made = 0
 
         func create(
@@ -253,7 +270,9 @@ import VaultCrypto
     /// Runs `client` (Python) under `dbus-run-session`, serving `store` on its bus from a thread
     /// once the client has written the bus's address (the client's first argument is where);
     /// the client's stdout, after checking that it and the server ended well.
-    static func serve(_ store: MemoryItemStore, to client: String) throws -> String {
+    static func serve(
+        _ store: MemoryItemStore, prompter: (any SecretPrompter)? = nil, to client: String
+    ) throws -> String {
         try #require(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session"), "make deps: dbus-daemon")
         let directory = TemporaryDirectory("secret-service")
@@ -271,7 +290,7 @@ import VaultCrypto
         let busAddress = try #require(address, "dbus-run-session never ran the client")
         try DetachedThread.start {
             do {
-                try SecretServiceServer.run(address: busAddress, store: store) { !flag.isStopped }
+                try SecretServiceServer.run(address: busAddress, store: store, prompter: prompter) { !flag.isStopped }
                 flag.end("stopped")
             } catch {
                 flag.end("\(error)")
@@ -607,6 +626,108 @@ import VaultCrypto
         #expect(text.contains("PASSED") && text.contains("test_unicode_and_ascii_chars"), "\(text)")
         #expect(!text.contains("FAILED"), "\(text)")
         #expect(text.contains("12 passed"), "every one of the 12 tests ran and passed: \(text)")
+    }
+
+    /// Says yes after a moment, from a thread of its own, having unlocked the store: a user who
+    /// typed the master password where they are.
+    final class UnlockingPrompter: SecretPrompter, @unchecked Sendable {
+        // @unchecked: `callers` only under `lock`; `store`'s locks are its own.
+        let store: MemoryItemStore
+        private let lock = Lock()
+        private var asked: [SecretCaller] = []
+
+        init(_ store: MemoryItemStore) { self.store = store }
+
+        var callers: [SecretCaller] { lock.withLock { asked } }
+
+        func unlock(for caller: SecretCaller, answer: @escaping @Sendable (Bool) -> Void) {
+            lock.withLock { asked.append(caller) }
+            let store = store
+            do {
+                try DetachedThread.start {
+                    usleep(50_000)
+                    store.unlockAll()
+                    answer(true)
+                }
+            } catch {
+                answer(false)
+            }
+        }
+    }
+
+    /// Nobody to ask: declines at once.
+    final class NobodyPrompter: SecretPrompter, @unchecked Sendable {
+        func unlock(for caller: SecretCaller, answer: @escaping @Sendable (Bool) -> Void) { answer(false) }
+    }
+
+    /// secret-tool's lookup of a locked item (libsecret answers the prompt itself), then the
+    /// same by hand: Unlock, Prompt, and the prompt's Completed heard by a listener.
+    static let prompting = #"""
+        import os, subprocess, sys, time
+        import dbus
+        from jeepney import MatchRule, message_bus
+        from jeepney.io.blocking import open_dbus_connection
+        address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(address)
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        bus = dbus.bus.BusConnection(address)
+        for _ in range(200):
+            if bus.name_has_owner("org.freedesktop.secrets"):
+                break
+            time.sleep(0.05)
+        def say(name, value):
+            print(name, value, flush=True)
+        listener = open_dbus_connection(bus="SESSION")
+        rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt")
+        listener.send_and_get_reply(message_bus.AddMatch(rule))
+        heard = listener.filter(rule, bufsize=16)
+        run = subprocess.run(["secret-tool", "lookup", "service", "github.com", "user", "octocat"], capture_output=True, timeout=20)
+        say("lookup", "%d %s" % (run.returncode, run.stdout.decode()))
+        service = dbus.Interface(bus.get_object("org.freedesktop.secrets", "/org/freedesktop/secrets", introspect=False),
+                                 "org.freedesktop.Secret.Service")
+        unlocked, prompt = service.Unlock([dbus.ObjectPath("/org/freedesktop/secrets/collection/login/c3")])
+        say("unlock", "%d %s" % (len(unlocked), "a-prompt" if str(prompt).startswith("/org/freedesktop/secrets/prompt/") else str(prompt)))
+        if str(prompt) != "/":
+            while True:  # what libsecret's prompt left, if anything
+                try:
+                    listener.recv_until_filtered(heard.queue, timeout=0.2)
+                except TimeoutError:
+                    break
+            dbus.Interface(bus.get_object("org.freedesktop.secrets", prompt, introspect=False),
+                           "org.freedesktop.Secret.Prompt").Prompt("")
+            message = listener.recv_until_filtered(heard.queue, timeout=5)
+            dismissed, (signature, result) = message.body
+            say("completed", "%s %s %s" % (dismissed, signature, ",".join(r.rsplit("/", 1)[1] for r in result) or "-"))
+        """#
+
+    @Test(
+        "a locked store and a prompter that unlocks: secret-tool's lookup goes through the Prompt and gets the secret")
+    func promptUnlocks() throws {
+        try #require(Self.hasSecretTool, "make deps: libsecret-tools")
+        let store = try Self.store()
+        store.locked = Set(store.items.keys)
+        store.collectionLocked = true
+        let prompter = UnlockingPrompter(store)
+        let text = try Self.serve(store, prompter: prompter, to: Self.prompting)
+        #expect(text.contains("lookup 0 gh-secret\n"), "\(text)")
+        #expect(prompter.callers.count == 1, "asked once: \(prompter.callers)")
+        #expect(prompter.callers.first?.pid != nil && prompter.callers.first?.uniqueName.hasPrefix(":") == true)
+        // Unlocked since: c3 too (the store unlocks whole), no prompt needed.
+        #expect(text.contains("unlock 1 /\n"), "\(text)")
+    }
+
+    @Test("a locked store and nobody to ask: secret-tool gets nothing; a prompt by hand completes dismissed")
+    func promptDismissed() throws {
+        try #require(Self.hasSecretTool, "make deps: libsecret-tools")
+        let store = try Self.store()
+        store.locked = Set(store.items.keys)
+        store.collectionLocked = true
+        let text = try Self.serve(store, prompter: NobodyPrompter(), to: Self.prompting)
+        #expect(text.contains("lookup 1 \n"), "nothing found, nothing given: \(text)")
+        #expect(text.contains("unlock 0 a-prompt\n"), "\(text)")
+        #expect(text.contains("completed True ao -\n"), "\(text)")
+        #expect(!text.contains("gh-secret") && !text.contains("never-given"))
     }
 
     @Test("without DBUS_SESSION_BUS_ADDRESS: the error says where a bus comes from; a dead address is named")
