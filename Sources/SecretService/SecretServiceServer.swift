@@ -40,11 +40,8 @@ import VaultCrypto
 ///   `Label`, `Attributes`, `Locked`, `Created` and `Modified`.
 /// - `org.freedesktop.Secret.Session.Close()` on a session's own path.
 ///
-/// A session belongs to the connection that opened it: another caller naming it gets
-/// `NoSession`, so one client cannot read secrets through another's keys. Its sessions end when
-/// that connection leaves the bus, and what sessions cost is bounded: at most
-/// `sessionsPerConnection` open per connection and `sessionsInAll` in all
-/// (`LimitsExceeded` beyond; libsecret opens one per process). Everything else (`SetAlias`,
+/// Sessions (`SecretSessions`) and prompts (`SecretPrompts`) are their connection's, end when it
+/// leaves the bus, and are bounded in number. Everything else (`SetAlias`,
 /// `CreateCollection`) is not answered yet: sd-bus replies
 /// `UnknownMethod` (docs/secret-service.md lists what remains).
 public final class SecretServiceServer {
@@ -64,66 +61,13 @@ public final class SecretServiceServer {
     /// The one collection, `login` (what the `default` alias names in gnome-keyring).
     static let collection = root + "/collection/login"
 
-    /// An open session: whose it is, and its cipher (nil: `plain`).
-    final class Session {
-        let owner: String
-        let cipher: Cipher?
-
-        init(owner: String, cipher: Cipher?) {
-            self.owner = owner
-            self.cipher = cipher
-        }
-    }
-
-    /// A DH session's keys, shared by reference (`DHSession` is not copyable).
-    final class Cipher {
-        let session: DHSession
-
-        init(_ session: consuming DHSession) {
-            self.session = session
-        }
-    }
-
-    public static let sessionsPerConnection = 64
-    public static let sessionsInAll = 1024
-
     let store: any SecretItemStore
     /// Broadcasts one of the collection's signals (`member`, the item's path); set by `run`.
     var signal: (_ member: String, _ item: String) -> Void = { _, _ in }
-    private var sessions: [String: Session] = [:]
-    private var sessionsOpened = 0
-
-    /// An unlock waiting for its caller's `Prompt`, or for the prompter's answer.
-    final class Prompt {
-        let owner: SecretCaller
-        let objects: [String]
-        var asked = false
-
-        init(owner: SecretCaller, objects: [String]) {
-            self.owner = owner
-            self.objects = objects
-        }
-    }
-
-    /// The prompters' answers, left by their threads for the bus's (`completePrompts`).
-    final class Answers: @unchecked Sendable {
-        // @unchecked: `pending` only under `lock`.
-        private let lock = Lock()
-        private var pending: [(prompt: String, unlocked: Bool)] = []
-
-        func add(_ prompt: String, unlocked: Bool) { lock.withLock { pending.append((prompt, unlocked)) } }
-        func take() -> [(prompt: String, unlocked: Bool)] {
-            lock.withLock {
-                defer { pending = [] }
-                return pending
-            }
-        }
-    }
+    private let sessions = SecretSessions(under: sessionPrefix)
+    private let prompts = SecretPrompts(under: promptPrefix)
 
     let prompter: (any SecretPrompter)?
-    private var prompts: [String: Prompt] = [:]
-    private var promptsMade = 0
-    private let answers = Answers()
     /// Broadcasts a prompt's `Completed`; set by `run`.
     var completed: (_ prompt: String, _ dismissed: Bool, _ unlocked: [String]) -> Void = { _, _, _ in }
 
@@ -186,17 +130,12 @@ public final class SecretServiceServer {
             return reply
         case (_, Self.promptInterface, "Prompt") where path.hasPrefix(Self.promptPrefix):
             try require(call, "s")
-            let prompt = try prompt(path, of: call)
-            if !prompt.asked, let prompter {
-                prompt.asked = true
-                let answers = answers
-                prompter.unlock(for: prompt.owner) { unlocked in answers.add(path, unlocked: unlocked) }
-            }
+            guard let prompter else { throw .noSuchObject("no prompt \(path)") }
+            try prompts.ask(path, of: call.sender, prompter: prompter)
             return try call.methodReturn()
         case (_, Self.promptInterface, "Dismiss") where path.hasPrefix(Self.promptPrefix):
             try require(call, "")
-            _ = try prompt(path, of: call)
-            prompts[path] = nil
+            try prompts.dismiss(path, of: call.sender)
             completed(path, true, [])
             return try call.methodReturn()
         case (_, "org.freedesktop.DBus.Introspectable", "Introspect"):
@@ -239,7 +178,7 @@ public final class SecretServiceServer {
         case (_, Self.itemInterface, "GetSecret") where path.hasPrefix(Self.collectionPrefix):
             try require(call, "o")
             let sessionPath = try call.objectPath()
-            let session = try session(sessionPath, of: call)
+            let session = try sessions.session(sessionPath, of: call.sender)
             let reply = try call.methodReturn()
             try append(try seal(try Self.itemID(path), for: session), at: sessionPath, to: reply)
             return reply
@@ -286,26 +225,24 @@ public final class SecretServiceServer {
             try reply.close()
             return reply
         case (_, Self.sessionInterface, "Close") where path.hasPrefix(Self.sessionPrefix):
-            _ = try session(path, of: call)
-            sessions[path] = nil
+            try sessions.close(path, of: call.sender)
             return try call.methodReturn()
         default: return nil
         }
     }
 
-    /// Drops every session `owner` opened: it left the bus.
+    /// Drops every session and prompt `owner` has: it left the bus.
     func forgetSessions(of owner: String) {
-        sessions = sessions.filter { $0.value.owner != owner }
-        prompts = prompts.filter { $0.value.owner.uniqueName != owner }
+        sessions.forget(owner)
+        prompts.forget(owner)
     }
 
     /// The prompters' answers, on the bus's thread: each prompt completes with the objects it
     /// named that are unlocked now, or dismissed.
     func completePrompts() {
-        for answer in answers.take() {
-            guard let prompt = prompts.removeValue(forKey: answer.prompt) else { continue }
-            let unlocked = answer.unlocked ? prompt.objects.filter { (try? lockState($0)) == .some(false) } : []
-            completed(answer.prompt, !answer.unlocked, unlocked)
+        for answer in prompts.takeAnswers() {
+            let unlocked = answer.unlocked ? answer.prompt.objects.filter { (try? lockState($0)) == .some(false) } : []
+            completed(answer.path, !answer.unlocked, unlocked)
         }
     }
 
@@ -315,16 +252,10 @@ public final class SecretServiceServer {
     private func openSession(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
         try require(call, "sv")
         let owner = call.sender ?? ""
-        guard sessions.count < Self.sessionsInAll else {
-            throw .limitsExceeded("\(Self.sessionsInAll) sessions are open; close some (Session.Close)")
-        }
-        guard sessions.values.count(where: { $0.owner == owner }) < Self.sessionsPerConnection else {
-            throw .limitsExceeded(
-                "this connection has \(Self.sessionsPerConnection) sessions open; close one (Session.Close)")
-        }
+        try sessions.requireRoom(for: owner)
         let algorithm = try call.string()
         let reply = try call.methodReturn()
-        let cipher: Cipher?
+        let cipher: SecretSessions.Cipher?
         switch algorithm {
         case "plain":
             try call.enter("v", "s")
@@ -348,7 +279,7 @@ public final class SecretServiceServer {
             try reply.append(bytes: ours.publicKey)
             try reply.close()
             do {
-                cipher = Cipher(try ours.session(withPeer: theirs))
+                cipher = SecretSessions.Cipher(try ours.session(withPeer: theirs))
             } catch {
                 throw .invalidArguments("the client's public key: \(error)")
             }
@@ -357,10 +288,7 @@ public final class SecretServiceServer {
                 "the session algorithm \(algorithm) is not supported; use one of \(Self.algorithms.joined(separator: ", "))"
             )
         }
-        sessionsOpened += 1
-        let path = Self.sessionPrefix + "s\(sessionsOpened)"
-        sessions[path] = Session(owner: owner, cipher: cipher)
-        try reply.append(objectPath: path)
+        try reply.append(objectPath: try sessions.add(owner: owner, cipher: cipher))
         return reply
     }
 
@@ -382,7 +310,7 @@ public final class SecretServiceServer {
         while call.peek() != nil { items.append(try call.objectPath()) }
         try call.exit()
         let sessionPath = try call.objectPath()
-        let session = try session(sessionPath, of: call)
+        let session = try sessions.session(sessionPath, of: call.sender)
         let reply = try call.methodReturn()
         try reply.open("a", "{o(oayays)}")
         for item in items {
@@ -472,7 +400,7 @@ public final class SecretServiceServer {
     /// caller's own).
     private func receiveSecret(_ call: DBusMessage) throws(DBusFailure) -> ReceivedSecret {
         try call.enter("r", "oayays")
-        let session = try session(try call.objectPath(), of: call)
+        let session = try sessions.session(try call.objectPath(), of: call.sender)
         let parameters = try call.bytes()
         let bytes: SecureBytes
         if let cipher = session.cipher {
@@ -505,7 +433,7 @@ public final class SecretServiceServer {
     }
 
     /// Item `id`'s secret sealed for `session`.
-    private func seal(_ id: String, for session: Session) throws(DBusFailure) -> SealedSecret {
+    private func seal(_ id: String, for session: SecretSessions.Session) throws(DBusFailure) -> SealedSecret {
         try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) -> SealedSecret in
             do {
                 guard let cipher = session.cipher else {
@@ -564,10 +492,10 @@ public final class SecretServiceServer {
             // The same collection; its items' paths are under the collection's.
             return Document.document(interfaces: Document.collection, children: [])
         case _ where path.hasPrefix(Self.sessionPrefix):
-            guard (try? session(path, of: call)) != nil else { return nil }
+            guard (try? sessions.session(path, of: call.sender)) != nil else { return nil }
             return Document.document(interfaces: Document.session, children: [])
         case _ where path.hasPrefix(Self.promptPrefix):
-            guard (try? prompt(path, of: call)) != nil else { return nil }
+            guard (try? prompts.prompt(path, of: call.sender)) != nil else { return nil }
             return Document.document(interfaces: Document.prompt, children: [])
         case _ where path.hasPrefix(Self.collectionPrefix):
             guard let id = try? Self.itemID(path), (try? store.describe(id)) != nil else { return nil }
@@ -590,12 +518,7 @@ public final class SecretServiceServer {
         }
         var promptPath = "/"
         if !locked.isEmpty, prompter != nil {
-            guard prompts.count < Self.sessionsInAll else {
-                throw .limitsExceeded("\(Self.sessionsInAll) prompts are waiting; answer or dismiss some")
-            }
-            promptsMade += 1
-            promptPath = Self.promptPrefix + "p\(promptsMade)"
-            prompts[promptPath] = Prompt(
+            promptPath = try prompts.add(
                 owner: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID), objects: locked)
         }
         let reply = try call.methodReturn()
@@ -604,14 +527,6 @@ public final class SecretServiceServer {
         try reply.close()
         try reply.append(objectPath: promptPath)
         return reply
-    }
-
-    /// The prompt at `path`, if `call`'s sender asked for it.
-    private func prompt(_ path: String, of call: DBusMessage) throws(DBusFailure) -> Prompt {
-        guard let prompt = prompts[path], prompt.owner.uniqueName == call.sender else {
-            throw .noSuchObject("no prompt \(path) for this connection")
-        }
-        return prompt
     }
 
     /// Whether the collection or item at `path` is locked now; nil when there is none there.
@@ -664,14 +579,6 @@ public final class SecretServiceServer {
             throw .noSuchObject("no item at \(path)")
         }
         return id
-    }
-
-    /// The open session at `path`, if `call`'s sender opened it.
-    private func session(_ path: String, of call: DBusMessage) throws(DBusFailure) -> Session {
-        guard let session = sessions[path], session.owner == call.sender else {
-            throw .noSession("no open session \(path) for this connection; open one with OpenSession")
-        }
-        return session
     }
 
     private func require(_ call: DBusMessage, _ signature: String) throws(DBusFailure) {
