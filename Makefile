@@ -11,8 +11,16 @@ SWIFT ?= swift
 # libssl-dev: libcrypto (COpenSSL) for RSA and ECDSA SSH keys, and its static library for make release.
 # openssh-client, openssh-server, sudo: AskpassProgramTests answers real ssh (a key's passphrase
 # and a password, to an sshd it starts) and real sudo -A through pwtui-askpass.
+# libsystemd-dev: sd-bus (CSDBus) for the Secret Service; dbus-daemon (dbus-run-session), python3-dbus and
+# python3-cryptography: SecretServiceBusTests' client on a private session bus, and DHSessionTests'
+# cross-check of the DH session against libsecret's algorithm written in Python; libsecret-tools:
+# secret-tool, libsecret itself as a client of the Secret Service; python3-secretstorage and
+# python3-keyring: Python's clients of it (they bring gnome-keyring, which the tests never start);
+# python3-pytest runs keyring's own backend conformance tests against it.
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2 \
-	zlib1g-dev libssl-dev podman docker-registry apache2-utils openssh-client openssh-server sudo
+	zlib1g-dev libssl-dev podman docker-registry apache2-utils openssh-client openssh-server sudo \
+	python3-cryptography libsystemd-dev dbus-daemon python3-dbus \
+	libsecret-tools python3-secretstorage python3-keyring python3-pytest
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras

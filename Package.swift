@@ -34,10 +34,15 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // The system calls Swift cannot make (variadic, _GNU_SOURCE structs, a signal handler).
         .systemLibrary(name: "CSystem"),
+        // sd-bus from libsystemd: the session bus, for the Secret Service (issue 40).
+        .systemLibrary(name: "CSDBus", providers: [.apt(["libsystemd-dev"])]),
 
         // The operating system, in Swift: environment, paths, descriptors, sockets, signals.
         .target(name: "Platform", dependencies: ["CSystem"]),
         .target(name: "VaultCrypto", dependencies: ["CSodium", "COpenSSL", "Platform"]),
+        // org.freedesktop.secrets on the session bus over sd-bus: sessions (plain and the DH
+        // one), dispatch, and the item store it serves (docs/secret-service.md).
+        .target(name: "SecretService", dependencies: ["CSDBus", "VaultCrypto", "Platform"]),
         // Text without Foundation's full module: trimming, normalization, folding, escapes.
         .target(name: "UnicodeText"),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.
@@ -96,6 +101,8 @@ let package = Package(
             path: "Tests/PwtuiTestSupport"),
 
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "Platform", "PwtuiTestSupport"]),
+        .testTarget(
+            name: "SecretServiceTests", dependencies: ["SecretService", "VaultCrypto", "Platform", "PwtuiTestSupport"]),
         .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
         .testTarget(
             name: "PasswordsTests", dependencies: ["Passwords", "VaultModel", "VaultCrypto", "PwtuiTestSupport"]),

@@ -1,4 +1,5 @@
-// The only door from Swift to libcrypto (OpenSSL 3): RSA and ECDSA P-256 SSH keys.
+// The only door from Swift to libcrypto (OpenSSL 3): RSA and ECDSA P-256 SSH keys, and the
+// Secret Service's Diffie-Hellman session (dh-ietf1024-sha256-aes128-cbc-pkcs7).
 //
 // Every function here is a funnel with its lifetime inside it: a private key comes in as PKCS#8
 // DER in the caller's (protected) memory, becomes an OpenSSL object for the time of the one
@@ -10,6 +11,7 @@
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/kdf.h>
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
@@ -544,6 +546,97 @@ static inline int pwtui_ssl_decrypt(
             result = cipher == PWTUI_SSL_AES256_GCM ? 0 : -1;
         }
     }
+    EVP_CIPHER_CTX_free(context);
+    ERR_clear_error();
+    return result;
+}
+
+// MARK: - The Secret Service's session (dh-ietf1024-sha256-aes128-cbc-pkcs7, as libsecret does it)
+
+// 2^x mod p in RFC 2409's 1024-bit MODP group (Oakley group 2, generator 2), x the big-endian
+// exponent: the public key, as a minimal big-endian magnitude into out (room for 128 bytes). Its
+// length, or -1. The exponent's big number is cleared before it is freed.
+static inline long pwtui_ssl_dh1024_public(const unsigned char *exponent, size_t exponentLength, unsigned char *out) {
+    if (exponentLength == 0 || exponentLength > 128) return -1;
+    BIGNUM *p = BN_get_rfc2409_prime_1024(NULL);
+    BIGNUM *g = BN_new();
+    BIGNUM *x = BN_secure_new();
+    BIGNUM *y = BN_new();
+    BN_CTX *context = BN_CTX_secure_new();
+    long result = -1;
+    if (p != NULL && g != NULL && x != NULL && y != NULL && context != NULL && BN_set_word(g, 2) == 1
+        && BN_bin2bn(exponent, (int)exponentLength, x) != NULL
+        && BN_mod_exp_mont_consttime(y, g, x, p, context, NULL) == 1 && BN_num_bytes(y) <= 128)
+        result = BN_bn2bin(y, out);
+    BN_free(p);
+    BN_free(g);
+    BN_clear_free(x);
+    BN_free(y);
+    BN_CTX_free(context);
+    ERR_clear_error();
+    return result;
+}
+
+// The session's AES key: the shared secret peer^x mod p (x the big-endian exponent, peer the
+// other side's public key as a big-endian magnitude), left-padded to the prime's 128 bytes, then
+// HKDF-SHA256 with no salt and no info to 16 bytes into key. A peer key outside [2, p-2] (0, 1
+// and p-1 give a secret anyone knows) is refused. 1 done, -1 refused or failed. The shared secret
+// exists only in secure big numbers and a stack buffer, all cleansed before returning.
+static inline int pwtui_ssl_dh1024_session_key(
+    const unsigned char *exponent, size_t exponentLength, const unsigned char *peer, size_t peerLength,
+    unsigned char *key) {
+    if (exponentLength == 0 || exponentLength > 128 || peerLength == 0 || peerLength > 512) return -1;
+    BIGNUM *p = BN_get_rfc2409_prime_1024(NULL);
+    BIGNUM *limit = BN_new();
+    BIGNUM *x = BN_secure_new();
+    BIGNUM *y = BN_new();
+    BIGNUM *shared = BN_secure_new();
+    BN_CTX *context = BN_CTX_secure_new();
+    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+    EVP_KDF_CTX *derivation = kdf != NULL ? EVP_KDF_CTX_new(kdf) : NULL;
+    unsigned char padded[128];
+    int result = -1;
+    if (p != NULL && limit != NULL && x != NULL && y != NULL && shared != NULL && context != NULL
+        && derivation != NULL && BN_copy(limit, p) != NULL && BN_sub_word(limit, 1) == 1
+        && BN_bin2bn(exponent, (int)exponentLength, x) != NULL && BN_bin2bn(peer, (int)peerLength, y) != NULL
+        && BN_cmp(y, BN_value_one()) > 0 && BN_cmp(y, limit) < 0
+        && BN_mod_exp_mont_consttime(shared, y, x, p, context, NULL) == 1
+        && BN_bn2binpad(shared, padded, (int)sizeof padded) == (int)sizeof padded) {
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)"SHA256", 0),
+            OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, padded, sizeof padded),
+            OSSL_PARAM_construct_end(),
+        };
+        if (EVP_KDF_derive(derivation, key, 16, params) == 1) result = 1;
+    }
+    OPENSSL_cleanse(padded, sizeof padded);
+    EVP_KDF_CTX_free(derivation);
+    EVP_KDF_free(kdf);
+    BN_free(p);
+    BN_free(limit);
+    BN_clear_free(x);
+    BN_free(y);
+    BN_clear_free(shared);
+    BN_CTX_free(context);
+    ERR_clear_error();
+    return result;
+}
+
+// AES-128-CBC encryption of in[0..<length] (a multiple of 16: the caller pads) into out (as
+// long), no padding added here. 1 done, -1 failed.
+static inline int pwtui_ssl_encrypt_aes128_cbc(
+    const unsigned char *key, const unsigned char *iv, const unsigned char *in, size_t length, unsigned char *out) {
+    if (length % 16 != 0 || length > (size_t)0x7fffffff) return -1;
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    if (context == NULL) return -1;
+    int result = -1;
+    int outLength = 0, finalLength = 0;
+    if (EVP_EncryptInit_ex(context, EVP_aes_128_cbc(), NULL, key, iv) == 1
+        && EVP_CIPHER_CTX_set_padding(context, 0) == 1
+        && EVP_EncryptUpdate(context, out, &outLength, in, (int)length) == 1
+        && EVP_EncryptFinal_ex(context, out + outLength, &finalLength) == 1
+        && (size_t)(outLength + finalLength) == length)
+        result = 1;
     EVP_CIPHER_CTX_free(context);
     ERR_clear_error();
     return result;

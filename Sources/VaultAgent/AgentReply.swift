@@ -15,6 +15,11 @@ public enum AgentReply: Codable, Sendable, Equatable {
     /// The lengths of the values a `values` request asked for, in order, its payload holding them.
     case values(lengths: [Int])
     case identities(identities: [IdentityStore.Identity], equivalents: [[String]])
+    /// A credential without its secrets, for the detail screen (`AgentRequest.details`).
+    case details(CredentialOutline)
+    /// The secrets a `reveal` asked for, one after the other in the payload, with their lengths
+    /// and the outline they belong to (the screen checks it still shows that one).
+    case revealed(outline: CredentialOutline, lengths: [Int])
     case refused(status: ExitStatus, message: String)
     /// A merge was done: what came from the other copy.
     case merged(ReconcileSummary)

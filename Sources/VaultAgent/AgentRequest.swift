@@ -33,6 +33,13 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// `show` and `history`: the credential with this full id, rendered as `view` asks, as the
     /// reply's payload.
     case view(vault: String, id: String, view: CredentialView)
+    /// The picker's detail screen, with no vault open in the client: the credential with this
+    /// full id without its secrets (`CredentialOutline`).
+    case details(vault: String, id: String)
+    /// The detail screen's `r`: the secrets it may draw of the credential with this full id, in
+    /// `CredentialOutline.revealable`'s order, as the payload. Given like a revealed `show`: to
+    /// the programs the credential is bound to.
+    case reveal(vault: String, id: String)
     /// git's merge driver: reconcile three copies of the held vault (absolute paths), the result
     /// replacing `ours`. Refused (75) unless every copy is under the key the agent holds, or the
     /// payload (when not empty) is the master password of the copies that are not: the one set
@@ -74,7 +81,7 @@ public enum AgentRequest: Codable, Sendable, Equatable {
         case .audit(let vault, _): return vault
         case .get(let vault, _, _), .values(let vault, _, _), .identities(let vault, _), .describe(let vault, _),
             .write(let vault, _), .equivalents(let vault, _), .importFile(let vault, _),
-            .view(let vault, _, _):
+            .view(let vault, _, _), .details(let vault, _), .reveal(let vault, _):
             return vault
         }
     }

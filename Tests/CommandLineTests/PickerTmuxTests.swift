@@ -111,6 +111,26 @@ struct PickerTmuxTests {
         for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
     }
 
+    @Test("with the agent unlocked → shows the details, r reveals, Enter uses it: no password asked")
+    func agentAnswersTheDetails() throws {
+        let (sandbox, tmux, rc) = try context()
+        try tmux.press("Escape")
+        #expect(commandResult(rc) == "RC=130 X=\n")
+        try FileManager.default.removeItem(atPath: rc)
+        #expect(try sandbox.pwtui(["agent", "start"], password: .none).exitCode == 0)
+        defer { _ = try? sandbox.pwtui(["agent", "stop"], password: .none) }
+        #expect(try sandbox.pwtui(["unlock"]).exitCode == 0)
+        try pickGitHub(in: tmux, rc: rc)
+        try tmux.press("Right")
+        let masked = try tmux.requirePane { $0.contains("No previous passwords") && $0.contains("Username    alice") }
+        #expect(!masked.contains("first-secret"), "masked until r")
+        try tmux.press("r")
+        try tmux.requirePane { $0.contains("Password    first-secret") }
+        try tmux.press("Enter")
+        #expect(commandResult(rc) == "RC=0 X=first-secret\n")
+        for screen in tmux.captures { #expect(!screen.contains("Master password:"), "\(screen)") }
+    }
+
     /// A sandbox with no vault yet, a shell in tmux, and pwtui's path: where pwtui offers its
     /// demo and its first-run setup.
     func shellWithoutVault() throws -> (Sandbox, TmuxSession, pwtui: String) {

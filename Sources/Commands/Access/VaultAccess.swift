@@ -72,6 +72,46 @@ public enum VaultAccess {
         return (identities, EquivalentDomains(groups: equivalents))
     }
 
+    /// The credential `id` without its secrets (the picker's detail screen), from an unlocked agent
+    /// holding `path`; nil when none does (the caller asks for the master password).
+    public static func agentOutline(of id: UUID, in path: String, context: CommandContext) throws
+        -> CredentialOutline?
+    {
+        guard let answer = try ask(.details(vault: path, id: id.uuidString), in: context) else { return nil }
+        guard case .details(let outline) = answer.body else { throw AgentError.unexpected(answer.body) }
+        return outline
+    }
+
+    /// The secrets the detail screen may draw of the credential `id`, revealed by an unlocked agent
+    /// holding `path` (given like a revealed `show`); nil when none does.
+    static func agentReveal(of id: UUID, in path: String, context: CommandContext) throws -> VaultReading.Revealed? {
+        guard let answer = try ask(.reveal(vault: path, id: id.uuidString), in: context) else { return nil }
+        guard case .revealed(let outline, let lengths) = answer.body, lengths.allSatisfy({ $0 >= 0 }),
+            lengths.reduce(0, +) == answer.payload.count
+        else { throw AgentError.unexpected(answer.body) }
+        return VaultReading.Revealed(outline: outline, lengths: lengths, secrets: answer.takePayload())
+    }
+
+    /// The one-time code now of the credential `id`, from an unlocked agent holding `path` (given
+    /// like `get --field totp`, without recording a use); nil when none does.
+    static func agentOneTimeCode(of id: UUID, in path: String, context: CommandContext) throws -> SecureBytes? {
+        let request = AgentRequest.values(vault: path, ids: [id.uuidString], fields: [.totp])
+        guard let answer = try ask(request, in: context) else { return nil }
+        guard case .values(let lengths) = answer.body, lengths == [answer.payload.count] else {
+            throw AgentError.unexpected(answer.body)
+        }
+        return answer.takePayload()
+    }
+
+    /// `change` (one that needs no new secret: a restore) made and saved by an unlocked agent
+    /// holding `path`; false when none does.
+    static func agentApply(_ change: CredentialChange, in path: String, context: CommandContext) throws -> Bool {
+        guard let answer = try ask(.write(vault: path, change: change), payload: try SecureBytes(zeros: 0), in: context)
+        else { return false }
+        guard case .identity = answer.body else { throw AgentError.unexpected(answer.body) }
+        return true
+    }
+
     /// An audit by an unlocked agent holding `path`, nil when none does; for a screen's thread.
     public typealias AgentAuditor = @Sendable (AuditOptions) -> AuditReport?
 
@@ -106,8 +146,8 @@ public enum VaultAccess {
             }
             guard case .identity(let identity) = answer.body else { throw AgentError.unexpected(answer.body) }
             return identity
-        case .local(let vault, _):
-            return IdentityStore.Identity(try vault.credential(id: id))
+        case .local(let vault, let context):
+            return try VaultReading.here(vault, context).identity(of: id)
         }
     }
 
@@ -129,11 +169,8 @@ public enum VaultAccess {
                 return try Self.local(context.openVault(), context).identities(username: username)
             }
             return listed
-        case .local(let vault, _):
-            let credentials =
-                username.map { name in vault.contents.credentials.filter { $0.username == name } }
-                ?? vault.contents.credentials
-            return (credentials.map(IdentityStore.Identity.init), vault.contents.equivalents)
+        case .local(let vault, let context):
+            return VaultReading.here(vault, context).identities(username: username)
         }
     }
 
@@ -188,10 +225,7 @@ public enum VaultAccess {
             guard case .identity = answer.body else { throw AgentError.unexpected(answer.body) }
             return answer.takePayload()
         case .local(let vault, let context):
-            let credential = try vault.credential(id: identity.id.uuidString)
-            if view.reveal { try credential.requireGiven(to: context.processChain(CurrentProcess.id)) }
-            return try view.render(
-                credential, from: vault, lastUsed: context.usageHistory.read().lastUsed(credential.id))
+            return try VaultReading.here(vault, context).render(view, of: identity.id.uuidString)
         }
     }
 
@@ -219,16 +253,12 @@ public enum VaultAccess {
                 return start ..< start + length
             }
         case .local(let vault, let context):
-            return try requests.map { field, id in
-                // An SSH key's public fields are no secret: listed whatever the key is bound to.
-                let listed = try vault.credential(id: id.uuidString)
-                let credential =
-                    SSHKeyItem.isPublic(field, of: listed)
-                    ? listed : try context.answer(CredentialQuery(id: id.uuidString), in: vault)
-                let rendered = try field.render(credential, from: vault)
-                let start = values.count
-                try rendered.withUnsafeBytes { try values.append(contentsOf: CredentialField.value(ofRendered: $0)) }
-                return start ..< values.count
+            var start = values.count
+            let lengths = try VaultReading.here(vault, context).append(
+                ids: requests.map(\.id.uuidString), fields: requests.map(\.field), to: &values)
+            return lengths.map { length in
+                defer { start += length }
+                return start ..< start + length
             }
         }
     }
@@ -269,11 +299,14 @@ public enum VaultAccess {
                 return FoundPassword(
                     identity: identity, password: password, secretSet: Timestamp(millisecondsSince1970: secretSet))
             case .local(let vault, let context):
-                let credential = try context.answer(query, in: vault)
-                var password = try SecureBytes(capacity: credential.secret.count)
-                try vault.withSecret(credential.secret) { try password.append(contentsOf: $0) }
+                let answer = try VaultReading.here(vault, context).answer(query, field: .password)
+                var password = try SecureBytes(capacity: answer.rendered.count)
+                try answer.rendered.withUnsafeBytes {
+                    try password.append(contentsOf: CredentialField.value(ofRendered: $0))
+                }
                 return FoundPassword(
-                    identity: IdentityStore.Identity(credential), password: password, secretSet: credential.secretSet)
+                    identity: IdentityStore.Identity(answer.credential), password: password,
+                    secretSet: answer.credential.secretSet)
             }
         } catch VaultError.noMatch {
             return nil

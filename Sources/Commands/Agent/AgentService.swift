@@ -123,66 +123,40 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         case .lock, .stop:
             turns.write { vault = nil }
             return AgentAnswer(.done)
-        case .get(let path, let asked, let field):
-            var query = asked.asking(for: field)
-            return try reading(path) { vault in
-                // Who asks is the connection's peer, whatever the request says (it cannot say).
-                query.askingProgram = try asker(peer, of: vault)
-                let (credential, tied) = try context.rankedAnswer(query, in: vault)
+        case .get(let path, let query, let field):
+            return try reading(path, peer) { reading in
+                let answer = try reading.answer(query, field: field)
                 return AgentAnswer(
                     .credential(
-                        identity: IdentityStore.Identity(credential),
-                        secretSet: credential.secretSet.millisecondsSince1970, tied: tied),
-                    payload: try field.render(credential, from: vault))
+                        identity: IdentityStore.Identity(answer.credential),
+                        secretSet: answer.credential.secretSet.millisecondsSince1970, tied: answer.tied),
+                    payload: answer.rendered)
             }
         case .values(let path, let ids, let fields):
-            guard ids.count == fields.count else { throw VaultError.invalidRequest("as many fields as ids, please") }
-            return try reading(path) { vault in
-                let asking = try asker(peer, of: vault)
+            return try reading(path, peer) { reading in
                 var values = try SecureBytes(capacity: 256)
-                var lengths: [Int] = []
-                for (id, field) in zip(ids, fields) {
-                    var query = CredentialQuery(id: id)
-                    query.askingProgram = asking
-                    // An SSH key's public fields are no secret: listed whatever the key is bound to.
-                    let listed = try vault.credential(id: id)
-                    let credential =
-                        SSHKeyItem.isPublic(field, of: listed)
-                        ? listed : try context.rankedAnswer(query, in: vault).credential
-                    let start = values.count
-                    try field.render(credential, from: vault).withUnsafeBytes {
-                        try values.append(contentsOf: CredentialField.value(ofRendered: $0))
-                    }
-                    lengths.append(values.count - start)
-                }
+                let lengths = try reading.append(ids: ids, fields: fields, to: &values)
                 return AgentAnswer(.values(lengths: lengths), payload: values)
             }
         case .identities(let path, let username):
             // For a picker when the identity store is off: the same, never written to disk.
-            return try reading(path) { vault in
-                // One account's (an add's duplicate check) read in place: a filter copies each of
-                // the vault's credentials to ask its username, two dozen retains apiece.
-                let all = vault.contents.credentials
-                let credentials =
-                    username.map { name in all.indices.filter { all[$0].username == name }.map { all[$0] } } ?? all
-                return AgentAnswer(
-                    .identities(
-                        identities: credentials.map(IdentityStore.Identity.init),
-                        equivalents: vault.contents.equivalents.groups))
+            return try reading(path, peer) { reading in
+                let (identities, equivalents) = reading.identities(username: username)
+                return AgentAnswer(.identities(identities: identities, equivalents: equivalents.groups))
             }
         case .describe(let path, let id):
-            return try reading(path) { vault in
-                AgentAnswer(.identity(IdentityStore.Identity(try vault.credential(id: id))))
-            }
+            return try reading(path, peer) { reading in AgentAnswer(.identity(try reading.identity(of: id))) }
         case .view(let path, let id, let view):
-            return try reading(path) { vault in
-                let credential = try vault.credential(id: id)
-                // A revealed password is given like `get` gives it: to the programs it is bound to.
-                if view.reveal { try credential.requireGiven(to: try asker(peer, of: vault)) }
-                let lastUsed = context.usageHistory.read().lastUsed(credential.id)
+            return try reading(path, peer) { reading in
+                AgentAnswer(.identity(try reading.identity(of: id)), payload: try reading.render(view, of: id))
+            }
+        case .details(let path, let id):
+            return try reading(path, peer) { reading in AgentAnswer(.details(try reading.outline(of: id))) }
+        case .reveal(let path, let id):
+            return try reading(path, peer) { reading in
+                let revealed = try reading.reveal(id)
                 return AgentAnswer(
-                    .identity(IdentityStore.Identity(credential)),
-                    payload: try view.render(credential, from: vault, lastUsed: lastUsed))
+                    .revealed(outline: revealed.outline, lengths: revealed.lengths), payload: revealed.secrets)
             }
         case .write(let path, let change):
             defer { payload.removeAll() }
@@ -328,6 +302,16 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             let vault = try held(path)
             touch()
             return try body(vault)
+        }
+    }
+
+    /// `body` in a read turn with what may be read from the vault `path` names (`reading`),
+    /// asked by `peer`.
+    private func reading<Result: ~Copyable>(
+        _ path: String, _ peer: PeerProcess?, _ body: (VaultReading) throws -> Result
+    ) throws -> Result {
+        try reading(path) { vault in
+            try body(VaultReading(vault: vault, context: context) { try self.asker(peer, of: vault) })
         }
     }
 

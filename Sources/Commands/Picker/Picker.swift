@@ -125,8 +125,20 @@ public enum Picker {
         }
         let audit = PickerAudit(context)
         let source = audit.breachSource
+        let agentReport = PickerAudit.AgentReport()
         let previewAudit = VaultAccess.agentAuditor(of: path, in: context).map { auditor in
-            { @Sendable in PickerAudit.kinds(from: auditor, breachSource: source) }
+            { @Sendable in PickerAudit.kinds(from: auditor, breachSource: source, keeping: agentReport) }
+        }
+        // The details of a listed credential from the unlocked agent, without the master password.
+        let agentDetails: ((UUID) throws -> (any CredentialDetails)?)? = listed.flatMap { listed in
+            guard agentMayAnswer else { return nil }
+            let ranking = context.rankingContext(equivalents: listed.equivalents)
+            // Any failure (locked meanwhile, removed by another process): unlock here, as before.
+            return { id in
+                (try? AgentCredentialDetails(
+                    id, vaultPath: path, requests: requests, ranking: ranking, context: context,
+                    findings: agentReport.report?.findings(of: id) ?? [])) ?? nil
+            }
         }
         let preview = listed.map { listed in
             order(
@@ -146,6 +158,7 @@ public enum Picker {
                     id, in: vault, requests: requests, context: context,
                     findings: audit.report(for: vault)?.findings(of: id) ?? [])
             },
+            detailsWithoutUnlocking: agentDetails,
             audit: { vault in audit.report(for: vault)?.kindsByCredential ?? [:] },
             previewAudit: listed == nil || !agentMayAnswer ? nil : previewAudit,
             unlock: { password in

@@ -18,9 +18,26 @@ final class PickerAudit {
 
     /// The kinds found by an agent that holds `path` unlocked, for the list shown before
     /// unlocking; none when no agent answers (locked, absent, another vault, an older version).
-    static func kinds(from auditor: VaultAccess.AgentAuditor, breachSource: String?) -> [UUID: Set<AuditFinding.Kind>] {
+    /// The report is kept in `keeping`, for the detail screens opened without unlocking.
+    static func kinds(
+        from auditor: VaultAccess.AgentAuditor, breachSource: String?, keeping kept: AgentReport
+    ) -> [UUID: Set<AuditFinding.Kind>] {
         let report = auditor(AuditOptions(breachSource: breachSource)) ?? auditor(AuditOptions())
+        kept.report = report
         return report?.kindsByCredential ?? [:]
+    }
+
+    /// The agent's report once it came (on the list's thread for audits), for the detail screens
+    /// opened before unlocking: a screen opened before it came shows no findings.
+    final class AgentReport: @unchecked Sendable {
+        // @unchecked: `kept` only under `lock`.
+        private let lock = Lock()
+        private var kept: AuditReport?
+
+        var report: AuditReport? {
+            get { lock.withLock { kept } }
+            set { lock.withLock { kept = newValue } }
+        }
     }
 
     /// The settings' breach file, absolute; nil when there is none (or the settings are unreadable).

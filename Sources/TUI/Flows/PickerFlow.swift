@@ -13,8 +13,10 @@ import VaultModel
 /// the list from what unlocking opened.
 ///
 /// → on the list opens the credential's details (`CredentialDetailScreen`, when `details` is
-/// given): the secrets they show need what unlocking opens, so from a preview the master password
-/// is asked for first ("To see …"); Esc there goes back to the list, Enter uses the credential.
+/// given): from a preview they come from `detailsWithoutUnlocking` when it can give them (an
+/// unlocked agent: Enter there uses the credential as the list's Enter would, without unlocking);
+/// otherwise the secrets they show need what unlocking opens, so the master password is asked for
+/// first ("To see …"); Esc there goes back to the list, Enter uses the credential.
 ///
 /// Generic over what unlocking opens (`Unlocked`: a vault, for pwtui) and what an answer given
 /// without unlocking is (`Answer`: the agent's reply), so the flow knows the order of the screens
@@ -49,6 +51,8 @@ public struct PickerFlow<Unlocked, Answer> {
     let codeWithoutUnlocking: ((UUID) throws -> Answer?)?
     let commandName: String
     let details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)?
+    /// The details of a preview's credential without unlocking; nil (or its nil): unlock first.
+    let detailsWithoutUnlocking: ((UUID) throws -> (any CredentialDetails)?)?
     /// What an audit finds in what was unlocked, for marking the list's rows; nil: no marks.
     let audit: ((Unlocked) -> [UUID: Set<AuditFinding.Kind>])?
     /// The same for the preview, before anything is unlocked (an unlocked agent's audit), asked
@@ -61,7 +65,9 @@ public struct PickerFlow<Unlocked, Answer> {
     /// list to show before unlocking; `answerWithoutUnlocking`: the answer for a chosen id when
     /// it can give one without the master password (nil: it cannot); `commandName`: how to run
     /// pwtui in a hint (its full path when it is not on PATH); `details`: what the detail screen
-    /// shows of a credential in what was unlocked (nil: the list offers no details); `audit`: what
+    /// shows of a credential in what was unlocked (nil: the list offers no details);
+    /// `detailsWithoutUnlocking`: the same for a preview's credential, when it can be given
+    /// without the master password (nil: it cannot, unlock first); `audit`: what
     /// an audit finds there, by credential, to mark the rows (nil: no marks); `previewAudit`: the
     /// same for the preview, asked once its first frame is drawn.
     public init(
@@ -71,6 +77,7 @@ public struct PickerFlow<Unlocked, Answer> {
         answerWithoutUnlocking: ((UUID) throws -> Answer?)? = nil,
         codeWithoutUnlocking: ((UUID) throws -> Answer?)? = nil, commandName: String = "pwtui",
         details: ((Unlocked, UUID) throws -> (any CredentialDetails)?)? = nil,
+        detailsWithoutUnlocking: ((UUID) throws -> (any CredentialDetails)?)? = nil,
         audit: ((Unlocked) -> [UUID: Set<AuditFinding.Kind>])? = nil,
         previewAudit: (@Sendable () -> [UUID: Set<AuditFinding.Kind>])? = nil,
         unlock: @escaping (borrowing SecureBytes) throws -> Unlocked,
@@ -79,6 +86,7 @@ public struct PickerFlow<Unlocked, Answer> {
     ) {
         self.commandName = commandName
         self.details = details
+        self.detailsWithoutUnlocking = detailsWithoutUnlocking
         self.audit = audit
         self.previewAudit = previewAudit
         self.preview = preview
@@ -112,8 +120,14 @@ public struct PickerFlow<Unlocked, Answer> {
         var list = listScreen(preview)
         list.findingsSource = previewAudit
         while true {
-            guard let choice = try terminal.run(&list) else { return .cancelled }
+            guard var choice = try terminal.run(&list) else { return .cancelled }
             let chosen = list.selected?.credential
+            if case .details(let id) = choice, details != nil, let source = try detailsWithoutUnlocking?(id) {
+                // Shown without unlocking: Esc back to the list, Enter uses it as the list's would.
+                var screen = CredentialDetailScreen(details: source)
+                guard try terminal.run(&screen) != nil else { continue }
+                choice = .use(id)
+            }
             if case .details(let id) = choice {
                 // The details show secrets: unlock first, then the vault's own list behind them.
                 switch try authenticate(

@@ -10,7 +10,9 @@ import VaultModel
 ///
 /// Every secret is drawn as eight dots (the same number whatever its length) until `r` reveals
 /// them; `r` again draws the next frame with dots over them. The screen never holds a secret:
-/// it borrows each from `CredentialDetails` while it draws a revealed frame (`Canvas.putSecret`).
+/// it borrows each from `CredentialDetails` while it draws a revealed frame (`Canvas.putSecret`),
+/// after asking it to fetch them (`fetchSecrets`, slow work: an agent's round trip), which may be
+/// refused; the refusal is the message line, and the secrets stay dots.
 ///
 /// Restoring: Tab picks a previous password, `R` asks to confirm, `y` makes it current (the
 /// current one joins the history, so a restore can itself be undone) and saves, as slow work the
@@ -61,6 +63,8 @@ public struct CredentialDetailScreen: Screen {
     public private(set) var picked: Int?
     private var confirming = false
     private var restoring = false
+    /// `r` was pressed: the secrets are fetched (`work`) before the first revealed frame.
+    private var revealing = false
     private var message: (text: String, role: StyleRole)?
     private var scroll = 0
 
@@ -97,7 +101,13 @@ public struct CredentialDetailScreen: Screen {
         switch action {
         case .use: return .finish(credential.id)
         case .back: return .cancel
-        case .reveal: revealed.toggle()
+        case .reveal:
+            if revealed || !details.needsFetching {
+                revealed.toggle()
+            } else {
+                revealing = true
+                return .work
+            }
         case .pickNext, .pickPrevious:
             guard previous > 0 else {
                 message = ("There is no previous password.", .dim)
@@ -133,8 +143,18 @@ public struct CredentialDetailScreen: Screen {
         return .stay
     }
 
-    /// The confirmed restore: saving the vault is the slow part.
+    /// The secrets fetched for a reveal, or the confirmed restore: saving the vault is the slow part.
     public mutating func work() throws -> Transition<UUID> {
+        if revealing {
+            revealing = false
+            do {
+                try details.fetchSecrets()
+                revealed = true
+            } catch {
+                message = ("Not revealed: \(error)", .error)
+            }
+            return .stay
+        }
         defer { restoring = false }
         guard let number = picked else { return .stay }
         do {

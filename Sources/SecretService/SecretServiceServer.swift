@@ -1,0 +1,602 @@
+import Platform
+import VaultCrypto
+
+/// `org.freedesktop.secrets` on a session bus: the freedesktop Secret Service API
+/// (specifications.freedesktop.org/secret-service), the part that does not depend on how items
+/// are kept. What it answers so far:
+///
+/// - `org.freedesktop.Secret.Service.OpenSession(s algorithm, v input) → (v output, o result)`
+///   with `plain` (input and output the empty string) and `dh-ietf1024-sha256-aes128-cbc-pkcs7`
+///   (input the client's public key, `ay`; output ours: `DHSession`). Any other algorithm is
+///   `org.freedesktop.DBus.Error.NotSupported`, as libsecret expects before it falls back to plain.
+/// - `SearchItems(a{ss} attributes) → (ao unlocked, ao locked)`, from the `SecretItemStore`.
+/// - `GetSecrets(ao items, o session) → a{o(oayays)}`: each readable item's secret, encrypted for
+///   the session (plain: as it is); an item that is locked or gone is left out, as gnome-keyring does.
+/// - `ReadAlias(s) → o`: `default` (and `login`) name the one collection; any other, `/`.
+/// - The collection, at `/org/freedesktop/secrets/collection/login` and at the `default` alias's
+///   path: `SearchItems(a{ss}) → ao` and its properties `Items`, `Label`, `Locked`, `Created`,
+///   `Modified`.
+/// - Writing: the collection's `CreateItem(a{sv} properties, (oayays) secret, b replace) → (o item,
+///   o prompt)` (`Label` and `Attributes` from the properties; the creator as the bus daemon names
+///   it: `SecretCaller`), an item's `SetSecret((oayays))` and `Delete() → o prompt`. A secret
+///   sent in a DH session is decrypted into protected memory; in a plain one it is copied there
+///   from the message. No prompt is ever needed (`/`).
+/// - `Properties.Set` of an item's `Label` or `Attributes`.
+/// - The collection's signals, from its path: `ItemCreated`, `ItemChanged` (a replace, a new
+///   secret, label or attributes), `ItemDeleted`, each with the item's path (libsecret's cached
+///   collections follow them).
+/// - `Lock(ao objects) → (ao locked, o prompt)`: the store locks (the vault, for pwtui), and the
+///   objects named that are locked now; no prompt.
+/// - `org.freedesktop.DBus.Introspectable.Introspect` on the service, the collection (both
+///   paths), its items and a caller's own sessions (`SecretServiceIntrospection`).
+/// - `Unlock(ao objects) → (ao unlocked, o prompt)`: the objects that are readable now; when some
+///   are locked, a Prompt (`/org/freedesktop/secrets/prompt/pN`) if there is a `SecretPrompter`,
+///   else no prompt (`/`) and they stay locked. The prompt's `Prompt(s window)` asks the prompter
+///   (off the bus's thread), and its answer is the prompt's `Completed(b dismissed, v ao)` signal
+///   with the objects unlocked now; `Dismiss()` completes it dismissed. A prompt is its caller's,
+///   like a session, and goes with it.
+/// - `org.freedesktop.Secret.Item.GetSecret(o session) → (oayays)` on an item's path.
+/// - `org.freedesktop.DBus.Properties.Get` and `GetAll`: the service's `Collections`, an item's
+///   `Label`, `Attributes`, `Locked`, `Created` and `Modified`.
+/// - `org.freedesktop.Secret.Session.Close()` on a session's own path.
+///
+/// Sessions (`SecretSessions`) and prompts (`SecretPrompts`) are their connection's, end when it
+/// leaves the bus, and are bounded in number. Everything else (`SetAlias`,
+/// `CreateCollection`) is not answered yet: sd-bus replies
+/// `UnknownMethod` (docs/secret-service.md lists what remains).
+public final class SecretServiceServer {
+    public static let busName = "org.freedesktop.secrets"
+    static let root = "/org/freedesktop/secrets"
+    static let sessionPrefix = root + "/session/"
+    static let collectionPrefix = root + "/collection/login/"
+    static let serviceInterface = "org.freedesktop.Secret.Service"
+    static let sessionInterface = "org.freedesktop.Secret.Session"
+    static let promptInterface = "org.freedesktop.Secret.Prompt"
+    static let promptPrefix = root + "/prompt/"
+    static let itemInterface = "org.freedesktop.Secret.Item"
+    static let collectionInterface = "org.freedesktop.Secret.Collection"
+    /// Where secretstorage looks for the default collection first.
+    static let defaultAlias = root + "/aliases/default"
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    /// The one collection, `login` (what the `default` alias names in gnome-keyring).
+    static let collection = root + "/collection/login"
+
+    let store: any SecretItemStore
+    /// Broadcasts one of the collection's signals (`member`, the item's path); set by `run`.
+    var signal: (_ member: String, _ item: String) -> Void = { _, _ in }
+    private let sessions = SecretSessions(under: sessionPrefix)
+    private let prompts = SecretPrompts(under: promptPrefix)
+
+    let prompter: (any SecretPrompter)?
+    /// Broadcasts a prompt's `Completed`; set by `run`.
+    var completed: (_ prompt: String, _ dismissed: Bool, _ unlocked: [String]) -> Void = { _, _, _ in }
+
+    init(store: any SecretItemStore, prompter: (any SecretPrompter)? = nil) {
+        self.store = store
+        self.prompter = prompter
+    }
+
+    /// `run` on the session bus `DBUS_SESSION_BUS_ADDRESS` names in `environment`.
+    public static func run(
+        in environment: Environment, store: any SecretItemStore, prompter: (any SecretPrompter)? = nil,
+        ready: (String) -> Void = { _ in }, while keepGoing: () -> Bool
+    ) throws(SecretServiceError) {
+        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else { throw .noSessionBus }
+        try run(address: address, store: store, prompter: prompter, ready: ready, while: keepGoing)
+    }
+
+    /// Serves `store` as `org.freedesktop.secrets` on the bus at `address` until `keepGoing`
+    /// says no (asked at least four times a second) or the bus ends; `ready` is called with the connection's
+    /// unique name once the name is owned. Everything happens on the caller's thread.
+    public static func run(
+        address: String, store: any SecretItemStore, prompter: (any SecretPrompter)? = nil,
+        ready: (String) -> Void = { _ in }, while keepGoing: () -> Bool
+    ) throws(SecretServiceError) {
+        let connection = try DBusConnection(address: address)
+        let server = SecretServiceServer(store: store, prompter: prompter)
+        try connection.route(root) { (call) throws(DBusFailure) in try server.answer(call) }
+        try connection.watchDepartures { name in server.forgetSessions(of: name) }
+        // A signal that cannot be sent costs its listeners a refresh, never the change itself.
+        server.signal = { [unowned connection] member, item in
+            try? connection.emit(from: collection, collectionInterface, member, objectPath: item)
+        }
+        server.completed = { [unowned connection] prompt, dismissed, unlocked in
+            try? connection.emit(from: prompt, promptInterface, "Completed") { (signal) throws(DBusFailure) in
+                try signal.append(bool: dismissed)
+                try DBusValue.objectPaths(unlocked).append(to: signal)
+            }
+        }
+        try connection.requestName(busName)
+        ready(connection.uniqueName)
+        try connection.serve(eachTurn: server.completePrompts, while: keepGoing)
+    }
+
+    /// The answer to one method call; nil: no such method here.
+    func answer(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage? {
+        guard let path = call.path, let member = call.member else { return nil }
+        switch (path, call.interface, member) {
+        case (Self.root, Self.serviceInterface, "OpenSession"): return try openSession(call)
+        case (Self.root, Self.serviceInterface, "SearchItems"): return try searchItems(call)
+        case (Self.root, Self.serviceInterface, "GetSecrets"): return try getSecrets(call)
+        case (Self.root, Self.serviceInterface, "Unlock"): return try unlock(call)
+        case (Self.root, Self.serviceInterface, "Lock"):
+            let objects = try Self.objectPaths(of: call)
+            try store.lock()
+            let reply = try call.methodReturn()
+            try reply.open("a", "o")
+            for path in objects where try lockState(path) == true { try reply.append(objectPath: path) }
+            try reply.close()
+            try reply.append(objectPath: "/")
+            return reply
+        case (_, Self.promptInterface, "Prompt") where path.hasPrefix(Self.promptPrefix):
+            try require(call, "s")
+            guard let prompter else { throw .noSuchObject("no prompt \(path)") }
+            try prompts.ask(path, of: call.sender, prompter: prompter)
+            return try call.methodReturn()
+        case (_, Self.promptInterface, "Dismiss") where path.hasPrefix(Self.promptPrefix):
+            try require(call, "")
+            try prompts.dismiss(path, of: call.sender)
+            completed(path, true, [])
+            return try call.methodReturn()
+        case (_, "org.freedesktop.DBus.Introspectable", "Introspect"):
+            try require(call, "")
+            guard let xml = try introspection(of: path, for: call) else { return nil }
+            let reply = try call.methodReturn()
+            try reply.append(string: xml)
+            return reply
+        case (Self.root, Self.serviceInterface, "ReadAlias"):
+            try require(call, "s")
+            let alias = try call.string()
+            let reply = try call.methodReturn()
+            try reply.append(objectPath: ["default", "login"].contains(alias) ? Self.collection : "/")
+            return reply
+        case (Self.collection, Self.collectionInterface, "CreateItem"),
+            (Self.defaultAlias, Self.collectionInterface, "CreateItem"):
+            return try createItem(call)
+        case (_, Self.itemInterface, "SetSecret") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "(oayays)")
+            let id = try Self.itemID(path)
+            let secret = try receiveSecret(call)
+            try store.setSecret(of: id, to: secret.bytes, contentType: secret.contentType)
+            signal("ItemChanged", path)
+            return try call.methodReturn()
+        case (_, Self.itemInterface, "Delete") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "")
+            try store.delete(try Self.itemID(path))
+            signal("ItemDeleted", path)
+            let reply = try call.methodReturn()
+            try reply.append(objectPath: "/")
+            return reply
+        case (Self.collection, Self.collectionInterface, "SearchItems"),
+            (Self.defaultAlias, Self.collectionInterface, "SearchItems"):
+            let found = try store.search(try Self.attributes(of: call))
+            let reply = try call.methodReturn()
+            try reply.open("a", "o")
+            for id in found.unlocked + found.locked { try reply.append(objectPath: try Self.itemPath(id)) }
+            try reply.close()
+            return reply
+        case (_, Self.itemInterface, "GetSecret") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "o")
+            let sessionPath = try call.objectPath()
+            let session = try sessions.session(sessionPath, of: call.sender)
+            let reply = try call.methodReturn()
+            try append(try seal(try Self.itemID(path), for: session), at: sessionPath, to: reply)
+            return reply
+        case (_, Self.propertiesInterface, "Get"):
+            try require(call, "ss")
+            let interface = try call.string()
+            let name = try call.string()
+            guard let value = try properties(of: path, interface).first(where: { $0.name == name })?.value else {
+                throw .invalidArguments("\(path) has no property \(interface).\(name)")
+            }
+            let reply = try call.methodReturn()
+            try value.append(to: reply)
+            return reply
+        case (_, Self.propertiesInterface, "Set") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "ssv")
+            let id = try Self.itemID(path)
+            guard try call.string() == Self.itemInterface else {
+                throw .invalidArguments("an item's properties are \(Self.itemInterface)'s")
+            }
+            switch try call.string() {
+            case "Label":
+                try call.enter("v", "s")
+                try store.update(id, label: try call.string(), attributes: nil)
+            case "Attributes":
+                try call.enter("v", "a{ss}")
+                try store.update(id, label: nil, attributes: try Self.readAttributes(call))
+            case let name:
+                throw .invalidArguments("\(name) cannot be set; Label and Attributes can")
+            }
+            try call.exit()
+            signal("ItemChanged", path)
+            return try call.methodReturn()
+        case (_, Self.propertiesInterface, "GetAll"):
+            try require(call, "s")
+            let interface = try call.string()
+            let reply = try call.methodReturn()
+            try reply.open("a", "{sv}")
+            for (name, value) in try properties(of: path, interface) {
+                try reply.open("e", "sv")
+                try reply.append(string: name)
+                try value.append(to: reply)
+                try reply.close()
+            }
+            try reply.close()
+            return reply
+        case (_, Self.sessionInterface, "Close") where path.hasPrefix(Self.sessionPrefix):
+            try sessions.close(path, of: call.sender)
+            return try call.methodReturn()
+        default: return nil
+        }
+    }
+
+    /// Drops every session and prompt `owner` has: it left the bus.
+    func forgetSessions(of owner: String) {
+        sessions.forget(owner)
+        prompts.forget(owner)
+    }
+
+    /// The prompters' answers, on the bus's thread: each prompt completes with the objects it
+    /// named that are unlocked now, or dismissed.
+    func completePrompts() {
+        for answer in prompts.takeAnswers() {
+            let unlocked = answer.unlocked ? answer.prompt.objects.filter { (try? lockState($0)) == .some(false) } : []
+            completed(answer.path, !answer.unlocked, unlocked)
+        }
+    }
+
+    /// The algorithm names OpenSession accepts.
+    public static let algorithms = ["plain", DHSession.algorithm]
+
+    private func openSession(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "sv")
+        let owner = call.sender ?? ""
+        try sessions.requireRoom(for: owner)
+        let algorithm = try call.string()
+        let reply = try call.methodReturn()
+        let cipher: SecretSessions.Cipher?
+        switch algorithm {
+        case "plain":
+            try call.enter("v", "s")
+            _ = try call.string()
+            try call.exit()
+            try reply.open("v", "s")
+            try reply.append(string: "")
+            try reply.close()
+            cipher = nil
+        case DHSession.algorithm:
+            try call.enter("v", "ay")
+            let theirs = try call.bytes()
+            try call.exit()
+            let ours: DHSession.KeyPair
+            do {
+                ours = try DHSession.KeyPair()
+            } catch {
+                throw .failed("could not make a Diffie-Hellman key: \(error)")
+            }
+            try reply.open("v", "ay")
+            try reply.append(bytes: ours.publicKey)
+            try reply.close()
+            do {
+                cipher = SecretSessions.Cipher(try ours.session(withPeer: theirs))
+            } catch {
+                throw .invalidArguments("the client's public key: \(error)")
+            }
+        default:
+            throw .notSupported(
+                "the session algorithm \(algorithm) is not supported; use one of \(Self.algorithms.joined(separator: ", "))"
+            )
+        }
+        try reply.append(objectPath: try sessions.add(owner: owner, cipher: cipher))
+        return reply
+    }
+
+    private func searchItems(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        let found = try store.search(try Self.attributes(of: call))
+        let reply = try call.methodReturn()
+        for ids in [found.unlocked, found.locked] {
+            try reply.open("a", "o")
+            for id in ids { try reply.append(objectPath: try Self.itemPath(id)) }
+            try reply.close()
+        }
+        return reply
+    }
+
+    private func getSecrets(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "aoo")
+        var items: [String] = []
+        try call.enter("a", "o")
+        while call.peek() != nil { items.append(try call.objectPath()) }
+        try call.exit()
+        let sessionPath = try call.objectPath()
+        let session = try sessions.session(sessionPath, of: call.sender)
+        let reply = try call.methodReturn()
+        try reply.open("a", "{o(oayays)}")
+        for item in items {
+            guard let id = try? Self.itemID(item) else { continue }
+            // Taken and sealed before a byte of its entry is written: an item that cannot be
+            // read now (locked meanwhile, removed) is left out whole, not half-written.
+            let sealed: SealedSecret
+            do throws(DBusFailure) {
+                sealed = try seal(id, for: session)
+            } catch {
+                switch error {
+                case .isLocked, .noSuchObject: continue
+                default: throw error
+                }
+            }
+            try reply.open("e", "o(oayays)")
+            try reply.append(objectPath: item)
+            try append(sealed, at: sessionPath, to: reply)
+            try reply.close()
+        }
+        try reply.close()
+        return reply
+    }
+
+    /// The `a{ss}` attributes a SearchItems call asks for.
+    private static func attributes(of call: DBusMessage) throws(DBusFailure) -> [String: String] {
+        guard call.signature == "a{ss}" else {
+            throw .invalidArguments("SearchItems takes (a{ss}), not (\(call.signature))")
+        }
+        return try readAttributes(call)
+    }
+
+    /// An `a{ss}` at the message's position.
+    private static func readAttributes(_ call: DBusMessage) throws(DBusFailure) -> [String: String] {
+        var attributes: [String: String] = [:]
+        try call.enter("a", "{ss}")
+        while try call.enter("e", "ss") {
+            let name = try call.string()
+            attributes[name] = try call.string()
+            try call.exit()
+        }
+        try call.exit()
+        return attributes
+    }
+
+    private func createItem(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        try require(call, "a{sv}(oayays)b")
+        var label = ""
+        var attributes: [String: String] = [:]
+        try call.enter("a", "{sv}")
+        while try call.enter("e", "sv") {
+            switch try call.string() {
+            case "org.freedesktop.Secret.Item.Label":
+                try call.enter("v", "s")
+                label = try call.string()
+                try call.exit()
+            case "org.freedesktop.Secret.Item.Attributes":
+                try call.enter("v", "a{ss}")
+                attributes = try Self.readAttributes(call)
+                try call.exit()
+            default:
+                try call.skip("v")
+            }
+            try call.exit()
+        }
+        try call.exit()
+        let secret = try receiveSecret(call)
+        let replace = try call.bool()
+        let made = try store.create(
+            label: label, attributes: attributes, secret: secret.bytes, contentType: secret.contentType,
+            replace: replace, creator: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID))
+        let item = try Self.itemPath(made.id)
+        signal(made.replaced ? "ItemChanged" : "ItemCreated", item)
+        let reply = try call.methodReturn()
+        try reply.append(objectPath: item)
+        try reply.append(objectPath: "/")
+        return reply
+    }
+
+    /// A secret a client sent, in protected memory.
+    struct ReceivedSecret: ~Copyable {
+        var bytes: SecureBytes
+        let contentType: String
+    }
+
+    /// The `Secret` struct `(oayays)` at the call's position, opened with its session (the
+    /// caller's own).
+    private func receiveSecret(_ call: DBusMessage) throws(DBusFailure) -> ReceivedSecret {
+        try call.enter("r", "oayays")
+        let session = try sessions.session(try call.objectPath(), of: call.sender)
+        let parameters = try call.bytes()
+        let bytes: SecureBytes
+        if let cipher = session.cipher {
+            let value = try call.bytes()
+            do {
+                bytes = try cipher.session.decrypt(parameters: parameters, value: value)
+            } catch {
+                throw .invalidArguments("the secret does not open with the session's key: \(error)")
+            }
+        } else {
+            bytes = try call.withBytes { (value) throws(DBusFailure) in
+                do {
+                    return try SecureBytes(copying: value)
+                } catch {
+                    throw .failed("no protected memory for the secret: \(error)")
+                }
+            }
+        }
+        let contentType = try call.string()
+        try call.exit()
+        return ReceivedSecret(bytes: bytes, contentType: contentType)
+    }
+
+    /// A secret as it goes to a session: the IV and ciphertext of a DH session, or for a plain
+    /// one no parameters and the secret itself (in protected memory until it is appended).
+    struct SealedSecret: ~Copyable {
+        let parameters: [UInt8]
+        let value: SecureBytes
+        let contentType: String
+    }
+
+    /// Item `id`'s secret sealed for `session`.
+    private func seal(_ id: String, for session: SecretSessions.Session) throws(DBusFailure) -> SealedSecret {
+        try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) -> SealedSecret in
+            do {
+                guard let cipher = session.cipher else {
+                    return SealedSecret(
+                        parameters: [], value: try SecureBytes(copying: secret), contentType: contentType)
+                }
+                let sealed = try cipher.session.encrypt(secret)
+                return SealedSecret(
+                    parameters: sealed.parameters, value: try SecureBytes(copying: sealed.value),
+                    contentType: contentType)
+            } catch {
+                throw .failed("could not seal a secret for the session: \(error)")
+            }
+        }
+    }
+
+    /// `sealed` as a `Secret` struct `(oayays)` of the session at `sessionPath`.
+    private func append(_ sealed: borrowing SealedSecret, at sessionPath: String, to reply: DBusMessage)
+        throws(DBusFailure)
+    {
+        try reply.open("r", "oayays")
+        try reply.append(objectPath: sessionPath)
+        try reply.append(bytes: sealed.parameters)
+        try sealed.value.withUnsafeBytes { (value) throws(DBusFailure) in try reply.append(bytes: value) }
+        try reply.append(string: sealed.contentType)
+        try reply.close()
+    }
+
+    /// The `ao` a Lock or Unlock call names.
+    private static func objectPaths(of call: DBusMessage) throws(DBusFailure) -> [String] {
+        guard call.signature == "ao" else {
+            throw .invalidArguments("\(call.member ?? "the method") takes (ao), not (\(call.signature))")
+        }
+        var objects: [String] = []
+        try call.enter("a", "o")
+        while call.peek() != nil { objects.append(try call.objectPath()) }
+        try call.exit()
+        return objects
+    }
+
+    /// The introspection document of the object at `path`; nil where there is no object.
+    private func introspection(of path: String, for call: DBusMessage) throws(DBusFailure) -> String? {
+        typealias Document = SecretServiceIntrospection
+        switch path {
+        case Self.root:
+            return Document.document(interfaces: Document.service, children: ["aliases", "collection"])
+        case Self.root + "/aliases":
+            return Document.document(interfaces: "", children: ["default"])
+        case Self.root + "/collection":
+            return Document.document(interfaces: "", children: ["login"])
+        case Self.collection:
+            let found = try store.search([:])
+            return Document.document(
+                interfaces: Document.collection, children: (found.unlocked + found.locked).sorted())
+        case Self.defaultAlias:
+            // The same collection; its items' paths are under the collection's.
+            return Document.document(interfaces: Document.collection, children: [])
+        case _ where path.hasPrefix(Self.sessionPrefix):
+            guard (try? sessions.session(path, of: call.sender)) != nil else { return nil }
+            return Document.document(interfaces: Document.session, children: [])
+        case _ where path.hasPrefix(Self.promptPrefix):
+            guard (try? prompts.prompt(path, of: call.sender)) != nil else { return nil }
+            return Document.document(interfaces: Document.prompt, children: [])
+        case _ where path.hasPrefix(Self.collectionPrefix):
+            guard let id = try? Self.itemID(path), (try? store.describe(id)) != nil else { return nil }
+            return Document.document(interfaces: Document.item, children: [])
+        default:
+            return nil
+        }
+    }
+
+    private func unlock(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+        let objects = try Self.objectPaths(of: call)
+        var unlocked: [String] = []
+        var locked: [String] = []
+        for path in objects {
+            switch try lockState(path) {
+            case .some(false): unlocked.append(path)
+            case .some(true): locked.append(path)
+            case nil: continue
+            }
+        }
+        var promptPath = "/"
+        if !locked.isEmpty, prompter != nil {
+            promptPath = try prompts.add(
+                owner: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID), objects: locked)
+        }
+        let reply = try call.methodReturn()
+        try reply.open("a", "o")
+        for path in unlocked { try reply.append(objectPath: path) }
+        try reply.close()
+        try reply.append(objectPath: promptPath)
+        return reply
+    }
+
+    /// Whether the collection or item at `path` is locked now; nil when there is none there.
+    private func lockState(_ path: String) throws(DBusFailure) -> Bool? {
+        if path == Self.collection || path == Self.defaultAlias { return try store.describeCollection().locked }
+        guard let id = try? Self.itemID(path) else { return nil }
+        do throws(DBusFailure) {
+            return try store.describe(id).locked
+        } catch {
+            guard case .noSuchObject = error else { throw error }
+            return nil
+        }
+    }
+
+    /// The properties of the object at `path` in `interface`.
+    private func properties(of path: String, _ interface: String) throws(DBusFailure) -> [(
+        name: String, value: DBusValue
+    )] {
+        switch (path, interface) {
+        case (Self.root, Self.serviceInterface):
+            return [("Collections", .objectPaths([Self.collection]))]
+        case (Self.collection, Self.collectionInterface), (Self.defaultAlias, Self.collectionInterface):
+            let collection = try store.describeCollection()
+            let found = try store.search([:])
+            return [
+                (
+                    "Items",
+                    .objectPaths(
+                        try (found.unlocked + found.locked).map { (id) throws(DBusFailure) in try Self.itemPath(id) })
+                ),
+                ("Label", .string(collection.label)), ("Locked", .bool(collection.locked)),
+                ("Created", .uint64(collection.created)), ("Modified", .uint64(collection.modified)),
+            ]
+        case (_, Self.itemInterface) where path.hasPrefix(Self.collectionPrefix):
+            let item = try store.describe(try Self.itemID(path))
+            return [
+                ("Label", .string(item.label)), ("Attributes", .attributes(item.attributes)),
+                ("Locked", .bool(item.locked)), ("Created", .uint64(item.created)),
+                ("Modified", .uint64(item.modified)),
+            ]
+        default:
+            throw .invalidArguments("\(path) has no properties of \(interface) here")
+        }
+    }
+
+    /// The item id in an item's path.
+    static func itemID(_ path: String) throws(DBusFailure) -> String {
+        let id = String(path.dropFirst(collectionPrefix.count))
+        guard path.hasPrefix(collectionPrefix), (try? itemPath(id)) == path else {
+            throw .noSuchObject("no item at \(path)")
+        }
+        return id
+    }
+
+    private func require(_ call: DBusMessage, _ signature: String) throws(DBusFailure) {
+        guard call.signature == signature else {
+            throw .invalidArguments("\(call.member ?? "the method") takes (\(signature)), not (\(call.signature))")
+        }
+    }
+
+    /// An item's object path; its id must be one path element.
+    static func itemPath(_ id: String) throws(DBusFailure) -> String {
+        let allowed = { (byte: UInt8) in
+            byte == UInt8(ascii: "_") || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a") ... UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A") ... UInt8(ascii: "Z")).contains(byte)
+        }
+        guard !id.isEmpty, id.utf8.allSatisfy(allowed) else {
+            throw .failed("the item store gave an id that is not an object-path element: \(id)")
+        }
+        return collectionPrefix + id
+    }
+}
