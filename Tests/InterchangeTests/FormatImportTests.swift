@@ -151,6 +151,8 @@ struct FormatImportTests {
         // version that changed it was saved.
         #expect(mail.history.map { plan.secret($0.secret) } == ["first-pass"])
         #expect(mail.history.first?.replaced.description == "2023-05-01T10:00:00.000Z")
+        #expect(mail.importedSecretSet == nil, "its history tells when its password was set")
+        #expect(mail.secretSet.description == "2023-05-01T10:00:00.000Z")
         let nas = try #require(plan.added("NAS"))
         #expect(nas.services.first?.port == 5001)
         #expect(nas.notes == "group: Servers")
@@ -165,6 +167,10 @@ struct FormatImportTests {
         let gitlab = try #require(plan.added("GitLab"))
         #expect(gitlab.created.description == "2022-01-01T00:00:00.000Z")
         #expect(gitlab.modified.description == "2023-05-01T10:00:00.000Z")
+        // No old versions kept: its password was set by its Last Modified at the latest, which
+        // is what audit's "old" counts from, not its Created (issue 38).
+        #expect(gitlab.importedSecretSet?.description == "2023-05-01T10:00:00.000Z")
+        #expect(gitlab.secretSet.description == "2023-05-01T10:00:00.000Z")
         #expect(gitlab.totp?.parameters == .standard)
         #expect(gitlab.notes == "")
     }

@@ -297,3 +297,37 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// An import's "password set" time (issue 38, `Credential.importedSecretSet`) is kept by both
+/// ways a credential is written: a journal record and a snapshot. (A merge takes it like any
+/// field: `CredentialFieldRule`.)
+@Suite struct ImportedSecretSetTests {
+    let temporary = TemporaryDirectory()
+    let environment = VaultEnvironment(clock: steppingClock(), derivation: MemoizingDerivation())
+
+    @Test func keptByRecordsAndSnapshots() throws {
+        let vault = try createVault(in: temporary, environment: environment)
+        try vault.save()
+        let arena = try SecretArena()
+        let created = Timestamp(millisecondsSince1970: 1_600_000_000_000)
+        var credential = Credential(
+            id: UUID(), title: "", services: [try ServiceIdentifier("kp.example")], username: "u",
+            secret: try arena.store(try secure("pw")), created: created, modified: created)
+        credential.importedSecretSet = Timestamp(millisecondsSince1970: 1_700_000_000_000)
+        try vault.adopt(credential, secretsFrom: arena)
+        try vault.save()
+        #expect(vault.version.changes == 1, "a journal record")
+        let fromRecord = try #require(
+            try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment).contents
+                .credential(withID: credential.id))
+        #expect(fromRecord.importedSecretSet == credential.importedSecretSet)
+        #expect(fromRecord.secretSet == credential.importedSecretSet)
+        try vault.compact()
+        let reopened = try Vault.open(at: vault.path, password: try secure(testPassword), environment: environment)
+        #expect(reopened.contents.credential(withID: credential.id)?.importedSecretSet == credential.importedSecretSet)
+        // A newer password replaces it as the time the password was set.
+        try reopened.replaceSecret(of: credential.id, with: try secure("new"))
+        #expect(
+            reopened.contents.credential(withID: credential.id)?.secretSet ?? created > credential.importedSecretSet!)
+    }
+}

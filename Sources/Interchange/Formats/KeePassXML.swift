@@ -113,6 +113,9 @@ enum KeePassXML {
             if let next, batch.secrets.hasSameBytes(version.password, as: next, in: batch.secrets) { continue }
             entry.history.append((version.password, replaced))
         }
+        // Without old versions, the password is as old as the entry's last change at most: its
+        // Created would call a password changed last year as old as the entry (issue 38).
+        if entry.history.isEmpty { entry.passwordSet = entry.modified }
         return entry
     }
 

@@ -78,6 +78,7 @@ enum ImportConversion {
             history: entry.history.map { PreviousSecret(secret: $0.secret, replaced: $0.replaced) },
             fields: Self.fields(entry))
         if case .item(let kind) = entry.kind { credential.kind = kind }
+        if let set = entry.passwordSet, set > created { credential.importedSecretSet = set }
         if let key = entry.oneTimeKey {
             do {
                 let parsed = try batch.secrets.withBytes(of: key) { (text) throws(OTPAuth.Failure) in

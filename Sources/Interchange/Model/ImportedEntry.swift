@@ -39,6 +39,9 @@ public struct ImportedEntry: Sendable {
     public var created: Timestamp?
     public var modified: Timestamp?
     public var lastUsed: Timestamp?
+    /// When the export says the current password was set, where it keeps no history to tell
+    /// (`Credential.importedSecretSet`).
+    public var passwordSet: Timestamp?
     /// Earlier passwords with when each stopped being current (Bitwarden, KeePass).
     public var history: [(secret: SecretReference, replaced: Timestamp)] = []
     /// Earlier values of secret fields, by the field's name (Bitwarden's `NAME: value` history

@@ -38,6 +38,9 @@ import Platform
 //     program    := a program's name                      tag 18 (format 1.4)
 //     service of := the service's text                     tag 19 (format 1.5): a URL of a scheme
 //     a scheme                                             other than http(s): ssh://, sftp://, …
+//     secret set := i64 ms                                 tag 20 (format 1.6, optional): when an
+//                                                          export says the password was set
+//                                                          (`Credential.importedSecretSet`)
 //     (format 1.3 also lets a credential have no service field at all, only a title)
 //
 // Every record and field carries its length, so a reader skips kinds and tags it does not know:
@@ -80,6 +83,8 @@ package enum PayloadCodec {
         /// issue 38): its own tag, as app links have theirs, so that a 1.4 reader, which cannot
         /// parse one, skips it (and refuses to save) instead of calling the vault damaged.
         case otherSchemeService = 19
+        /// When an import's export says the password was set, without its history (format 1.6).
+        case importedSecretSet = 20
     }
 
     // MARK: Encoding
@@ -126,6 +131,9 @@ package enum PayloadCodec {
                 try writer.u8(credential.kind.rawValue)
             }
             for program in credential.allowedPrograms { try writer.stringField(.allowedProgram, program) }
+            if let set = credential.importedSecretSet {
+                try writer.integerField(.importedSecretSet, UInt64(bitPattern: set.millisecondsSince1970))
+            }
             for previous in credential.history {
                 try contents.secrets.withBytes(of: previous.secret) { secret in
                     try writer.field(.history, length: 8 + secret.count)
@@ -244,7 +252,7 @@ package enum PayloadCodec {
             for previous in credential.history { size += 5 + 8 + previous.secret.count }
             if let totp = credential.totp { size += 5 + 6 + totp.key.count }
             for previous in credential.totpHistory { size += 5 + 14 + previous.key.key.count }
-            size += 6  // the item kind
+            size += 6 + 13  // the item kind, the imported secret's time
             for program in credential.allowedPrograms { size += 5 + program.utf8.count }
             for field in credential.fields {
                 size += 5 + 5 + field.name.utf8.count + (field.text?.utf8.count ?? field.secret?.count ?? 0)
@@ -471,6 +479,7 @@ package enum PayloadCodec {
         var fieldHistory: [(name: String, previous: PreviousSecret)] = []
         var kind = ItemKind.login
         var allowedPrograms: [String] = []
+        var importedSecretSet: Timestamp?
         while !body.isAtEnd {
             let tag = try body.u8()
             let length = Int(try body.u32())
@@ -530,6 +539,8 @@ package enum PayloadCodec {
                 kind = ItemKind(rawValue: try value.u8()) ?? .login
             case .allowedProgram:
                 allowedPrograms.append(try value.string())
+            case .importedSecretSet:
+                importedSecretSet = Timestamp(millisecondsSince1970: try value.i64())
             case .group, nil:
                 continue  // not a credential field, or one from a newer minor version
             }
@@ -549,6 +560,7 @@ package enum PayloadCodec {
             fields: fields, kind: kind)
         credential.totpHistory = totpHistory
         credential.allowedPrograms = Set(allowedPrograms).sorted()
+        credential.importedSecretSet = importedSecretSet
         return credential
     }
 }

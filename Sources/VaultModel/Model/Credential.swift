@@ -32,6 +32,11 @@ public struct Credential: Sendable {
     /// The programs it may be given to (format 1.4), by executable name; empty: any program.
     /// Kept sorted and without repeats, so that two copies with the same bindings are equal.
     public var allowedPrograms: [String] = []
+    /// When the export it came from says its password was set, where it says so without keeping
+    /// the history: a KeePass entry that kept no old versions had its password set no later than
+    /// its Last Modified (issue 38: audit called such a password as old as the entry). Nil for
+    /// everything else; `secretSet` takes the latest of it, the creation and the history.
+    public var importedSecretSet: Timestamp?
 
     public init(
         id: UUID, title: String, services: [ServiceIdentifier], username: String,
@@ -116,7 +121,7 @@ public struct Credential: Sendable {
     /// exactly when the secret does (an edit of the title or notes leaves it), also when the
     /// change comes from another copy of the vault through a merge.
     public var secretSet: Timestamp {
-        history.reduce(created) { Swift.max($0, $1.replaced) }
+        history.reduce(Swift.max(created, importedSecretSet ?? created)) { Swift.max($0, $1.replaced) }
     }
 }
 

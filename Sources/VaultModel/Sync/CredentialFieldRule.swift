@@ -25,6 +25,15 @@ struct CredentialFieldRule: Sendable {
         value("notes", \.notes),
         value("rank", \.rank),
         CredentialFieldRule(
+            name: "imported secret set",
+            equal: { $0.credential.importedSecretSet == $1.credential.importedSecretSet },
+            compare: {
+                order(
+                    $0.credential.importedSecretSet?.millisecondsSince1970 ?? .min,
+                    $1.credential.importedSecretSet?.millisecondsSince1970 ?? .min)
+            },
+            take: { credential, side, _ in credential.importedSecretSet = side.credential.importedSecretSet }),
+        CredentialFieldRule(
             name: "programs",
             equal: { $0.credential.allowedPrograms == $1.credential.allowedPrograms },
             compare: {
