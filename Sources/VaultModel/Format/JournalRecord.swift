@@ -33,7 +33,7 @@ enum JournalRecord {
         private var indexed = false
         private let path: String
 
-        init(onto contents: VaultContents, path: String) {
+        init(onto contents: consuming VaultContents, path: String) {
             credentials = contents.credentials
             tombstones = contents.tombstones
             equivalents = contents.equivalents
@@ -67,6 +67,7 @@ enum JournalRecord {
         }
 
         private mutating func index() {
+            positions.reserveCapacity(credentials.count + 64)
             for position in credentials.indices { positions[credentials[position].id] = position }
             for position in tombstones.indices { tombstonePositions[tombstones[position].id] = position }
             indexed = true

@@ -118,16 +118,21 @@ public enum VaultFormat {
     static func open(
         _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
     ) throws -> (contents: VaultContents, journal: JournalPosition) {
+        // Room for the secrets the records bring, at most their size: the arena then grows in
+        // place instead of being copied (19 MB at 100,000 credentials) as the first one lands.
+        let spare = max(0, file.count - VaultJournal.snapshotEnd(of: header))
         let snapshot = try PayloadCodec.decode(
-            try plaintext(file, header: header, dataKey: dataKey, path: path), path: path)
+            try plaintext(file, header: header, dataKey: dataKey, path: path, spare: spare), path: path)
         guard header.isJournaled else {
             return (snapshot, VaultJournal.start(header: header, checksum: try header.checksum))
         }
-        var replay = JournalRecord.Replay(onto: snapshot, path: path)
+        // The snapshot handed over, not shared: a record replacing a credential then changes the
+        // one array instead of copying 100,000 credentials first.
+        var replay = JournalRecord.Replay(onto: consume snapshot, path: path)
         let journal = try file.withUnsafeBytes { bytes in
             try VaultJournal.replay(bytes, header: header, dataKey: dataKey, path: path) { try replay.apply($0) }
         }
-        return (journal.sequence == 0 ? snapshot : replay.finish(), journal)
+        return (replay.finish(), journal)
     }
 
     /// How many credentials a file image holds, checked record by record and field by field
@@ -175,13 +180,15 @@ public enum VaultFormat {
         }
     }
 
+    /// The snapshot's plaintext, in a buffer with room for `spare` more bytes.
     private static func plaintext(
-        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String
+        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String, spare: Int = 0
     ) throws -> SecureBytes {
         let snapshotEnd = VaultJournal.snapshotEnd(of: header)
         guard header.isJournaled ? file.count >= snapshotEnd : file.count == snapshotEnd else {
             throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
         }
+        if spare > 0 { return try plaintextInPlace(file, header: header, dataKey: dataKey, path: path, spare: spare) }
         var plaintext: SecureBytes?
         try openingPayload(of: path) {
             try file.withUnsafeBytes { bytes in
@@ -197,6 +204,32 @@ public enum VaultFormat {
             throw VaultError.corrupt(path: path, reason: "the encrypted contents could not be read")
         }
         return plaintext
+    }
+
+    /// The snapshot's plaintext decrypted in a buffer of its own with `spare` bytes of room.
+    private static func plaintextInPlace(
+        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String, spare: Int
+    ) throws -> SecureBytes {
+        let sealed = VaultHeader.byteCount ..< VaultJournal.snapshotEnd(of: header)
+        var buffer = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: sealed.count + spare) }
+        try file.withUnsafeBytes { bytes in
+            try cryptoCall { () throws(VaultCryptoError) in
+                try buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[sealed]))
+            }
+        }
+        try openingPayload(of: path) {
+            try buffer.withUnsafeMutableBytes { bytes in
+                try header.payloadNonce.withUnsafeBytes { nonce in
+                    try file.withUnsafeBytes { all in
+                        try XChaCha20Poly1305.openInPlace(
+                            bytes, key: dataKey, nonce: nonce,
+                            associatedData: UnsafeRawBufferPointer(rebasing: all[0 ..< VaultHeader.byteCount]))
+                    }
+                }
+            }
+        }
+        buffer.removeLast(XChaCha20Poly1305.tagByteCount)
+        return buffer
     }
 
     /// The file image for `contents` under `header` (whose payload nonce and length this fills
