@@ -19,8 +19,8 @@ enum JournalRecord {
         return try PayloadCodec.encode(change, reservingBefore: 0, after: 0, padding: .record)
     }
 
-    /// Records replayed onto a snapshot's contents. The credentials are looked up by id in a
-    /// table built at the first record (a vault with no journal pays nothing), and the removed
+    /// Records replayed onto a snapshot's contents. The credentials are looked up by id in the
+    /// table the snapshot's decoding built anyway (to refuse an id met twice), and the removed
     /// ones are dropped at the end, so that a long journal replays in one pass over the vault.
     struct Replay {
         private var credentials: [Credential]
@@ -33,18 +33,20 @@ enum JournalRecord {
         private var indexed = false
         private let path: String
 
-        init(onto contents: consuming VaultContents, path: String) {
-            credentials = contents.credentials
-            tombstones = contents.tombstones
-            equivalents = contents.equivalents
-            secrets = contents.secrets
+        /// `snapshot`: a decoded payload, whose id table the replay takes over.
+        init(onto snapshot: consuming PayloadCodec.Records, path: String) {
+            positions = snapshot.positions
+            credentials = snapshot.credentials
+            tombstones = snapshot.tombstones
+            equivalents = snapshot.equivalents ?? EquivalentDomains()
+            secrets = snapshot.secrets
             self.path = path
         }
 
         /// Puts in place what the record `plaintext` holds.
         mutating func apply(_ plaintext: consuming SecureBytes) throws {
             let record = try PayloadCodec.decodeRecords(plaintext, path: path)
-            if !indexed { index() }
+            if !indexed { indexTombstones() }
             for credential in record.credentials {
                 let moved = try credential.copyingSecrets(from: record.secrets, into: secrets)
                 if let position = positions[credential.id] {
@@ -66,9 +68,7 @@ enum JournalRecord {
             if let changed = record.equivalents { equivalents = changed }
         }
 
-        private mutating func index() {
-            positions.reserveCapacity(credentials.count + 64)
-            for position in credentials.indices { positions[credentials[position].id] = position }
+        private mutating func indexTombstones() {
             for position in tombstones.indices { tombstonePositions[tombstones[position].id] = position }
             indexed = true
         }

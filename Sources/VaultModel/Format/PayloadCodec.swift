@@ -400,10 +400,7 @@ package enum PayloadCodec {
     /// Decodes a decrypted payload. The plaintext becomes the arena of the returned contents,
     /// so secrets are referenced in place. `path` only names the file in error messages.
     package static func decode(_ plaintext: consuming SecureBytes, path: String) throws -> VaultContents {
-        let decoded = try decodeRecords(plaintext, path: path)
-        return VaultContents(
-            credentials: decoded.credentials, tombstones: decoded.tombstones,
-            equivalents: decoded.equivalents ?? EquivalentDomains(), secrets: decoded.secrets)
+        try decodeRecords(plaintext, path: path).contents
     }
 
     /// What a payload or a journal record holds, record by record: the equivalents only when
@@ -414,6 +411,16 @@ package enum PayloadCodec {
         package var equivalents: EquivalentDomains?
         /// The plaintext, which the credentials' secrets reference.
         package let secrets: SecretArena
+        /// Where each credential is among `credentials`, by id: built anyway to refuse an id met
+        /// twice, and what a journal's replay looks the records' credentials up in.
+        package var positions: [UUID: Int]
+
+        /// As a vault's contents (no equivalents record: none).
+        package var contents: VaultContents {
+            VaultContents(
+                credentials: credentials, tombstones: tombstones, equivalents: equivalents ?? EquivalentDomains(),
+                secrets: secrets)
+        }
     }
 
     package static func decodeRecords(_ plaintext: consuming SecureBytes, path: String) throws -> Records {
@@ -421,27 +428,32 @@ package enum PayloadCodec {
         var credentials: [Credential] = []
         var tombstones: [Tombstone] = []
         var equivalents: EquivalentDomains?
+        var positions: [UUID: Int] = [:]
         try arena.withAllBytes { all in
             var (reader, contentLength) = try records(all, path: path)
             credentials.reserveCapacity(contentLength / 128)
-            var seen = Set<UUID>()
+            positions.reserveCapacity(contentLength / 128)
+            var removedIDs = Set<UUID>()
             while !reader.isAtEnd {
                 let kind = try reader.u8()
                 let length = Int(try reader.u32())
                 var body = try reader.subcursor(length)
-                let id: UUID
+                // An id is one credential's or one tombstone's, never twice, never both.
                 switch Kind(rawValue: kind) {
                 case .credential:
                     let credential = try decodeCredential(&body)
-                    id = credential.id
+                    guard positions.updateValue(credentials.count, forKey: credential.id) == nil,
+                        removedIDs.isEmpty || !removedIDs.contains(credential.id)
+                    else { throw reader.malformed("entry \(credential.id) appears twice") }
                     credentials.append(credential)
                 case .tombstone:
                     let removed = try body.uuid()
                     let deleted = Timestamp(millisecondsSince1970: try body.i64())
                     let seen = body.isAtEnd ? nil : Timestamp(millisecondsSince1970: try body.i64())
-                    let tombstone = Tombstone(id: removed, deleted: deleted, seen: seen)
-                    id = tombstone.id
-                    tombstones.append(tombstone)
+                    guard positions[removed] == nil, removedIDs.insert(removed).inserted else {
+                        throw reader.malformed("entry \(removed) appears twice")
+                    }
+                    tombstones.append(Tombstone(id: removed, deleted: deleted, seen: seen))
                 case .equivalents:
                     let modified = Timestamp(millisecondsSince1970: try body.i64())
                     var groups: [[String]] = []
@@ -452,14 +464,14 @@ package enum PayloadCodec {
                         groups.append(try group.string().split(separator: "\n").map(String.init))
                     }
                     equivalents = EquivalentDomains(groups: groups, modified: modified)
-                    continue
                 case nil:
                     continue  // a record kind from a newer minor version
                 }
-                guard seen.insert(id).inserted else { throw reader.malformed("entry \(id) appears twice") }
             }
         }
-        return Records(credentials: credentials, tombstones: tombstones, equivalents: equivalents, secrets: arena)
+        return Records(
+            credentials: credentials, tombstones: tombstones, equivalents: equivalents, secrets: arena,
+            positions: positions)
     }
 
     private static func decodeCredential(_ body: inout ByteCursor) throws -> Credential {

@@ -121,10 +121,10 @@ public enum VaultFormat {
         // Room for the secrets the records bring, at most their size: the arena then grows in
         // place instead of being copied (19 MB at 100,000 credentials) as the first one lands.
         let spare = max(0, file.count - VaultJournal.snapshotEnd(of: header))
-        let snapshot = try PayloadCodec.decode(
+        let snapshot = try PayloadCodec.decodeRecords(
             try plaintext(file, header: header, dataKey: dataKey, path: path, spare: spare), path: path)
         guard header.isJournaled else {
-            return (snapshot, VaultJournal.start(header: header, checksum: try header.checksum))
+            return (snapshot.contents, VaultJournal.start(header: header, checksum: try header.checksum))
         }
         // The snapshot handed over, not shared: a record replacing a credential then changes the
         // one array instead of copying 100,000 credentials first.
