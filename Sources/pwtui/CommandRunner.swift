@@ -5,9 +5,12 @@ import ServiceMatching
 import VaultModel
 
 /// Parses, runs, and turns every failure into a message on stderr and the exit code of
-/// docs/design.md#exit-codes (which error gets which code: `ExitStatus(error)`).
+/// docs/design.md#exit-codes (which error gets which code: `ExitStatus(error)`, each error's own).
 enum CommandRunner {
     static func run(_ root: Pwtui.Type) -> Never {
+        // Until a command runs, an error that is not pwtui's is the parser's (usage, help,
+        // version); once one runs, it is a bug (70), never ArgumentParser's catch-all 1.
+        var running = false
         do {
             // `pwtui` alone is the picker over every credential. Not ArgumentParser's default
             // subcommand: that would read a mistyped subcommand as a service to pick for.
@@ -32,19 +35,34 @@ enum CommandRunner {
             }
             try ArgumentScreening.check(arguments, root: root)
             if let get = QuickGet(arguments) {
+                running = true
                 try get.run()
                 CurrentProcess.exit(0)
             }
             var command = try root.parseAsRoot(onlyGlobalOptions(arguments) ? ["start"] + arguments : arguments)
+            running = true
             try command.run()
             CurrentProcess.exit(0)
         } catch {
-            if let code = ExitStatus(error) {
-                FinalReport.write("pwtui: \(error)")
-                CurrentProcess.exit(code.rawValue)
-            }
-            // ArgumentParser's own errors: help, version, usage (exit 64).
+            finish(with: error, running: running, root: root)
+        }
+    }
+
+    /// The message and the exit code for `error`.
+    static func finish(with error: any Error, running: Bool, root: Pwtui.Type) -> Never {
+        switch error {
+        case let failure as CommandFailure where failure.isAnswered:
+            CurrentProcess.exit(failure.code.rawValue)
+        case is any ExitStatusReporting:
+            FinalReport.write("pwtui: \(error)")
+            CurrentProcess.exit(ExitStatus(error).rawValue)
+        case is ExitCode, is CleanExit, is ValidationError:
+            // ArgumentParser's own, thrown by a command: its exit code, its help, its usage (64).
             root.exit(withError: error)
+        default:
+            guard running else { root.exit(withError: error) }
+            FinalReport.write("pwtui: internal error (a bug; please report it): \(error)")
+            CurrentProcess.exit(ExitStatus(error).rawValue)
         }
     }
 

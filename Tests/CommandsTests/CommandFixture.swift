@@ -103,7 +103,7 @@ final class CommandFixture {
             } catch let failure as CommandFailure {
                 caught = failure
             } catch {
-                caught = CommandFailure(ExitStatus(error) ?? .ioError, "\(error)")
+                caught = CommandFailure(ExitStatus(error), "\(error)")
             }
         }
         return (caught, recorded)

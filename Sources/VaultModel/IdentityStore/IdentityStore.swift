@@ -199,7 +199,9 @@ public struct IdentityStore: Equatable, Sendable {
         }
     }
 
-    private struct Malformed: Error {}
+    private struct Malformed: Error, ExitStatusReporting {
+        var exitStatus: ExitStatus { .corrupt }
+    }
 
     package static func decode(_ bytes: UnsafeRawBufferPointer, filter makeFilter: ((EquivalentDomains) -> HostFilter)?)
         throws -> IdentityStore
@@ -357,4 +359,9 @@ public struct IdentityStore: Equatable, Sendable {
         }
         return key
     }
+}
+
+extension IdentityStore.Damage: ExitStatusReporting {
+    /// A damaged store is rebuilt at the next unlock; when it does end a command, as a damaged file.
+    public var exitStatus: ExitStatus { .corrupt }
 }
