@@ -95,6 +95,11 @@ let package = Package(
             name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
             path: "Tests/PwtuiTestSupport"),
 
+        // The terminal and the prompt tests script (`GridTerminal`, `ScriptedPrompt`): test doubles,
+        // for tests only, never in the product.
+        .target(
+            name: "TUITestDoubles", dependencies: ["TUI", "VaultModel", "VaultCrypto"], path: "Tests/TUITestDoubles"),
+
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "Platform", "PwtuiTestSupport"]),
         .testTarget(name: "ServiceMatchingTests", dependencies: ["ServiceMatching", "Platform", "PwtuiTestSupport"]),
         .testTarget(
@@ -103,6 +108,7 @@ let package = Package(
             name: "TUITests",
             dependencies: [
                 "TUI", "Passwords", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "PwtuiTestSupport",
+                "TUITestDoubles",
             ],
             exclude: ["Snapshots"]),
         .testTarget(
@@ -121,7 +127,7 @@ let package = Package(
             name: "CommandsTests",
             dependencies: [
                 "Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "SSHKeys", "TUI",
-                "Passwords", "Interchange", "PwtuiTestSupport", "pwtui",
+                "Passwords", "Interchange", "PwtuiTestSupport", "TUITestDoubles", "pwtui",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(

@@ -291,6 +291,23 @@ struct ArchitectureTests {
         }
     }
 
+    /// Test doubles (`GridTerminal`, `ScriptedPrompt` in `TUITestDoubles`) and the tests' helpers
+    /// live under Tests: no target of the product under Sources may depend on one, so none ships.
+    @Test("no target under Sources depends on one under Tests: test doubles never ship (issue 39)")
+    func testDoublesStayInTests() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        let targets = Self.packageTargets(
+            try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
+        let underTests = Set(targets.filter { $0.directory.hasPrefix("Tests/") }.map(\.name))
+        #expect(underTests.contains("TUITestDoubles") && underTests.contains("PwtuiTestSupport"), "\(underTests)")
+        for target in targets where target.directory.hasPrefix("Sources/") {
+            let reaching = target.dependencies.intersection(underTests)
+            #expect(reaching.isEmpty, "\(target.name) depends on \(reaching.sorted()), which only tests may")
+        }
+        let shipped = try FileManager.default.subpathsOfDirectory(atPath: Self.sources.path)
+        #expect(!shipped.contains { $0.hasSuffix("/GridTerminal.swift") || $0.hasSuffix("/ScriptedPrompt.swift") })
+    }
+
     @Test("Package.swift is read whole: names, paths, target and product dependencies")
     func packageReadingWorks() {
         let targets = Self.packageTargets(

@@ -4,6 +4,7 @@ import Platform
 import PwtuiTestSupport
 import ServiceMatching
 import TUI
+import TUITestDoubles
 import VaultCrypto
 import VaultModel
 

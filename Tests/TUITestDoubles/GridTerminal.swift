@@ -1,3 +1,4 @@
+import TUI
 import VaultModel
 
 /// An in-memory terminal for tests: keys are scripted, every presented frame is recorded.
