@@ -220,7 +220,9 @@ struct ArchitectureTests {
         for file in files {
             let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
             for (line, name) in Self.platformOnlyUses(in: text) {
-                Issue.record("\(file):\(line) uses \(name); only Platform may (FileSystem, RegularFile)")
+                Issue.record(
+                    "\(file):\(line) uses \(name); only Platform may (FileSystem, RegularFile, ResolvedPath, Environment, HostName)"
+                )
             }
         }
     }
@@ -283,9 +285,9 @@ struct ArchitectureTests {
             for file in files {
                 for (line, module) in try Self.imports(in: file)
                 where modules.contains(module) && module != target.name && !target.dependencies.contains(module) {
+                    let path = String(file.path.dropFirst(root.path.count + 1))
                     Issue.record(
-                        "\(target.directory)/\(file.lastPathComponent):\(line) imports \(module), which Package.swift does not declare for \(target.name)"
-                    )
+                        "\(path):\(line) imports \(module), which Package.swift does not declare for \(target.name)")
                 }
             }
         }

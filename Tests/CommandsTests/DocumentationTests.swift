@@ -152,8 +152,13 @@ struct DocumentationTests {
         let requests = try Self.cases(in: "Sources/VaultAgent/AgentRequest.swift")
         let replies = try Self.cases(in: "Sources/VaultAgent/AgentReply.swift")
         #expect(requests.count >= 10 && replies.count >= 10, "\(requests) \(replies)")
-        #expect(Self.listedNames(after: "- Requests (`AgentRequest`):", in: text) == requests)
-        #expect(Self.listedNames(after: "- Replies (`AgentReply`):", in: text) == replies)
+        for (opening, cases) in [("- Requests (`AgentRequest`):", requests), ("- Replies (`AgentReply`):", replies)] {
+            let listed = Self.listedNames(after: opening, in: text)
+            #expect(
+                listed == cases,
+                "docs/agent.md \(opening) misses \(cases.subtracting(listed).sorted()), names what is not a case: \(listed.subtracting(cases).sorted())"
+            )
+        }
     }
 
     @Test("docs/design.md's exit-code table is ExitStatus, code for code")
