@@ -8,9 +8,6 @@ import VaultModel
 /// docs/design.md#exit-codes (which error gets which code: `ExitStatus(error)`, each error's own).
 enum CommandRunner {
     static func run(_ root: Pwtui.Type) -> Never {
-        // Until a command runs, an error that is not pwtui's is the parser's (usage, help,
-        // version); once one runs, it is a bug (70), never ArgumentParser's catch-all 1.
-        var running = false
         do {
             // `pwtui` alone is the picker over every credential. Not ArgumentParser's default
             // subcommand: that would read a mistyped subcommand as a service to pick for.
@@ -35,35 +32,39 @@ enum CommandRunner {
             }
             try ArgumentScreening.check(arguments, root: root)
             if let get = QuickGet(arguments) {
-                running = true
                 try get.run()
                 CurrentProcess.exit(0)
             }
             var command = try root.parseAsRoot(onlyGlobalOptions(arguments) ? ["start"] + arguments : arguments)
-            running = true
             try command.run()
             CurrentProcess.exit(0)
         } catch {
-            finish(with: error, running: running, root: root)
+            finish(with: error, root: root)
         }
     }
 
     /// The message and the exit code for `error`.
-    static func finish(with error: any Error, running: Bool, root: Pwtui.Type) -> Never {
-        switch error {
-        case let failure as CommandFailure where failure.isAnswered:
+    static func finish(with error: any Error, root: Pwtui.Type) -> Never {
+        if let failure = error as? CommandFailure, failure.isAnswered {
             CurrentProcess.exit(failure.code.rawValue)
-        case is any ExitStatusReporting:
+        }
+        if error is any ExitStatusReporting {
             FinalReport.write("pwtui: \(error)")
             CurrentProcess.exit(ExitStatus(error).rawValue)
-        case is ExitCode, is CleanExit, is ValidationError:
-            // ArgumentParser's own, thrown by a command: its exit code, its help, its usage (64).
-            root.exit(withError: error)
-        default:
-            guard running else { root.exit(withError: error) }
-            FinalReport.write("pwtui: internal error (a bug; please report it): \(error)")
-            CurrentProcess.exit(ExitStatus(error).rawValue)
         }
+        if isArgumentParsers(error) {
+            // Help, version, usage (64), `ExitCode`: the parser says and decides. Some are its
+            // internal types (`pwtui help init` throws one from its help command), so they are
+            // told by their module, not by a list of types.
+            root.exit(withError: error)
+        }
+        FinalReport.write("pwtui: internal error (a bug; please report it): \(error)")
+        CurrentProcess.exit(ExitStatus(error).rawValue)
+    }
+
+    /// Whether `error` is one of ArgumentParser's own (public or internal) types.
+    static func isArgumentParsers(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
     /// Plain `pwtui`, perhaps with global options (`pwtui --vault ~/work.pwtui`: the picker over
