@@ -23,7 +23,7 @@ PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffi
 	libsecret-tools python3-secretstorage python3-keyring python3-pytest
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run run-built test build release install install-files deps bench bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
+.PHONY: git-tests run run-built test build release install install-files deps bench bench-properties bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
@@ -122,6 +122,15 @@ git-tests: deps
 # Benchmarks are run by hand, never as part of the tests (see Benchmarks/README.md).
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release pwtui-bench
+
+# The property tests at full size (PropertySize in Tests/PwtuiTestSupport): every byte of a vault
+# flipped and every truncation, 20 passwords for each site's rules, 6,000 credentials and 400
+# requests against the host index. `make test` runs them at a size that proves the property.
+PROPERTY_SUITES := VaultDamageTests|HostIndexTests|PasswordRulesTests
+bench-properties: deps
+	@$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests
+	PWTUI_FULL_PROPERTIES=1 "$(BIN_DIR)/pwtuiPackageTests.xctest" --testing-library swift-testing --no-parallel \
+		--filter "$(PROPERTY_SUITES)"
 
 # The real binary as a fresh process: get through the agent, suggest, locked get (10,000 credentials).
 # pwtui beside pass, gopass, age and keepassxc-cli (issue 14): installs them from Debian when

@@ -83,13 +83,13 @@ let package = Package(
             name: "pwtui",
             dependencies: [
                 "Commands", "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "SSHKeys",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // A process that saves in a loop, for the kill -9 tests: it exercises the real save
         // protocol from a separate process so the test can SIGKILL it mid-save.
         .executableTarget(
-            name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching"],
+            name: "pwtui-save-loop", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto"],
             path: "Tests/SaveLoop"),
 
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
@@ -100,6 +100,11 @@ let package = Package(
             name: "PwtuiTestSupport", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"],
             path: "Tests/PwtuiTestSupport"),
 
+        // The terminal and the prompt tests script (`GridTerminal`, `ScriptedPrompt`): test doubles,
+        // for tests only, never in the product.
+        .target(
+            name: "TUITestDoubles", dependencies: ["TUI", "VaultModel", "VaultCrypto"], path: "Tests/TUITestDoubles"),
+
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "Platform", "PwtuiTestSupport"]),
         .testTarget(
             name: "SecretServiceTests", dependencies: ["SecretService", "VaultCrypto", "Platform", "PwtuiTestSupport"]),
@@ -108,27 +113,35 @@ let package = Package(
             name: "PasswordsTests", dependencies: ["Passwords", "VaultModel", "VaultCrypto", "PwtuiTestSupport"]),
         .testTarget(
             name: "TUITests",
-            dependencies: ["TUI", "Passwords", "VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
+            dependencies: [
+                "TUI", "Passwords", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "PwtuiTestSupport",
+                "TUITestDoubles",
+            ],
             exclude: ["Snapshots"]),
         .testTarget(
-            name: "VaultModelTests", dependencies: ["VaultModel", "ServiceMatching", "Platform", "PwtuiTestSupport"],
+            name: "VaultModelTests",
+            dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "PwtuiTestSupport"],
             exclude: ["Golden"]),
         .testTarget(
             name: "InterchangeTests",
-            dependencies: ["Interchange", "VaultModel", "VaultCrypto", "ServiceMatching", "PwtuiTestSupport"],
+            dependencies: [
+                "Interchange", "VaultModel", "VaultCrypto", "ServiceMatching", "Platform", "PwtuiTestSupport",
+            ],
             exclude: ["Samples"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
+        // DocumentationTests reads the executable's command tree (`pwtui`, ArgumentParser) in process.
         .testTarget(
             name: "CommandsTests",
             dependencies: [
-                "Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "SSHKeys",
-                "PwtuiTestSupport",
+                "Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "SSHKeys", "TUI",
+                "Passwords", "Interchange", "PwtuiTestSupport", "TUITestDoubles", "pwtui",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "pwtui", "pwtui-save-loop", "Commands", "Passwords", "VaultModel", "VaultCrypto", "SSHKeys",
-                "PwtuiTestSupport",
+                "pwtui", "pwtui-save-loop", "Commands", "Passwords", "VaultModel", "VaultCrypto", "SSHKeys", "Platform",
+                "PwtuiTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Fixtures"]),
     ],

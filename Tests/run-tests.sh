@@ -6,13 +6,15 @@
 # them idle; within a process nothing changes, so no test meets another test of its own process.
 # Usage: Tests/run-tests.sh BIN_DIR LOG_DIR (BIN_DIR: `swift build --show-bin-path`).
 set -uo pipefail
-set -f  # the filters' [A-R] are regular expressions for the runner, not globs for the shell
+set -f  # the filters' [A-P] are regular expressions for the runner, not globs for the shell
 bin_dir=$1
 log_dir=$2
 bundle="$bin_dir/pwtuiPackageTests.xctest"
-names=(in-process end-to-end-A-R end-to-end-rest)
+names=(in-process end-to-end-A-P end-to-end-rest)
 # The second half is "all but the first", so a suite named outside A–Z still runs somewhere.
-filters=("--skip CommandLineTests" "--filter CommandLineTests\.[A-R]" "--filter CommandLineTests --skip CommandLineTests\.[A-R]")
+# Split at P (issue 39): at R the halves took 327 s and 197 s in a fresh clone, the first the whole
+# run's long pole; at I, 235 s and 311 s in `make test`; J–P holds about 40 s of suites.
+filters=("--skip CommandLineTests" "--filter CommandLineTests\.[A-P]" "--filter CommandLineTests --skip CommandLineTests\.[A-P]")
 started=$SECONDS
 pids=()
 for i in "${!names[@]}"; do

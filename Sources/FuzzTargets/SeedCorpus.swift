@@ -67,7 +67,10 @@ public enum SeedCorpus {
     }
 
     /// A file this run wrote was gone when read back (something else cleaned the scratch folder).
-    private struct Vanished: Error { let path: String }
+    private struct Vanished: Error, ExitStatusReporting {
+        let path: String
+        var exitStatus: ExitStatus { .ioError }
+    }
 
     /// `credentials` -1: what format 1.3 adds (an item without a site, app links, named fields).
     private static func sampleVault(at path: String, credentials: Int) throws -> Vault {

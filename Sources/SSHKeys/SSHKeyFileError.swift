@@ -2,7 +2,7 @@ import VaultModel
 
 /// Why a file given to `ssh import` was not taken: each names what the file is, or what is wrong
 /// with it, and has the exit code DESIGN.md gives that kind of failure (`exitStatus`).
-public enum SSHKeyFileError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SSHKeyFileError: Error, Equatable, Sendable, CustomStringConvertible, ExitStatusReporting {
     /// Nothing but white space.
     case empty
     /// A public key (`.pub`, an `authorized_keys` line, RFC 4716 or a PEM public key).

@@ -132,3 +132,8 @@ public struct AgentRefusal: Error, CustomStringConvertible, Equatable {
 
     public var description: String { message }
 }
+
+extension AgentRefusal: ExitStatusReporting {
+    /// The code the agent put in its refusal: the command ends as it would have without the agent.
+    public var exitStatus: ExitStatus { status }
+}

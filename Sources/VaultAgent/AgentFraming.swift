@@ -84,3 +84,8 @@ public enum AgentError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension AgentError: ExitStatusReporting {
+    /// The socket or the agent's answer failing: I/O, the vault unchanged.
+    public var exitStatus: ExitStatus { .ioError }
+}

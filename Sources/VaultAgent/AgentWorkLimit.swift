@@ -1,4 +1,5 @@
 import Platform
+import VaultModel
 
 /// How long one request's work may go on, and whether anybody still waits for it: what long
 /// work (an audit) looks at between its steps, so that it ends when its client hangs up, when
@@ -37,4 +38,9 @@ public enum AgentWorkStopped: Error, CustomStringConvertible, Equatable {
                 + "without the agent (`pwtui agent lock`, then the command again) it runs as long as it takes"
         }
     }
+}
+
+extension AgentWorkStopped: ExitStatusReporting {
+    /// Long work given up: its answer was not given, the vault is unchanged (74).
+    public var exitStatus: ExitStatus { .ioError }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VaultCrypto
+import VaultModel
 
 /// The ssh-agent protocol's messages as pwtui speaks them (draft-miller-ssh-agent), and the
 /// OpenSSH encodings of Ed25519, RSA and ECDSA P-256 public keys and signatures. Pure bytes in, bytes out: the socket
@@ -262,4 +263,9 @@ public enum SSHAgentProtocol {
             return bytes.prefix(count)
         }
     }
+}
+
+extension SSHAgentProtocol.Malformed: ExitStatusReporting {
+    /// A malformed request from an ssh-agent client (answered SSH_AGENT_FAILURE on its socket).
+    public var exitStatus: ExitStatus { .usage }
 }

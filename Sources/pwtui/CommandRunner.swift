@@ -5,7 +5,7 @@ import ServiceMatching
 import VaultModel
 
 /// Parses, runs, and turns every failure into a message on stderr and the exit code of
-/// docs/design.md#exit-codes (which error gets which code: `ExitStatus(error)`).
+/// docs/design.md#exit-codes (which error gets which code: `ExitStatus(error)`, each error's own).
 enum CommandRunner {
     static func run(_ root: Pwtui.Type) -> Never {
         do {
@@ -39,13 +39,32 @@ enum CommandRunner {
             try command.run()
             CurrentProcess.exit(0)
         } catch {
-            if let code = ExitStatus(error) {
-                FinalReport.write("pwtui: \(error)")
-                CurrentProcess.exit(code.rawValue)
-            }
-            // ArgumentParser's own errors: help, version, usage (exit 64).
+            finish(with: error, root: root)
+        }
+    }
+
+    /// The message and the exit code for `error`.
+    static func finish(with error: any Error, root: Pwtui.Type) -> Never {
+        if let failure = error as? CommandFailure, failure.isAnswered {
+            CurrentProcess.exit(failure.code.rawValue)
+        }
+        if error is any ExitStatusReporting {
+            FinalReport.write("pwtui: \(error)")
+            CurrentProcess.exit(ExitStatus(error).rawValue)
+        }
+        if isArgumentParsers(error) {
+            // Help, version, usage (64), `ExitCode`: the parser says and decides. Some are its
+            // internal types (`pwtui help init` throws one from its help command), so they are
+            // told by their module, not by a list of types.
             root.exit(withError: error)
         }
+        FinalReport.write("pwtui: internal error (a bug; please report it): \(error)")
+        CurrentProcess.exit(ExitStatus(error).rawValue)
+    }
+
+    /// Whether `error` is one of ArgumentParser's own (public or internal) types.
+    static func isArgumentParsers(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
     /// Plain `pwtui`, perhaps with global options (`pwtui --vault ~/work.pwtui`: the picker over

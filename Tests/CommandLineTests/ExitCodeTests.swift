@@ -43,6 +43,17 @@ struct ExitCodeTests {
         #expect(try sandbox.vaultDirectoryFiles() == before)
     }
 
+    /// The helper's "not found" goes through the one mapping (issue 39): 1, docker-credential-helpers'
+    /// own message on stdout, which docker and podman read, and nothing on the person's terminal.
+    @Test("docker's helper with nothing for a registry: 1, its message on stdout alone")
+    func dockerHelperNotFound() throws {
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
+        let result = try sandbox.pwtui(["docker-credential", "get"], stdin: "registry.example:5000\n")
+        #expect(result.exitCode == 1, "\(result)")
+        #expect(result.out == "credentials not found in native keychain\n", "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+    }
+
     @Test("get with no terminal and no --master-password-fd exits 75 at once")
     func interactionRequired() throws {
         let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))

@@ -195,7 +195,12 @@ struct ArchitectureTests {
     /// whole-file reads. Platform is the one target that touches the file system (its calls in
     /// `FileSystem`, one Swift function each) and reads a file whole (`RegularFile`: regular files
     /// only, a size bound), so a read elsewhere cannot skip the funnel's checks and wait on a FIFO.
-    static let platformOnly = ["FileManager", "Data(contentsOf", "String(contentsOf", "FileHandle"]
+    /// Foundation's path and process calls too (issue 39): a link resolved (`ResolvedPath`), the
+    /// environment and this machine (`Environment`, `HostName`), each in one place.
+    static let platformOnly = [
+        "FileManager", "Data(contentsOf", "String(contentsOf", "FileHandle", "ProcessInfo", "resolvingSymlinksInPath",
+        "standardizedFileURL", "realpath(",
+    ]
 
     /// Where `text` names something of `platformOnly`, by line; comments do not count.
     static func platformOnlyUses(in text: String) -> [(line: Int, name: String)] {
@@ -206,7 +211,8 @@ struct ArchitectureTests {
     }
 
     @Test(
-        "only Platform touches the file system: no FileManager, no whole-file read outside Sources/Platform (issue 28)")
+        "only Platform touches the file system and the process: no FileManager, ProcessInfo or link resolution outside Sources/Platform (issues 28, 39)"
+    )
     func fileSystemOnlyThroughPlatform() throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.sources.path)
             .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Platform/") }
@@ -214,7 +220,9 @@ struct ArchitectureTests {
         for file in files {
             let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
             for (line, name) in Self.platformOnlyUses(in: text) {
-                Issue.record("\(file):\(line) uses \(name); only Platform may (FileSystem, RegularFile)")
+                Issue.record(
+                    "\(file):\(line) uses \(name); only Platform may (FileSystem, RegularFile, ResolvedPath, Environment, HostName)"
+                )
             }
         }
     }
@@ -224,6 +232,98 @@ struct ArchitectureTests {
         let uses = Self.platformOnlyUses(
             in: "let a = 1\nFileManager.default.fileExists(atPath: p) // FileHandle\n// Data(contentsOf: u)\n")
         #expect(uses.map(\.line) == [2] && uses.map(\.name) == ["FileManager"], "\(uses)")
+    }
+
+    /// A target of Package.swift: where its sources are and what it declares it depends on.
+    struct PackageTarget {
+        let name: String
+        let directory: String
+        let dependencies: Set<String>
+    }
+
+    /// Package.swift's targets, read from its text: each `.target(`, `.executableTarget(`,
+    /// `.testTarget(` and `.systemLibrary(` call, its `name:`, `path:` and `dependencies:` (target
+    /// names and `.product(name:)`s).
+    static func packageTargets(_ manifest: String) -> [PackageTarget] {
+        var targets: [PackageTarget] = []
+        for call in manifest.matches(of: /\.(target|executableTarget|testTarget|systemLibrary)\(/) {
+            var depth = 1
+            var end = call.range.upperBound
+            while depth > 0, end < manifest.endIndex {
+                if manifest[end] == "(" { depth += 1 } else if manifest[end] == ")" { depth -= 1 }
+                end = manifest.index(after: end)
+            }
+            let body = manifest[call.range.upperBound ..< end]
+            guard let name = body.firstMatch(of: /name: "([\w-]+)"/).map({ String($0.1) }) else { continue }
+            let path = body.firstMatch(of: /path: "([^"]+)"/).map { String($0.1) }
+            var dependencies: Set<String> = []
+            if let list = body.firstMatch(of: /dependencies: \[([^\]]*)\]/) {
+                let text = String(list.1).replacing(/package: "[^"]*"/, with: "")
+                dependencies = Set(text.matches(of: /"([\w-]+)"/).map { String($0.1) })
+            }
+            let home = call.1 == "testTarget" ? "Tests/" : "Sources/"
+            targets.append(PackageTarget(name: name, directory: path ?? home + name, dependencies: dependencies))
+        }
+        return targets
+    }
+
+    /// The package's own modules (its targets, and the products of its dependencies) that a file
+    /// imports but its target does not declare. SwiftPM builds such a file only because another
+    /// target happened to build the module first: a parallel build or a target built alone fails.
+    @Test("Package.swift declares every target and product a file imports (issue 39)")
+    func packageDeclaresImports() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let targets = Self.packageTargets(manifest)
+        #expect(targets.count >= 25, "read only \(targets.map(\.name)) from Package.swift")
+        let modules = Set(targets.map(\.name)).union(["ArgumentParser"])
+        for target in targets {
+            let directory = root.appendingPathComponent(target.directory)
+            let files =
+                (FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "swift" }
+            for file in files {
+                for (line, module) in try Self.imports(in: file)
+                where modules.contains(module) && module != target.name && !target.dependencies.contains(module) {
+                    let path = String(file.path.dropFirst(root.path.count + 1))
+                    Issue.record(
+                        "\(path):\(line) imports \(module), which Package.swift does not declare for \(target.name)")
+                }
+            }
+        }
+    }
+
+    /// Test doubles (`GridTerminal`, `ScriptedPrompt` in `TUITestDoubles`) and the tests' helpers
+    /// live under Tests: no target of the product under Sources may depend on one, so none ships.
+    @Test("no target under Sources depends on one under Tests: test doubles never ship (issue 39)")
+    func testDoublesStayInTests() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        let targets = Self.packageTargets(
+            try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
+        let underTests = Set(targets.filter { $0.directory.hasPrefix("Tests/") }.map(\.name))
+        #expect(underTests.contains("TUITestDoubles") && underTests.contains("PwtuiTestSupport"), "\(underTests)")
+        for target in targets where target.directory.hasPrefix("Sources/") {
+            let reaching = target.dependencies.intersection(underTests)
+            #expect(reaching.isEmpty, "\(target.name) depends on \(reaching.sorted()), which only tests may")
+        }
+        let shipped = try FileManager.default.subpathsOfDirectory(atPath: Self.sources.path)
+        #expect(!shipped.contains { $0.hasSuffix("/GridTerminal.swift") || $0.hasSuffix("/ScriptedPrompt.swift") })
+    }
+
+    @Test("Package.swift is read whole: names, paths, target and product dependencies")
+    func packageReadingWorks() {
+        let targets = Self.packageTargets(
+            """
+            .target(name: "A", dependencies: ["B", .product(name: "P", package: "p-package")]),
+            .executableTarget(
+                name: "tool", dependencies: ["A"],
+                path: "Tests/Tool"),
+            .testTarget(name: "ATests", dependencies: ["A"], exclude: ["x"]),
+            .systemLibrary(name: "CLib", providers: [.apt(["lib-dev"])]),
+            """)
+        #expect(targets.map(\.name) == ["A", "tool", "ATests", "CLib"])
+        #expect(targets.map(\.directory) == ["Sources/A", "Tests/Tool", "Tests/ATests", "Sources/CLib"])
+        #expect(targets.map(\.dependencies) == [["B", "P"], ["A"], ["A"], []])
     }
 
     @Test("the loop finder finds a loop of three and none in a chain")

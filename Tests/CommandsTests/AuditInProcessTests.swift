@@ -7,6 +7,7 @@ import Foundation
 import Platform
 import PwtuiTestSupport
 @testable import Commands
+import TUITestDoubles
 import Testing
 import TUI
 import VaultAgent

@@ -4,6 +4,7 @@ import Platform
 import PwtuiTestSupport
 import ServiceMatching
 import TUI
+import TUITestDoubles
 import VaultCrypto
 import VaultModel
 
@@ -103,7 +104,7 @@ final class CommandFixture {
             } catch let failure as CommandFailure {
                 caught = failure
             } catch {
-                caught = CommandFailure(ExitStatus(error) ?? .ioError, "\(error)")
+                caught = CommandFailure(ExitStatus(error), "\(error)")
             }
         }
         return (caught, recorded)

@@ -5,6 +5,7 @@
 import Foundation
 import Platform
 import TUI
+import TUITestDoubles
 import Testing
 import VaultAgent
 import VaultCrypto

@@ -7,6 +7,7 @@ import Platform
 @testable import Commands
 import PwtuiTestSupport
 import ServiceMatching
+import TUITestDoubles
 import Testing
 import TUI
 import VaultCrypto

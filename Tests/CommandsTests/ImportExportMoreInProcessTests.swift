@@ -6,6 +6,7 @@
 import Foundation
 import Interchange
 @testable import Commands
+import TUITestDoubles
 import Testing
 import TUI
 import VaultCrypto

@@ -8,6 +8,7 @@ import Platform
 import ServiceMatching
 import Testing
 import TUI
+import TUITestDoubles
 import VaultAgent
 import VaultCrypto
 import VaultModel

@@ -3,6 +3,7 @@ import Platform
 @testable import Commands
 import Synchronization
 import TUI
+import TUITestDoubles
 
 /// A command's standard streams in a test (`StandardStreams`): the answer and the messages
 /// recorded, stdin from the bytes given, and a terminal only when the test scripts one (a

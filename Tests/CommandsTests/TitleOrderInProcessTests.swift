@@ -4,6 +4,7 @@
 
 import Foundation
 @testable import Commands
+import TUITestDoubles
 import Testing
 import TUI
 import VaultModel

@@ -6,6 +6,7 @@ import Foundation
 import Platform
 @testable import Commands
 import PwtuiTestSupport
+import TUITestDoubles
 import Testing
 import TUI
 import VaultCrypto

@@ -1,5 +1,6 @@
 import Foundation
 import Passwords
+import TUITestDoubles
 import Testing
 @testable import TUI
 import VaultCrypto

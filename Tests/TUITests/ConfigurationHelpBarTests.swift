@@ -1,4 +1,5 @@
 import Foundation
+import TUITestDoubles
 import Testing
 import TUI
 import VaultCrypto

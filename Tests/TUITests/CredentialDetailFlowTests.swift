@@ -2,6 +2,7 @@ import Foundation
 import Platform
 import PwtuiTestSupport
 import ServiceMatching
+import TUITestDoubles
 import Testing
 import TUI
 import VaultCrypto

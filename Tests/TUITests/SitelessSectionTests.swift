@@ -1,5 +1,6 @@
 import Foundation
 import ServiceMatching
+import TUITestDoubles
 import Testing
 import TUI
 import VaultModel

@@ -1,6 +1,7 @@
 import Foundation
 import PwtuiTestSupport
 import ServiceMatching
+import TUITestDoubles
 import Testing
 import TUI
 import VaultModel

@@ -3,6 +3,7 @@
 
 import Foundation
 import Passwords
+import TUITestDoubles
 import Testing
 import TUI
 import VaultCrypto

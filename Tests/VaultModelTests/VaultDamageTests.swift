@@ -46,10 +46,12 @@ import VaultCrypto
         }
     }
 
+    /// Every header byte and a stride through the payload (`PropertySize.offsets`); every byte in
+    /// `make bench-properties`.
     @Test func everySingleByteChangeIsReportedAsDamage() throws {
         let (path, original) = try smallVault()
         #expect(open(original, at: path) == .opened)
-        for offset in original.indices {
+        for offset in PropertySize.offsets(in: original.count) {
             for mask: UInt8 in [0x01, 0x80, 0xFF] {
                 var damaged = original
                 damaged[offset] ^= mask
@@ -66,7 +68,7 @@ import VaultCrypto
     /// damage (VaultJournalTests has the records' own cases).
     @Test func everyTruncationIsDamageAndATornTailIsLeftOut() throws {
         let (path, original) = try smallVault()
-        for length in 0 ..< original.count {
+        for length in PropertySize.offsets(in: original.count) {
             let outcome = open(Array(original.prefix(length)), at: path)
             #expect(outcome == .damaged, "truncated to \(length): \(outcome)")
         }

@@ -88,7 +88,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         do {
             return try answer(request, &payload, peer: peer, limit: limit)
         } catch {
-            return AgentAnswer(.refused(status: ExitStatus(error) ?? .ioError, message: "\(error)"))
+            return AgentAnswer(.refused(status: ExitStatus(error), message: "\(error)"))
         }
     }
 

@@ -131,7 +131,7 @@ public struct DockerCredentialHelper {
         let service = try Self.service(forServerURL: serverURL)
         let access = try open()
         guard let found = try access.password(for: query(service)) else {
-            throw CommandFailure(.noMatch, Self.notFound)
+            throw CommandFailure(.noMatch, Self.notFound, isAnswered: true)
         }
         var output = try SecureBytes(capacity: found.password.count * 2 + 256)
         try output.append(
@@ -200,7 +200,7 @@ public struct DockerCredentialHelper {
                 "pwtui keeps \(kept.joined(separator: ", ")): saved by hand, not by a registry login; remove it with pwtui rm"
             )
         }
-        if removed == 0 { throw CommandFailure(.noMatch, Self.notFound) }
+        if removed == 0 { throw CommandFailure(.noMatch, Self.notFound, isAnswered: true) }
     }
 
     // MARK: list

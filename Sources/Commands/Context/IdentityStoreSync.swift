@@ -20,8 +20,7 @@ extension CommandContext {
     /// store), the first 16 bytes in hex. Not the vault id: a copy of a vault (a backup, the
     /// `.bak`) has the same id, and the two would overwrite each other's store.
     public static func identityStoreName(forVault path: String) throws -> String {
-        let absolute = FileSystem.absolute(path)
-        let canonical = URL(fileURLWithPath: absolute).standardizedFileURL.resolvingSymlinksInPath().path
+        let canonical = ResolvedPath.of(path)
         return Hex.string(Array(try BLAKE2b.hash(Array(canonical.utf8)).prefix(16)))
     }
 

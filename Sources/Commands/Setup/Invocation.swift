@@ -10,13 +10,13 @@ struct Invocation {
 
     static func current(_ environment: Environment) -> Invocation {
         let own = (try? FileSystem.linkDestination("/proc/self/exe")) ?? CommandLine.arguments[0]
-        let resolved = URL(fileURLWithPath: own).resolvingSymlinksInPath().path
+        let resolved = ResolvedPath.of(own)
         let path = environment["PATH"] ?? ""
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = String(directory) + "/pwtui"
             guard FileSystem.isExecutable(candidate) else { continue }
             // The first pwtui on PATH is the one a shell runs: it must be this one.
-            let isThis = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path == resolved
+            let isThis = ResolvedPath.of(candidate) == resolved
             return Invocation(command: isThis ? "pwtui" : resolved, isOnPath: isThis)
         }
         return Invocation(command: resolved, isOnPath: false)

@@ -34,9 +34,8 @@ struct GitRepository {
 
     /// `path` relative to the work tree's top (both resolved, so a link to the folder works).
     func relative(_ path: String) -> String {
-        let resolve = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
-        let full = resolve(FileSystem.absolute(path))
-        let top = resolve(root)
+        let full = ResolvedPath.of(path)
+        let top = ResolvedPath.of(root)
         return full.hasPrefix(top + "/") ? String(full.dropFirst(top.count + 1)) : full
     }
 

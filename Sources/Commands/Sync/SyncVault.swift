@@ -39,7 +39,7 @@ public struct SyncVault {
         }
         let identity =
             try repository.config("user.email") == nil
-            ? ["-c", "user.name=pwtui", "-c", "user.email=pwtui@\(ProcessInfo.processInfo.hostName)"] : []
+            ? ["-c", "user.name=pwtui", "-c", "user.email=pwtui@\(HostName.current() ?? "localhost")"] : []
 
         var paths = [repository.relative(vault)]
         for file in [".gitattributes", ".gitignore"] {
@@ -131,7 +131,7 @@ public struct SyncVault {
     private func commit(_ repository: GitRepository, paths: [String], identity: [String]) throws -> Bool {
         try repository.git(["add", "--"] + paths)
         guard try repository.git(["diff", "--cached", "--quiet"], quiet: true).status != 0 else { return false }
-        let message = "pwtui: vault saved on \(ProcessInfo.processInfo.hostName)"
+        let message = "pwtui: vault saved on \(HostName.current() ?? "localhost")"
         guard try repository.git(identity + ["commit", "-q", "-m", message, "--"] + paths).status == 0 else {
             throw CommandFailure(
                 .ioError, "git could not commit the vault in \(repository.root) (see above); nothing was sent")

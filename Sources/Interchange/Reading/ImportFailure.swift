@@ -1,5 +1,6 @@
 import UnicodeText
 import VaultCrypto
+import VaultModel
 
 /// Why an export file cannot be read, and where: the file, the line and the column, so that the
 /// user can open it at the spot. It never quotes a field: a field may be a password.
@@ -46,4 +47,9 @@ extension ImportFailure {
             throw ImportFailure("cannot allocate protected memory: \(error)")
         }
     }
+}
+
+extension ImportFailure: ExitStatusReporting {
+    /// sysexits' EX_DATAERR: the input (here the export, not the vault) is wrong.
+    public var exitStatus: ExitStatus { .corrupt }
 }

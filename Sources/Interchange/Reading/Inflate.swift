@@ -1,5 +1,6 @@
 internal import CZlib
 import VaultCrypto
+import VaultModel
 
 /// The one funnel to zlib: a zip member's raw deflate data inflated into protected memory (it is
 /// an export, full of passwords), and the CRC-32 a zip records for it. zlib keeps no pointer past
@@ -52,4 +53,9 @@ enum Inflate {
         }
         return UInt32(truncatingIfNeeded: crc)
     }
+}
+
+extension Inflate.Failure: ExitStatusReporting {
+    /// A damaged zip member: the export is wrong, as an `ImportFailure` says.
+    var exitStatus: ExitStatus { .corrupt }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import VaultModel
 
 /// A colour scheme: a style for every role. Themes are text files (`Resources/themes/*.theme`,
 /// embedded in the binary, and `$XDG_CONFIG_HOME/pwtui/themes/`), one role per line:
@@ -144,4 +145,9 @@ public struct Theme: Equatable, Sendable {
             return .standard
         }
     }
+}
+
+extension Theme.ParseError: ExitStatusReporting {
+    /// A theme file the user wrote, to correct (the picker goes on with the default theme).
+    public var exitStatus: ExitStatus { .usage }
 }

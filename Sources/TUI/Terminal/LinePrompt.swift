@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultModel
 
 /// What a command asks on the terminal between screens: a secret without echo, a yes/no, a line
 /// of text. The controlling terminal's prompt asks on /dev/tty; a test's answers from a script,
@@ -26,4 +27,8 @@ public enum PromptError: Error, Equatable, CustomStringConvertible {
         case .crypto(let error): return error.description
         }
     }
+}
+
+extension PromptError: ExitStatusReporting {
+    public var exitStatus: ExitStatus { self == .cancelled ? .cancelled : .ioError }
 }

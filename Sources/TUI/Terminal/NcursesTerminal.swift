@@ -1,6 +1,7 @@
 internal import CNcurses
 import FoundationEssentials
 import Platform
+import VaultModel
 
 /// The real terminal, through ncurses (the wide-character `ncursesw`).
 ///
@@ -251,4 +252,14 @@ public final class NcursesTerminal: Terminal {
         default: return nil
         }
     }
+}
+
+extension NcursesTerminal.Terminated: ExitStatusReporting {
+    /// Ctrl-C as the user's cancel (130); SIGTERM or SIGHUP as a shell reports it (143).
+    public var exitStatus: ExitStatus { signal == .interrupt ? .cancelled : .terminated }
+}
+
+extension NcursesTerminal.OpenError: ExitStatusReporting {
+    /// No terminal to draw on, or none that works: what needed one cannot ask (75).
+    public var exitStatus: ExitStatus { .interactionRequired }
 }

@@ -33,7 +33,9 @@ struct IdentityStoreWriter {
 }
 
 struct IdentityStoreReader {
-    struct Malformed: Error {}
+    struct Malformed: Error, ExitStatusReporting {
+        var exitStatus: ExitStatus { .corrupt }
+    }
 
     var cursor: ByteCursor
     /// Reused from one identity to the next: its services, unparsed.

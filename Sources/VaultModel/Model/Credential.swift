@@ -164,3 +164,8 @@ public struct WithheldCredential: Error, CustomStringConvertible, Sendable {
     /// Whether `message` (an agent's refusal) is one of these.
     public static func describes(_ message: String) -> Bool { message.contains(phrase) }
 }
+
+extension WithheldCredential: ExitStatusReporting {
+    /// For this program there is no credential: 1, as for no match.
+    public var exitStatus: ExitStatus { .noMatch }
+}

@@ -3,9 +3,8 @@ import Platform
 import VaultCrypto
 
 /// Everything that can go wrong with a vault, each case carrying what the user needs to act.
-/// Which exit code each one ends in (docs/design.md#exit-codes) is decided in one place,
-/// `ExitStatus(error)` in Commands/Errors/ExitStatusOfError.swift, for the command line and the
-/// agent's refusals alike.
+/// Which exit code each one ends in (docs/design.md#exit-codes) is its `exitStatus`, for the
+/// command line and the agent's refusals alike.
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No vault at the path.
     case notFound(path: String)
@@ -134,6 +133,20 @@ extension VaultError {
             return try call()
         } catch let error as SystemError {
             throw VaultError.savedNotDurable(path: path, operation: operation, errno: error.code)
+        }
+    }
+}
+
+extension VaultError: ExitStatusReporting {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound, .notAFile: .noVault
+        case .savedNotDurable: .savedButUnconfirmed
+        case .corrupt, .unsupported, .keyDerivationTooExpensive: .corrupt
+        case .wrongPassword: .wrongPassword
+        case .io, .locked, .conflict, .crypto: .ioError
+        case .invalidRequest, .alreadyExists: .usage
+        case .noMatch: .noMatch
         }
     }
 }

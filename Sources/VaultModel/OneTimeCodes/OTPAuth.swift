@@ -158,3 +158,8 @@ extension OTPAuth {
     }
 
 }
+
+extension OTPAuth.Failure: ExitStatusReporting {
+    /// An authenticator key or otpauth URI the user gave that is not one.
+    public var exitStatus: ExitStatus { .usage }
+}

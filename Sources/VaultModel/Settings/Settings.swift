@@ -151,3 +151,14 @@ public struct Settings: Equatable, Sendable {
         try AtomicFile.write(Data(text.utf8), to: path)
     }
 }
+
+extension Settings.LoadError: ExitStatusReporting {
+    /// A settings file to fix (its permissions, a line) is the user's to change, as a bad option
+    /// is; one that cannot be read is I/O.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unsafePermissions, .malformed: .usage
+        case .unreadable(let failure): failure.exitStatus
+        }
+    }
+}

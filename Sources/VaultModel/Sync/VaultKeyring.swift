@@ -124,3 +124,14 @@ public enum ReconcileRefusal: Error, Equatable, Sendable, CustomStringConvertibl
         }
     }
 }
+
+extension ReconcileRefusal: ExitStatusReporting {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .differentVaults: .usage
+        case .differentPasswords: .wrongPassword
+        case .keyNotHeld: .interactionRequired
+        case .newerFormat: .corrupt
+        }
+    }
+}

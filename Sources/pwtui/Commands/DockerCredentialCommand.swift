@@ -1,6 +1,5 @@
 import ArgumentParser
 import Commands
-import Platform
 
 /// `docker-credential-pwtui` (the link `make install` puts beside pwtui) or
 /// `pwtui docker-credential OPERATION`: docker's and podman's credential-helper protocol
@@ -22,16 +21,9 @@ struct DockerCredentialCommand: ParsableCommand {
     @Argument(help: "What docker asks: get, store, erase, list or version.")
     var operation: String
 
+    /// "Not found" is an answer, not a failure (podman asks before every login): the helper says it
+    /// on stdout and throws it answered, so `CommandRunner` exits 1 without a word on stderr.
     func run() throws {
-        do {
-            try DockerCredentialHelper(context: global.context()).run(operation: operation)
-        } catch {
-            // "Not found" is an answer, not a failure: podman asks before every login, and the
-            // real helpers say it on stdout alone (done), never on the person's terminal.
-            guard let failure = error as? CommandFailure, failure.message == DockerCredentialHelper.notFound else {
-                throw error
-            }
-            CurrentProcess.exit(failure.code.rawValue)
-        }
+        try DockerCredentialHelper(context: global.context()).run(operation: operation)
     }
 }

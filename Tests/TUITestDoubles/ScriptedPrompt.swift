@@ -1,3 +1,4 @@
+import TUI
 import VaultCrypto
 
 /// An in-memory prompt for tests: answers come from a script, in order, and everything said or

@@ -1,3 +1,6 @@
+import TUI
+import VaultModel
+
 /// An in-memory terminal for tests: keys are scripted, every presented frame is recorded.
 /// Whole flows (unlock, list, filter, choose) run against it exactly as against ncurses.
 public final class GridTerminal: Terminal {
@@ -7,7 +10,10 @@ public final class GridTerminal: Terminal {
 
     /// Raised when a flow asks for more input than the script has: the test forgot a key or the
     /// flow did not finish when it should have.
-    public struct ScriptExhausted: Error, Equatable {}
+    public struct ScriptExhausted: Error, Equatable, ExitStatusReporting {
+        /// A test's mistake, not a user's: a bug's code.
+        public var exitStatus: ExitStatus { .internalError }
+    }
 
     public init(size: TerminalSize = TerminalSize(rows: 24, columns: 80), script: [TerminalEvent] = []) {
         self.size = size
