@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "VaultCrypto", dependencies: ["CSodium", "COpenSSL", "Platform"]),
         // org.freedesktop.secrets on the session bus over sd-bus: sessions (plain and the DH
         // one), dispatch, and the item store it serves (docs/secret-service.md).
-        .target(name: "SecretService", dependencies: ["CSDBus", "VaultCrypto", "Platform"]),
+        .target(name: "SecretService", dependencies: ["CSDBus", "VaultModel", "VaultCrypto", "Platform"]),
         // Text without Foundation's full module: trimming, normalization, folding, escapes.
         .target(name: "UnicodeText"),
         // Which stored service answers a request: identifiers, the suffix list, tiers, fuzzy filtering.

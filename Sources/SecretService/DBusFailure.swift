@@ -1,3 +1,5 @@
+import VaultModel
+
 /// A method call refused, as the D-Bus error its caller gets: the error's name says what kind
 /// (what libsecret and secretstorage switch on), the message says what to do.
 public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
@@ -34,6 +36,18 @@ public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidArguments(let message), .notSupported(let message), .noSession(let message),
             .noSuchObject(let message), .isLocked(let message), .limitsExceeded(let message), .failed(let message):
             message
+        }
+    }
+}
+
+extension DBusFailure: ExitStatusReporting {
+    /// A refusal goes back to the D-Bus caller as its error; should one end a command, as what
+    /// it is: a request that cannot be served as asked (64), or, locked, one that needs the person.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidArguments, .notSupported, .noSession, .noSuchObject: .usage
+        case .isLocked, .limitsExceeded: .interactionRequired
+        case .failed: .internalError
         }
     }
 }

@@ -1,3 +1,5 @@
+import VaultModel
+
 /// Why the Secret Service could not serve at all (the bus, the name): what to do in each case.
 public enum SecretServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No `DBUS_SESSION_BUS_ADDRESS`.
@@ -19,6 +21,17 @@ public enum SecretServiceError: Error, Equatable, Sendable, CustomStringConverti
             "another program already serves \(name) (gnome-keyring or KeePassXC?); stop it first"
         case .bus(let what, let errno):
             "the session bus failed: \(what) (errno \(errno))"
+        }
+    }
+}
+
+extension SecretServiceError: ExitStatusReporting {
+    /// No bus, or its name taken: nothing pwtui can do alone, the person must start or stop
+    /// something (75); the bus failing under it is an I/O failure (74).
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .noSessionBus, .nameTaken: .interactionRequired
+        case .cannotConnect, .bus: .ioError
         }
     }
 }

@@ -368,3 +368,8 @@ extension IdentityStoreReader {
         return IdentityStore.SSHPublicKey(id: id, title: title, keyBlob: blob, hosts: try texts())
     }
 }
+
+extension IdentityStore.Damage: ExitStatusReporting {
+    /// A damaged store is rebuilt at the next unlock; when it does end a command, as a damaged file.
+    public var exitStatus: ExitStatus { .corrupt }
+}
