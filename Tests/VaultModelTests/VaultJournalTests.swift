@@ -171,6 +171,16 @@ import VaultCrypto
         try VaultFormat.wrap(dek, with: kek, into: &header)
         let image = try VaultFormat.seal(vault.contents, header: &header, dataKey: dek)
         try writeFile(vault.path, image)
+        // Two copies of the older file merged with its password: the result keeps the version
+        // its key is wrapped for (a merge once stamped the current one and could not open it).
+        let merged = try VaultFileReconcile.reconciledImage(
+            base: nil, ours: (image, "ours"), theirs: (image, "theirs"),
+            keyring: VaultKeyring(password: try secure(testPassword), environment: environment)
+        ).0
+        let reopenedMerge = try VaultFormat.unlock(
+            merged, password: try secure(testPassword), derivation: environment.derivation, bounds: .standard,
+            path: "merged")
+        #expect(reopenedMerge.contents.credentials.count == 1)
         // An older file with bytes after it is damaged, as before the journal.
         try writeFile(vault.path + ".extended", image + [0])
         #expect(throws: VaultError.self) { _ = try reopen(vault.path + ".extended") }
