@@ -373,8 +373,8 @@ public final class Vault {
         try save(backup: .keepPrevious, lockHeld: lockHeld)
     }
 
-    /// Writes everything as a new snapshot, the journal folded in: what `sync` does before git
-    /// reads the file, and what a save does by itself when the journal has grown.
+    /// Writes everything as a new snapshot, the journal folded in: what a save does by itself
+    /// when the journal has grown, asked for now.
     public func compact(lockHeld: Bool = false) throws {
         try save(backup: .keepPrevious, lockHeld: lockHeld)
     }
