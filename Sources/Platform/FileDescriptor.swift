@@ -270,25 +270,30 @@ public struct FileDescriptor: Sendable, Hashable {
     /// the end of the file.
     public func readBytes(count: Int, at offset: Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        var failure: SystemError?
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while done < count {
-                let got = pread(rawValue, base + done, count - done, off_t(offset + done))
-                if got > 0 {
-                    done += got
-                } else if got == 0 {
-                    return
-                } else if errno != EINTR {
-                    failure = .current
-                    return
-                }
+        // The buffer closure rethrows untyped errors: the typed one travels as a Result.
+        let got = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemError) in try fill(buffer, at: offset) }
+        }
+        bytes.removeLast(count - (try got.get()))
+        return bytes
+    }
+
+    /// Fills `buffer` from `offset` on, fewer bytes only at the end of the file; returns how
+    /// many. pread(2), retried on EINTR and continued after a short read.
+    public func fill(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var filled = 0
+        while filled < buffer.count {
+            let got = pread(rawValue, base + filled, buffer.count - filled, off_t(offset + filled))
+            if got > 0 {
+                filled += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                throw .current
             }
         }
-        if let failure { throw failure }
-        bytes.removeLast(count - done)
-        return bytes
+        return filled
     }
 
     /// ftruncate(2): the file cut (or grown with zeros) to `size` bytes.

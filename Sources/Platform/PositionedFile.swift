@@ -29,19 +29,11 @@ public final class PositionedFile {
     /// Fills `buffer` from `offset` on, fewer bytes only at the end of the file; returns how
     /// many. pread(2), retried on EINTR and continued after a short read.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(RegularFile.Failure) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var filled = 0
-        while filled < buffer.count {
-            let got = pread(descriptor.rawValue, base + filled, buffer.count - filled, off_t(offset + filled))
-            if got > 0 {
-                filled += got
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                throw .system(path: path, operation: "reading", SystemError(code: errno))
-            }
+        do {
+            return try descriptor.fill(buffer, at: offset)
+        } catch {
+            throw .system(path: path, operation: "reading", error)
         }
-        return filled
     }
 
     /// The bytes from `offset`, at most `count` (fewer at the end of the file).

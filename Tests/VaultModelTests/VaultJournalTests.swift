@@ -118,6 +118,19 @@ import VaultCrypto
         #expect(try reopen(path).contents.credentials.map(\.username) == ["user0", "late"])
     }
 
+    @Test func aChangesCredentialsAreFoundOneByOneOrInOnePass() throws {
+        let vault = try createVault(in: temporary, environment: environment)
+        for number in 0 ..< 40 {
+            try vault.add(services: [ServiceIdentifier("p\(number).example")], username: "u", secret: try secure("p"))
+        }
+        let ids = vault.contents.credentials.map(\.id)
+        for picked in [[3, 39], Array(stride(from: 1, to: 40, by: 2))] {
+            let wanted = Set(picked.map { ids[$0] } + [UUID()])
+            #expect(wanted.count - 1 > VaultContents.idsLookedUpOneByOne || picked.count == 2)
+            #expect(vault.contents.positions(of: wanted) == picked)
+        }
+    }
+
     @Test func theJournalStaysWithinItsShareOfTheSnapshot() throws {
         let vault = try createVault(in: temporary, environment: environment)
         try vault.save()

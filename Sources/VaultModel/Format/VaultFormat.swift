@@ -180,7 +180,8 @@ public enum VaultFormat {
         }
     }
 
-    /// The snapshot's plaintext, in a buffer with room for `spare` more bytes.
+    /// The snapshot's plaintext, in a buffer with room for `spare` more bytes: the ciphertext
+    /// copied into protected memory and decrypted there.
     private static func plaintext(
         _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String, spare: Int = 0
     ) throws -> SecureBytes {
@@ -188,29 +189,7 @@ public enum VaultFormat {
         guard header.isJournaled ? file.count >= snapshotEnd : file.count == snapshotEnd else {
             throw VaultError.corrupt(path: path, reason: "the file size does not match its header")
         }
-        if spare > 0 { return try plaintextInPlace(file, header: header, dataKey: dataKey, path: path, spare: spare) }
-        var plaintext: SecureBytes?
-        try openingPayload(of: path) {
-            try file.withUnsafeBytes { bytes in
-                try header.payloadNonce.withUnsafeBytes { nonce in
-                    plaintext = try XChaCha20Poly1305.open(
-                        UnsafeRawBufferPointer(rebasing: bytes[VaultHeader.byteCount ..< snapshotEnd]), key: dataKey,
-                        nonce: nonce,
-                        associatedData: UnsafeRawBufferPointer(rebasing: bytes[0 ..< VaultHeader.byteCount]))
-                }
-            }
-        }
-        guard let plaintext = plaintext.take() else {
-            throw VaultError.corrupt(path: path, reason: "the encrypted contents could not be read")
-        }
-        return plaintext
-    }
-
-    /// The snapshot's plaintext decrypted in a buffer of its own with `spare` bytes of room.
-    private static func plaintextInPlace(
-        _ file: [UInt8], header: VaultHeader, dataKey: borrowing SecureBytes, path: String, spare: Int
-    ) throws -> SecureBytes {
-        let sealed = VaultHeader.byteCount ..< VaultJournal.snapshotEnd(of: header)
+        let sealed = VaultHeader.byteCount ..< snapshotEnd
         var buffer = try cryptoCall { () throws(VaultCryptoError) in try SecureBytes(capacity: sealed.count + spare) }
         try file.withUnsafeBytes { bytes in
             try cryptoCall { () throws(VaultCryptoError) in

@@ -553,12 +553,9 @@ public final class Vault {
     /// and its size tell (a new snapshot changes the one, a record appended the other), without
     /// reading the rest. Changes nothing (readers side by side may ask).
     public func isCurrentWithFile() throws -> Bool {
-        guard let start = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else {
-            throw VaultError.notFound(path: path)
+        try VaultStorage.withStart(of: path) { start, size, _ in
+            Self.checksum(of: start) == checksumOnDisk && size == journal.fileSize
         }
-        guard Self.checksum(of: start) == checksumOnDisk else { return false }
-        let size = try VaultError.during("reading", of: path) { try FileSystem.status(path).size }
-        return size == journal.fileSize
     }
 
     /// Drops every change not saved and re-reads the file: after a save that failed, so that

@@ -51,11 +51,25 @@ public enum VaultStorage {
     /// The vault file's header alone, checked (it is not secret): enough to know which vault and
     /// which save a file holds without reading the whole file.
     public static func loadHeader(_ path: String) throws -> VaultHeader {
-        guard let bytes = try StoredFile.readIfPresent(path, prefix: VaultHeader.byteCount) else {
-            throw VaultError.notFound(path: path)
+        try withStart(of: path) { start, size, _ in
+            try start.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: size) }
         }
-        let info = try VaultError.during("reading", of: path) { try FileSystem.status(path) }
-        return try bytes.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: info.size) }
+    }
+
+    /// `body` with the file's first `VaultHeader.byteCount` bytes (fewer when it is shorter),
+    /// its size, and a reader of more at an offset (nil on failure), all from one open: the
+    /// header and the size then describe the same file, and what the agent asks before every
+    /// answer, and a client after one, costs one open.
+    static func withStart<T>(
+        of path: String,
+        _ body: (_ start: [UInt8], _ size: Int, _ read: (_ offset: Int, _ count: Int) -> [UInt8]?) throws -> T
+    ) throws -> T {
+        let opened: (FileDescriptor, FileStatus)?
+        do { opened = try RegularFile.openIfPresent(path) } catch { throw VaultError(error) }
+        guard let (fd, info) = opened else { throw VaultError.notFound(path: path) }
+        defer { fd.close() }
+        let start = try VaultError.during("reading", of: path) { try fd.readBytes(count: VaultHeader.byteCount, at: 0) }
+        return try body(start, info.size) { offset, count in try? fd.readBytes(count: count, at: offset) }
     }
 
     /// The vault file's header and which version of the vault it holds (the journal records after
@@ -63,16 +77,11 @@ public enum VaultStorage {
     /// what the rollback check of a file it did not open compares. A torn or damaged end counts
     /// the records as none, so the check stays quiet rather than warn wrongly.
     public static func loadVersion(_ path: String) throws -> (header: VaultHeader, version: VaultVersion) {
-        let header = try loadHeader(path)
-        guard header.isJournaled else { return (header, VaultVersion(generation: header.generation)) }
-        let opened: (FileDescriptor, FileStatus)?
-        do { opened = try RegularFile.openIfPresent(path) } catch { throw VaultError(error) }
-        guard let (fd, info) = opened else { throw VaultError.notFound(path: path) }
-        defer { fd.close() }
-        let changes = VaultJournal.lastSequence(size: info.size, header: header) { offset, count in
-            try? fd.readBytes(count: count, at: offset)
+        try withStart(of: path) { start, size, read in
+            let header = try start.withUnsafeBytes { try VaultHeader.parse($0, path: path, fileSize: size) }
+            let changes = VaultJournal.lastSequence(size: size, header: header, read: read)
+            return (header, VaultVersion(generation: header.generation, changes: changes ?? 0))
         }
-        return (header, VaultVersion(generation: header.generation, changes: changes ?? 0))
     }
 
     /// Refuses, without opening it, a vault path where nothing is (`notFound`) or something that
