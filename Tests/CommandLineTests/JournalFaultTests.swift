@@ -137,3 +137,36 @@ struct JournalFaultTests {
         #expect(try sandbox.pwtui(["get", "first.example"]).out == "first-secret\n")
     }
 }
+
+@Suite("The journal and the rollback warning")
+struct JournalRollbackTests {
+    @Test(
+        "a vault put back with fewer journal records than this machine saw is named an older copy, by the local path and through the agent"
+    )
+    func aJournalCutShortIsAnOlderCopy() throws {
+        let sandbox = try Sandbox.withVault(Login(["github.com"], username: "alice", secret: "s3cret"))
+        try sandbox.add(["first.example"], username: "first", secret: "first-secret")
+        let older = try #require(readBytes(sandbox.vault))
+        try sandbox.add(["second.example"], username: "second", secret: "second-secret")
+        let newer = try #require(readBytes(sandbox.vault))
+        #expect(newer.starts(with: older), "the second add was a record after the first")
+
+        // The file as it was before the second add's record: the same snapshot, one record fewer.
+        try writeBytes(older, to: sandbox.vault)
+        let local = try sandbox.pwtui(["get", "github.com"])
+        #expect(local.exitCode == 0 && local.out == "s3cret\n", "\(local)")
+        #expect(
+            local.err.contains("older copy") && local.err.contains("generation 1 with 2 changes after it of this vault")
+                && local.err.contains("generation 1 with 3 changes after it was seen"), "\(local)")
+
+        try writeBytes(newer, to: sandbox.vault)
+        try sandbox.startUnlockedAgent()
+        defer { sandbox.stopAgent() }
+        try writeBytes(older, to: sandbox.vault)
+        let throughAgent = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
+        #expect(throughAgent.exitCode == 0 && throughAgent.err.contains("older copy"), "\(throughAgent)")
+        // Still below what was seen: said again, until a change is saved to it.
+        let newerAgain = try sandbox.pwtui(["get", "github.com", "--no-interaction"], password: .none)
+        #expect(newerAgain.err.contains("older copy"), "\(newerAgain)")
+    }
+}

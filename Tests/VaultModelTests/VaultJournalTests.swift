@@ -354,3 +354,28 @@ struct SplitMix {
             reopened.contents.credential(withID: credential.id)?.secretSet ?? created > credential.importedSecretSet!)
     }
 }
+
+/// The rollback memory counts journal records (`VaultVersion`), and still reads the lines pwtui
+/// wrote before the journal.
+@Suite struct GenerationMemoryJournalTests {
+    let temporary = TemporaryDirectory()
+
+    @Test func fewerRecordsOfTheSameSnapshotAreOlder() throws {
+        let header = VaultHeader(
+            vaultID: Array(repeating: 9, count: 16), generation: 4, kdf: .cheapest, salt: [], wrappedKeyNonce: [],
+            wrappedKey: [], keyCommitment: [], payloadNonce: [], payloadLength: 0)
+        var memory = GenerationMemory()
+        #expect(memory.opened(header, at: VaultVersion(generation: 4, changes: 3)) == nil)
+        #expect(
+            memory.opened(header, at: VaultVersion(generation: 4, changes: 2))
+                == VaultVersion(generation: 4, changes: 3))
+        #expect(
+            memory.opened(header, at: VaultVersion(generation: 5)) == nil, "a new snapshot is newer than any record")
+        let path = try temporary.freshPath("generations")
+        try memory.save(to: path)
+        #expect(GenerationMemory.load(from: path) == memory)
+        try writeFile(path, Array("0909090909090909090909090909090909 7\n".utf8))
+        let old = GenerationMemory.load(from: path)
+        #expect(old.highest.values.first == VaultVersion(generation: 7), "a line without records counts none")
+    }
+}
