@@ -22,7 +22,8 @@ struct SecretServiceProgramTests {
         let daemon: Child
         let address: String
 
-        init(_ sandbox: Sandbox) throws {
+        /// `services`: a directory of D-Bus activation files the bus may start (none: nothing).
+        init(_ sandbox: Sandbox, services: String? = nil) throws {
             let socket = sandbox.root + "/bus"
             let config = sandbox.root + "/bus.conf"
             try """
@@ -32,6 +33,7 @@ struct SecretServiceProgramTests {
               <type>session</type>
               <listen>unix:path=\(socket)</listen>
               <auth>EXTERNAL</auth>
+              \(services.map { "<servicedir>\($0)</servicedir>" } ?? "")
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
@@ -209,5 +211,31 @@ struct SecretServiceProgramTests {
         let unlock = try sandbox.pwtui(["unlock"])
         try #require(unlock.exitCode == 0, "\(unlock)")
         #expect(try Self.secretTool(sandbox, bus, ["lookup"] + attributes).out == "cookie-key")
+    }
+
+    @Test(
+        "make install-files' D-Bus activation file starts pwtui-secret-service for the first client, from the bus's environment"
+    )
+    func activation() throws {
+        try Self.requirePrograms()
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        try sandbox.startUnlockedAgent()
+        let prefix = sandbox.root + "/prefix"
+        let install = try sandbox.run(
+            "/usr/bin/make",
+            [
+                "-C", ManualPageTests.repository, "--no-print-directory", "install-files", "PREFIX=\(prefix)",
+                "PWTUI_BUILT=\(try Binaries.require(Binaries.pwtui))",
+                "SECRET_SERVICE_BUILT=\(try Binaries.require(Binaries.secretService))",
+            ])
+        try #require(install.exitCode == 0, "\(install)")
+        let bus = try PrivateBus(sandbox, services: prefix + "/share/dbus-1/services")
+        #expect(try !bus.isServed(sandbox), "nobody serves the name before a client asks")
+        let stored = try Self.secretTool(sandbox, bus, ["store", "--label", "activated", "k", "v"], input: "started")
+        #expect(stored.exitCode == 0, "\(stored)")
+        #expect(try bus.isServed(sandbox))
+        #expect(try Self.secretTool(sandbox, bus, ["lookup", "k", "v"]).out == "started")
+        #expect(try Self.keyringItems(sandbox).compactMap { $0["title"] as? String } == ["activated"])
     }
 }
