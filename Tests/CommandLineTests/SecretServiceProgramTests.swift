@@ -238,4 +238,25 @@ struct SecretServiceProgramTests {
         #expect(try Self.secretTool(sandbox, bus, ["lookup", "k", "v"]).out == "started")
         #expect(try Self.keyringItems(sandbox).compactMap { $0["title"] as? String } == ["activated"])
     }
+
+    @Test("secret_service = true: the agent starts the Secret Service beside it, and ends it as it stops")
+    func startedByTheAgent() throws {
+        try Self.requirePrograms()
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        try sandbox.writeConfig("secret_service = true\n")
+        let bus = try PrivateBus(sandbox)
+        let start = try sandbox.pwtui(
+            ["agent", "start"], password: .none, environment: bus.environment, timeout: .seconds(15))
+        try #require(start.exitCode == 0, "\(start)")
+        let unlock = try sandbox.pwtui(["unlock"])
+        try #require(unlock.exitCode == 0, "\(unlock)")
+        #expect(try poll(timeout: .seconds(10), every: .milliseconds(50)) { try bus.isServed(sandbox) })
+        let stored = try Self.secretTool(sandbox, bus, ["store", "--label", "by the agent", "k", "v"], input: "kept")
+        #expect(stored.exitCode == 0, "\(stored)")
+        #expect(try Self.secretTool(sandbox, bus, ["lookup", "k", "v"]).out == "kept")
+        let stop = try sandbox.pwtui(["agent", "stop"], password: .none)
+        #expect(stop.exitCode == 0, "\(stop)")
+        #expect(try poll(timeout: .seconds(5), every: .milliseconds(50)) { try !bus.isServed(sandbox) })
+    }
 }
