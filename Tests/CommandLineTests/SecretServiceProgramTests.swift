@@ -259,4 +259,60 @@ struct SecretServiceProgramTests {
         #expect(stop.exitCode == 0, "\(stop)")
         #expect(try poll(timeout: .seconds(5), every: .milliseconds(50)) { try !bus.isServed(sandbox) })
     }
+
+    @Test(
+        "in a terminal: a locked agent's search still finds the item, and secret-tool's unlock asks the master password in its pane; an item that asks first asks a renamed secret-tool there, y gives it"
+    )
+    func askedInThePane() throws {
+        try Self.requirePrograms()
+        let sandbox = try Sandbox.withVault()
+        defer { sandbox.stopAgent() }
+        try sandbox.startUnlockedAgent()
+        let bus = try PrivateBus(sandbox)
+        let service = try Self.serve(sandbox, on: bus)
+        defer {
+            service.signal(SIGTERM)
+            service.wait(timeout: .seconds(5))
+        }
+        let stored = try Self.secretTool(
+            sandbox, bus, ["store", "--label", "Token", "app", "pane"], input: "from-pane")
+        try #require(stored.exitCode == 0, "\(stored)")
+        let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
+        try #require(lock.exitCode == 0, "\(lock)")
+
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let out = sandbox.scratch + "/lookup.out"
+        let rc = sandbox.scratch + "/lookup.rc"
+        func lookup(_ program: String, _ rc: String) throws {
+            try tmux.enter(
+                "DBUS_SESSION_BUS_ADDRESS='\(bus.address)' '\(program)' lookup app pane > '\(out)'; echo RC=$? > '\(rc).tmp'; mv '\(rc).tmp' '\(rc)'"
+            )
+        }
+        try lookup("/usr/bin/secret-tool", rc)
+        let asked = try tmux.requirePane("the master password asked in the pane") { $0.contains("Master password") }
+        #expect(asked.contains("secret-tool asks the keyring (the Secret Service) to unlock"), "\(asked)")
+        try tmux.type(sandbox.password)
+        try tmux.press("Enter")
+        #expect(commandResult(rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(readBytes(out).map { String(decoding: $0, as: UTF8.self) } == "from-pane")
+        #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 0, "unlocked")
+        #expect(!(try tmux.capture()).contains(sandbox.password), "the password was not echoed")
+
+        // Policy `other`: a copy of secret-tool under another name is asked about; y gives it.
+        let id = try #require(try Self.keyringItems(sandbox).first?["id"] as? String)
+        let policy = try sandbox.pwtui(
+            ["edit", id, "--field", "keyring confirm", "--text"], password: .none, stdin: "other")
+        try #require(policy.exitCode == 0, "\(policy)")
+        let copy = sandbox.root + "/other-tool"
+        try FileManager.default.copyItem(atPath: "/usr/bin/secret-tool", toPath: copy)
+        try tmux.enter("clear")
+        let second = sandbox.scratch + "/second.rc"
+        try lookup(copy, second)
+        let question = try tmux.requirePane("the read asked about") { $0.contains("Allow this read?") }
+        #expect(question.contains("other-tool asks to read \"Token\" from your keyring"), "\(question)")
+        #expect(question.contains("stored by: secret-tool"), "\(question)")
+        try tmux.type("y")
+        #expect(commandResult(second, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(readBytes(out).map { String(decoding: $0, as: UTF8.self) } == "from-pane")
+    }
 }
