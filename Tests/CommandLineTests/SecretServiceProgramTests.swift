@@ -65,6 +65,28 @@ struct SecretServiceProgramTests {
         }
     }
 
+    /// A vault, an unlocked agent, a private bus and `pwtui secret-service` serving it: the
+    /// opening of most tests here; everything stops with it.
+    final class Served {
+        let sandbox: Sandbox
+        let bus: PrivateBus
+        var service: Child
+
+        init() throws {
+            try SecretServiceProgramTests.requirePrograms()
+            sandbox = try Sandbox.withVault()
+            try sandbox.startUnlockedAgent()
+            bus = try PrivateBus(sandbox)
+            service = try SecretServiceProgramTests.serve(sandbox, on: bus)
+        }
+
+        deinit {
+            service.signal(SIGTERM)
+            service.wait(timeout: .seconds(5))
+            sandbox.stopAgent()
+        }
+    }
+
     static func requirePrograms() throws {
         for program in ["/usr/bin/dbus-daemon", "/usr/bin/dbus-send", "/usr/bin/secret-tool"] {
             try #require(FileManager.default.isExecutableFile(atPath: program), "make deps: \(program)")
@@ -105,12 +127,8 @@ struct SecretServiceProgramTests {
         "secret-tool stores, replaces, looks up, searches and clears through pwtui secret-service; the items are vault items that no service request matches, and outlive the service and the agent"
     )
     func secretToolRoundTrip() throws {
-        try Self.requirePrograms()
-        let sandbox = try Sandbox.withVault()
-        defer { sandbox.stopAgent() }
-        try sandbox.startUnlockedAgent()
-        let bus = try PrivateBus(sandbox)
-        var service = try Self.serve(sandbox, on: bus)
+        let served = try Served()
+        let (sandbox, bus) = (served.sandbox, served.bus)
 
         let attributes = ["service", "example", "user", "me"]
         let stored = try Self.secretTool(
@@ -150,36 +168,26 @@ struct SecretServiceProgramTests {
         #expect(get.exitCode == 1 && !get.out.contains(block), "\(get)")
 
         // The service ends on SIGTERM; the agent stops and starts again; a new service finds it all.
-        service.signal(SIGTERM)
-        let ended = service.wait(timeout: .seconds(5))
+        served.service.signal(SIGTERM)
+        let ended = served.service.wait(timeout: .seconds(5))
         #expect(!ended.timedOut && ended.exitCode == 0, "\(ended)")
         sandbox.stopAgent()
         try sandbox.startUnlockedAgent()
-        service = try Self.serve(sandbox, on: bus)
+        served.service = try Self.serve(sandbox, on: bus)
         #expect(try Self.secretTool(sandbox, bus, ["lookup"] + attributes).out == block)
 
         let cleared = try Self.secretTool(sandbox, bus, ["clear"] + attributes)
         #expect(cleared.exitCode == 0, "\(cleared)")
         #expect(try Self.secretTool(sandbox, bus, ["lookup"] + attributes).exitCode != 0)
         #expect(try Self.keyringItems(sandbox).compactMap { $0["title"] as? String } == ["Other"])
-        service.signal(SIGTERM)
-        service.wait(timeout: .seconds(5))
     }
 
     @Test(
         "a locked agent gives nothing to a client without a terminal; an item that asks first is refused to another program (a copy of secret-tool) and given to its creator"
     )
     func lockedAndAskingFirst() throws {
-        try Self.requirePrograms()
-        let sandbox = try Sandbox.withVault()
-        defer { sandbox.stopAgent() }
-        try sandbox.startUnlockedAgent()
-        let bus = try PrivateBus(sandbox)
-        let service = try Self.serve(sandbox, on: bus)
-        defer {
-            service.signal(SIGTERM)
-            service.wait(timeout: .seconds(5))
-        }
+        let served = try Served()
+        let (sandbox, bus) = (served.sandbox, served.bus)
         let attributes = ["application", "chromium"]
         let stored = try Self.secretTool(
             sandbox, bus, ["store", "--label", "Chromium Safe Storage"] + attributes, input: "cookie-key")
@@ -206,7 +214,7 @@ struct SecretServiceProgramTests {
         #expect(!search.out.contains("cookie-key"), "\(search)")
         let refusedStore = try Self.secretTool(sandbox, bus, ["store", "--label", "x", "a", "b"], input: "y")
         #expect(refusedStore.exitCode != 0, "\(refusedStore)")
-        #expect(service.isRunning)
+        #expect(served.service.isRunning)
         // Unlocked again, everything is back.
         let unlock = try sandbox.pwtui(["unlock"])
         try #require(unlock.exitCode == 0, "\(unlock)")
@@ -264,16 +272,8 @@ struct SecretServiceProgramTests {
         "in a terminal: a locked agent's search still finds the item, and secret-tool's unlock asks the master password in its pane; an item that asks first asks a renamed secret-tool there, y gives it"
     )
     func askedInThePane() throws {
-        try Self.requirePrograms()
-        let sandbox = try Sandbox.withVault()
-        defer { sandbox.stopAgent() }
-        try sandbox.startUnlockedAgent()
-        let bus = try PrivateBus(sandbox)
-        let service = try Self.serve(sandbox, on: bus)
-        defer {
-            service.signal(SIGTERM)
-            service.wait(timeout: .seconds(5))
-        }
+        let served = try Served()
+        let (sandbox, bus) = (served.sandbox, served.bus)
         let stored = try Self.secretTool(
             sandbox, bus, ["store", "--label", "Token", "app", "pane"], input: "from-pane")
         try #require(stored.exitCode == 0, "\(stored)")
