@@ -410,10 +410,13 @@ public final class Vault {
         let (frame, next) = try VaultJournal.seal(record, vaultID: header.vaultID, dataKey: dataKey, after: journal)
         let vaultID = header.vaultID
         let previous = journal.head
+        let readBackPlaintext = try SecretArena(capacity: record.count)
         let appended = try VaultStorage.append(frame, to: path, after: journal, snapshot: onDisk, lockHeld: lockHeld) {
             readBack in
             // Opened as a reader will open it: what the disk holds is the record, under this key.
-            _ = try VaultJournal.open(readBack, vaultID: vaultID, previous: previous, dataKey: dataKey) {
+            try VaultJournal.open(
+                readBack, into: readBackPlaintext, vaultID: vaultID, previous: previous, dataKey: dataKey
+            ) {
                 VaultError.io(path: path, operation: "verifying", errno: EIO)
             }
         }
