@@ -214,6 +214,11 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
                 turns.write { if vault === holding { vault = merged } }
             }
             return AgentAnswer(.merged(summary))
+        case .compact(let path):
+            return try saving(path) { vault in
+                try context.save(vault, lockHeld: true, compacting: true)
+                return AgentAnswer(.done)
+            }
         case .audit(let path, let options):
             // Every secret is read, and a breach file searched for each: on a copy taken in a
             // read turn, so that the turn lasts a copy, not the audit.
