@@ -41,9 +41,9 @@ import VaultCrypto
 // Compaction writes a new snapshot of everything (the whole save protocol: temporary file, fsync,
 // rename, directory fsync, `.bak`), whose header starts a new, empty chain. A crash during it
 // leaves the old file whole. It happens when the records outgrow a share of the snapshot
-// (`Vault.compactionShare`), at `passwd`, and whenever two writers met: a writer that finds the
-// file changed since it read it replays its changes onto the newer vault and writes a snapshot
-// (`ChangeReplay`), as every save did before the journal.
+// (`Vault.compactionShare`), at `passwd`, at `sync` before git commits the file, and whenever two
+// writers met: a writer that finds the file changed since it read it replays its changes onto the
+// newer vault and writes a snapshot (`ChangeReplay`), as every save did before the journal.
 //
 // Versions. The header's generation counts snapshots; the sequence counts records after the
 // snapshot. (generation, sequence) orders every version of a vault that this machine saw, which
