@@ -141,7 +141,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         case .identities(let path, let username):
             // For a picker when the identity store is off: the same, never written to disk.
             return try reading(path, peer) { reading in
-                let (identities, equivalents) = reading.identities(username: username)
+                let (identities, equivalents) = reading.identities(username: username, keepingTable: true)
                 return AgentAnswer(.identities(identities: identities, equivalents: equivalents.groups))
             }
         case .describe(let path, let id):
