@@ -114,6 +114,10 @@ struct SyncInProcessTests {
         _ = try fixture.run { try SyncVault().run(in: $0) }
         #expect(try VaultStorage.loadVersion(path).1 == journaled, "no key at hand: committed as it is")
         #expect(try committedIsTheFile())
+        _ = try fixture.run(passwordOnDescriptor: true) { try SyncVault().run(in: $0) }
+        #expect(
+            try VaultStorage.loadVersion(path).1 == journaled,
+            "the key at hand, but nothing to commit: the file as committed stays (no commit for a compaction alone)")
 
         try addAndSave("tanuki2")
         let synced = try fixture.run(passwordOnDescriptor: true) { try SyncVault().run(in: $0) }
