@@ -47,6 +47,8 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     case mergeFiles(base: String, ours: String, theirs: String)
     /// A conflict copy (absolute path) merged into the held vault with the save protocol.
     case mergeCopy(vault: String, copy: String)
+    /// The held vault's journal folded into a new snapshot (`sync`, before it commits the file).
+    case compact(vault: String)
     /// `pwtui audit`: the held vault's passwords judged (weak, reused, old, breached) where they
     /// are; only the report, without a secret, comes back.
     case audit(vault: String, options: AuditOptions)
@@ -86,6 +88,7 @@ public enum AgentRequest: Codable, Sendable, Equatable {
         switch self {
         case .status, .unlock, .lock, .stop, .mergeFiles: return nil
         case .mergeCopy(let vault, _): return vault
+        case .compact(let vault): return vault
         case .audit(let vault, _), .keyring(let vault, _): return vault
         case .get(let vault, _, _), .values(let vault, _, _), .identities(let vault, _), .describe(let vault, _),
             .write(let vault, _), .equivalents(let vault, _), .importFile(let vault, _),

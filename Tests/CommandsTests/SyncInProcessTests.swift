@@ -9,6 +9,7 @@ import PwtuiTestSupport
 import ServiceMatching
 import Testing
 import TUI
+import VaultAgent
 import VaultCrypto
 import VaultModel
 
@@ -73,6 +74,95 @@ struct SyncInProcessTests {
             "\(synced.messages)")
         let again = try fixture.run { try SyncVault().run(in: $0) }
         #expect(again.messages.last == "pwtui: synced vault.pwtui: nothing to send, nothing new from elsewhere")
+    }
+
+    /// A repository for the fixture's vault with a bare remote, set up for sync and pushed once.
+    static func syncedRepository(_ fixture: CommandFixture) throws {
+        let directory = fixture.root + "/vault", remote = fixture.root + "/remote.git"
+        #expect(try Self.git(["init", "-q", "--bare", remote], in: fixture.root) == 0)
+        #expect(try Self.git(["init", "-q"], in: directory) == 0)
+        #expect(try Self.git(["remote", "add", "origin", remote], in: directory) == 0)
+        _ = try fixture.run { try SetUpSync().run(in: $0) }
+        #expect(try Self.git(["add", "-A"], in: directory) == 0)
+        #expect(try Self.git(["commit", "-q", "-m", "start"], in: directory) == 0)
+        #expect(try Self.git(["push", "-q", "-u", "origin", "HEAD"], in: directory) == 0)
+    }
+
+    /// Issue 37: sync folds the journal into a new snapshot before it commits, when the key is at
+    /// hand without asking (here `--master-password-fd`), so that git stores snapshots; without
+    /// it the file is committed with its records, as it is (correct, only larger). Either way
+    /// what is committed is the vault as it is, every change in it.
+    @Test("sync compacts the journal before it commits when the key is at hand, and commits it as it is when not")
+    func syncCompactsTheJournal() throws {
+        let fixture = try CommandFixture([("github.com", "octocat", "gh-secret", "GitHub")])
+        let path = fixture.context.vaultPath, directory = fixture.root + "/vault"
+        try Self.syncedRepository(fixture)
+        func addAndSave(_ username: String) throws {
+            let vault = try fixture.vault()
+            try vault.add(
+                services: [try ServiceIdentifier("gitlab.com")], username: username,
+                secret: try SecureBytes(copying: "gl".utf8), title: "GitLab")
+            try vault.save()
+        }
+        func committedIsTheFile() throws -> Bool {
+            try Self.git(["diff", "--quiet", "HEAD", "--", "vault.pwtui"], in: directory) == 0
+        }
+
+        try addAndSave("tanuki")
+        let (header, journaled) = try VaultStorage.loadVersion(path)
+        #expect(journaled.changes == 1, "the add is a record after the snapshot")
+        _ = try fixture.run { try SyncVault().run(in: $0) }
+        #expect(try VaultStorage.loadVersion(path).1 == journaled, "no key at hand: committed as it is")
+        #expect(try committedIsTheFile())
+        _ = try fixture.run(passwordOnDescriptor: true) { try SyncVault().run(in: $0) }
+        #expect(
+            try VaultStorage.loadVersion(path).1 == journaled,
+            "the key at hand, but nothing to commit: the file as committed stays (no commit for a compaction alone)")
+
+        try addAndSave("tanuki2")
+        let synced = try fixture.run(passwordOnDescriptor: true) { try SyncVault().run(in: $0) }
+        #expect(
+            synced.messages.last == "pwtui: synced vault.pwtui: sent this machine's change, nothing new from elsewhere",
+            "\(synced.messages)")
+        let compacted = try VaultStorage.loadVersion(path)
+        #expect(compacted.1 == VaultVersion(generation: header.generation + 1), "one snapshot, no record after it")
+        #expect(try committedIsTheFile())
+        #expect(
+            Set(try fixture.vault().contents.credentials.map(\.username)) == ["octocat", "tanuki", "tanuki2"])
+    }
+
+    /// The everyday case: an unlocked agent holds the vault and compacts it (`AgentRequest.compact`),
+    /// then answers from the new snapshot.
+    @Test("sync through an unlocked agent: the agent compacts the journal before the commit")
+    func syncCompactsThroughTheAgent() throws {
+        let agent = try AgentInProcessTests.Fixture()
+        let path = agent.context.vaultPath, remote = agent.root + "/remote.git"
+        #expect(try Self.git(["init", "-q", "--bare", remote], in: agent.root) == 0)
+        #expect(try Self.git(["init", "-q"], in: agent.root) == 0)
+        #expect(try Self.git(["remote", "add", "origin", remote], in: agent.root) == 0)
+        try SetUpSync().run(in: agent.context)
+        #expect(try Self.git(["add", "vault.pwtui", ".gitattributes"], in: agent.root) == 0)
+        #expect(try Self.git(["commit", "-q", "-m", "start"], in: agent.root) == 0)
+        #expect(try Self.git(["push", "-q", "-u", "origin", "HEAD"], in: agent.root) == 0)
+        #expect(try agent.unlock() == .done)
+        let vault = try Vault.open(at: path, password: try SecureBytes(copying: "master".utf8))
+        try vault.add(
+            services: [try ServiceIdentifier("gitlab.com")], username: "tanuki",
+            secret: try SecureBytes(copying: "gl".utf8), title: "GitLab")
+        try vault.save()
+        let (header, journaled) = try VaultStorage.loadVersion(path)
+        #expect(journaled.changes == 1)
+
+        try SyncVault().run(in: agent.context)
+        #expect(try VaultStorage.loadVersion(path).1 == VaultVersion(generation: header.generation + 1))
+        #expect(try Self.git(["diff", "--quiet", "HEAD", "--", "vault.pwtui"], in: agent.root) == 0)
+        let answer = try agent.client.request(
+            .identities(vault: path, username: "tanuki"))?.body
+        guard case .identities(let identities, _) = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(identities.map(\.title) == ["GitLab"])
     }
 
     @Test("merge COPY: a copy's new credential and edit come in, with the master password typed once; the copy may go")

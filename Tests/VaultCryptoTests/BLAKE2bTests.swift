@@ -12,6 +12,24 @@ import VaultCrypto
                 == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
     }
 
+    /// The digest of two parts (a journal's chain: the previous hash, then a frame) is the
+    /// digest of the two joined, wherever they are cut.
+    @Test func twoPartsHashAsOne() throws {
+        let bytes = Array((0 ..< 300).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        for cut in [0, 1, 32, 128, 129, 300] {
+            let parts = try bytes[..<cut].withUnsafeBytes { first in
+                try bytes[cut...].withUnsafeBytes { second in try BLAKE2b.hash(first, second) }
+            }
+            #expect(parts == (try BLAKE2b.hash(bytes)))
+        }
+        #expect(
+            hex(
+                try [UInt8]("a".utf8).withUnsafeBytes { a in
+                    try [UInt8]("bc".utf8).withUnsafeBytes { try BLAKE2b.hash(a, $0) }
+                })
+                == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
+    }
+
     @Test func keyedDigest() throws {
         let key = try secure(Array(0 ..< 32))
         #expect(

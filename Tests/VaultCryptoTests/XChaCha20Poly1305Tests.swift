@@ -104,6 +104,33 @@ import VaultCrypto
         }
     }
 
+    /// Opening into a caller's buffer (a journal's records, one after the other into one) gives
+    /// the draft's plaintext; a flipped bit fails and leaves the buffer zeroed, and a buffer of
+    /// the wrong size is refused before anything is decrypted.
+    @Test func openIntoABufferMatchesTheDraftVectorAndLeavesNothingOnFailure() throws {
+        let key = try secure(key)
+        func open(_ sealed: [UInt8], into output: inout [UInt8]) throws {
+            try sealed.withUnsafeBytes { sealed in
+                try output.withUnsafeMutableBytes { output in
+                    try nonce.withUnsafeBytes { nonce in
+                        try associatedData.withUnsafeBytes { ad in
+                            try XChaCha20Poly1305.open(sealed, into: output, key: key, nonce: nonce, associatedData: ad)
+                        }
+                    }
+                }
+            }
+        }
+        var output = [UInt8](repeating: 0xAA, count: plaintext.count)
+        try open(expected, into: &output)
+        #expect(output == plaintext)
+        var tampered = expected
+        tampered[plaintext.count / 2] ^= 0x01
+        #expect(throws: VaultCryptoError.authenticationFailed) { try open(tampered, into: &output) }
+        #expect(output.allSatisfy { $0 == 0 })
+        var short = [UInt8](repeating: 0, count: plaintext.count - 1)
+        #expect(throws: VaultCryptoError.self) { try open(expected, into: &short) }
+    }
+
     @Test func emptyPlaintextAndAssociatedDataRoundTrip() throws {
         let key = try SecureBytes.random(count: XChaCha20Poly1305.keyByteCount)
         let nonce = try RandomBytes.make(XChaCha20Poly1305.nonceByteCount)

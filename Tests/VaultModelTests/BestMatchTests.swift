@@ -104,3 +104,55 @@ struct BestMatchTests {
         #expect(try answer("git.sr.ht", in: vault) == nil)
     }
 }
+
+/// An `add` extends the host index and the username table the vault holds instead of dropping
+/// them (issue 37: rebuilding the host index for 100,000 credentials made the first `get` after
+/// each `add` take most of a second). Whatever the sequence of adds, edits and removals, and
+/// whichever questions come between them, what the kept ones answer is what ones built afresh
+/// for the credentials as they are answer.
+@Suite struct VaultKeptIndexTests {
+    @Test("kept indexes answer as fresh ones through 30 seeded sequences of adds, edits, removals and questions")
+    func keptIndexesMatchFreshOnes() throws {
+        var rng = SeededGenerator(seed: 37)
+        let hosts = ["example.com", "login.example.com", "example.org", "github.com", "api.github.com", "other.net"]
+        let usernames = ["", "alice", "bob", "Ålice"]
+        let suffixes: PublicSuffixList = LibPSL() ?? NoPublicSuffixList()
+        for _ in 0 ..< 30 {
+            let vault = try SampleVault().vault
+            for _ in 0 ..< 40 {
+                switch Int.random(in: 0 ..< 10, using: &rng) {
+                case 0 ..< 6:
+                    let services = try (0 ..< Int.random(in: 1 ... 2, using: &rng)).map { _ in
+                        try ServiceIdentifier(hosts.randomElement(using: &rng)!)
+                    }
+                    try vault.add(
+                        services: services, username: usernames.randomElement(using: &rng)!, secret: try secure("s"))
+                case 6:
+                    if let id = vault.contents.credentials.randomElement(using: &rng)?.id {
+                        try vault.update(id) { $0.username = usernames.randomElement(using: &rng)! }
+                    }
+                case 7:
+                    if let id = vault.contents.credentials.randomElement(using: &rng)?.id { try vault.remove(id) }
+                default:
+                    // A question: builds what is not built yet (what an agent's `get` and `add` ask).
+                    _ = vault.hostIndex
+                    _ = vault.positions(ofUsername: "alice", keepingTable: true)
+                }
+                let credentials = vault.contents.credentials
+                for username in usernames {
+                    #expect(
+                        vault.positions(ofUsername: username, keepingTable: Bool.random(using: &rng))
+                            == credentials.indices.filter { credentials[$0].username == username })
+                }
+                let fresh = HostIndex(hosts: credentials.map { $0.services.map(\.host) })
+                for host in hosts + ["www.example.com", "nothing.test"] {
+                    let context = RankingContext.testing(suffixes: suffixes)
+                    let filter = HostFilter(prepared: [
+                        ServiceMatch.PreparedRequest(try ServiceIdentifier(host), context)
+                    ])
+                    #expect(vault.hostIndex.positions(passing: filter) == fresh.positions(passing: filter), "\(host)")
+                }
+            }
+        }
+    }
+}

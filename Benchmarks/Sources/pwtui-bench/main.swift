@@ -135,9 +135,10 @@ if CommandLine.arguments.dropFirst().first == "profile-open" {
     exit(0)
 }
 
-// `pwtui-bench journal-open [COUNT]`: opening a vault whose journal is near its bound (issue
-// 37: no slower than opening the same contents as one snapshot), and appending one change, at
-// COUNT credentials (default 100,000). Both after the key derivation.
+// `pwtui-bench journal-open [COUNT] [KEEP]`: opening a vault whose journal is near its bound
+// (issue 37: no slower than opening the same contents as one snapshot), and appending one change,
+// at COUNT credentials (default 100,000). Both after the key derivation. With KEEP, the two files
+// are left there (journaled.pwtui, whole.pwtui) for `open-file`.
 if CommandLine.arguments.dropFirst().first == "journal-open" {
     let count = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100_000
     let path = try makeVault(count)
@@ -166,19 +167,52 @@ if CommandLine.arguments.dropFirst().first == "journal-open" {
     try vault.compact()
     let whole = "\(directory)/whole.pwtui"
     try FileManager.default.copyItem(atPath: path, toPath: whole)
-    func opening(_ file: String) throws -> [Double] {
+    // The two opened alternately, round by round, so that load from elsewhere on the machine
+    // falls on both alike.
+    var times: [String: [Double]] = [:]
+    for file in [journaled, whole] {
         _ = try Vault.open(at: file, password: try secure("bench"), environment: environment)
-        return try (0 ..< rounds).map { _ in
-            try milliseconds { _ = try Vault.open(at: file, password: try secure("bench"), environment: environment) }
+    }
+    for _ in 0 ..< rounds {
+        for file in [journaled, whole] {
+            times[file, default: []].append(
+                try milliseconds {
+                    _ = try Vault.open(at: file, password: try secure("bench"), environment: environment)
+                })
         }
     }
+    func opening(_ file: String) -> [Double] { times[file] ?? [] }
     let size = { (file: String) in
         ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) / 1024
     }
     print("\(count) credentials + \(index) changes with 4 kB notes:")
     print("  append one change (in process, fdatasync included): \(format(appends))")
-    print("  open snapshot + \(records) journal records (\(size(journaled)) KiB): \(format(try opening(journaled)))")
-    print("  open the same contents as one snapshot (\(size(whole)) KiB): \(format(try opening(whole)))")
+    print("  open snapshot + \(records) journal records (\(size(journaled)) KiB): \(format(opening(journaled)))")
+    print("  open the same contents as one snapshot (\(size(whole)) KiB): \(format(opening(whole)))")
+    let ratios = zip(opening(journaled), opening(whole)).map { $0 / $1 }.sorted()
+    print(String(format: "  journaled / one snapshot, median of the rounds' ratios: %.3f", ratios[ratios.count / 2]))
+    if let keep = CommandLine.arguments.dropFirst(3).first {
+        for file in [journaled, whole] {
+            let kept = keep + "/" + (file as NSString).lastPathComponent
+            try? FileManager.default.removeItem(atPath: kept)
+            try FileManager.default.copyItem(atPath: file, toPath: kept)
+        }
+    }
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(0)
+}
+
+// `pwtui-bench open-file PATH [ROUNDS]`: opens PATH (master password `bench`) ROUNDS times (20)
+// after one opening that runs the key derivation, and prints the median: under `perf stat`, the
+// instructions of an open, which other work on the machine does not change as it does the time.
+if CommandLine.arguments.dropFirst().first == "open-file", let path = CommandLine.arguments.dropFirst(2).first {
+    let count = CommandLine.arguments.dropFirst(3).first.flatMap { Int($0) } ?? 20
+    _ = try Vault.open(at: path, password: try secure("bench"), environment: environment)
+    let times = try (0 ..< count).map { _ in
+        try milliseconds { _ = try Vault.open(at: path, password: try secure("bench"), environment: environment) }
+    }
+    print("open \(path): \(format(times))")
+    try? FileManager.default.removeItem(atPath: directory)
     exit(0)
 }
 

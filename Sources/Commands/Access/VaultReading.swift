@@ -59,12 +59,16 @@ struct VaultReading {
     }
 
     /// Every identity (with `username`, only that account's) and the equivalent domains.
-    func identities(username: String?) -> (identities: [IdentityStore.Identity], equivalents: EquivalentDomains) {
-        // One account's (an add's duplicate check) read in place: a filter copies each of the
-        // vault's credentials to ask its username, two dozen retains apiece.
+    /// `keepingTable`: as `Vault.positions(ofUsername:keepingTable:)` (the agent's vault).
+    func identities(username: String?, keepingTable: Bool = false) -> (
+        identities: [IdentityStore.Identity], equivalents: EquivalentDomains
+    ) {
+        // One account's (an add's duplicate check) read in place or looked up: a filter over the
+        // credentials themselves copies each to ask its username, two dozen retains apiece.
         let all = vault.contents.credentials
         let credentials =
-            username.map { name in all.indices.filter { all[$0].username == name }.map { all[$0] } } ?? all
+            username.map { name in vault.positions(ofUsername: name, keepingTable: keepingTable).map { all[$0] } }
+            ?? all
         return (credentials.map(IdentityStore.Identity.init), vault.contents.equivalents)
     }
 

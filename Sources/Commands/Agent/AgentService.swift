@@ -142,7 +142,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
         case .identities(let path, let username):
             // For a picker when the identity store is off: the same, never written to disk.
             return try reading(path, peer) { reading in
-                let (identities, equivalents) = reading.identities(username: username)
+                let (identities, equivalents) = reading.identities(username: username, keepingTable: true)
                 return AgentAnswer(.identities(identities: identities, equivalents: equivalents.groups))
             }
         case .describe(let path, let id):
@@ -217,6 +217,11 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             return AgentAnswer(.merged(summary))
         case .keyring(let path, let request):
             return try keyring(request, of: path, payload: &payload, peer: peer)
+        case .compact(let path):
+            return try saving(path) { vault in
+                try context.save(vault, lockHeld: true, compacting: true)
+                return AgentAnswer(.done)
+            }
         case .audit(let path, let options):
             // Every secret is read, and a breach file searched for each: on a copy taken in a
             // read turn, so that the turn lasts a copy, not the audit.

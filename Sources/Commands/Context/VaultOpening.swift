@@ -49,9 +49,10 @@ extension CommandContext {
     }
 
     /// Saves with the save protocol, then the identity store. `lockHeld`: as `Vault.save`.
-    public func save(_ vault: Vault, lockHeld: Bool = false) throws {
+    /// `compacting`: a new snapshot even with nothing to append (`Vault.compact`).
+    public func save(_ vault: Vault, lockHeld: Bool = false, compacting: Bool = false) throws {
         do {
-            try vault.save(lockHeld: lockHeld)
+            if compacting { try vault.compact(lockHeld: lockHeld) } else { try vault.save(lockHeld: lockHeld) }
         } catch let error as VaultError where error.isSavedNotDurable {
             // Saved, durability unconfirmed: the change is in force, so the store follows it.
             rememberSaved(vault.header, at: vault.version)

@@ -60,6 +60,7 @@ public struct SyncVault {
                 header, at: version, of: vault,
                 consequence: "this sync commits it as it is; on the other machines the merge keeps what changed since")
         }
+        compactJournal(of: vault, in: repository, in: context)
         // Every git step that reads or writes the vault file runs under the vault's save lock: a
         // save landing between git's reading of the file (add, the merge's check that the work
         // tree is clean) and its writing (the merge's or fast-forward's checkout) would be
@@ -125,6 +126,32 @@ public struct SyncVault {
                 + (received == 0
                     ? "nothing new from elsewhere"
                     : "\(received) change\(received == 1 ? "" : "s") from elsewhere merged in"))
+    }
+
+    /// The vault's journal folded into a new snapshot before the file is committed (issue 37), so
+    /// that git stores snapshots: what the merge driver and the other machines read whole, and
+    /// what a history of commits then holds once, not again in each commit's trail of records.
+    /// Only when this machine has a change to commit anyway: a file as it came from elsewhere is
+    /// left alone, or every machine that received records would commit a snapshot of its own,
+    /// and a fast-forward would become a merge. Only when the key is at hand without asking for
+    /// it: an unlocked agent that holds the vault (which compacts it), or `--master-password-fd`.
+    /// Otherwise the file is committed as it is, which is correct (its records are bound to its
+    /// snapshot), only larger. Before the lock that the commit takes: the compaction is a save,
+    /// which takes it itself. A compaction that fails (an agent of an older version that does not
+    /// know the request, a full disk) leaves the file as it was, by the save protocol: said, and
+    /// the sync goes on with it.
+    private func compactJournal(of vault: String, in repository: GitRepository, in context: CommandContext) {
+        guard let (_, version) = try? VaultStorage.loadVersion(vault), version.changes > 0,
+            (try? repository.git(["diff", "--quiet", "HEAD", "--", repository.relative(vault)], quiet: true).status)
+                != 0
+        else { return }
+        do {
+            if try VaultAccess.ask(.compact(vault: vault), in: context) != nil { return }
+            guard context.masterPasswordFD != nil else { return }
+            try context.save(try context.openVault(), compacting: true)
+        } catch {
+            context.streams.say("pwtui: the vault's journal was not compacted (\(error)); it is committed as it is")
+        }
     }
 
     /// Commits the vault (and git's files beside it) when it changed; whether it did.

@@ -15,6 +15,28 @@ public enum BLAKE2b {
         return digest
     }
 
+    /// BLAKE2b-256 of `first` followed by `second`, without joining them in a copy first: a
+    /// journal's chain hash over the previous hash and a whole frame, once per record.
+    public static func hash(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) throws(VaultCryptoError)
+        -> [UInt8]
+    {
+        try Sodium.ready()
+        // The state is a 64-byte aligned C struct that Swift does not import: allocated so, by hand.
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: crypto_generichash_statebytes(), alignment: 64)
+        defer { raw.deallocate() }
+        let state = OpaquePointer(raw)
+        var digest = [UInt8](repeating: 0, count: digestByteCount)
+        let status = digest.withUnsafeMutableBufferPointer { out in
+            guard crypto_generichash_init(state, nil, 0, digestByteCount) == 0,
+                crypto_generichash_update(state, first.bytes, UInt64(first.count)) == 0,
+                crypto_generichash_update(state, second.bytes, UInt64(second.count)) == 0
+            else { return Int32(-1) }
+            return crypto_generichash_final(state, out.mutableBytes, digestByteCount)
+        }
+        guard status == 0 else { throw .invalidInput("BLAKE2b failed") }
+        return digest
+    }
+
     public static func hash(_ data: [UInt8]) throws(VaultCryptoError) -> [UInt8] {
         try narrowingErrors { try data.withUnsafeBytes { try hash($0) } }
     }

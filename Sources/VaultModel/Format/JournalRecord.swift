@@ -43,9 +43,10 @@ enum JournalRecord {
             self.path = path
         }
 
-        /// Puts in place what the record `plaintext` holds.
-        mutating func apply(_ plaintext: consuming SecureBytes) throws {
-            let record = try PayloadCodec.decodeRecords(plaintext, path: path)
+        /// Puts in place what one record holds, its plaintext lent in `plaintext`. Its secrets are
+        /// copied out: the buffer is the next record's.
+        mutating func apply(_ plaintext: SecretArena) throws {
+            let record = try PayloadCodec.decodeRecords(in: plaintext, path: path)
             if !indexed { indexTombstones() }
             for credential in record.credentials {
                 let moved = try credential.copyingSecrets(from: record.secrets, into: secrets)

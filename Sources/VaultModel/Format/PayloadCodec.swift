@@ -424,7 +424,11 @@ package enum PayloadCodec {
     }
 
     package static func decodeRecords(_ plaintext: consuming SecureBytes, path: String) throws -> Records {
-        let arena = SecretArena(adopting: plaintext)
+        try decodeRecords(in: SecretArena(adopting: plaintext), path: path)
+    }
+
+    /// The records of the plaintext that `arena` holds (all of it), its secrets referenced there.
+    package static func decodeRecords(in arena: SecretArena, path: String) throws -> Records {
         var credentials: [Credential] = []
         var tombstones: [Tombstone] = []
         var equivalents: EquivalentDomains?

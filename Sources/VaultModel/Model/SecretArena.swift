@@ -60,6 +60,20 @@ public final class SecretArena {
         return withBytes(of: reference) { mine in arena.withBytes(of: other) { mine.elementsEqual($0) } }
     }
 
+    /// Replaces everything the arena holds (zeroed first) by `count` bytes that `fill` writes:
+    /// a journal's records decrypted one after the other into one protected buffer, grown to
+    /// the largest, instead of a protected allocation each. References into the old contents
+    /// are meaningless afterwards.
+    func refill(count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+        storage.removeAll()
+        do {
+            _ = try storage.appendZeros(count)
+        } catch {
+            throw VaultError.crypto(error)
+        }
+        try storage.withUnsafeMutableBytes { try fill($0) }
+    }
+
     /// Lends the whole arena, for the payload decoder that locates secrets in it.
     func withAllBytes<Result, Failure: Error>(
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
