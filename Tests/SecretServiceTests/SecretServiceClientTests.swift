@@ -71,4 +71,87 @@ import Testing
             "\(skipped)")
         #expect(text.contains("21 passed, 6 skipped in"), "\(text)")
     }
+
+    /// Headless Chromium with `--password-store=gnome-libsecret` and a profile of its own, twice:
+    /// the first run visits a page on a local HTTP server that sets a cookie, the second one that
+    /// prints `document.cookie`. Between and after, what the service holds and what the cookie
+    /// database holds.
+    static let chromium = #"""
+        import http.server, sqlite3, subprocess, threading
+        import secretstorage
+        class Page(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = b"<html><body><script>document.body.textContent = 'cookie[' + document.cookie + ']'</script></body></html>"
+                self.send_response(200)
+                if self.path == "/set":
+                    self.send_header("Set-Cookie", "flavour=oatmeal; Max-Age=3600; Path=/")
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *arguments):
+                pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        profile = sys.argv[2]
+        def chromium(path):
+            # No GPU headless; no sandbox as root (Chromium refuses to start one for root).
+            flags = ["--headless", "--disable-gpu", "--password-store=gnome-libsecret", "--user-data-dir=" + profile,
+                     "--no-first-run", "--dump-dom"] + (["--no-sandbox"] if os.geteuid() == 0 else [])
+            run = subprocess.run(["chromium"] + flags + ["http://127.0.0.1:%d%s" % (server.server_port, path)],
+                                 capture_output=True, timeout=120)
+            if run.returncode != 0:
+                sys.stderr.write(run.stderr.decode(errors="replace")[-3000:])
+            return run.returncode, run.stdout.decode().strip()
+        connection = secretstorage.dbus_init()
+        def keys():
+            items = list(secretstorage.get_default_collection(connection).get_all_items())
+            return ["%s|%s|%s" % (item.get_label(), ",".join("%s=%s" % pair for pair in sorted(item.get_attributes().items())),
+                                  item.get_secret().hex()) for item in items]
+        def cookies():
+            database = sqlite3.connect("file:%s/Default/Cookies?mode=ro" % profile, uri=True)
+            rows = database.execute("SELECT name, value, encrypted_value FROM cookies WHERE host_key = '127.0.0.1'").fetchall()
+            database.close()
+            return " ".join("%s:%s:%s" % (name, value or "-", bytes(encrypted[:3]).decode(errors="replace")) for name, value, encrypted in rows)
+        say("first", "%d %s" % chromium("/set"))
+        first = keys()
+        say("keys-after-first", len(first))
+        say("key", first[0].rsplit("|", 1)[0] if first else "-")
+        say("key-length", len(bytes.fromhex(first[0].rsplit("|", 1)[1])) if first else 0)
+        say("cookies", cookies())
+        say("second", "%d %s" % chromium("/read"))
+        second = keys()
+        say("keys-after-second", len(second))
+        say("same-key", first == second)
+        say("cookies-after-second", cookies())
+        """#
+
+    @Test(
+        "headless Chromium keeps its cookie key (Chromium Safe Storage) in the service: v11 cookies, read back with the same key on a second run"
+    )
+    func chromiumSafeStorage() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "make deps: chromium")
+        let directory = TemporaryDirectory("chromium")
+        let profile = try directory.freshPath("profile")
+        let text = try SecretServiceUnderTest.serve(to: Self.chromium, arguments: [profile])
+        var answers: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            answers[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        #expect(answers["first"]?.hasPrefix("0 <html>") == true, "\(text)")
+        #expect(answers["first"]?.contains("cookie[flavour=oatmeal]") == true, "the page saw its cookie: \(text)")
+        #expect(answers["keys-after-first"] == "1", "one key, made by Chromium: \(text)")
+        #expect(
+            answers["key"]
+                == "Chromium Safe Storage|application=chromium,xdg:schema=chrome_libsecret_os_crypt_password_v2",
+            "\(text)")
+        #expect(Int(answers["key-length"] ?? "") ?? 0 >= 16, "\(text)")
+        // v11: encrypted with the key from the Secret Service (v10 is Chromium's fixed fallback key).
+        #expect(answers["cookies"] == "flavour:-:v11", "\(text)")
+        #expect(answers["second"]?.contains("cookie[flavour=oatmeal]") == true, "read back with the same key: \(text)")
+        #expect(answers["keys-after-second"] == "1", "no second key: \(text)")
+        #expect(answers["same-key"] == "True", "\(text)")
+        #expect(answers["cookies-after-second"] == "flavour:-:v11", "\(text)")
+    }
 }
