@@ -6,6 +6,9 @@ let package = Package(
     // Linux only (Debian: glibc, /proc, ncursesw, libpsl): no Apple platform is promised.
     products: [
         .executable(name: "pwtui", targets: ["pwtui"]),
+        // The Secret Service (`pwtui secret-service` runs it): its own program, linked with
+        // libsystemd, which has no static library, while pwtui itself is a static binary.
+        .executable(name: "pwtui-secret-service", targets: ["pwtui-secret-service"]),
         .library(name: "VaultModel", targets: ["VaultModel"]),
         .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
         .library(name: "ServiceMatching", targets: ["ServiceMatching"]),
@@ -78,6 +81,16 @@ let package = Package(
             dependencies: [
                 "Interchange", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "SSHKeys",
             ]),
+        // The Secret Service answered from the agent: its item store and unlock prompter.
+        .target(
+            name: "SecretServiceAgent",
+            dependencies: ["SecretService", "Commands", "VaultAgent", "VaultModel", "VaultCrypto", "Platform"]),
+        .executableTarget(
+            name: "pwtui-secret-service",
+            dependencies: [
+                "SecretServiceAgent", "Commands", "VaultModel", "Platform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Argument parsing and wiring only.
         .executableTarget(
             name: "pwtui",
@@ -140,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "pwtui", "pwtui-save-loop", "Commands", "Passwords", "VaultModel", "VaultCrypto", "SSHKeys", "Platform",
+                "pwtui", "pwtui-save-loop", "pwtui-secret-service", "Commands", "Passwords", "VaultModel",
+                "VaultCrypto", "SSHKeys", "Platform",
                 "PwtuiTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Fixtures"]),

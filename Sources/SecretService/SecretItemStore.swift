@@ -43,10 +43,12 @@ public protocol SecretItemStore: AnyObject {
     /// `Collection.set_label`). A store that keeps no label of its own refuses (the default below).
     func relabelCollection(_ label: String) throws(DBusFailure)
 
-    /// Lends item `id`'s secret and its content type (`text/plain`) to `body`; the bytes must
-    /// not escape it. `noSuchObject` for an unknown id, `isLocked` when it cannot be read now.
+    /// Lends item `id`'s secret and its content type (`text/plain`) to `body`, for `caller` to
+    /// read; the bytes must not escape it. `noSuchObject` for an unknown id, `isLocked` when it
+    /// cannot be read now (or the user refused `caller` this item).
     func withSecret<Result: ~Copyable>(
-        of id: String, _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
+        of id: String, for caller: SecretCaller,
+        _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result
 }
 

@@ -244,7 +244,8 @@ public final class SecretServiceServer {
             let sessionPath = try call.objectPath()
             let session = try sessions.session(sessionPath, of: call.sender)
             let reply = try call.methodReturn()
-            try append(try seal(try Self.itemID(path), for: session), at: sessionPath, to: reply)
+            try append(
+                try seal(try Self.itemID(path), for: session, to: Self.caller(of: call)), at: sessionPath, to: reply)
             return reply
         case (_, Self.propertiesInterface, "Get"):
             try require(call, "ss")
@@ -410,7 +411,7 @@ public final class SecretServiceServer {
             // read now (locked meanwhile, removed) is left out whole, not half-written.
             let sealed: SealedSecret
             do throws(DBusFailure) {
-                sealed = try seal(id, for: session)
+                sealed = try seal(id, for: session, to: Self.caller(of: call))
             } catch {
                 switch error {
                 case .isLocked, .noSuchObject: continue
@@ -472,7 +473,7 @@ public final class SecretServiceServer {
         let replace = try call.bool()
         let made = try store.create(
             label: label, attributes: attributes, secret: secret.bytes, contentType: secret.contentType,
-            replace: replace, creator: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID))
+            replace: replace, creator: Self.caller(of: call))
         let item = try Self.itemPath(made.id)
         if made.replaced {
             itemChanged(item, ["Label", "Modified"])
@@ -528,9 +529,16 @@ public final class SecretServiceServer {
         let contentType: String
     }
 
-    /// Item `id`'s secret sealed for `session`.
-    private func seal(_ id: String, for session: SecretSessions.Session) throws(DBusFailure) -> SealedSecret {
-        try store.withSecret(of: id) { (secret, contentType) throws(DBusFailure) -> SealedSecret in
+    /// Who sent `call`, as the bus daemon says.
+    static func caller(of call: DBusMessage) -> SecretCaller {
+        SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID)
+    }
+
+    /// Item `id`'s secret sealed for `session`, read by `caller`.
+    private func seal(_ id: String, for session: SecretSessions.Session, to caller: SecretCaller) throws(DBusFailure)
+        -> SealedSecret
+    {
+        try store.withSecret(of: id, for: caller) { (secret, contentType) throws(DBusFailure) -> SealedSecret in
             do {
                 guard let cipher = session.cipher else {
                     return SealedSecret(
@@ -615,7 +623,7 @@ public final class SecretServiceServer {
         var promptPath = "/"
         if !locked.isEmpty, prompter != nil {
             promptPath = try prompts.add(
-                owner: SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID), objects: locked)
+                owner: Self.caller(of: call), objects: locked)
         }
         let reply = try call.methodReturn()
         try reply.open("a", "o")

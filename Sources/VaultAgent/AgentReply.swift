@@ -30,6 +30,8 @@ public enum AgentReply: Codable, Sendable, Equatable {
     case equivalents(group: [String]?, unknown: [String])
     /// An import was done (or refused after its report: see `ImportOutcome`).
     case imported(ImportOutcome)
+    /// A `keyring` request's answer; a secret read is the payload.
+    case keyring(KeyringAnswer)
 }
 
 public struct AgentStatus: Codable, Sendable, Equatable {

@@ -50,6 +50,9 @@ public enum AgentRequest: Codable, Sendable, Equatable {
     /// `pwtui audit`: the held vault's passwords judged (weak, reused, old, breached) where they
     /// are; only the report, without a secret, comes back.
     case audit(vault: String, options: AuditOptions)
+    /// The Secret Service's items (`pwtui secret-service`): a `KeyringRequest`, with a new
+    /// secret as the payload, or the secret read as the reply's.
+    case keyring(vault: String, request: KeyringRequest)
 
     /// How long a request and its answer may take in all; an unlock with the strongest key
     /// derivation the agent accepts takes a few seconds of it.
@@ -70,15 +73,20 @@ public enum AgentRequest: Codable, Sendable, Equatable {
 
     /// How long a client waits for the answer once the request is sent.
     public var answerTimeout: Duration {
-        isLongWork ? Self.longWorkTime + .seconds(5) : Self.answerTime
+        if case .keyring(_, let request) = self, request.mayAsk { return Self.questionTime }
+        return isLongWork ? Self.longWorkTime + .seconds(5) : Self.answerTime
     }
+
+    /// How long a client waits for a request that may ask the user (a keyring item's approval,
+    /// the master password): longer than the user has to answer (`SSHRequesterTerminal`).
+    public static let questionTime = Duration.seconds(75)
 
     /// The vault a request is about; nil for the agent's own operations.
     public var vault: String? {
         switch self {
         case .status, .unlock, .lock, .stop, .mergeFiles: return nil
         case .mergeCopy(let vault, _): return vault
-        case .audit(let vault, _): return vault
+        case .audit(let vault, _), .keyring(let vault, _): return vault
         case .get(let vault, _, _), .values(let vault, _, _), .identities(let vault, _), .describe(let vault, _),
             .write(let vault, _), .equivalents(let vault, _), .importFile(let vault, _),
             .view(let vault, _, _), .details(let vault, _), .reveal(let vault, _):

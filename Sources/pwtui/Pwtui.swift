@@ -58,6 +58,7 @@ struct Pwtui: ParsableCommand {
                 subcommands: [
                     UnlockCommand.self, AgentCommand.self, GitCredentialCommand.self, DockerCredentialCommand.self,
                     AskpassCommand.self, RunCommand.self, InjectCommand.self, SshCommand.self,
+                    SecretServiceCommand.self,
                 ]),
             CommandGroup(
                 name: "Sync",

@@ -20,7 +20,7 @@ struct ArchitectureTests {
         let document = sources.deletingLastPathComponent().appendingPathComponent("docs/ARCHITECTURE.md")
         guard let text = try? String(contentsOf: document, encoding: .utf8) else { return [:] }
         var table: [String: Set<String>] = [:]
-        let row = /^\| `(\w+)` \| ([^|]*) \|/
+        let row = /^\| `([\w-]+)` \| ([^|]*) \|/
         let parenthesis = /\([^)]*\)/
         let module = /`(\w+)`/
         for line in text.split(separator: "\n") {

@@ -140,7 +140,8 @@ final class MemoryItemStore: SecretItemStore, @unchecked Sendable {
     }
 
     func withSecret<Result: ~Copyable>(
-        of id: String, _ body: (UnsafeRawBufferPointer, String) throws(DBusFailure) -> Result
+        of id: String, for caller: SecretCaller,
+        _ body: (UnsafeRawBufferPointer, String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result {
         guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
         guard !locked.contains(id), !lockedOnRead.contains(id) else { throw .isLocked("item \(id) is locked") }

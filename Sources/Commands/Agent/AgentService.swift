@@ -214,6 +214,8 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
                 turns.write { if vault === holding { vault = merged } }
             }
             return AgentAnswer(.merged(summary))
+        case .keyring(let path, let request):
+            return try keyring(request, of: path, payload: &payload, peer: peer)
         case .audit(let path, let options):
             // Every secret is read, and a breach file searched for each: on a copy taken in a
             // read turn, so that the turn lasts a copy, not the audit.
@@ -233,7 +235,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     /// took the turn for most of each `add`, and every `get` waited for it (Benchmarks/agent). A
     /// change that fails is dropped with its copy; the held vault never saw it. A `small` change
     /// (one credential, the equivalent domains) is made in place instead (`changingInPlace`).
-    private func saving(_ path: String, small: Bool = false, _ change: (Vault) throws -> AgentAnswer) throws
+    func saving(_ path: String, small: Bool = false, _ change: (Vault) throws -> AgentAnswer) throws
         -> AgentAnswer
     {
         try requireHeld(path)
@@ -355,7 +357,7 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     }
 
     /// The vault when the request is for it and it is unlocked; in any turn.
-    private func held(_ path: String) throws -> Vault {
+    func held(_ path: String) throws -> Vault {
         guard path == context.vaultPath else {
             throw CommandFailure(.interactionRequired, "the agent holds another vault (\(context.vaultPath))")
         }

@@ -5,7 +5,17 @@ import VaultCrypto
 /// What the user is asked when a program wants a signature: which program (its executable,
 /// command line and parents), which key (title and fingerprint) and, when known, for which
 /// destination host. `locked`: the agent is locked, and the question is the master password.
+/// The same question, places and answers serve a program's read of a keyring item whose policy
+/// asks first (`action`, issue 40).
 public struct SSHApprovalQuestion: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        /// A signature with the SSH key `keyTitle`.
+        case sign
+        /// A read of the keyring item `keyTitle` (its label), stored by `creator`; or, when
+        /// locked, the unlock a Secret Service client asked for.
+        case readKeyringItem(creator: String?)
+    }
+
     public let requester: SSHSignRequester
     public let keyTitle: String
     /// `SHA256:…`, as `ssh-keygen -l` prints it.
@@ -14,18 +24,37 @@ public struct SSHApprovalQuestion: Sendable, Equatable {
     public let locked: Bool
     /// The master password typed for it before was wrong (asked once more).
     public var wrongPassword = false
+    public var action = Action.sign
 
     /// The question as shown, several lines, every outside text made printable.
     public var text: String {
-        var lines = [
-            "pwtui: \(requester.name) asks to sign with your SSH key \"\(PrintableText.escaped(keyTitle))\"",
-            "  key:      \(fingerprint)",
+        var lines: [String]
+        switch action {
+        case .sign:
+            lines = [
+                "pwtui: \(requester.name) asks to sign with your SSH key \"\(PrintableText.escaped(keyTitle))\"",
+                "  key:      \(fingerprint)",
+            ]
+        case .readKeyringItem(let creator):
+            lines = [
+                locked
+                    ? "pwtui: \(requester.name) asks the keyring (the Secret Service) to unlock"
+                    : "pwtui: \(requester.name) asks to read \"\(PrintableText.escaped(keyTitle))\" from your keyring"
+            ]
+            if !locked { lines.append("  stored by: \(PrintableText.escaped(creator ?? "(unknown)"))") }
+        }
+        lines += [
             "  program:  \(PrintableText.escaped(requester.executable ?? "(unknown)"))",
             "  command:  \(requester.commandLine)",
             "  chain:    \(requester.chain)",
         ]
         if let destination { lines.append("  for host: \(PrintableText.escaped(destination))") }
-        if locked { lines.append("The agent is locked: the master password unlocks it and allows this signature.") }
+        if locked {
+            lines.append(
+                action == .sign
+                    ? "The agent is locked: the master password unlocks it and allows this signature."
+                    : "The agent is locked: the master password unlocks it.")
+        }
         if wrongPassword { lines.append("That was not the master password; once more.") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -25,7 +25,12 @@ enum SSHRefusalNotice {
 
     /// Nowhere to ask for the approval a key's policy wants.
     static func unapproved(_ question: SSHApprovalQuestion) -> String {
-        "pwtui: not signed with your SSH key \"\(PrintableText.escaped(question.keyTitle))\" for "
+        if case .readKeyringItem = question.action {
+            return "pwtui: \"\(PrintableText.escaped(question.keyTitle))\" not given to \(question.requester.name): "
+                + "its policy asks you first, and there is no terminal or tmux pane to ask on; run it from a "
+                + "terminal, or let the item be read unasked: echo never | pwtui edit ID --field \"keyring confirm\" --text\n"
+        }
+        return "pwtui: not signed with your SSH key \"\(PrintableText.escaped(question.keyTitle))\" for "
             + "\(question.requester.name): its policy asks you first, and there is no terminal or tmux pane to ask "
             + "on; run it from a terminal, or let the key sign unasked: "
             + "pwtui ssh edit \"\(PrintableText.escaped(question.keyTitle))\" --confirm never\n"
@@ -33,7 +38,11 @@ enum SSHRefusalNotice {
 
     /// Nowhere to ask for the master password of a locked agent.
     static func locked(_ question: SSHApprovalQuestion) -> String {
-        "pwtui: not signed with your SSH key \"\(PrintableText.escaped(question.keyTitle))\" for "
+        if case .readKeyringItem = question.action {
+            return "pwtui: the keyring stays locked for \(question.requester.name): the agent is locked, and there is "
+                + "no terminal or tmux pane to ask the master password on; `pwtui unlock` first\n"
+        }
+        return "pwtui: not signed with your SSH key \"\(PrintableText.escaped(question.keyTitle))\" for "
             + "\(question.requester.name): the agent is locked, and there is no terminal or tmux pane to ask the "
             + "master password on; `pwtui unlock` first (docs/ssh.md)\n"
     }

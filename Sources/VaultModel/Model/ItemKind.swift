@@ -9,12 +9,17 @@
 /// password for a host (it has no services: its hosts are a text field, `SSHKeyItem`), and `pwtui agent` serves it over the
 /// ssh-agent protocol. It needs no new format: a version without it reads the kind as a login
 /// (`PayloadCodec`), which is harmless: the item keeps its title, fields and secret.
+///
+/// A keyring item (issue 40) is what a program stored through the Secret Service
+/// (`KeyringItem`): Chromium's cookie key, a token `keyring` or `secret-tool` kept. Like an SSH key
+/// it has no services, so no service request ever matches it.
 public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable, Codable {
     case login = 0
     case note = 1
     case card = 2
     case identity = 3
     case sshKey = 4
+    case keyring = 5
 
     /// The picker's mark after the match kind, beside `[code]`; nil for a login.
     public var marker: String? {
@@ -24,10 +29,11 @@ public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable, Codable {
         case .card: "[card]"
         case .identity: "[identity]"
         case .sshKey: "[ssh]"
+        case .keyring: "[keyring]"
         }
     }
 
-    /// In pwtui's CSV export's `kind` column: "", "note", "card", "identity", "ssh-key".
+    /// In pwtui's CSV export's `kind` column: "", "note", "card", "identity", "ssh-key", "keyring".
     public var token: String {
         switch self {
         case .login: ""
@@ -44,6 +50,7 @@ public enum ItemKind: UInt8, Sendable, Equatable, CaseIterable, Codable {
         case .card: "card"
         case .identity: "identity"
         case .sshKey: "SSH key"
+        case .keyring: "keyring item"
         }
     }
 }

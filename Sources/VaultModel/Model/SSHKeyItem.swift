@@ -45,15 +45,7 @@ public enum SSHKeyItem {
     /// The secret of an SSH key item: its private key (an Ed25519 seed, or an RSA or ECDSA key's
     /// PKCS#8 DER) as lowercase hex digits, in protected memory.
     public static func secret(ofKey key: borrowing SecureBytes) throws -> SecureBytes {
-        var text = try SecureBytes(capacity: key.count * 2)
-        let digits = Array("0123456789abcdef".utf8)
-        try key.withUnsafeBytes { bytes in
-            for byte in bytes {
-                try text.append(digits[Int(byte >> 4)])
-                try text.append(digits[Int(byte & 0x0F)])
-            }
-        }
-        return text
+        try key.withUnsafeBytes { try SecretHex.encode($0) }
     }
 
     /// The private key of the SSH key item `credential`, decoded from its secret into protected
@@ -73,20 +65,7 @@ public enum SSHKeyItem {
             throw VaultError.invalidRequest(
                 "the secret of \(credential.displayTitle) is not an SSH private key (hexadecimal digits)")
         }
-        var key = try SecureBytes(zeros: length / 2)
-        let valid = contents.secrets.withBytes(of: credential.secret) { text in
-            key.withUnsafeMutableBytes { out in
-                var valid = text.count == out.count * 2
-                for index in 0 ..< out.count where valid {
-                    let high = nibble(text[2 * index])
-                    let low = nibble(text[2 * index + 1])
-                    valid = high != nil && low != nil
-                    out[index] = ((high ?? 0) << 4) | (low ?? 0)
-                }
-                return valid
-            }
-        }
-        guard valid else {
+        guard let key = try contents.secrets.withBytes(of: credential.secret, { try SecretHex.decode($0) }) else {
             throw VaultError.invalidRequest(
                 "the secret of \(credential.displayTitle) is not an SSH private key (hexadecimal digits)")
         }
@@ -114,15 +93,5 @@ public enum SSHKeyItem {
                     + "without a scheme, user or path")
         }
         return host
-    }
-
-    /// A hexadecimal digit's value; nil for anything else.
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

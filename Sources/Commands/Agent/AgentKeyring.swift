@@ -1,0 +1,146 @@
+import Platform
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+// The keyring's items in the agent (issue 40)
+// ============================================
+//
+// `pwtui secret-service` serves the Secret Service on the session bus and asks the agent for
+// everything it answers: the items are vault items (`KeyringItem`), read in read turns and
+// changed as any small change is (one journal record, `saving`).
+//
+// Who reads. The bus daemon knows which process sent a call (its credentials come from the
+// kernel, `SO_PEERCRED`); the agent knows only who connected to its socket. So a keyring request
+// names the bus client's pid, and the agent believes that name only from the relay it trusts:
+// `pwtui-secret-service` from the directory of this agent's own executable. Any other process
+// that sends a keyring request (a script) is the reader itself, whatever pid it names, and
+// cannot pass for Chromium. (A same-user process can still start its own bus daemon and relay,
+// or ptrace Chromium: docs/secret-service.md says where that line is.)
+//
+// Asking first. An item's policy (`keyring confirm`) may ask the user before a program reads
+// it: `other` asks when the reader is not the program that stored the item, `each` always. The
+// question is the SSH approval's, in the same places (the reader's terminal or tmux pane) and
+// under the same rule: decided in a read turn, asked between turns one at a time (`sshAsking`),
+// and the secret taken in a read turn after the yes, from the item as it is then.
+extension AgentService {
+    /// The name a trusted relay runs under, beside pwtui's own executable.
+    static let secretServiceRelay = "pwtui-secret-service"
+
+    func keyring(_ request: KeyringRequest, of path: String, payload: inout SecureBytes, peer: PeerProcess?) throws
+        -> AgentAnswer
+    {
+        switch request {
+        case .search(let attributes):
+            return try reading(path) { vault in
+                let items = KeyringRequest.items(in: vault.contents, matching: attributes)
+                return AgentAnswer(.keyring(.items(items.map(KeyringItemSummary.init))))
+            }
+        case .describe(let id):
+            return try reading(path) { vault in
+                AgentAnswer(.keyring(.items([KeyringItemSummary(try KeyringRequest.item(id, in: vault))])))
+            }
+        case .secret(let id, let reader):
+            return try keyringSecret(id, of: path, reader: try keyringReader(reader, peer: peer))
+        case .unlock(let reader):
+            return try keyringUnlock(path, reader: try keyringReader(reader, peer: peer))
+        case .create(_, _, _, _, let creator):
+            defer { payload.removeAll() }
+            let program = try keyringReader(creator, peer: peer).members.first?.name
+            return try saving(path, small: true) { vault in
+                AgentAnswer(.keyring(try request.apply(to: vault, secret: payload, creator: program)))
+            }
+        case .setSecret, .update, .delete:
+            defer { payload.removeAll() }
+            return try saving(path, small: true) { vault in
+                AgentAnswer(.keyring(try request.apply(to: vault, secret: payload, creator: nil)))
+            }
+        }
+    }
+
+    /// Who a keyring request is for: the bus client it names when the trusted relay sent it (or
+    /// it was made in this process), else the process that connected.
+    func keyringReader(_ caller: KeyringCaller, peer: PeerProcess?) throws -> ProcessChain {
+        guard let peer else { return caller.pid.map { context.processChain($0) } ?? ProcessChain(members: []) }
+        let connected = try context.requesterChain(peer)
+        guard let pid = caller.pid, let relay = connected.members.first, relay.isVerified,
+            relay.name == Self.secretServiceRelay, let executable = relay.executable,
+            Self.directory(of: executable) == Self.directory(of: CurrentProcess.executablePath)
+        else { return connected }
+        return context.processChain(pid)
+    }
+
+    private static func directory(of path: String) -> Substring {
+        path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
+    }
+
+    private enum KeyringRead: ~Copyable {
+        case given(AgentAnswer)
+        case ask(SSHApprovalQuestion)
+    }
+
+    /// Item `id`'s secret for `reader`, after the user's yes when its policy asks for one.
+    private func keyringSecret(_ id: String, of path: String, reader: ProcessChain) throws -> AgentAnswer {
+        let requester = SSHSignRequester(reader)
+        let step = try reading(path) { vault -> KeyringRead in
+            let item = try KeyringRequest.item(id, in: vault)
+            try item.requireGiven(to: reader)
+            let creator = KeyringItem.creator(of: item)
+            switch KeyringItem.confirmPolicy(of: item) {
+            case .never: return .given(try Self.secretAnswer(item, vault))
+            case .other where creator != nil && reader.members.first?.name == creator:
+                return .given(try Self.secretAnswer(item, vault))
+            case .other, .each:
+                var question = SSHApprovalQuestion(
+                    requester: requester, keyTitle: item.displayTitle, fingerprint: "", destination: nil, locked: false)
+                question.action = .readKeyringItem(creator: creator)
+                return .ask(question)
+            }
+        }
+        let question: SSHApprovalQuestion
+        switch consume step {
+        case .given(let answer): return answer
+        case .ask(let asked): question = asked
+        }
+        sshAsking.lock()
+        defer { sshAsking.unlock() }
+        guard context.sshPrompter.approve(question) == .yes else {
+            throw CommandFailure(
+                .noMatch, "\(question.keyTitle) \(KeyringItem.refusalPhrase) \(requester.name): the user said no")
+        }
+        return try reading(path) { vault in
+            let item = try KeyringRequest.item(id, in: vault)
+            try item.requireGiven(to: reader)
+            return try Self.secretAnswer(item, vault)
+        }
+    }
+
+    private static func secretAnswer(_ item: Credential, _ vault: Vault) throws -> AgentAnswer {
+        AgentAnswer(
+            .keyring(.secret(contentType: KeyringItem.contentType(of: item))),
+            payload: try KeyringItem.secret(of: item, in: vault.contents))
+    }
+
+    /// A locked agent unlocked with the master password asked where `reader` runs; refused (as
+    /// locked: the client's prompt is dismissed) when there is nobody to ask or nobody answers.
+    private func keyringUnlock(_ path: String, reader: ProcessChain) throws -> AgentAnswer {
+        guard path == context.vaultPath else {
+            throw CommandFailure(.interactionRequired, "the agent holds another vault (\(context.vaultPath))")
+        }
+        sshAsking.lock()
+        defer { sshAsking.unlock() }
+        if isUnlocked { return AgentAnswer(.keyring(.done)) }
+        var question = SSHApprovalQuestion(
+            requester: SSHSignRequester(reader), keyTitle: "", fingerprint: "", destination: nil, locked: true)
+        question.action = .readKeyringItem(creator: nil)
+        // One retry, as for a signature: a typo should not leave the client locked out.
+        for _ in 0 ..< 2 {
+            guard var password = context.sshPrompter.masterPassword(for: question) else { break }
+            let answer = handle(.unlock, payload: &password)
+            if case .done = answer.reply { return AgentAnswer(.keyring(.done)) }
+            guard case .refused(let status, _) = answer.reply, status == .wrongPassword else { return answer }
+            question.wrongPassword = true
+        }
+        throw CommandFailure(.interactionRequired, "the agent stays locked: nobody unlocked it")
+    }
+}

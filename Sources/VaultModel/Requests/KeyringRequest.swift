@@ -1,0 +1,187 @@
+import FoundationEssentials
+import Platform
+import VaultCrypto
+
+/// What the Secret Service asks of the vault's keyring items (`KeyringItem`), through the agent
+/// (`AgentRequest.keyring`). A secret never travels in a request: a new one goes beside it, in
+/// protected memory, and one read comes back the same way.
+public enum KeyringRequest: Codable, Sendable, Equatable {
+    /// The items whose attributes include every pair given (all for none).
+    case search(attributes: [String: String])
+    /// One item, without its secret.
+    case describe(id: String)
+    /// The item's secret, as the payload, for `reader`: asked first when its policy says so.
+    case secret(id: String, reader: KeyringCaller)
+    /// A new item with the payload as its secret; with `replace`, the one whose attributes are
+    /// exactly these has its secret and label replaced instead.
+    case create(
+        label: String, attributes: [String: String], contentType: String, replace: Bool, creator: KeyringCaller)
+    /// The payload as the item's new secret (the old one kept in its history).
+    case setSecret(id: String, contentType: String)
+    /// A new label or attributes (nil: kept).
+    case update(id: String, label: String?, attributes: [String: String]?)
+    case delete(id: String)
+    /// A locked agent unlocked with the master password asked of the user where `reader` runs
+    /// (the terminal or tmux popup an SSH approval uses); refused when there is nobody to ask.
+    case unlock(reader: KeyringCaller)
+
+    /// Whether it may wait for the user (a question, the master password): the client waits as
+    /// long as a question may take.
+    public var mayAsk: Bool {
+        switch self {
+        case .secret, .unlock: true
+        default: false
+        }
+    }
+
+    /// Whether it changes the vault.
+    public var isWrite: Bool {
+        switch self {
+        case .create, .setSecret, .update, .delete: true
+        default: false
+        }
+    }
+}
+
+/// The program on the other end of a Secret Service call, as the bus daemon names it: its
+/// process, which the agent names by its executable (`ProcessChain`), never by its own word.
+public struct KeyringCaller: Codable, Sendable, Equatable {
+    public var pid: Int32?
+
+    public init(pid: Int32?) {
+        self.pid = pid
+    }
+}
+
+/// An item as the Secret Service shows it: never its secret.
+public struct KeyringItemSummary: Codable, Sendable, Equatable {
+    public var id: String
+    public var label: String
+    public var attributes: [String: String]
+    public var contentType: String
+    /// Milliseconds since 1970.
+    public var created: Int64
+    public var modified: Int64
+
+    public init(_ credential: Credential) {
+        id = KeyringItem.id(of: credential)
+        label = credential.title
+        attributes = KeyringItem.attributes(of: credential)
+        contentType = KeyringItem.contentType(of: credential)
+        created = credential.created.millisecondsSince1970
+        modified = credential.modified.millisecondsSince1970
+    }
+}
+
+/// The agent's answer to a `KeyringRequest`.
+public enum KeyringAnswer: Codable, Sendable, Equatable {
+    case items([KeyringItemSummary])
+    /// The payload is the secret.
+    case secret(contentType: String)
+    case created(id: String, replaced: Bool)
+    case done
+}
+
+extension KeyringRequest {
+    /// The keyring items of `contents` that `attributes` select, in the vault's order.
+    public static func items(in contents: VaultContents, matching attributes: [String: String]) -> [Credential] {
+        contents.credentials.filter { KeyringItem.matches($0, attributes) }
+    }
+
+    /// The keyring item `id` names.
+    public static func item(_ id: String, in vault: Vault) throws -> Credential {
+        guard let uuid = KeyringItem.credentialID(id), let credential = try? vault.credential(id: uuid),
+            credential.kind == .keyring
+        else { throw VaultError.noMatch("no keyring item \(id.prefix(40))") }
+        return credential
+    }
+
+    /// A change applied to `vault` (not saved yet): what it answers. `secret` is read by
+    /// `create` and `setSecret` only; `creator` names the program for `create`.
+    public func apply(to vault: Vault, secret: borrowing SecureBytes, creator: String?) throws -> KeyringAnswer {
+        switch self {
+        case .create(let label, let attributes, let contentType, let replace, _):
+            try KeyringItem.check(attributes)
+            let title = label.isEmpty ? KeyringItem.untitledLabel : label
+            if replace,
+                let existing = vault.contents.credentials.first(where: {
+                    $0.kind == .keyring && KeyringItem.attributes(of: $0) == attributes
+                })
+            {
+                try Self.replaceSecret(of: existing, in: vault, with: secret, contentType: contentType)
+                if existing.title != title { try vault.update(existing.id) { $0.title = title } }
+                return .created(id: KeyringItem.id(of: existing), replaced: true)
+            }
+            let isHex = KeyringItem.needsHex(secret)
+            let stored = try KeyringItem.stored(secret, hex: isHex)
+            let credential = try vault.add(services: [], username: "", secret: stored, title: title)
+            try vault.update(credential.id) { $0.kind = .keyring }
+            let none = try SecureBytes(zeros: 0)
+            if let creator {
+                try vault.setField(of: credential.id, name: KeyringItem.creatorField, text: creator, secret: none)
+            }
+            try Self.setAttributes(attributes, of: credential, in: vault)
+            try Self.setEncoding(of: credential.id, in: vault, isHex: isHex, contentType: contentType)
+            return .created(id: KeyringItem.id(of: credential), replaced: false)
+        case .setSecret(let id, let contentType):
+            try Self.replaceSecret(of: try Self.item(id, in: vault), in: vault, with: secret, contentType: contentType)
+            return .done
+        case .update(let id, let label, let attributes):
+            let credential = try Self.item(id, in: vault)
+            if let label {
+                let title = label.isEmpty ? KeyringItem.untitledLabel : label
+                if title != credential.title { try vault.update(credential.id) { $0.title = title } }
+            }
+            if let attributes {
+                try KeyringItem.check(attributes)
+                try Self.setAttributes(attributes, of: credential, in: vault)
+            }
+            return .done
+        case .delete(let id):
+            try vault.remove(try Self.item(id, in: vault).id)
+            return .done
+        case .search, .describe, .secret, .unlock:
+            throw VaultError.invalidRequest("a keyring read is no change")
+        }
+    }
+
+    /// The secret replaced (the old one to the history), and its encoding and content type
+    /// fields made to match the new one.
+    private static func replaceSecret(
+        of credential: Credential, in vault: Vault, with secret: borrowing SecureBytes, contentType: String
+    ) throws {
+        let isHex = KeyringItem.needsHex(secret)
+        try vault.replaceSecret(of: credential.id, with: try KeyringItem.stored(secret, hex: isHex))
+        try setEncoding(of: credential.id, in: vault, isHex: isHex, contentType: contentType)
+    }
+
+    private static func setEncoding(of id: UUID, in vault: Vault, isHex: Bool, contentType: String) throws {
+        let credential = try vault.credential(id: id.uuidString)
+        let none = try SecureBytes(zeros: 0)
+        let fields: [(String, String?)] = [
+            (KeyringItem.encodingField, isHex ? "hex" : nil),
+            (KeyringItem.contentTypeField, contentType == KeyringItem.defaultContentType ? nil : contentType),
+        ]
+        for (name, text) in fields where credential.field(named: name)?.text != text {
+            if let text {
+                try vault.setField(of: id, name: name, text: text, secret: none)
+            } else {
+                try vault.removeField(of: id, name: name)
+            }
+        }
+    }
+
+    /// The item's `attribute NAME` fields made exactly `attributes`: the ones gone removed, the
+    /// new and changed ones set, the rest left (and their stamps with them).
+    private static func setAttributes(_ attributes: [String: String], of credential: Credential, in vault: Vault) throws
+    {
+        let current = KeyringItem.attributes(of: credential)
+        let none = try SecureBytes(zeros: 0)
+        for name in current.keys.sorted() where attributes[name] == nil {
+            try vault.removeField(of: credential.id, name: KeyringItem.attributePrefix + name)
+        }
+        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) where current[name] != value {
+            try vault.setField(of: credential.id, name: KeyringItem.attributePrefix + name, text: value, secret: none)
+        }
+    }
+}
