@@ -21,7 +21,7 @@ PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffi
 	libsystemd-dev dbus-daemon libsecret-tools chromium python3-venv
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests python-tests run run-built test build release install install-files deps bench bench-properties bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
+.PHONY: git-tests python-tests bench-secret-service run run-built test build release install install-files deps bench bench-properties bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
@@ -148,6 +148,15 @@ bench-peers: release
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing; else sudo apt-get install -y -qq $$missing; fi; fi
 	python3 Benchmarks/peers/peers.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
+
+# Issue 40's benchmark: 300 items created then read back one by one through secretstorage, pwtui's
+# Secret Service (the release build, a vault and an unlocked agent) beside gnome-keyring, each on a
+# private bus (Benchmarks/secret-service/secret-service.py; ARGS="--items 300 --rounds 3").
+bench-secret-service: deps python-tests
+	@command -v gnome-keyring-daemon >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq gnome-keyring; \
+		else sudo apt-get install -y -qq gnome-keyring; fi; }
+	$(SWIFT) build -c release --product pwtui --product pwtui-secret-service
+	$(PYTHON_TESTS)/venv/bin/python3 Benchmarks/secret-service/secret-service.py "$$($(SWIFT) build -c release --show-bin-path)" $(ARGS)
 
 # 10,000 entries imported in one go from each big format, KDF subtracted (issue 15).
 bench-import: release

@@ -11,8 +11,77 @@ import SecretService
 import Testing
 
 @Suite struct SecretServiceClientTests {
+    /// libsecret's `secret-tool`: store (twice: the second replaces), lookup, search, clear.
+    static let secretTool = #"""
+        import subprocess
+        def tool(*arguments, secret=None):
+            run = subprocess.run(["secret-tool"] + list(arguments), input=secret, capture_output=True, timeout=30)
+            return "%d %s" % (run.returncode, run.stdout.decode())
+        item = ["service", "tool.example", "username", "dave"]
+        # 48 bytes: whole blocks, so a whole block of padding in the DH session.
+        say("store", tool("store", "--label=Tool item", *item, secret=b"stored-by-secret-tool-0123456789abcdef0123456789"))
+        say("lookup", tool("lookup", *item))
+        say("replace", tool("store", "--label=Tool item", *item, secret=b"replaced"))
+        say("lookup-replaced", tool("lookup", *item))
+        say("other", tool("store", "--label=Other", "service", "other.example", secret=b"other"))
+        search = tool("search", "--all", "service", "tool.example")
+        say("search", search.replace("\n", "/"))
+        say("clear", tool("clear", *item))
+        say("lookup-cleared", tool("lookup", *item))
+        say("lookup-other", tool("lookup", "service", "other.example"))
+        """#
+
+    @Test("secret-tool (libsecret) stores, replaces, looks up, searches and clears through the service")
+    func secretTool() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool"), "make deps: libsecret-tools")
+        let text = try SecretServiceUnderTest.serve(to: Self.secretTool)
+        var answers: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            answers[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        #expect(answers["store"] == "0 ", "\(text)")
+        #expect(answers["lookup"] == "0 stored-by-secret-tool-0123456789abcdef0123456789", "\(text)")
+        #expect(answers["replace"] == "0 ")
+        #expect(answers["lookup-replaced"] == "0 replaced", "replace: the same item, a new secret")
+        let search = try #require(answers["search"])
+        #expect(search.hasPrefix("0 [/"), "\(text)")
+        #expect(search.contains("/label = Tool item/secret = replaced/"), "one item, the replaced one: \(text)")
+        #expect(search.components(separatedBy: "label = ").count == 2, "no second item: \(text)")
+        #expect(answers["clear"] == "0 ")
+        #expect(answers["lookup-cleared"] == "1 ", "cleared: nothing found")
+        #expect(answers["lookup-other"] == "0 other", "the other item kept")
+    }
+
+    /// Where a whole suite of a client's runs: the server alone (in this process, a store in
+    /// memory), and the real binary with the vault behind it.
+    enum Target: String, CaseIterable, Sendable {
+        case inProcess, binary
+
+        var kind: SecretServiceUnderTest.Kind {
+            switch self {
+            case .inProcess: .inProcess(MemoryItemStore())
+            case .binary: .binary
+            }
+        }
+    }
+
+    /// The tests a suite cannot pass against the binary yet, each for a reason in the vault's
+    /// store (docs/secret-service.md, "What remains"), deselected there and run in process.
+    static let keyringKnownToFail = [
+        // keyring labels an item "Password for 'USER' on 'SERVICE'", and these users and services
+        // hold tabs and form feeds: the vault refuses a title with a control character.
+        "test_difficult_chars", "test_unicode_and_ascii_chars", "test_delete_present", "test_delete_one_in_group",
+    ]
+    static let secretStorageKnownToFail = [
+        // Every CollectionTest sets the collection's label back in its tearDown: the vault's store
+        // keeps no collection label (relabelCollection refuses).
+        "test_all_collections", "test_all_items", "test_create_empty_item", "test_label", "test_repr",
+    ].map { "CollectionTest::\($0)" }
+
     /// keyring's own conformance tests for a backend (`keyring.testing.backend.BackendBasicTests`),
-    /// run under pytest through keyring's SecretService backend.
+    /// run under pytest through keyring's SecretService backend; the arguments after the first
+    /// are the names of tests to deselect.
     static let keyringConformance = #"""
         import tempfile
         import pytest
@@ -25,34 +94,46 @@ import Testing
                 "class TestPwtuiSecretService(BackendBasicTests):\n"
                 "    def init_keyring(self):\n"
                 "        return SecretService.Keyring()\n")
-        status = pytest.main([directory, "-q", "-p", "no:cacheprovider", "-rA"])
+        deselect = ["-k", "not (" + " or ".join(sys.argv[2:]) + ")"] if sys.argv[2:] else []
+        status = pytest.main([directory, "-q", "-p", "no:cacheprovider", "-rA"] + deselect)
         print("pytest-status", int(status), flush=True)
         """#
 
-    @Test("keyring's own backend conformance tests (BackendBasicTests) pass against the service")
-    func keyringConformance() throws {
-        let text = try SecretServiceUnderTest.serve(to: Self.keyringConformance)
+    @Test(
+        "keyring's own backend conformance tests (BackendBasicTests) pass against the service",
+        arguments: Target.allCases)
+    func keyringConformance(_ target: Target) throws {
+        let known = target == .binary ? Self.keyringKnownToFail : []
+        let text = try SecretServiceUnderTest.serve(target.kind, to: Self.keyringConformance, arguments: known)
         #expect(text.contains("pytest-status 0"), "\(text)")
-        #expect(text.contains("PASSED") && text.contains("test_unicode_and_ascii_chars"), "\(text)")
+        #expect(text.contains("PASSED") && text.contains("test_credential"), "\(text)")
         #expect(!text.contains("FAILED") && !text.contains("ERROR"), "\(text)")
-        #expect(text.contains("15 passed in"), "every one of the 15 tests ran and passed: \(text)")
+        let passed = 15 - known.count
+        let deselected = known.isEmpty ? "" : ", \(known.count) deselected"
+        #expect(text.contains("\(passed) passed\(deselected) in"), "every one of the 15 tests ran and passed: \(text)")
     }
 
     /// secretstorage's own test suite (its sdist's `tests/`), under pytest, against the service
     /// by its real name. The suite itself skips the classes it writes for its mock server alone
     /// (`BUS_NAME == "org.freedesktop.secrets"`: creating and deleting collections, collections
-    /// at other paths, a lock by prompt); everything else runs.
+    /// at other paths, a lock by prompt); everything else runs. The arguments after the suite's
+    /// directory are tests to deselect.
     static let secretStorageSuite = #"""
         import pytest
         sys.dont_write_bytecode = True
-        status = pytest.main([sys.argv[2], "-p", "no:cacheprovider", "-rA", "-v"])
+        # A test named CLASS::NAME is deselected by both (-k matches its class and its name).
+        deselect = ["-k", "not (" + " or ".join("(%s and %s)" % tuple(t.split("::")) for t in sys.argv[3:]) + ")"] if sys.argv[3:] else []
+        status = pytest.main([sys.argv[2], "-p", "no:cacheprovider", "-rA", "-v"] + deselect)
         print("pytest-status", int(status), flush=True)
         """#
 
-    @Test("secretstorage's own test suite passes against the service; it skips only its mock server's tests")
-    func secretStorageSuite() throws {
+    @Test(
+        "secretstorage's own test suite passes against the service; it skips only its mock server's tests",
+        arguments: Target.allCases)
+    func secretStorageSuite(_ target: Target) throws {
+        let known = target == .binary ? Self.secretStorageKnownToFail : []
         let text = try SecretServiceUnderTest.serve(
-            to: Self.secretStorageSuite, arguments: [TestPython.secretStorageTests])
+            target.kind, to: Self.secretStorageSuite, arguments: [TestPython.secretStorageTests] + known)
         #expect(text.contains("pytest-status 0"), "\(text)")
         #expect(!text.contains("FAILED") && !text.contains("ERROR"), "\(text)")
         // What runs: the collection's label set and put back, items made, searched, relabelled,
@@ -61,7 +142,7 @@ import Testing
             "CollectionTest::test_label", "CollectionTest::test_create_empty_item", "ItemTest::test_secret",
             "ItemTest::test_modified", "ItemTest::test_created", "ExceptionsTest::test_double_deleting",
             "ExceptionsTest::test_non_existing_collection", "ContextManagerTest::test_closing_context_manager",
-        ] {
+        ] where !known.contains(test) {
             #expect(text.contains("\(test) PASSED"), "\(test): \(text)")
         }
         // What it skips itself, and nothing else.
@@ -69,7 +150,8 @@ import Testing
         #expect(
             skipped.allSatisfy { $0.contains("This test should only be run with the mocked server.") },
             "\(skipped)")
-        #expect(text.contains("21 passed, 6 skipped in"), "\(text)")
+        let deselected = known.isEmpty ? "" : ", \(known.count) deselected"
+        #expect(text.contains("\(21 - known.count) passed, 6 skipped\(deselected) in"), "\(text)")
     }
 
     /// Headless Chromium with `--password-store=gnome-libsecret` and a profile of its own, twice:

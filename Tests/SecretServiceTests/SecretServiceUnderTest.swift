@@ -170,15 +170,89 @@ final class SecretServiceUnderTest {
         /// fills (locked items, items locked between a listing and a read) and prompters it scripts.
         case inProcess(MemoryItemStore, prompter: (any SecretPrompter)? = nil)
 
-        /// What real clients (secret-tool, keyring, secretstorage's suite, Chromium, the
-        /// benchmark) meet, starting empty: the server in this process over a store in memory
-        /// until `pwtui-secret-service` exists, then that binary with a vault and an unlocked agent.
-        static var forRealClients: Kind { .inProcess(MemoryItemStore()) }
+        /// The real thing: `pwtui-secret-service` (from `PWTUI_BIN_DIR`, else beside this test
+        /// executable) as its own process, over a new vault in a home of its own held by an
+        /// agent (`pwtui agent start`, `pwtui unlock`), as docs/secret-service.md runs it.
+        case binary
+
+        /// What real clients (secret-tool, keyring, secretstorage's suite, Chromium) meet,
+        /// starting with an empty collection.
+        static var forRealClients: Kind { .binary }
     }
 
     private let flag = StopFlag()
+    /// The binary's home (vault, settings, the agent's socket) and the binary, for `.binary`.
+    private var home: BinaryHome?
+    private var child: ChildProcess?
 
     private init() {}
+
+    /// Where the binary's own programs are: `PWTUI_BIN_DIR` (make test sets it), else the
+    /// directory of this test executable, beside which SwiftPM builds the products.
+    static var binDirectory: String {
+        if let directory = ProcessInfo.processInfo.environment["PWTUI_BIN_DIR"], !directory.isEmpty { return directory }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return (executable as NSString).deletingLastPathComponent
+    }
+
+    /// A vault, its settings (no agent started on its own: the home starts one and stops it) and
+    /// XDG directories of their own; the master password in a file only the test reads, given
+    /// to pwtui on descriptor 3, never in argv or the environment.
+    final class BinaryHome {
+        let directory = TemporaryDirectory("secret-service-home")
+        let environment: [String: String]
+        let passwordFile: String
+        let pwtui = SecretServiceUnderTest.binDirectory + "/pwtui"
+
+        init(busAddress: String) throws {
+            let root = directory.path
+            var environment = ProcessInfo.processInfo.environment.filter { key, _ in
+                !key.hasPrefix("PWTUI_") && !key.hasPrefix("XDG_") && !key.hasPrefix("SWIFT_BACKTRACE")
+                    && key != "TMUX" && key != "TMUX_PANE"
+            }
+            for (name, sub) in [
+                ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"),
+                ("XDG_RUNTIME_DIR", "runtime"),
+            ] {
+                environment[name] = root + "/xdg/" + sub
+                try FileManager.default.createDirectory(
+                    atPath: root + "/xdg/" + sub, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            }
+            environment["PWTUI_VAULT"] = root + "/vault/vault.pwtui"
+            environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+            environment["NO_COLOR"] = "1"
+            self.environment = environment
+            try FileManager.default.createDirectory(
+                atPath: root + "/xdg/config/pwtui", withIntermediateDirectories: true)
+            try "agent = \"off\"\n".write(
+                toFile: root + "/xdg/config/pwtui/config.toml", atomically: true, encoding: .utf8)
+            passwordFile = root + "/password"
+            try "correct horse battery staple\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile)
+            try #require(FileManager.default.isExecutableFile(atPath: pwtui), "no \(pwtui): swift build first")
+            try run(["init", "--kdf", "interactive"], password: true)
+            try run(["agent", "start", "--idle-timeout", "15m"], password: false)
+            try run(["unlock"], password: true)
+        }
+
+        /// `pwtui ARGUMENTS` to its end, which must be exit 0.
+        func run(_ arguments: [String], password: Bool) throws {
+            // sh opens the password file on descriptor 3 for pwtui alone.
+            let child = try ChildProcess.start(
+                "/bin/sh",
+                ["-c", password ? "exec \"$@\" --master-password-fd 3 3<\"$0\"" : "exec \"$@\"", passwordFile, pwtui]
+                    + arguments, environment: environment, errors: .inherited)
+            // Its messages go to the test's log; not read through a pipe, which the agent that
+            // `agent start` leaves behind would hold open.
+            let ending = child.wait()
+            try #require(ending == .exited(0), "pwtui \(arguments.joined(separator: " ")): \(ending)")
+        }
+
+        deinit {
+            try? run(["agent", "stop"], password: false)
+        }
+    }
 
     /// Starts the service `kind` names on the bus at `address`; it serves until `stop`.
     static func start(on address: String, _ kind: Kind = .forRealClients) throws -> SecretServiceUnderTest {
@@ -194,6 +268,12 @@ final class SecretServiceUnderTest {
                     flag.end("\(error)")
                 }
             }
+        case .binary:
+            let home = try BinaryHome(busAddress: address)
+            service.home = home
+            let program = binDirectory + "/pwtui-secret-service"
+            try #require(FileManager.default.isExecutableFile(atPath: program), "no \(program): swift build first")
+            service.child = try ChildProcess.start(program, [], environment: home.environment, errors: .inherited)
         }
         return service
     }
@@ -201,6 +281,18 @@ final class SecretServiceUnderTest {
     /// Stops the service: how it ended ("stopped" when it served to the end), nil when it did
     /// not end within two seconds.
     func stop() -> String? {
+        if let child {
+            // It ends by itself when the bus does; else SIGTERM, as systemd stops it.
+            var ending = child.poll()
+            if ending == nil { kill(child.id, SIGTERM) }
+            for _ in 0 ..< 100 where ending == nil {
+                usleep(50_000)
+                ending = child.poll()
+            }
+            home = nil
+            guard let ending else { return nil }
+            return ending == .exited(0) ? "stopped" : "\(ending)"
+        }
         flag.stop()
         for _ in 0 ..< 40 where flag.outcome == nil { usleep(50_000) }
         return flag.outcome
