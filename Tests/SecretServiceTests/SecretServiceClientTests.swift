@@ -53,6 +53,35 @@ import Testing
         #expect(answers["lookup-other"] == "0 other", "the other item kept")
     }
 
+    /// secret-tool stores three items (one 48 bytes, one empty), or looks them up.
+    static let storeOrLookUp = #"""
+        import subprocess
+        items = [("one", b"first secret"), ("two", b"stored-by-secret-tool-0123456789abcdef0123456789"), ("three", b"")]
+        for name, secret in items:
+            if sys.argv[2] == "store":
+                run = subprocess.run(["secret-tool", "store", "--label=Kept " + name, "kept", name], input=secret,
+                                     capture_output=True, timeout=30)
+            else:
+                run = subprocess.run(["secret-tool", "lookup", "kept", name], capture_output=True, timeout=30)
+            say(name, "%d %s" % (run.returncode, run.stdout.hex() if sys.argv[2] == "lookup" else ""))
+        """#
+
+    @Test("restarts keep every item: stored through one service, read through another after the agent restarted")
+    func restartsKeepItems() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool"), "make deps: libsecret-tools")
+        let home = try SecretServiceUnderTest.BinaryHome()
+        let stored = try SecretServiceUnderTest.serve(.binary(home), to: Self.storeOrLookUp, arguments: ["store"])
+        #expect(stored == "one 0 \ntwo 0 \nthree 0 \n", "\(stored)")
+        // The first service ended with its bus; now the agent too, so the items come from the vault file.
+        try home.restartAgent()
+        let read = try SecretServiceUnderTest.serve(.binary(home), to: Self.storeOrLookUp, arguments: ["lookup"])
+        let hex = { (text: String) in text.utf8.map { String(format: "%02x", $0) }.joined() }
+        #expect(
+            read
+                == "one 0 \(hex("first secret"))\ntwo 0 \(hex("stored-by-secret-tool-0123456789abcdef0123456789"))\nthree 0 \n",
+            "\(read)")
+    }
+
     /// Where a whole suite of a client's runs: the server alone (in this process, a store in
     /// memory), and the real binary with the vault behind it.
     enum Target: String, CaseIterable, Sendable {
@@ -61,7 +90,7 @@ import Testing
         var kind: SecretServiceUnderTest.Kind {
             switch self {
             case .inProcess: .inProcess(MemoryItemStore())
-            case .binary: .binary
+            case .binary: .binary()
             }
         }
     }

@@ -172,12 +172,13 @@ final class SecretServiceUnderTest {
 
         /// The real thing: `pwtui-secret-service` (from `PWTUI_BIN_DIR`, else beside this test
         /// executable) as its own process, over a new vault in a home of its own held by an
-        /// agent (`pwtui agent start`, `pwtui unlock`), as docs/secret-service.md runs it.
-        case binary
+        /// agent (`pwtui agent start`, `pwtui unlock`), as docs/secret-service.md runs it; or
+        /// over the vault and agent of `home`, which a test keeps between two services.
+        case binary(BinaryHome? = nil)
 
         /// What real clients (secret-tool, keyring, secretstorage's suite, Chromium) meet,
         /// starting with an empty collection.
-        static var forRealClients: Kind { .binary }
+        static var forRealClients: Kind { .binary() }
     }
 
     private let flag = StopFlag()
@@ -204,7 +205,7 @@ final class SecretServiceUnderTest {
         let passwordFile: String
         let pwtui = SecretServiceUnderTest.binDirectory + "/pwtui"
 
-        init(busAddress: String) throws {
+        init() throws {
             let root = directory.path
             var environment = ProcessInfo.processInfo.environment.filter { key, _ in
                 !key.hasPrefix("PWTUI_") && !key.hasPrefix("XDG_") && !key.hasPrefix("SWIFT_BACKTRACE")
@@ -220,7 +221,6 @@ final class SecretServiceUnderTest {
                     attributes: [.posixPermissions: 0o700])
             }
             environment["PWTUI_VAULT"] = root + "/vault/vault.pwtui"
-            environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
             environment["NO_COLOR"] = "1"
             self.environment = environment
             try FileManager.default.createDirectory(
@@ -232,8 +232,19 @@ final class SecretServiceUnderTest {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile)
             try #require(FileManager.default.isExecutableFile(atPath: pwtui), "no \(pwtui): swift build first")
             try run(["init", "--kdf", "interactive"], password: true)
+            try startAgent()
+        }
+
+        /// `pwtui agent start` and `pwtui unlock`.
+        func startAgent() throws {
             try run(["agent", "start", "--idle-timeout", "15m"], password: false)
             try run(["unlock"], password: true)
+        }
+
+        /// The agent stopped (the vault's key gone from memory) and started and unlocked again.
+        func restartAgent() throws {
+            try run(["agent", "stop"], password: false)
+            try startAgent()
         }
 
         /// `pwtui ARGUMENTS` to its end, which must be exit 0.
@@ -268,12 +279,14 @@ final class SecretServiceUnderTest {
                     flag.end("\(error)")
                 }
             }
-        case .binary:
-            let home = try BinaryHome(busAddress: address)
+        case .binary(let kept):
+            let home = try kept ?? BinaryHome()
             service.home = home
             let program = binDirectory + "/pwtui-secret-service"
             try #require(FileManager.default.isExecutableFile(atPath: program), "no \(program): swift build first")
-            service.child = try ChildProcess.start(program, [], environment: home.environment, errors: .inherited)
+            var environment = home.environment
+            environment["DBUS_SESSION_BUS_ADDRESS"] = address
+            service.child = try ChildProcess.start(program, [], environment: environment, errors: .inherited)
         }
         return service
     }
