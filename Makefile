@@ -21,7 +21,7 @@ PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffi
 	libsystemd-dev dbus-daemon libsecret-tools chromium python3-venv
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests python-tests bench-secret-service run run-built test build release install install-files deps bench bench-properties bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
+.PHONY: git-tests python-tests bench-secret-service run run-built test build release release-secret-service install install-files deps bench bench-properties bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
@@ -53,9 +53,17 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable \
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product pwtui
 
+# The Secret Service's own program: libsystemd has no static library, so it links glibc and
+# libsystemd dynamically (the Swift runtime statically), in a build directory of its own, since
+# flags that differ from RELEASE_FLAGS' would rebuild everything each time one is built after the other.
+SECRET_SERVICE_FLAGS := -c release --static-swift-stdlib --scratch-path .build/secret-service
+release-secret-service: deps
+	$(SWIFT) build $(SECRET_SERVICE_FLAGS) --product pwtui-secret-service
+
 PREFIX ?= $(HOME)/.local
-install: release
-	@$(MAKE) --no-print-directory install-files PWTUI_BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui"
+install: release release-secret-service
+	@$(MAKE) --no-print-directory install-files PWTUI_BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" \
+		SECRET_SERVICE_BUILT="$$($(SWIFT) build $(SECRET_SERVICE_FLAGS) --show-bin-path)/pwtui-secret-service"
 
 # What `install` puts in place, from a binary already built (InstallTests installs a debug build
 # into a temporary prefix this way): the binary, git's name for it, the completions for bash, zsh
@@ -63,8 +71,10 @@ install: release
 # own help (Resources/generate-manual.py). Generated into a scratch directory first, so a failure
 # leaves nothing half-written in $(PREFIX).
 PWTUI_BUILT ?= $(BIN_DIR)/pwtui
+SECRET_SERVICE_BUILT ?= $(BIN_DIR)/pwtui-secret-service
 install-files:
 	install -D -m 0755 "$(PWTUI_BUILT)" "$(PREFIX)/bin/pwtui"
+	install -D -m 0755 "$(SECRET_SERVICE_BUILT)" "$(PREFIX)/bin/pwtui-secret-service"  # pwtui secret-service (docs/secret-service.md)
 	ln -sf pwtui "$(PREFIX)/bin/git-credential-pwtui"  # so `git config credential.helper pwtui` works (docs/git.md)
 	ln -sf pwtui "$(PREFIX)/bin/docker-credential-pwtui"  # docker's "credsStore": "pwtui", podman's credHelpers (docs/containers.md)
 	ln -sf pwtui "$(PREFIX)/bin/pwtui-askpass"  # SSH_ASKPASS, SUDO_ASKPASS, GIT_ASKPASS (docs/askpass.md)
@@ -75,7 +85,10 @@ install-files:
 	install -D -m 0644 "$$scratch/zsh" "$(PREFIX)/share/zsh/site-functions/_pwtui"; \
 	install -D -m 0644 "$$scratch/fish" "$(PREFIX)/share/fish/vendor_completions.d/pwtui.fish"; \
 	install -D -m 0644 "$$scratch/pwtui.1" "$(PREFIX)/share/man/man1/pwtui.1"; \
-	echo "installed $(PREFIX)/bin/pwtui, git-credential-pwtui, docker-credential-pwtui, pwtui-askpass, completions for bash, zsh and fish, and pwtui(1)"
+	for unit in dbus-1/services/org.freedesktop.secrets.service systemd/user/pwtui-secret-service.service; do \
+		sed "s|@BINDIR@|$(PREFIX)/bin|g" "Resources/secret-service/$${unit##*/}.in" > "$$scratch/unit"; \
+		install -D -m 0644 "$$scratch/unit" "$(PREFIX)/share/$$unit"; done; \
+	echo "installed $(PREFIX)/bin/pwtui, git-credential-pwtui, docker-credential-pwtui, pwtui-askpass, completions for bash, zsh and fish, pwtui(1), pwtui-secret-service with its D-Bus activation file and systemd user unit"
 
 # The themes are compiled into the binary from Resources/themes (a test fails when they differ).
 themes:

@@ -149,6 +149,18 @@ public struct ChildProcess: Sendable {
         _ = Glibc.kill(id, SIGKILL)
     }
 
+    /// Asks the child to end (SIGTERM), waits for it up to `time`, then kills it; reaps it.
+    public func terminate(within time: Duration) {
+        _ = Glibc.kill(id, SIGTERM)
+        let deadline = ContinuousClock.now + time
+        while ContinuousClock.now < deadline {
+            if poll() != nil { return }
+            CurrentProcess.sleep(for: .milliseconds(10))
+        }
+        kill()
+        _ = wait()
+    }
+
     /// Waits for the child to end (retried on EINTR). Call once.
     public func wait() -> Ending {
         var status: Int32 = 0

@@ -14,7 +14,7 @@ public enum SecretServiceError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .noSessionBus:
-            "no session bus: DBUS_SESSION_BUS_ADDRESS is not set (run under a desktop session, `dbus-run-session`, or a systemd user unit)"
+            "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus (run under a desktop session, `dbus-run-session`, or a systemd user unit)"
         case .cannotConnect(let address, let errno):
             "cannot connect to the session bus at \(address) (errno \(errno)); is its dbus-daemon running?"
         case .nameTaken(let name):

@@ -98,8 +98,27 @@ public final class SecretServiceServer {
         in environment: Environment, store: any SecretItemStore, prompter: (any SecretPrompter)? = nil,
         ready: (String) -> Void = { _ in }, while keepGoing: () -> Bool
     ) throws(SecretServiceError) {
-        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else { throw .noSessionBus }
+        guard let address = sessionBus(in: environment) else { throw .noSessionBus }
         try run(address: address, store: store, prompter: prompter, ready: ready, while: keepGoing)
+    }
+
+    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`; else, started by the bus itself (D-Bus
+    /// activation), the one that started it (`DBUS_STARTER_ADDRESS`: dbus-daemon passes no
+    /// session address of its own to what it activates); else systemd's user bus
+    /// (`$XDG_RUNTIME_DIR/bus`), which a user unit is on. Nil when there is none.
+    static func sessionBus(in environment: Environment) -> String? {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        if environment["DBUS_STARTER_BUS_TYPE"] == "session", let address = environment["DBUS_STARTER_ADDRESS"],
+            !address.isEmpty
+        {
+            return address
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
+            (try? FileSystem.status(runtime + "/bus").kind) == .socket
+        {
+            return "unix:path=" + runtime + "/bus"
+        }
+        return nil
     }
 
     /// Serves `store` as `org.freedesktop.secrets` on the bus at `address` until `keepGoing`

@@ -103,7 +103,9 @@ struct ManualPageTests {
         }
     }
 
-    @Test("make install-files PREFIX=… puts the binary, git's link, three completions and the man page in place")
+    @Test(
+        "make install-files PREFIX=… puts the binary, git's link, three completions, the man page, and the Secret Service's program, activation file and user unit in place"
+    )
     func installPutsEverythingInPlace() throws {
         let sandbox = try Sandbox()
         let prefix = sandbox.root + "/prefix with space"
@@ -112,6 +114,7 @@ struct ManualPageTests {
             [
                 "-C", Self.repository, "--no-print-directory", "install-files",
                 "PREFIX=\(prefix)", "PWTUI_BUILT=\(try Binaries.require(Binaries.pwtui))",
+                "SECRET_SERVICE_BUILT=\(try Binaries.require(Binaries.secretService))",
             ])
         #expect(install.exitCode == 0, "\(install)")
         let files = FileManager.default
@@ -135,6 +138,16 @@ struct ManualPageTests {
             let text = (try? String(contentsOfFile: prefix + "/" + path, encoding: .utf8)) ?? ""
             #expect(text.contains(marker), "\(path) is in place and is what it says")
             #expect(text.contains("git-credential"), "\(path) knows every command")
+        }
+        // The Secret Service: its program, and the files that start it naming it where it is.
+        #expect(files.isExecutableFile(atPath: prefix + "/bin/pwtui-secret-service"))
+        for (path, line) in [
+            ("share/dbus-1/services/org.freedesktop.secrets.service", "Exec=\"\(prefix)/bin/pwtui-secret-service\""),
+            ("share/systemd/user/pwtui-secret-service.service", "ExecStart=\"\(prefix)/bin/pwtui-secret-service\""),
+        ] {
+            let text = (try? String(contentsOfFile: prefix + "/" + path, encoding: .utf8)) ?? ""
+            #expect(text.split(separator: "\n").contains(Substring(line)), "\(path): \(text)")
+            #expect(!text.contains("@BINDIR@"), "\(path): \(text)")
         }
         // bash loads its completion and completes a command name from it.
         let bash = try sandbox.run(

@@ -36,6 +36,7 @@ enum Binaries {
 
     static var pwtui: String { directory + "/pwtui" }
     static var saveLoop: String { directory + "/pwtui-save-loop" }
+    static var secretService: String { directory + "/pwtui-secret-service" }
 
     /// The path of a binary, failing the test with a useful message when it is not built.
     static func require(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

@@ -48,7 +48,7 @@ import VaultModel
         terminal.press(.control("u"))
         terminal.type("30")
         terminal.press(.enter)  // clipboard
-        terminal.press(.down, .enter)  // agent: no, only pwtui unlock
+        terminal.press(.up, .enter)  // agent: no, only pwtui unlock (the last of three)
         terminal.press(.enter)  // summary
         var (screen, flow) = try wizard(terminal, defaultPath: path)
         let choices = try #require(try flow.run())
@@ -124,6 +124,23 @@ import VaultModel
         let texts = terminal.frames.map(\.text)
         #expect(texts.contains { $0.contains("A file already exists there; choose another place") })
         #expect(texts.contains { $0.contains("Give an absolute path") })
+    }
+
+    @Test(
+        "configure's agent step offers the desktop keyring: the agent unlocked and serving the Secret Service (issue 40)"
+    )
+    func agentStepOffersTheKeyring() throws {
+        let terminal = GridTerminal(size: TerminalSize(rows: 20, columns: 90))
+        terminal.press(.enter, .enter, .enter)  // unlock cost, theme, clipboard: as they are
+        terminal.press(.down, .enter)  // agent: yes, and be the desktop keyring
+        terminal.press(.enter)  // summary
+        var (_, flow) = try wizard(terminal, defaultPath: "/unused", firstRun: false)
+        let choices = try #require(try flow.run())
+        #expect(choices.keepsAgentUnlocked && choices.servesKeyring)
+        let step = try #require(terminal.frames.last { $0.text.contains("keep the vault unlocked?") }).text
+        #expect(step.contains("▸ yes, and be the desktop keyring too (secret_service = true)"), "\(step)")
+        let summary = try #require(terminal.frames.last).text
+        #expect(summary.contains("Desktop keyring:   the agent serves the Secret Service"), "\(summary)")
     }
 
     @Test func reconfigureStartsAtTheUnlockCostWithTheCurrentOnePreselected() throws {

@@ -27,6 +27,8 @@ public enum AgentControl {
             // reader waits on until it closes) must not live as long as the agent.
             CurrentProcess.closeDescriptors(from: 3)
             let service = AgentService(context: context, idleTimeout: idleTimeout)
+            let keyring = SecretServiceProcess.startBeside(agentOf: context)
+            defer { keyring?.terminate(within: .milliseconds(500)) }
             try AgentServer(
                 socketPath: socketPath, handler: service,
                 ssh: (socketPath: context.paths.sshAgentSocket, handler: service)

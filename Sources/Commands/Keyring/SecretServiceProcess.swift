@@ -9,21 +9,39 @@ import VaultModel
 public enum SecretServiceProcess {
     public static let executableName = "pwtui-secret-service"
 
-    public static func run(in context: CommandContext) throws -> Never {
+    /// `pwtui-secret-service` beside this executable.
+    static var program: String {
         let own = CurrentProcess.executablePath
-        let program = own[..<(own.lastIndex(of: "/") ?? own.startIndex)] + "/" + executableName
-        guard FileSystem.isExecutable(String(program)) else {
+        return String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)]) + "/" + executableName
+    }
+
+    /// Its arguments for `context`: the vault and settings resolved here.
+    static func arguments(for context: CommandContext) -> [String] {
+        ["--vault", context.vaultPath] + (context.configOption.map { ["--config", $0] } ?? [])
+    }
+
+    /// The agent's own Secret Service (`secret_service = true`): started beside the agent as it
+    /// starts, its output nowhere (nobody reads the agent's), and ended by the agent as it stops
+    /// (`terminate`). Nil when the setting is off or the program is missing; one that cannot
+    /// serve (no session bus, another keyring owns the name) ends by itself at once.
+    public static func startBeside(agentOf context: CommandContext) -> ChildProcess? {
+        guard (try? context.settings())?.secretService == true, FileSystem.isExecutable(program) else { return nil }
+        return try? ChildProcess.start(program, arguments(for: context))
+    }
+
+    public static func run(in context: CommandContext) throws -> Never {
+        let program = program
+        guard FileSystem.isExecutable(program) else {
             throw CommandFailure(
                 .usage,
                 "\(program) is missing: the Secret Service runs as its own program beside pwtui (`make install` installs both)"
             )
         }
-        var arguments = ["--vault", context.vaultPath]
-        if let config = context.configOption { arguments += ["--config", config] }
+        let arguments = arguments(for: context)
         do {
             try ForwardedSignals.watch()
             let child = try ChildProcess.start(
-                String(program), arguments, input: .inherited, output: .inherited, errors: .inherited)
+                program, arguments, input: .inherited, output: .inherited, errors: .inherited)
             while true {
                 ForwardedSignals.forward(to: child.id)
                 if let ending = child.poll() { ForwardedSignals.end(like: ending) }

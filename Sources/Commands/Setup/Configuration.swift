@@ -82,7 +82,7 @@ public enum Configuration {
                 defaults: .init(
                     vaultPath: path, parameters: header.kdf, theme: settings.theme,
                     clipboardTimeout: settings.clipboardTimeout,
-                    keepsAgentUnlocked: settings.agent == .auto),
+                    keepsAgentUnlocked: settings.agent == .auto, servesKeyring: settings.secretService),
                 context: context)
             let named = context.vaultChoice.source
             screen.settingsVaultNote = { _ in "(named by \(named.description))" }
@@ -101,6 +101,7 @@ public enum Configuration {
         settings.theme = choices.theme
         settings.clipboardTimeout = choices.clipboardTimeout
         settings.agent = choices.keepsAgentUnlocked ? .auto : .off
+        settings.secretService = choices.servesKeyring
         try settings.save(to: context.configPath)
         context.streams.say("Settings saved to \(context.configPath).")
     }
@@ -159,7 +160,8 @@ public enum Configuration {
             firstRun: true,
             defaults: .init(
                 vaultPath: context.vaultPath, parameters: .moderate, theme: settings.theme,
-                clipboardTimeout: settings.clipboardTimeout, keepsAgentUnlocked: settings.agent == .auto),
+                clipboardTimeout: settings.clipboardTimeout, keepsAgentUnlocked: settings.agent == .auto,
+                servesKeyring: settings.secretService),
             context: context)
         let named = context.vaultChoice
         let defaultFile = context.paths.defaultVaultFile
@@ -181,6 +183,7 @@ public enum Configuration {
         saved.theme = choices.theme
         saved.clipboardTimeout = choices.clipboardTimeout
         saved.agent = choices.keepsAgentUnlocked ? .auto : .off
+        saved.secretService = choices.servesKeyring
         try saved.save(to: context.configPath)
         return vault
     }

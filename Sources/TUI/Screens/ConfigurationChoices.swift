@@ -9,11 +9,14 @@ public struct ConfigurationChoices: Equatable, Sendable {
     public var clipboardTimeout: Int
     /// A master password typed on a terminal also unlocks the agent (settings: `agent = "auto"`).
     public var keepsAgentUnlocked: Bool
+    /// The agent also serves the Secret Service (settings: `secret_service = true`).
+    public var servesKeyring: Bool
 
     public init(
         vaultPath: String, parameters: KDFParameters, theme: String, clipboardTimeout: Int,
-        keepsAgentUnlocked: Bool = true
+        keepsAgentUnlocked: Bool = true, servesKeyring: Bool = false
     ) {
+        self.servesKeyring = servesKeyring
         self.vaultPath = vaultPath
         self.parameters = parameters
         self.theme = theme

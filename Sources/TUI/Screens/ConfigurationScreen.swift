@@ -63,8 +63,28 @@ public final class ConfigurationScreen: Screen {
     private var busy: String?
     private var costIndex = 0
     private var themeIndex = 0
-    /// The agent step's option in view: keep the agent unlocked after an unlock (true) or not.
-    private var agentChoice = true
+    /// The agent step's option in view: whether an unlock keeps the agent unlocked, and whether
+    /// the agent also serves the Secret Service (`agentOptions`).
+    private var agentChoice = AgentOption(keepsUnlocked: true, servesKeyring: false)
+
+    private struct AgentOption: Equatable {
+        let keepsUnlocked: Bool
+        let servesKeyring: Bool
+    }
+
+    /// The agent step's options, in order: unlocked; unlocked and the desktop keyring; neither.
+    private static let agentOptions: [(AgentOption, String)] = [
+        (AgentOption(keepsUnlocked: true, servesKeyring: false), "yes: the agent keeps it unlocked (agent = \"auto\")"),
+        (
+            AgentOption(keepsUnlocked: true, servesKeyring: true),
+            "yes, and be the desktop keyring too (secret_service = true)"
+        ),
+        (AgentOption(keepsUnlocked: false, servesKeyring: false), "no: only pwtui unlock does (agent = \"off\")"),
+    ]
+
+    private var chosenAgentOption: AgentOption {
+        AgentOption(keepsUnlocked: choices.keepsAgentUnlocked, servesKeyring: choices.servesKeyring)
+    }
     private var field: String
     private var password: SecureBytes
     private var confirmation: SecureBytes
@@ -180,7 +200,7 @@ public final class ConfigurationScreen: Screen {
             return !calibration.isEmpty && costOptions.indices.contains(costIndex)
                 && costOptions[costIndex].parameters != choices.parameters
         case .theme: return themes[themeIndex] != choices.theme
-        case .agent: return agentChoice != choices.keepsAgentUnlocked
+        case .agent: return agentChoice != chosenAgentOption
         default: return false
         }
     }
@@ -207,7 +227,9 @@ public final class ConfigurationScreen: Screen {
             themeIndex = (themeIndex + delta + themes.count) % themes.count
             return .useTheme(loadTheme(themes[themeIndex]))
         case .agent:
-            agentChoice.toggle()
+            let options = Self.agentOptions.map(\.0)
+            let index = options.firstIndex(of: agentChoice) ?? 0
+            agentChoice = options[(index + delta + options.count) % options.count]
         default: break
         }
         return .stay
@@ -262,7 +284,8 @@ public final class ConfigurationScreen: Screen {
             }
             choices.clipboardTimeout = seconds
         case .agent:
-            choices.keepsAgentUnlocked = agentChoice
+            choices.keepsAgentUnlocked = agentChoice.keepsUnlocked
+            choices.servesKeyring = agentChoice.servesKeyring
         case .summary:
             return .finish(choices)
         }
@@ -294,7 +317,7 @@ public final class ConfigurationScreen: Screen {
         switch next {
         case .location: field = choices.vaultPath
         case .clipboard: field = String(choices.clipboardTimeout)
-        case .agent: agentChoice = choices.keepsAgentUnlocked
+        case .agent: agentChoice = chosenAgentOption
         case .confirmation: confirmation.removeAll()
         default: break
         }
@@ -396,13 +419,11 @@ public final class ConfigurationScreen: Screen {
         case .agent:
             line("After you type the master password, keep the vault unlocked?", .header)
             line("The agent then answers get, the picker and git without asking, until it has been", .dim)
-            line("unused for a while (agent_idle_timeout, 15 minutes unless changed).", .dim)
+            line("unused for a while (agent_idle_timeout, 15 minutes unless changed). As the desktop", .dim)
+            line("keyring, it also keeps what Chromium, secret-tool and Python's keyring store.", .dim)
             row += 1
-            for (keeps, label) in [
-                (true, "yes: the agent keeps it unlocked (agent = \"auto\")"),
-                (false, "no: only pwtui unlock does (agent = \"off\")"),
-            ] {
-                let chosen = keeps == agentChoice
+            for (option, label) in Self.agentOptions {
+                let chosen = option == agentChoice
                 if chosen { canvas.fill(row: row, role: .selected) }
                 line((chosen ? "▸ " : "  ") + label, chosen ? .selected : .normal)
             }
@@ -428,6 +449,7 @@ public final class ConfigurationScreen: Screen {
                 "After an unlock:   "
                     + (choices.keepsAgentUnlocked
                         ? "the agent keeps the vault unlocked" : "only pwtui unlock unlocks the agent"))
+            if choices.servesKeyring { line("Desktop keyring:   the agent serves the Secret Service") }
             row += 1
             let verb =
                 firstRun

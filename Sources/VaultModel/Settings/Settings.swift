@@ -21,6 +21,9 @@ public struct Settings: Equatable, Sendable {
     /// Have I Been Pwned's ordered hash file or range directory (docs/audit.md): what `pwtui
     /// audit` checks without `--hibp`, and the picker's breached marks.
     public var pwnedPasswords: String?
+    /// `secret_service = true`: the agent also serves the freedesktop Secret Service (it starts
+    /// `pwtui-secret-service` beside it, docs/secret-service.md) while it runs.
+    public var secretService = false
 
     public enum AgentUse: String, Sendable, Equatable, CaseIterable {
         case auto, off
@@ -117,6 +120,11 @@ public struct Settings: Equatable, Sendable {
                         problem: "agent_idle_timeout must be a duration like \"15m\", \"90s\" or \"2h\"")
                 }
                 settings.agentIdleTimeout = text
+            case "secret_service":
+                guard value == "true" || value == "false" else {
+                    throw .malformed(path: path, line: index + 1, problem: "secret_service must be true or false")
+                }
+                settings.secretService = value == "true"
             case "pwned_passwords": settings.pwnedPasswords = try string()
             case "equivalents_off":
                 settings.disabledEquivalents = try string().split(separator: ",").map { $0.trimmingSpaces() }
@@ -139,6 +147,7 @@ public struct Settings: Equatable, Sendable {
         lines.append("identity_store = \(identityStore)")
         lines.append("agent = \(quoted(agent.rawValue))")
         lines.append("agent_idle_timeout = \(quoted(agentIdleTimeout))")
+        if secretService { lines.append("secret_service = true") }
         if let pwnedPasswords { lines.append("pwned_passwords = \(quoted(pwnedPasswords))") }
         if !disabledEquivalents.isEmpty {
             lines.append("equivalents_off = \(quoted(disabledEquivalents.joined(separator: ", ")))")
