@@ -55,10 +55,12 @@ let package = Package(
         .target(name: "Passwords", dependencies: ["VaultCrypto", "Platform"]),
         .target(name: "VaultModel", dependencies: ["VaultCrypto", "ServiceMatching", "Platform", "UnicodeText"]),
         // The agent's protocol (typed requests and replies), its client and its server machinery.
-        .target(name: "VaultAgent", dependencies: ["VaultModel", "ServiceMatching", "VaultCrypto", "Platform"]),
-        // SSH keys as OpenSSH knows them: the types pwtui keeps and what each signs, key files
-        // read (`ssh import`: OpenSSH's own format, PEM and PKCS#8) and written (`--private`).
-        .target(name: "SSHKeys", dependencies: ["VaultAgent", "VaultModel", "VaultCrypto"]),
+        .target(
+            name: "VaultAgent", dependencies: ["VaultModel", "SSHKeys", "ServiceMatching", "VaultCrypto", "Platform"]),
+        // SSH keys as OpenSSH knows them, below the agent: the wire encoding and key blobs, the
+        // types pwtui keeps and what each signs, key files read (`ssh import`: OpenSSH's own
+        // format, PEM and PKCS#8) and written (`--private`).
+        .target(name: "SSHKeys", dependencies: ["VaultModel", "VaultCrypto"]),
         // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
         // memory, each format's mapping to credentials, and the writers of exports.
         .target(

@@ -132,10 +132,10 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         switch try? SSHAgentProtocol.request(body) {
         case .sign(let keyBlob, let data, let flags):
             let encoded =
-                [SSHAgentProtocol.MessageType.signRequest.rawValue] + SSHAgentProtocol.string(keyBlob)
-                + SSHAgentProtocol.string(data)
+                [SSHAgentProtocol.MessageType.signRequest.rawValue] + SSHWire.string(keyBlob)
+                + SSHWire.string(data)
             precondition(
-                body == encoded && flags == 0 || body.starts(with: encoded + SSHAgentProtocol.uint32(flags)),
+                body == encoded && flags == 0 || body.starts(with: encoded + SSHWire.uint32(flags)),
                 "a sign request does not re-encode to its bytes")
             let bound = SSHAgentConnection(
                 peer: nil, bindings: [.init(hostKey: keyBlob, sessionID: Array(data.prefix(32)), isForwarding: false)])

@@ -128,32 +128,32 @@ public enum SeedCorpus {
     /// lock, an add (refused), an unknown extension; and host key blobs of each type checked.
     private static func sshAgentMessages() throws -> [[UInt8]] {
         let seed = try SecureBytes(copying: (0 ..< 32).map { UInt8($0) })
-        let hostKey = SSHAgentProtocol.ed25519KeyBlob(try Ed25519.publicKey(seed: seed))
+        let hostKey = SSHWire.ed25519KeyBlob(try Ed25519.publicKey(seed: seed))
         let session = (0 ..< 32).map { UInt8(255 - $0) }
-        let signature = SSHAgentProtocol.ed25519SignatureBlob(
+        let signature = SSHWire.ed25519SignatureBlob(
             try session.withUnsafeBytes { try Ed25519.sign($0, seed: seed) })
         func body(_ type: SSHAgentProtocol.MessageType, _ contents: [UInt8]) -> [UInt8] {
             Array(SSHAgentProtocol.message(type, contents).dropFirst(4))
         }
         let login =
-            SSHAgentProtocol.string(session) + [50] + SSHAgentProtocol.string(Array("git".utf8))
-            + SSHAgentProtocol.string(Array("ssh-connection".utf8)) + SSHAgentProtocol.string(Array("publickey".utf8))
-            + [1] + SSHAgentProtocol.string(Array("ssh-ed25519".utf8)) + SSHAgentProtocol.string(hostKey)
-        let name = { (text: String) in SSHAgentProtocol.string(Array(text.utf8)) }
+            SSHWire.string(session) + [50] + SSHWire.string(Array("git".utf8))
+            + SSHWire.string(Array("ssh-connection".utf8)) + SSHWire.string(Array("publickey".utf8))
+            + [1] + SSHWire.string(Array("ssh-ed25519".utf8)) + SSHWire.string(hostKey)
+        let name = { (text: String) in SSHWire.string(Array(text.utf8)) }
         return [
             body(.requestIdentities, []),
-            body(.signRequest, SSHAgentProtocol.string(hostKey) + SSHAgentProtocol.string(login)),
-            body(.signRequest, SSHAgentProtocol.string(hostKey) + SSHAgentProtocol.string(login) + [0, 0, 0, 4]),
+            body(.signRequest, SSHWire.string(hostKey) + SSHWire.string(login)),
+            body(.signRequest, SSHWire.string(hostKey) + SSHWire.string(login) + [0, 0, 0, 4]),
             body(
                 .extension,
-                name(SSHAgentProtocol.sessionBindExtension) + SSHAgentProtocol.string(hostKey)
-                    + SSHAgentProtocol.string(session) + SSHAgentProtocol.string(signature) + [0]),
+                name(SSHAgentProtocol.sessionBindExtension) + SSHWire.string(hostKey)
+                    + SSHWire.string(session) + SSHWire.string(signature) + [0]),
             body(.lock, name("a lock password")),
-            [17] + name("ssh-ed25519") + SSHAgentProtocol.string(hostKey),
+            [17] + name("ssh-ed25519") + SSHWire.string(hostKey),
             body(.extension, name("query")),
             hostKey,
-            SSHAgentProtocol.rsaKeyBlob(exponent: [1, 0, 1], modulus: [0xC1] + [UInt8](repeating: 0x5A, count: 255)),
-            SSHAgentProtocol.ecdsaP256KeyBlob(point: [4] + [UInt8](repeating: 0x11, count: 64)),
+            SSHWire.rsaKeyBlob(exponent: [1, 0, 1], modulus: [0xC1] + [UInt8](repeating: 0x5A, count: 255)),
+            SSHWire.ecdsaP256KeyBlob(point: [4] + [UInt8](repeating: 0x11, count: 64)),
         ]
     }
 

@@ -1,4 +1,3 @@
-import VaultAgent
 import VaultCrypto
 
 /// OpenSSH's own private key format, `openssh-key-v1` (OpenSSH's PROTOCOL.key), what ssh-keygen
@@ -133,9 +132,9 @@ enum OpenSSHKeyFile {
         var reader = SSHWireReader(blob, what: "the public key")
         let name = try reader.name()
         switch name {
-        case SSHAgentProtocol.ed25519KeyType:
+        case SSHWire.ed25519KeyType:
             return .ed25519
-        case SSHAgentProtocol.rsaKeyType:
+        case SSHWire.rsaKeyType:
             _ = try reader.positiveMPInt()
             let modulus = try reader.positiveMPInt()
             let bits = modulus.count * 8 - (modulus.first.map { $0.leadingZeroBitCount } ?? 0)
@@ -143,7 +142,7 @@ enum OpenSSHKeyFile {
                 throw SSHKeyFileError.unsupportedType("a \(bits)-bit RSA key")
             }
             return .rsa
-        case SSHAgentProtocol.ecdsaP256KeyType:
+        case SSHWire.ecdsaP256KeyType:
             return .ecdsa
         default:
             throw SSHKeyFileError.unsupportedType(describe(keyType: name))
@@ -203,14 +202,14 @@ enum OpenSSHKeyFile {
         let name = try reader.name()
         let key: SecureBytes
         switch (type, name) {
-        case (.ed25519, SSHAgentProtocol.ed25519KeyType):
+        case (.ed25519, SSHWire.ed25519KeyType):
             let publicKey = try reader.string()
             let secret = try reader.string()
             guard publicKey.count == 32, secret.count == 64,
                 secret[32...].elementsEqual(publicKey)
             else { throw SSHKeyFileError.malformed("its Ed25519 key is not 32 and 64 bytes that agree") }
             key = try SecureBytes(copying: UnsafeRawBufferPointer(rebasing: secret[..<32]))
-        case (.rsa, SSHAgentProtocol.rsaKeyType):
+        case (.rsa, SSHWire.rsaKeyType):
             var parts = try SecureBytes(capacity: 4 * 1024)
             var lengths: [Int] = []
             for _ in 0 ..< 6 {
@@ -225,8 +224,8 @@ enum OpenSSHKeyFile {
                     throw SSHKeyFileError.malformed("its RSA numbers do not make a valid key")
                 }
             }
-        case (.ecdsa, SSHAgentProtocol.ecdsaP256KeyType):
-            guard try reader.name() == SSHAgentProtocol.ecdsaP256Curve else {
+        case (.ecdsa, SSHWire.ecdsaP256KeyType):
+            guard try reader.name() == SSHWire.ecdsaP256Curve else {
                 throw SSHKeyFileError.malformed("its ECDSA key is not on the curve its type names")
             }
             let point = try reader.string()

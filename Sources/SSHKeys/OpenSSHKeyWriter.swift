@@ -1,4 +1,3 @@
-import VaultAgent
 import VaultCrypto
 
 /// Writes a key as OpenSSH's own unencrypted private key file (`openssh-key-v1`, as
@@ -17,7 +16,7 @@ public enum OpenSSHKeyWriter {
         try check.withUnsafeBytes { try section.append(contentsOf: $0) }
         if key.count == Ed25519.seedByteCount {
             let publicKey = try Ed25519.publicKey(seed: key)
-            try appendString(Array(SSHAgentProtocol.ed25519KeyType.utf8), to: &section)
+            try appendString(Array(SSHWire.ed25519KeyType.utf8), to: &section)
             try appendString(publicKey, to: &section)
             try appendLength(64, to: &section)
             try section.append(contentsOf: key)
@@ -26,11 +25,11 @@ public enum OpenSSHKeyWriter {
             let parts = try OpenSSLKeyParts.parts(of: key)
             switch try OpenSSLKey.publicKey(der: key) {
             case .rsa:
-                try appendString(Array(SSHAgentProtocol.rsaKeyType.utf8), to: &section)
+                try appendString(Array(SSHWire.rsaKeyType.utf8), to: &section)
                 try appendMPInts(parts.numbers, lengths: parts.lengths, to: &section)
             case .ecdsaP256(let point):
-                try appendString(Array(SSHAgentProtocol.ecdsaP256KeyType.utf8), to: &section)
-                try appendString(Array(SSHAgentProtocol.ecdsaP256Curve.utf8), to: &section)
+                try appendString(Array(SSHWire.ecdsaP256KeyType.utf8), to: &section)
+                try appendString(Array(SSHWire.ecdsaP256Curve.utf8), to: &section)
                 try appendString(point, to: &section)
                 try appendMPInts(parts.numbers, lengths: parts.lengths, to: &section)
             }

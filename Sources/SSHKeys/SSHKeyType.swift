@@ -1,4 +1,3 @@
-import VaultAgent
 import VaultCrypto
 import VaultModel
 
@@ -40,13 +39,13 @@ public enum SSHPrivateKey {
     /// The public key blob of `key`: `ssh-ed25519`, `ssh-rsa` or `ecdsa-sha2-nistp256`.
     public static func publicKeyBlob(_ key: borrowing SecureBytes) throws -> [UInt8] {
         if key.count == Ed25519.seedByteCount {
-            return SSHAgentProtocol.ed25519KeyBlob(try Ed25519.publicKey(seed: key))
+            return SSHWire.ed25519KeyBlob(try Ed25519.publicKey(seed: key))
         }
         switch try OpenSSLKey.publicKey(der: key) {
         case .rsa(let exponent, let modulus):
-            return SSHAgentProtocol.rsaKeyBlob(exponent: exponent, modulus: modulus)
+            return SSHWire.rsaKeyBlob(exponent: exponent, modulus: modulus)
         case .ecdsaP256(let point):
-            return SSHAgentProtocol.ecdsaP256KeyBlob(point: point)
+            return SSHWire.ecdsaP256KeyBlob(point: point)
         }
     }
 
@@ -70,18 +69,18 @@ public enum SSHPrivateKey {
     /// for a chosen prefix. Flags mean nothing to the other types.
     public static func signatureBlob(_ key: borrowing SecureBytes, data: [UInt8], flags: UInt32) throws -> [UInt8]? {
         if key.count == Ed25519.seedByteCount {
-            return SSHAgentProtocol.ed25519SignatureBlob(try data.withUnsafeBytes { try Ed25519.sign($0, seed: key) })
+            return SSHWire.ed25519SignatureBlob(try data.withUnsafeBytes { try Ed25519.sign($0, seed: key) })
         }
         switch try OpenSSLKey.publicKey(der: key) {
         case .rsa:
-            guard let algorithm = SSHAgentProtocol.rsaAlgorithm(flags: flags) else { return nil }
-            let digest: OpenSSLKey.Digest = algorithm == SSHAgentProtocol.rsaSHA256Algorithm ? .sha256 : .sha512
+            guard let algorithm = SSHWire.rsaAlgorithm(flags: flags) else { return nil }
+            let digest: OpenSSLKey.Digest = algorithm == SSHWire.rsaSHA256Algorithm ? .sha256 : .sha512
             let signature = try data.withUnsafeBytes { try OpenSSLKey.sign($0, der: key, digest: digest) }
-            return SSHAgentProtocol.rsaSignatureBlob(signature, algorithm: algorithm)
+            return SSHWire.rsaSignatureBlob(signature, algorithm: algorithm)
         case .ecdsaP256:
             // RFC 5656 § 6.2.1: nistp256 signs over SHA-256.
             let signature = try data.withUnsafeBytes { try OpenSSLKey.sign($0, der: key, digest: .sha256) }
-            return SSHAgentProtocol.ecdsaP256SignatureBlob(
+            return SSHWire.ecdsaP256SignatureBlob(
                 r: Array(signature.prefix(32)), s: Array(signature.suffix(32)))
         }
     }

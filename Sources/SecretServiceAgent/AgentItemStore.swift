@@ -18,25 +18,27 @@ final class AgentItemStore: SecretItemStore {
     }
 
     func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String]) {
-        guard let items = try items(.search(attributes: attributes)) else { return ([], []) }
-        return (items.map(\.id), [])
+        guard let listed = try items(.search(attributes: attributes)) else { return ([], []) }
+        let ids = listed.items.map(\.id)
+        return listed.locked ? ([], ids) : (ids, [])
     }
 
     func describeCollection() throws(DBusFailure) -> SecretCollectionDescription {
-        guard let items = try items(.search(attributes: [:])) else {
+        guard let listed = try items(.search(attributes: [:])), !listed.locked else {
             return SecretCollectionDescription(label: Self.collectionLabel, locked: true, created: 0, modified: 0)
         }
         return SecretCollectionDescription(
-            label: Self.collectionLabel, locked: false, created: Self.seconds(items.map(\.created).min() ?? 0),
-            modified: Self.seconds(items.map(\.modified).max() ?? 0))
+            label: Self.collectionLabel, locked: false,
+            created: Self.seconds(listed.items.map(\.created).min() ?? 0),
+            modified: Self.seconds(listed.items.map(\.modified).max() ?? 0))
     }
 
     func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription {
-        guard let item = try items(.describe(id: id))?.first else {
+        guard let listed = try items(.describe(id: id)), let item = listed.items.first else {
             throw .isLocked("the vault is locked: run `pwtui unlock`, or unlock it through the prompt")
         }
         return SecretItemDescription(
-            label: item.label, attributes: item.attributes, locked: false, created: Self.seconds(item.created),
+            label: item.label, attributes: item.attributes, locked: listed.locked, created: Self.seconds(item.created),
             modified: Self.seconds(item.modified))
     }
 
@@ -82,13 +84,14 @@ final class AgentItemStore: SecretItemStore {
 
     static let collectionLabel = "Login"
 
-    /// The items an unlocked agent lists; nil when it is locked.
-    private func items(_ request: KeyringRequest) throws(DBusFailure) -> [KeyringItemSummary]? {
+    /// The items the agent lists, and whether they are locked (listed from the identity store);
+    /// nil when it lists nothing (not running, or locked with no current identity store).
+    private func items(_ request: KeyringRequest) throws(DBusFailure) -> (items: [KeyringItemSummary], locked: Bool)? {
         guard let reply = try ask(request, payload: try Self.nothing()) else { return nil }
-        guard case .items(let items) = reply.body else {
+        guard case .items(let items, let locked) = reply.body else {
             throw .failed("the agent answered a listing with something else")
         }
-        return items
+        return (items, locked)
     }
 
     /// What the agent answered: the reply and a secret read, if any.

@@ -1,3 +1,4 @@
+import SSHKeys
 import Platform
 
 /// What the agent knows of one connection to its ssh-agent socket: who is asking (the peer's pid,
@@ -65,17 +66,19 @@ public struct SSHAgentConnection: Sendable {
     /// (an `ssh-keygen -Y` signature) is not a login and is not held to a session.
     public func allowsSigning(_ data: [UInt8]) -> Bool {
         guard let destination else { return true }
-        var reader = SSHAgentProtocol.Reader(bytes: data[...])
-        guard let session = try? reader.string(), let type = try? reader.byte(), type == 50 else { return true }
-        guard Array(session) == destination.sessionID else { return false }
-        guard (try? reader.string()) != nil, (try? reader.string()) != nil, let method = try? reader.string(),
-            Array(method) == Array(Self.hostBoundMethod.utf8)
-        else { return true }
-        // bool, string algorithm, string public key, string host key.
-        guard (try? reader.byte()) != nil, (try? reader.string()) != nil, (try? reader.string()) != nil,
-            let hostKey = try? reader.string()
-        else { return false }
-        return Array(hostKey) == destination.hostKey
+        return data.withUnsafeBytes { bytes in
+            var reader = SSHWireReader(bytes, what: "the data to sign") { SSHAgentProtocol.Malformed(description: $0) }
+            guard let session = try? reader.string(), let type = try? reader.byte(), type == 50 else { return true }
+            guard Array(session) == destination.sessionID else { return false }
+            guard (try? reader.string()) != nil, (try? reader.string()) != nil, let method = try? reader.string(),
+                Array(method) == Array(Self.hostBoundMethod.utf8)
+            else { return true }
+            // bool, string algorithm, string public key, string host key.
+            guard (try? reader.byte()) != nil, (try? reader.string()) != nil, (try? reader.string()) != nil,
+                let hostKey = try? reader.string()
+            else { return false }
+            return Array(hostKey) == destination.hostKey
+        }
     }
 
     /// The authentication method whose request also names the server's host key (OpenSSH 8.9).

@@ -1,3 +1,4 @@
+import SSHKeys
 import Platform
 import VaultCrypto
 
@@ -197,7 +198,7 @@ public final class SSHAgentServer: @unchecked Sendable {
         let deadline = Deadline.after(messageTimeout)
         var header = [UInt8](repeating: 0, count: 4)
         guard header.withUnsafeMutableBytes({ read(descriptor, into: $0, before: deadline) }) else { return nil }
-        let length = SSHAgentProtocol.length(header)
+        let length = SSHWire.length(header)
         guard length > 0, length <= SSHAgentProtocol.maximumMessageBytes,
             var body = try? SecureBytes(zeros: length)
         else { return nil }

@@ -65,6 +65,28 @@ struct SecretServiceProgramTests {
         }
     }
 
+    /// A vault, an unlocked agent, a private bus and `pwtui secret-service` serving it: the
+    /// opening of most tests here; everything stops with it.
+    final class Served {
+        let sandbox: Sandbox
+        let bus: PrivateBus
+        var service: Child
+
+        init() throws {
+            try SecretServiceProgramTests.requirePrograms()
+            sandbox = try Sandbox.withVault()
+            try sandbox.startUnlockedAgent()
+            bus = try PrivateBus(sandbox)
+            service = try SecretServiceProgramTests.serve(sandbox, on: bus)
+        }
+
+        deinit {
+            service.signal(SIGTERM)
+            service.wait(timeout: .seconds(5))
+            sandbox.stopAgent()
+        }
+    }
+
     static func requirePrograms() throws {
         for program in ["/usr/bin/dbus-daemon", "/usr/bin/dbus-send", "/usr/bin/secret-tool"] {
             try #require(FileManager.default.isExecutableFile(atPath: program), "make deps: \(program)")
@@ -105,12 +127,8 @@ struct SecretServiceProgramTests {
         "secret-tool stores, replaces, looks up, searches and clears through pwtui secret-service; the items are vault items that no service request matches, and outlive the service and the agent"
     )
     func secretToolRoundTrip() throws {
-        try Self.requirePrograms()
-        let sandbox = try Sandbox.withVault()
-        defer { sandbox.stopAgent() }
-        try sandbox.startUnlockedAgent()
-        let bus = try PrivateBus(sandbox)
-        var service = try Self.serve(sandbox, on: bus)
+        let served = try Served()
+        let (sandbox, bus) = (served.sandbox, served.bus)
 
         let attributes = ["service", "example", "user", "me"]
         let stored = try Self.secretTool(
@@ -150,36 +168,26 @@ struct SecretServiceProgramTests {
         #expect(get.exitCode == 1 && !get.out.contains(block), "\(get)")
 
         // The service ends on SIGTERM; the agent stops and starts again; a new service finds it all.
-        service.signal(SIGTERM)
-        let ended = service.wait(timeout: .seconds(5))
+        served.service.signal(SIGTERM)
+        let ended = served.service.wait(timeout: .seconds(5))
         #expect(!ended.timedOut && ended.exitCode == 0, "\(ended)")
         sandbox.stopAgent()
         try sandbox.startUnlockedAgent()
-        service = try Self.serve(sandbox, on: bus)
+        served.service = try Self.serve(sandbox, on: bus)
         #expect(try Self.secretTool(sandbox, bus, ["lookup"] + attributes).out == block)
 
         let cleared = try Self.secretTool(sandbox, bus, ["clear"] + attributes)
         #expect(cleared.exitCode == 0, "\(cleared)")
         #expect(try Self.secretTool(sandbox, bus, ["lookup"] + attributes).exitCode != 0)
         #expect(try Self.keyringItems(sandbox).compactMap { $0["title"] as? String } == ["Other"])
-        service.signal(SIGTERM)
-        service.wait(timeout: .seconds(5))
     }
 
     @Test(
         "a locked agent gives nothing to a client without a terminal; an item that asks first is refused to another program (a copy of secret-tool) and given to its creator"
     )
     func lockedAndAskingFirst() throws {
-        try Self.requirePrograms()
-        let sandbox = try Sandbox.withVault()
-        defer { sandbox.stopAgent() }
-        try sandbox.startUnlockedAgent()
-        let bus = try PrivateBus(sandbox)
-        let service = try Self.serve(sandbox, on: bus)
-        defer {
-            service.signal(SIGTERM)
-            service.wait(timeout: .seconds(5))
-        }
+        let served = try Served()
+        let (sandbox, bus) = (served.sandbox, served.bus)
         let attributes = ["application", "chromium"]
         let stored = try Self.secretTool(
             sandbox, bus, ["store", "--label", "Chromium Safe Storage"] + attributes, input: "cookie-key")
@@ -206,7 +214,7 @@ struct SecretServiceProgramTests {
         #expect(!search.out.contains("cookie-key"), "\(search)")
         let refusedStore = try Self.secretTool(sandbox, bus, ["store", "--label", "x", "a", "b"], input: "y")
         #expect(refusedStore.exitCode != 0, "\(refusedStore)")
-        #expect(service.isRunning)
+        #expect(served.service.isRunning)
         // Unlocked again, everything is back.
         let unlock = try sandbox.pwtui(["unlock"])
         try #require(unlock.exitCode == 0, "\(unlock)")
@@ -258,5 +266,53 @@ struct SecretServiceProgramTests {
         let stop = try sandbox.pwtui(["agent", "stop"], password: .none)
         #expect(stop.exitCode == 0, "\(stop)")
         #expect(try poll(timeout: .seconds(5), every: .milliseconds(50)) { try !bus.isServed(sandbox) })
+    }
+
+    @Test(
+        "in a terminal: a locked agent's search still finds the item, and secret-tool's unlock asks the master password in its pane; an item that asks first asks a renamed secret-tool there, y gives it"
+    )
+    func askedInThePane() throws {
+        let served = try Served()
+        let (sandbox, bus) = (served.sandbox, served.bus)
+        let stored = try Self.secretTool(
+            sandbox, bus, ["store", "--label", "Token", "app", "pane"], input: "from-pane")
+        try #require(stored.exitCode == 0, "\(stored)")
+        let lock = try sandbox.pwtui(["agent", "lock"], password: .none)
+        try #require(lock.exitCode == 0, "\(lock)")
+
+        let tmux = try TmuxSession.shellReady(sandbox: sandbox)
+        let out = sandbox.scratch + "/lookup.out"
+        let rc = sandbox.scratch + "/lookup.rc"
+        func lookup(_ program: String, _ rc: String) throws {
+            try tmux.enter(
+                "DBUS_SESSION_BUS_ADDRESS='\(bus.address)' '\(program)' lookup app pane > '\(out)'; echo RC=$? > '\(rc).tmp'; mv '\(rc).tmp' '\(rc)'"
+            )
+        }
+        try lookup("/usr/bin/secret-tool", rc)
+        let asked = try tmux.requirePane("the master password asked in the pane") { $0.contains("Master password") }
+        #expect(asked.contains("secret-tool asks the keyring (the Secret Service) to unlock"), "\(asked)")
+        try tmux.type(sandbox.password)
+        try tmux.press("Enter")
+        #expect(commandResult(rc, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(readBytes(out).map { String(decoding: $0, as: UTF8.self) } == "from-pane")
+        #expect(try sandbox.pwtui(["agent", "status"], password: .none).exitCode == 0, "unlocked")
+        #expect(!(try tmux.capture()).contains(sandbox.password), "the password was not echoed")
+
+        // Policy `other`: a copy of secret-tool under another name is asked about; y gives it.
+        let id = try #require(try Self.keyringItems(sandbox).first?["id"] as? String)
+        let policy = try sandbox.pwtui(
+            ["edit", id, "--field", "keyring confirm", "--text"], password: .none, stdin: "other")
+        try #require(policy.exitCode == 0, "\(policy)")
+        let copy = sandbox.root + "/other-tool"
+        try FileManager.default.copyItem(atPath: "/usr/bin/secret-tool", toPath: copy)
+        try tmux.enter("clear")
+        let second = sandbox.scratch + "/second.rc"
+        try lookup(copy, second)
+        let question = try tmux.requirePane("the read asked about") { $0.contains("Allow this read?") }
+        #expect(question.contains("other-tool asks to read \"Token\" from your keyring"), "\(question)")
+        #expect(question.contains("stored by: secret-tool"), "\(question)")
+        try tmux.type("y")
+        #expect(commandResult(second, timeout: .seconds(30))?.contains("RC=0") == true, "\(tmux.captures.last ?? "")")
+        #expect(readBytes(out).map { String(decoding: $0, as: UTF8.self) } == "from-pane")
     }
 }

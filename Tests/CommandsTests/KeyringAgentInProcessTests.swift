@@ -172,6 +172,19 @@ struct KeyringAgentInProcessTests {
             return
         }
         #expect(status == .interactionRequired && locked.payload.isEmpty)
+        // Locked, a search still finds it, locked, from the identity store's attribute digests
+        // (what libsecret unlocks): by its label, never its attributes; another pair finds nothing.
+        let found = Self.ask(fixture, .search(attributes: ["application": "chromium"]), from: 300)
+        guard case .keyring(.items(let items, locked: true)) = found.body else {
+            Issue.record("a locked search: \(found.body)")
+            return
+        }
+        #expect(
+            items.map(\.id) == [id] && items.first?.label == "Chromium Safe Storage" && items.first?.attributes == [:])
+        let none = Self.ask(fixture, .search(attributes: ["application": "firefox"]), from: 300)
+        #expect(none.body == .keyring(.items([], locked: true)))
+        let described = Self.ask(fixture, .describe(id: id), from: 300)
+        #expect(described.body == .keyring(.items(items, locked: true)))
         let unlocked = Self.ask(fixture, .unlock(reader: KeyringCaller(pid: 400)), from: 300)
         #expect(unlocked.body == .keyring(.done))
         #expect(prompter.passwordQuestions.count == 2 && prompter.passwordQuestions.last?.wrongPassword == true)

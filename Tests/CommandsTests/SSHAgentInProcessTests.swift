@@ -8,6 +8,7 @@ import PwtuiTestSupport
 @testable import Commands
 import Testing
 import ServiceMatching
+import SSHKeys
 import VaultAgent
 import VaultCrypto
 import VaultModel
@@ -19,23 +20,23 @@ struct SSHAgentInProcessTests {
 
     @Test("the Ed25519 public key blob and authorized_keys line: string \"ssh-ed25519\", string key")
     func publicKeyEncoding() {
-        let blob = SSHAgentProtocol.ed25519KeyBlob(Self.rfcPublicKey)
+        let blob = SSHWire.ed25519KeyBlob(Self.rfcPublicKey)
         #expect(blob == [0, 0, 0, 11] + Array("ssh-ed25519".utf8) + [0, 0, 0, 32] + Self.rfcPublicKey)
         // The base64 computed apart (Python's base64 over the same layout).
         #expect(
-            SSHAgentProtocol.authorizedKeysLine(ed25519PublicKey: Self.rfcPublicKey, comment: "rfc 8032\n one")
+            SSHWire.authorizedKeysLine(ed25519PublicKey: Self.rfcPublicKey, comment: "rfc 8032\n one")
                 == "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea rfc 8032 one")
         let signature = [UInt8](repeating: 7, count: 64)
         #expect(
-            SSHAgentProtocol.ed25519SignatureBlob(signature)
+            SSHWire.ed25519SignatureBlob(signature)
                 == [0, 0, 0, 11] + Array("ssh-ed25519".utf8) + [0, 0, 0, 64] + signature)
     }
 
     @Test("messages: a sign request parsed, with and without flags; answers framed with their length")
     func messages() throws {
-        let blob = SSHAgentProtocol.ed25519KeyBlob(Self.rfcPublicKey)
+        let blob = SSHWire.ed25519KeyBlob(Self.rfcPublicKey)
         let data: [UInt8] = [1, 2, 3]
-        let body = [13] + SSHAgentProtocol.string(blob) + SSHAgentProtocol.string(data)
+        let body = [13] + SSHWire.string(blob) + SSHWire.string(data)
         #expect(try SSHAgentProtocol.request(body + [0, 0, 0, 4]) == .sign(keyBlob: blob, data: data, flags: 4))
         #expect(try SSHAgentProtocol.request(body) == .sign(keyBlob: blob, data: data, flags: 0))
         #expect(try SSHAgentProtocol.request([11]) == .requestIdentities)
@@ -58,14 +59,14 @@ struct SSHAgentInProcessTests {
         func sshIdentities(for connection: SSHAgentConnection) -> [SSHAgentProtocol.Identity] {
             lastConnection = connection
             return [
-                .init(keyBlob: SSHAgentProtocol.ed25519KeyBlob(SSHAgentInProcessTests.rfcPublicKey), comment: "stub")
+                .init(keyBlob: SSHWire.ed25519KeyBlob(SSHAgentInProcessTests.rfcPublicKey), comment: "stub")
             ]
         }
         func sshSign(keyBlob: [UInt8], data: [UInt8], flags: UInt32, for connection: SSHAgentConnection) -> [UInt8]? {
             signatures += 1
             lastConnection = connection
             guard let signature = try? data.withUnsafeBytes({ try Ed25519.sign($0, seed: seed) }) else { return nil }
-            return SSHAgentProtocol.ed25519SignatureBlob(signature)
+            return SSHWire.ed25519SignatureBlob(signature)
         }
         func sshLock() {}
         func sshUnlock(password: consuming SecureBytes) -> Bool { false }
@@ -108,7 +109,7 @@ struct SSHAgentInProcessTests {
         let deadline = Deadline.after(.seconds(2))
         var received: [UInt8] = []
         var block = [UInt8](repeating: 0, count: 4096)
-        while received.count < 4 || received.count < 4 + SSHAgentProtocol.length(received.prefix(4)) {
+        while received.count < 4 || received.count < 4 + SSHWire.length(received.prefix(4)) {
             let got = try block.withUnsafeMutableBytes { try descriptor.readSome(into: $0, before: deadline) }
             try #require(got > 0, "the agent closed the connection")
             received += block[..<got]
@@ -126,16 +127,16 @@ struct SSHAgentInProcessTests {
         #expect(listed[4] == 12)
         #expect(listed.count > 60)
         // SSH2_AGENTC_ADD_IDENTITY (17) with a made-up key: refused, and the connection goes on.
-        try Self.send([0, 0, 0, 9, 17] + SSHAgentProtocol.string(Array("abcd".utf8)), to: connection)
+        try Self.send([0, 0, 0, 9, 17] + SSHWire.string(Array("abcd".utf8)), to: connection)
         #expect(try Self.reply(connection) == [0, 0, 0, 1, 5])
         // SSH_AGENTC_REMOVE_ALL_IDENTITIES (19): refused too.
         try Self.send([0, 0, 0, 1, 19], to: connection)
         #expect(try Self.reply(connection) == [0, 0, 0, 1, 5])
         let data = Array("session data".utf8)
-        let blob = SSHAgentProtocol.ed25519KeyBlob(Self.rfcPublicKey)
+        let blob = SSHWire.ed25519KeyBlob(Self.rfcPublicKey)
         try Self.send(
             SSHAgentProtocol.message(
-                .signRequest, SSHAgentProtocol.string(blob) + SSHAgentProtocol.string(data) + [0, 0, 0, 0]),
+                .signRequest, SSHWire.string(blob) + SSHWire.string(data) + [0, 0, 0, 0]),
             to: connection)
         let signed = try Self.reply(connection)
         #expect(signed[4] == 14)
@@ -152,7 +153,7 @@ struct SSHAgentInProcessTests {
         // 256 KiB + 1: closed before any of it is read.
         let (_, oversized) = try Self.connect(keys)
         defer { oversized.close() }
-        try Self.send(SSHAgentProtocol.uint32(UInt32(SSHAgentProtocol.maximumMessageBytes + 1)) + [13], to: oversized)
+        try Self.send(SSHWire.uint32(UInt32(SSHAgentProtocol.maximumMessageBytes + 1)) + [13], to: oversized)
         #expect(Self.readToEnd(oversized, within: .seconds(2)) == [])
 
         let (_, empty) = try Self.connect(keys)
@@ -188,7 +189,7 @@ struct SSHAgentInProcessTests {
 
     /// A lock (22) or unlock (23) message with `password`.
     static func lockMessage(_ type: SSHAgentProtocol.MessageType, _ password: String) -> [UInt8] {
-        SSHAgentProtocol.message(type, SSHAgentProtocol.uint32(UInt32(password.utf8.count)) + Array(password.utf8))
+        SSHAgentProtocol.message(type, SSHWire.uint32(UInt32(password.utf8.count)) + Array(password.utf8))
     }
 
     @Test("ssh-add -x locks the agent's vault; ssh-add -X unlocks it with the master password only")
@@ -241,7 +242,7 @@ struct SSHAgentInProcessTests {
         #expect(identities.count == 1)
         let blob = try #require(identities.first).keyBlob
         #expect(
-            SSHAgentProtocol.authorizedKeysLine(ed25519PublicKey: Array(blob.suffix(32)), comment: "deploy key") == line
+            SSHWire.authorizedKeysLine(ed25519PublicKey: Array(blob.suffix(32)), comment: "deploy key") == line
         )
         #expect(identities.first?.comment == "deploy key")
 
@@ -275,7 +276,7 @@ struct SSHAgentInProcessTests {
         // Another key's blob: refused.
         #expect(
             fixture.service.sshSign(
-                keyBlob: SSHAgentProtocol.ed25519KeyBlob(Self.rfcPublicKey), data: data, flags: 0,
+                keyBlob: SSHWire.ed25519KeyBlob(Self.rfcPublicKey), data: data, flags: 0,
                 for: SSHAgentConnection(peer: nil)) == nil)
 
         #expect(prompter.questions.count == 1, "the unknown key was refused unasked")

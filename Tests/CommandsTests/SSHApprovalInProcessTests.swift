@@ -101,7 +101,7 @@ struct SSHApprovalInProcessTests {
 
     /// A made-up host key for `host` (an Ed25519 blob of its name's digest).
     static func hostKey(_ host: String) -> [UInt8] {
-        SSHAgentProtocol.ed25519KeyBlob(SHA256.hash(Array(host.utf8)))
+        SSHWire.ed25519KeyBlob(SHA256.hash(Array(host.utf8)))
     }
 
     /// Signs "data" with `blob` for `peer`, on a connection bound to `destination`'s host key

@@ -31,9 +31,9 @@ struct SSHHostBindingInProcessTests {
     static func bindMessage(hostKey: [UInt8], sessionID: [UInt8], signature: [UInt8], forwarding: Bool) -> [UInt8] {
         SSHAgentProtocol.message(
             .extension,
-            SSHAgentProtocol.string(Array(SSHAgentProtocol.sessionBindExtension.utf8))
-                + SSHAgentProtocol.string(hostKey)
-                + SSHAgentProtocol.string(sessionID) + SSHAgentProtocol.string(signature) + [forwarding ? 1 : 0])
+            SSHWire.string(Array(SSHAgentProtocol.sessionBindExtension.utf8))
+                + SSHWire.string(hostKey)
+                + SSHWire.string(sessionID) + SSHWire.string(signature) + [forwarding ? 1 : 0])
     }
 
     @Test(
@@ -54,13 +54,16 @@ struct SSHHostBindingInProcessTests {
         }
         // An RSA signature relabelled as SHA-1 `ssh-rsa` is not taken, even were it one.
         let (blob, sign) = try Self.hostKey(.rsa)
-        var reader = SSHAgentProtocol.Reader(bytes: try sign(session)[...])
-        _ = try reader.string()
-        let raw = Array(try reader.string())
-        let relabelled = SSHAgentProtocol.string(Array("ssh-rsa".utf8)) + SSHAgentProtocol.string(raw)
+        let raw = try SSHWireReader.reading(try sign(session), what: "a signature", failure: { SSHWireTestFailure($0) })
+        {
+            (reader) throws(SSHWireTestFailure) -> [UInt8] in
+            _ = try reader.string()
+            return Array(try reader.string())
+        }
+        let relabelled = SSHWire.string(Array("ssh-rsa".utf8)) + SSHWire.string(raw)
         #expect(!(try SSHHostKey(blob: blob)).verifies(relabelled, of: session))
         // Types pwtui does not check are refused, not taken on trust.
-        let dss = SSHAgentProtocol.string(Array("ssh-dss".utf8)) + SSHAgentProtocol.string([1, 2, 3])
+        let dss = SSHWire.string(Array("ssh-dss".utf8)) + SSHWire.string([1, 2, 3])
         #expect(throws: SSHAgentProtocol.Malformed.self) { _ = try SSHHostKey(blob: dss) }
         #expect(throws: SSHAgentProtocol.Malformed.self) { _ = try SSHHostKey(blob: Array(blob.dropLast())) }
     }
@@ -97,11 +100,11 @@ struct SSHHostBindingInProcessTests {
         let hostKey: [UInt8] = [9, 9]
         var connection = SSHAgentConnection(peer: nil)
         func login(session: [UInt8], method: String = "publickey", hostKey named: [UInt8]? = nil) -> [UInt8] {
-            var data = SSHAgentProtocol.string(session) + [50]
-            data += SSHAgentProtocol.string(Array("git".utf8)) + SSHAgentProtocol.string(Array("ssh-connection".utf8))
-            data += SSHAgentProtocol.string(Array(method.utf8)) + [1]
-            data += SSHAgentProtocol.string(Array("ssh-ed25519".utf8)) + SSHAgentProtocol.string([1, 2])
-            if let named { data += SSHAgentProtocol.string(named) }
+            var data = SSHWire.string(session) + [50]
+            data += SSHWire.string(Array("git".utf8)) + SSHWire.string(Array("ssh-connection".utf8))
+            data += SSHWire.string(Array(method.utf8)) + [1]
+            data += SSHWire.string(Array("ssh-ed25519".utf8)) + SSHWire.string([1, 2])
+            if let named { data += SSHWire.string(named) }
             return data
         }
         #expect(connection.allowsSigning(login(session: [1])), "unbound: anything")
@@ -129,7 +132,7 @@ struct SSHHostBindingInProcessTests {
         let forged = Self.bindMessage(hostKey: blob, sessionID: session, signature: try sign([1]), forwarding: false)
         try SSHAgentInProcessTests.send(forged, to: connection)
         #expect(try SSHAgentInProcessTests.reply(connection) == failure)
-        let other = SSHAgentProtocol.message(.extension, SSHAgentProtocol.string(Array("query".utf8)))
+        let other = SSHAgentProtocol.message(.extension, SSHWire.string(Array("query".utf8)))
         try SSHAgentInProcessTests.send(other, to: connection)
         #expect(try SSHAgentInProcessTests.reply(connection) == failure)
         let whole = Self.bindMessage(hostKey: blob, sessionID: session, signature: try sign(session), forwarding: false)
@@ -149,24 +152,24 @@ struct SSHHostBindingInProcessTests {
         #expect(keys.lastConnection?.destination?.sessionID == session)
         // A login for another session is refused before the handler is asked.
         let signedBefore = keys.signatures
-        let login = SSHAgentProtocol.string([1, 2, 3]) + [50] + SSHAgentProtocol.string([])
+        let login = SSHWire.string([1, 2, 3]) + [50] + SSHWire.string([])
         let request = SSHAgentProtocol.message(
             .signRequest,
-            SSHAgentProtocol.string(SSHAgentProtocol.ed25519KeyBlob(SSHAgentInProcessTests.rfcPublicKey))
-                + SSHAgentProtocol.string(login) + [0, 0, 0, 0])
+            SSHWire.string(SSHWire.ed25519KeyBlob(SSHAgentInProcessTests.rfcPublicKey))
+                + SSHWire.string(login) + [0, 0, 0, 0])
         try SSHAgentInProcessTests.send(request, to: connection)
         #expect(try SSHAgentInProcessTests.reply(connection) == failure)
         #expect(keys.signatures == signedBefore)
     }
 
-    static let hostBlob = SSHAgentProtocol.ed25519KeyBlob([UInt8](repeating: 3, count: 32))
+    static let hostBlob = SSHWire.ed25519KeyBlob([UInt8](repeating: 3, count: 32))
     static var hostLine: String { Data(hostBlob).base64EncodedString() }
 
     @Test(
         "known_hosts: names, lists, [host]:port, wildcards, negation, hashed names; markers, comments and bad lines passed over"
     )
     func knownHosts() {
-        let other = Data(SSHAgentProtocol.ed25519KeyBlob([UInt8](repeating: 4, count: 32))).base64EncodedString()
+        let other = Data(SSHWire.ed25519KeyBlob([UInt8](repeating: 4, count: 32))).base64EncodedString()
         let text = """
             # a comment
             github.com,140.82.112.3 ssh-ed25519 \(Self.hostLine) comment\r
@@ -189,7 +192,7 @@ struct SSHHostBindingInProcessTests {
         #expect(!known.knows("revoked.example", as: Self.hostBlob), "@revoked names no host")
         #expect(!known.knows("gitlab.com", as: Self.hostBlob))
         // The hashed line: HMAC-SHA-1 of "github.com" under the salt 01…14, computed by Python's hmac.
-        let otherBlob = SSHAgentProtocol.ed25519KeyBlob([UInt8](repeating: 4, count: 32))
+        let otherBlob = SSHWire.ed25519KeyBlob([UInt8](repeating: 4, count: 32))
         #expect(known.knows("github.com", as: otherBlob))
         #expect(!known.knows("gitlab.com", as: otherBlob))
         #expect(known.names(of: otherBlob).isEmpty, "a hashed name cannot be read")
@@ -278,4 +281,10 @@ struct SSHHostBindingInProcessTests {
         #expect(fixture.service.sshSign(keyBlob: lab.keyBlob, data: data, flags: 0, for: unbound) != nil)
         #expect(fixture.service.sshSign(keyBlob: offered[0].keyBlob, data: data, flags: 0, for: bound) != nil)
     }
+}
+
+/// A wire reader's failure in a test.
+struct SSHWireTestFailure: Error {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -20,7 +20,7 @@ struct SSHKeyTypesInProcessTests {
         var parts: [[UInt8]] = []
         var rest = blob[...]
         while !rest.isEmpty {
-            let length = try #require(rest.count >= 4 ? SSHAgentProtocol.length(rest.prefix(4)) : nil)
+            let length = try #require(rest.count >= 4 ? SSHWire.length(rest.prefix(4)) : nil)
             rest = rest.dropFirst(4)
             try #require(rest.count >= length, "a string runs past the blob")
             parts.append(Array(rest.prefix(length)))
@@ -31,22 +31,22 @@ struct SSHKeyTypesInProcessTests {
 
     @Test("mpint: leading zeros dropped, a zero put in front of a set high bit, zero is empty")
     func mpint() {
-        #expect(SSHAgentProtocol.mpint([]) == [0, 0, 0, 0])
-        #expect(SSHAgentProtocol.mpint([0, 0]) == [0, 0, 0, 0])
-        #expect(SSHAgentProtocol.mpint([0, 0x7F, 1]) == [0, 0, 0, 2, 0x7F, 1])
-        #expect(SSHAgentProtocol.mpint([0x80]) == [0, 0, 0, 2, 0, 0x80])
+        #expect(SSHWire.mpint([]) == [0, 0, 0, 0])
+        #expect(SSHWire.mpint([0, 0]) == [0, 0, 0, 0])
+        #expect(SSHWire.mpint([0, 0x7F, 1]) == [0, 0, 0, 2, 0x7F, 1])
+        #expect(SSHWire.mpint([0x80]) == [0, 0, 0, 2, 0, 0x80])
         // RFC 4251 § 5's example: 0x80 → 00 00 00 02 00 80; 0x09a378f9b2e332a7 unchanged.
         #expect(
-            SSHAgentProtocol.mpint(hex("09a378f9b2e332a7")) == [0, 0, 0, 8] + hex("09a378f9b2e332a7"))
+            SSHWire.mpint(hex("09a378f9b2e332a7")) == [0, 0, 0, 8] + hex("09a378f9b2e332a7"))
     }
 
     @Test("the sign request's flags: 2 is rsa-sha2-256, 4 rsa-sha2-512, both 256 (as OpenSSH), none SHA-1 refused")
     func rsaFlags() {
-        #expect(SSHAgentProtocol.rsaAlgorithm(flags: 2) == "rsa-sha2-256")
-        #expect(SSHAgentProtocol.rsaAlgorithm(flags: 4) == "rsa-sha2-512")
-        #expect(SSHAgentProtocol.rsaAlgorithm(flags: 6) == "rsa-sha2-256")
-        #expect(SSHAgentProtocol.rsaAlgorithm(flags: 0) == nil)
-        #expect(SSHAgentProtocol.rsaAlgorithm(flags: 1) == nil)
+        #expect(SSHWire.rsaAlgorithm(flags: 2) == "rsa-sha2-256")
+        #expect(SSHWire.rsaAlgorithm(flags: 4) == "rsa-sha2-512")
+        #expect(SSHWire.rsaAlgorithm(flags: 6) == "rsa-sha2-256")
+        #expect(SSHWire.rsaAlgorithm(flags: 0) == nil)
+        #expect(SSHWire.rsaAlgorithm(flags: 1) == nil)
     }
 
     @Test("an ECDSA P-256 key: 65-byte uncompressed point, a signature OpenSSL verifies, another message's not")
@@ -67,7 +67,7 @@ struct SSHKeyTypesInProcessTests {
         flipped[40] ^= 1
         #expect(!message.withUnsafeBytes { OpenSSLKey.verify(flipped, of: $0, der: key, digest: .sha256) })
 
-        let blob = SSHAgentProtocol.ecdsaP256KeyBlob(point: point)
+        let blob = SSHWire.ecdsaP256KeyBlob(point: point)
         #expect(try Self.strings(blob) == [Array("ecdsa-sha2-nistp256".utf8), Array("nistp256".utf8), point])
     }
 
@@ -89,7 +89,7 @@ struct SSHKeyTypesInProcessTests {
             #expect(!message.withUnsafeBytes { OpenSSLKey.verify(signature, of: $0, der: key, digest: other) })
         }
         // ssh-rsa: string "ssh-rsa", mpint e, mpint n (a zero in front of the modulus's set high bit).
-        let blob = SSHAgentProtocol.rsaKeyBlob(exponent: exponent, modulus: modulus)
+        let blob = SSHWire.rsaKeyBlob(exponent: exponent, modulus: modulus)
         #expect(try Self.strings(blob) == [Array("ssh-rsa".utf8), [1, 0, 1], [0] + modulus])
 
         #expect(throws: VaultCryptoError.self) { _ = try OpenSSLKey.newRSA(bits: 1024) }
@@ -110,7 +110,7 @@ struct SSHKeyTypesInProcessTests {
         let identities = fixture.service.sshIdentities(for: SSHAgentConnection(peer: nil))
         #expect(identities.map(\.comment) == ["rsa key", "ec key"])
         #expect(
-            identities.map { SSHAgentProtocol.authorizedKeysLine(keyBlob: $0.keyBlob, comment: $0.comment) } == lines)
+            identities.map { SSHWire.authorizedKeysLine(keyBlob: $0.keyBlob, comment: $0.comment) } == lines)
         #expect(lines.first?.hasPrefix("ssh-rsa AAAAB3NzaC1yc2E") == true)
         #expect(lines.last?.hasPrefix("ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY") == true)
 

@@ -165,4 +165,26 @@ struct KeyringItemTests {
         #expect(try secret(compacted, kept) == [0, 1, 2])
         #expect(KeyringItem.creator(of: try KeyringRequest.item(kept, in: compacted)) == "chromium")
     }
+
+    @Test(
+        "the identity store keeps each keyring item's attribute digests, not its attributes, and a search matches them")
+    func lockedDigests() throws {
+        let vault = try createVault(in: temporary, environment: environment)
+        try vault.save()
+        let id = try create(vault, "Chromium Safe Storage", Self.chromium, secret: Array("k".utf8)).id
+        _ = try vault.add(services: [], username: "", secret: try secure("x"), title: "a note")
+        let path = try temporary.freshPath("identities")
+        try IdentityStore(vault: vault).save(to: path)
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        #expect(bytes.range(of: Data("chrome_libsecret_os_crypt_password_v2".utf8)) == nil, "no attribute in clear")
+        let store = try #require(IdentityStore.load(from: path))
+        #expect(store.keyringItems.count == 1 && KeyringItem.id(of: store.keyringItems[0].id) == id)
+        let item = store.keyringItems[0]
+        #expect(item.matches([:], vaultID: store.vaultID))
+        #expect(item.matches(["application": "chrome"], vaultID: store.vaultID))
+        #expect(item.matches(Self.chromium, vaultID: store.vaultID))
+        #expect(!item.matches(["application": "chromium"], vaultID: store.vaultID))
+        #expect(!item.matches(["application": "chrome"], vaultID: Array(repeating: 0, count: 16)), "another vault's")
+        #expect(!item.matches(["xdg:schema": "chrome"], vaultID: store.vaultID), "a value under another name")
+    }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Platform
 import VaultAgent
 import VaultCrypto
@@ -32,13 +33,23 @@ extension AgentService {
     {
         switch request {
         case .search(let attributes):
+            if !isUnlocked, let items = lockedKeyringItems(of: path, where: { $0.matches(attributes, vaultID: $1) }) {
+                return AgentAnswer(.keyring(.items(items, locked: true)))
+            }
             return try reading(path) { vault in
                 let items = KeyringRequest.items(in: vault.contents, matching: attributes)
-                return AgentAnswer(.keyring(.items(items.map(KeyringItemSummary.init))))
+                return AgentAnswer(.keyring(.items(items.map(KeyringItemSummary.init), locked: false)))
             }
         case .describe(let id):
+            if !isUnlocked,
+                let items = lockedKeyringItems(of: path, where: { item, _ in KeyringItem.id(of: item.id) == id })
+            {
+                guard !items.isEmpty else { throw CommandFailure(.noMatch, "no keyring item \(id.prefix(40))") }
+                return AgentAnswer(.keyring(.items(items, locked: true)))
+            }
             return try reading(path) { vault in
-                AgentAnswer(.keyring(.items([KeyringItemSummary(try KeyringRequest.item(id, in: vault))])))
+                AgentAnswer(
+                    .keyring(.items([KeyringItemSummary(try KeyringRequest.item(id, in: vault))], locked: false)))
             }
         case .secret(let id, let reader):
             return try keyringSecret(id, of: path, reader: try keyringReader(reader, peer: peer))
@@ -55,6 +66,22 @@ extension AgentService {
             return try saving(path, small: true) { vault in
                 AgentAnswer(.keyring(try request.apply(to: vault, secret: payload, creator: nil)))
             }
+        }
+    }
+
+    /// While locked: the keyring items the identity store lists that `selected` selects, with
+    /// their labels (the store's titles); nil when the store is not current with the vault (or
+    /// off), which lists nothing. An unlock then finds the items themselves.
+    private func lockedKeyringItems(
+        of path: String, where selected: (IdentityStore.LockedKeyringItem, [UInt8]) -> Bool
+    ) -> [KeyringItemSummary]? {
+        guard path == context.vaultPath, let store = try? context.currentIdentityStore() else { return nil }
+        var labels: [UUID: String] = [:]
+        for identity in store.identities where identity.kind == .keyring { labels[identity.id] = identity.title }
+        return store.keyringItems.filter { selected($0, store.vaultID) }.map { item in
+            KeyringItemSummary(
+                id: KeyringItem.id(of: item.id), label: labels[item.id] ?? "", attributes: [:],
+                contentType: KeyringItem.defaultContentType, created: 0, modified: 0)
         }
     }
 

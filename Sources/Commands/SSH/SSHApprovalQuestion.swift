@@ -26,7 +26,8 @@ public struct SSHApprovalQuestion: Sendable, Equatable {
     public var wrongPassword = false
     public var action = Action.sign
 
-    /// The question as shown, several lines, every outside text made printable.
+    /// The question as shown, several lines, every outside text made printable; an approval's
+    /// ends with what to allow (`approval`), a master password's with a newline.
     public var text: String {
         var lines: [String]
         switch action {
@@ -56,7 +57,12 @@ public struct SSHApprovalQuestion: Sendable, Equatable {
                     : "The agent is locked: the master password unlocks it.")
         }
         if wrongPassword { lines.append("That was not the master password; once more.") }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n") + "\n" + (locked ? "" : approval)
+    }
+
+    /// The question's last words when it asks for a yes (the answer's keys follow them).
+    var approval: String {
+        action == .sign ? "Allow this signature?" : "Allow this read?"
     }
 }
 

@@ -22,7 +22,7 @@ struct SSHKeyAddition {
 
     /// The key's `authorized_keys` line, with the title as its comment.
     func line(of privateKey: borrowing SecureBytes) throws -> String {
-        SSHAgentProtocol.authorizedKeysLine(keyBlob: try SSHPrivateKey.publicKeyBlob(privateKey), comment: title)
+        SSHWire.authorizedKeysLine(keyBlob: try SSHPrivateKey.publicKeyBlob(privateKey), comment: title)
     }
 
     /// Adds `privateKey` whose public line is `line` through `access`; the new item.

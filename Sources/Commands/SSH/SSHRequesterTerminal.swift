@@ -51,12 +51,12 @@ public struct SSHRequesterTerminal: SSHApprovalPrompter {
         return Self.askPassword(question.text, on: terminal, within: answerTime)
     }
 
-    /// Asks `question` (`SSHApprovalQuestion.text`) on `terminal` (the requester's, or a tmux
-    /// popup's): `y` is yes; any other key, or nothing within `time`, no.
+    /// Asks `question` (`SSHApprovalQuestion.text`, which ends with what to allow) on `terminal`
+    /// (the requester's, or a tmux popup's): `y` is yes; any other key, or nothing within `time`, no.
     static func ask(_ question: String, on terminal: FileDescriptor, within time: Duration)
         -> SSHApprovalAnswer
     {
-        say(question + "Allow this signature? [y/N] (\(time.components.seconds) s) ", on: terminal)
+        say(question + " [y/N] (\(time.components.seconds) s) ", on: terminal)
         guard let saved = try? terminal.enterRawInputMode() else { return .no }
         defer { terminal.restore(saved) }
         let deadline = Deadline.after(time)

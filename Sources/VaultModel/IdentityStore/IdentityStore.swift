@@ -23,7 +23,8 @@ import ServiceMatching
 /// bytes, title, username, i32 rank, u8 1 and the one-time code's u8 algorithm, u8 digits and
 /// u32 period when it has an authenticator key (else u8 0), u8 item kind, u32 count of services,
 /// each its text and its normalised host; u32 SSH key count, each 16 id bytes, title, public key
-/// blob, u32 count of hosts; then a 32-byte keyed BLAKE2b of everything before it. A string is a u32 length and
+/// blob, u32 count of hosts; u32 keyring item count, each 16 id bytes, u32 count of attribute
+/// digests, each 16 bytes (`LockedKeyringItem`); then a 32-byte keyed BLAKE2b of everything before it. A string is a u32 length and
 /// UTF-8. The hosts let `suggest` skip, unparsed, every identity a `HostFilter` rules out.
 ///
 /// The store is a cache, and nothing in it is trusted: `suggest` would otherwise rank, and show,
@@ -97,6 +98,9 @@ public struct IdentityStore: Equatable, Sendable {
     public internal(set) var equivalents: EquivalentDomains
     /// The SSH keys' public halves, for the agent to list while locked (`SSHPublicKey`).
     public internal(set) var sshKeys: [SSHPublicKey]
+    /// The keyring items' attribute digests, for the Secret Service to search while locked
+    /// (`LockedKeyringItem`).
+    public internal(set) var keyringItems: [LockedKeyringItem]
     /// False when loaded with a filter: only some identities are here.
     public private(set) var isComplete = true
 
@@ -107,6 +111,8 @@ public struct IdentityStore: Equatable, Sendable {
         identities = vault.contents.credentials.map(Identity.init)
         equivalents = vault.contents.equivalents
         sshKeys = vault.contents.credentials.compactMap(SSHPublicKey.init)
+        let vaultID = vault.header.vaultID
+        keyringItems = vault.contents.credentials.compactMap { LockedKeyringItem($0, vaultID: vaultID) }
     }
 
     /// An SSH key item's public half: what the agent lists while locked (`ssh-add -L`), and the
@@ -150,8 +156,8 @@ public struct IdentityStore: Equatable, Sendable {
     static let magic = Array("PWIS".utf8)
     /// 5: each identity's item kind (a note, a card, an identity) after its one-time parameters.
     /// 6: the SSH keys' public halves after the identities. 7: the journal records after the
-    /// generation.
-    static let format: UInt8 = 7
+    /// generation. 8: the keyring items' attribute digests after the SSH keys.
+    static let format: UInt8 = 8
     private static let keyByteCount = 32
 
     /// Why a store on disk is not used: it is rebuilt at the next unlock.
@@ -237,21 +243,23 @@ public struct IdentityStore: Equatable, Sendable {
             if let identity = try reader.identity(filter: filter) { identities.append(identity) }
         }
         let sshKeys = try (0 ..< (try reader.count())).map { _ in try reader.sshKey() }
+        let keyringItems = try (0 ..< (try reader.count())).map { _ in try reader.lockedKeyringItem() }
         guard reader.cursor.isAtEnd else { throw IdentityStoreReader.Malformed() }
         return IdentityStore(
             vaultID: vaultID, version: version, identities: identities,
-            equivalents: equivalents, sshKeys: sshKeys, isComplete: filter == nil)
+            equivalents: equivalents, sshKeys: sshKeys, keyringItems: keyringItems, isComplete: filter == nil)
     }
 
     private init(
         vaultID: [UInt8], version: VaultVersion, identities: [Identity], equivalents: EquivalentDomains,
-        sshKeys: [SSHPublicKey], isComplete: Bool
+        sshKeys: [SSHPublicKey], keyringItems: [LockedKeyringItem], isComplete: Bool
     ) {
         self.vaultID = vaultID
         self.version = version
         self.identities = identities
         self.equivalents = equivalents
         self.sshKeys = sshKeys
+        self.keyringItems = keyringItems
         self.isComplete = isComplete
     }
 
@@ -265,6 +273,8 @@ public struct IdentityStore: Equatable, Sendable {
         for identity in identities { writer.identity(identity) }
         writer.integer(UInt32(sshKeys.count))
         for sshKey in sshKeys { writer.sshKey(sshKey) }
+        writer.integer(UInt32(keyringItems.count))
+        for item in keyringItems { writer.lockedKeyringItem(item) }
         var bytes = writer.bytes
         let key = try Self.readKey(beside: path) ?? Self.makeKey(beside: path)
         bytes += try cryptoCall { () throws(VaultCryptoError) in try BLAKE2b.mac(bytes, key: key) }

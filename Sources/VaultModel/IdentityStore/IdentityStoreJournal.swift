@@ -17,8 +17,8 @@ import VaultCrypto
 //               first record's previous tag is the store file's own
 //     body   := u64 generation, u64 records (the vault's version after the save), u8 1 and the
 //               equivalent groups or u8 0, u32 count, then per credential: its id, u8 flags
-//               (1: an identity follows, 2: an SSH key follows; neither: it is gone), the identity,
-//               the SSH key
+//               (1: an identity follows, 2: an SSH key follows, 4: a keyring item's attribute
+//               digests follow; none: it is gone), the identity, the SSH key, the digests
 //
 // The store is a cache, and the journal one too. A reader applies the records whose tags verify,
 // in order, and stops at the first that does not (a torn end, damage, or the journal of a store
@@ -42,6 +42,8 @@ extension IdentityStore {
             public let identity: Identity?
             /// Its SSH key's public half now; nil when it has none (gone, not a key, bound to programs).
             public let sshKey: SSHPublicKey?
+            /// Its attribute digests now, when it is a keyring item.
+            public var keyringItem: LockedKeyringItem? = nil
         }
 
         /// The vault's version after the save.
@@ -55,8 +57,11 @@ extension IdentityStore {
             equivalents = appended.equivalents ? vault.contents.equivalents : nil
             // In the vault's order, so that added identities come in the order a rebuild lists them.
             let present = vault.contents.positions(of: appended.ids).map { vault.contents.credentials[$0] }
+            let vaultID = vault.header.vaultID
             var entries = present.map { credential in
-                Entry(id: credential.id, identity: Identity(credential), sshKey: SSHPublicKey(credential))
+                Entry(
+                    id: credential.id, identity: Identity(credential), sshKey: SSHPublicKey(credential),
+                    keyringItem: LockedKeyringItem(credential, vaultID: vaultID))
             }
             let gone = appended.ids.subtracting(present.map(\.id))
             entries += gone.sorted { $0.uuidString < $1.uuidString }.map { Entry(id: $0, identity: nil, sshKey: nil) }
@@ -82,9 +87,12 @@ extension IdentityStore {
             writer.integer(UInt32(entries.count))
             for entry in entries {
                 writer.uuid(entry.id)
-                writer.bytes.append((entry.identity == nil ? 0 : 1) | (entry.sshKey == nil ? 0 : 2))
+                writer.bytes.append(
+                    (entry.identity == nil ? 0 : 1) | (entry.sshKey == nil ? 0 : 2) | (entry.keyringItem == nil ? 0 : 4)
+                )
                 if let identity = entry.identity { writer.identity(identity) }
                 if let sshKey = entry.sshKey { writer.sshKey(sshKey) }
+                if let item = entry.keyringItem { writer.lockedKeyringItem(item) }
             }
             return writer.bytes
         }
@@ -100,7 +108,8 @@ extension IdentityStore {
                 let flags = try reader.cursor.u8()
                 let identity = flags & 1 == 0 ? nil : try reader.identity(filter: filter)
                 let sshKey = flags & 2 == 0 ? nil : try reader.sshKey()
-                entries.append(Entry(id: id, identity: identity, sshKey: sshKey))
+                let item = flags & 4 == 0 ? nil : try reader.lockedKeyringItem()
+                entries.append(Entry(id: id, identity: identity, sshKey: sshKey, keyringItem: item))
             }
             guard reader.cursor.isAtEnd else { throw IdentityStoreReader.Malformed() }
             return Change(version: version, equivalents: equivalents, entries: entries)
@@ -142,6 +151,7 @@ extension IdentityStore {
         var positions: [UUID: Int] = [:]
         for (index, identity) in identities.enumerated() { positions[identity.id] = index }
         var keys = sshKeys
+        var items = keyringItems
         for range in verified.bodies {
             // A record that verifies but does not parse was written by another format: the store
             // stops there, older than the vault, and the next save writes it whole.
@@ -158,6 +168,8 @@ extension IdentityStore {
                 }
                 keys.removeAll { $0.id == entry.id }
                 if let sshKey = entry.sshKey { keys.append(sshKey) }
+                items.removeAll { $0.id == entry.id }
+                if let item = entry.keyringItem { items.append(item) }
             }
             if let equivalents = change.equivalents { result.equivalents = equivalents }
             result.version = change.version
@@ -167,6 +179,7 @@ extension IdentityStore {
         var order: [UUID: Int] = [:]
         for (index, identity) in result.identities.enumerated() { order[identity.id] = index }
         result.sshKeys = keys.sorted { (order[$0.id] ?? .max) < (order[$1.id] ?? .max) }
+        result.keyringItems = items.sorted { (order[$0.id] ?? .max) < (order[$1.id] ?? .max) }
         return result
     }
 

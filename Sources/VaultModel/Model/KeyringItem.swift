@@ -56,7 +56,12 @@ public enum KeyringItem {
 
     /// The bus id of `credential`.
     public static func id(of credential: Credential) -> String {
-        String(credential.id.uuidString.lowercased().filter { $0 != "-" })
+        id(of: credential.id)
+    }
+
+    /// The bus id of the credential `id`.
+    public static func id(of id: UUID) -> String {
+        String(id.uuidString.lowercased().filter { $0 != "-" })
     }
 
     /// The credential id (a UUID's text) that bus id `id` stands for; nil for anything else.

@@ -63,6 +63,17 @@ public struct KeyringItemSummary: Codable, Sendable, Equatable {
     public var created: Int64
     public var modified: Int64
 
+    public init(
+        id: String, label: String, attributes: [String: String], contentType: String, created: Int64, modified: Int64
+    ) {
+        self.id = id
+        self.label = label
+        self.attributes = attributes
+        self.contentType = contentType
+        self.created = created
+        self.modified = modified
+    }
+
     public init(_ credential: Credential) {
         id = KeyringItem.id(of: credential)
         label = credential.title
@@ -75,7 +86,10 @@ public struct KeyringItemSummary: Codable, Sendable, Equatable {
 
 /// The agent's answer to a `KeyringRequest`.
 public enum KeyringAnswer: Codable, Sendable, Equatable {
-    case items([KeyringItemSummary])
+    /// `locked`: the vault is locked, and these are what the identity store lists
+    /// (`IdentityStore.LockedKeyringItem`): the ids and labels of the items a search selects, no
+    /// attributes and no times.
+    case items([KeyringItemSummary], locked: Bool)
     /// The payload is the secret.
     case secret(contentType: String)
     case created(id: String, replaced: Bool)
