@@ -107,7 +107,7 @@ test: deps git-tests python-tests lint
 		tail -30 .build/test-extras.log; else grep -E "^make fuzz|^Done|^benchmarks" .build/test-extras.log; fi; \
 	[ $$tests -eq 0 ] && [ $$extra -eq 0 ]
 
-# Beside the tests: the benchmarks build without a warning, and every fuzz target runs for 10 s
+# Beside the tests: the benchmarks build without a warning, and every fuzz target runs for 5 s
 # (its own build, with the sanitizers, without a warning of ours either).
 test-extras: deps
 	@$(SWIFT) build --package-path Benchmarks 2>&1 | tee .build/benchmarks-build.log; status=$${PIPESTATUS[0]}; \
@@ -192,9 +192,9 @@ bench-fast-path: release
 	python3 Benchmarks/fast-path.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" \
 		"$$(cd Benchmarks && $(SWIFT) build -c release --show-bin-path)/pwtui-bench"
 
-# Every fuzz target for 10 s, as `make test` runs them.
+# Every fuzz target for 5 s, as `make test` runs them (12 targets: a minute, beside the tests).
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
 
 # libFuzzer, one target after another, FUZZ_SECONDS each (a package of its own under Fuzz/, so the
 # main build never sees the sanitizers). What a run discovers stays in Fuzz/.build-fuzz/corpus; a crash
@@ -202,7 +202,8 @@ fuzz-smoke:
 # replays. `make fuzz FUZZERS=PayloadCodec FUZZ_SECONDS=600` runs one. The Swift backtracer is off:
 # libFuzzer reports the crash, and the backtracer's memory dump trips AddressSanitizer.
 FUZZ_SECONDS ?= 60
-FUZZERS ?= VaultHeader PayloadCodec ServiceIdentifier AgentMessage IdentityStore ImportFile SSHAgentMessage SSHKeyFile
+FUZZERS ?= VaultHeader PayloadCodec ServiceIdentifier AgentMessage IdentityStore ImportFile SSHAgentMessage SSHKeyFile \
+	KnownHosts AskpassPrompt SecretURI DotEnvFile
 # Both spellings of the sanitizers: SwiftPM's `--sanitize=fuzzer` makes the targets link against
 # libFuzzer's main, but the driver then passes only `-sanitize=address` on to the compiler (the
 # last one wins), so nothing is instrumented for coverage; `-sanitize=fuzzer,address` restores it.

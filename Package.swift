@@ -60,7 +60,7 @@ let package = Package(
         // SSH keys as OpenSSH knows them, below the agent: the wire encoding and key blobs, the
         // types pwtui keeps and what each signs, key files read (`ssh import`: OpenSSH's own
         // format, PEM and PKCS#8) and written (`--private`).
-        .target(name: "SSHKeys", dependencies: ["VaultModel", "VaultCrypto"]),
+        .target(name: "SSHKeys", dependencies: ["VaultModel", "VaultCrypto", "Platform"]),
         // Moving in and out: the byte-level readers of export files (CSV, JSON, XML) into protected
         // memory, each format's mapping to credentials, and the writers of exports.
         .target(

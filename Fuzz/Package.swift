@@ -8,7 +8,7 @@ import PackageDescription
 
 let fuzzers = [
     "VaultHeader", "PayloadCodec", "ServiceIdentifier", "AgentMessage", "IdentityStore", "ImportFile",
-    "SSHAgentMessage", "SSHKeyFile",
+    "SSHAgentMessage", "SSHKeyFile", "KnownHosts", "AskpassPrompt", "SecretURI", "DotEnvFile",
 ]
 
 let package = Package(

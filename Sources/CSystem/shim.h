@@ -22,13 +22,14 @@
 // ptrace by same-uid processes and /proc/PID/mem is closed), and the fatal signals back to their
 // default action, which removes the Swift runtime's crash backtracer: it prints registers and the
 // memory they point at on stderr, and that memory may hold a key.
+// `keep_dumpable`: everything but the not-dumpable step (see ProcessHardening).
 // Returns 0 on success, or -1 when one of the steps failed (errno tells which).
-static inline int pwtui_harden_process(void) {
+static inline int pwtui_harden_process(int keep_dumpable) {
     int result = 0;
     struct rlimit none = { 0, 0 };
     if (setrlimit(RLIMIT_CORE, &none) != 0) result = -1;
 #if defined(__linux__)
-    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) result = -1;
+    if (!keep_dumpable && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) result = -1;
 #endif
     const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGQUIT };
     for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {

@@ -23,6 +23,10 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case importFile = "ImportFile"
     case sshAgentMessage = "SSHAgentMessage"
     case sshKeyFile = "SSHKeyFile"
+    case knownHosts = "KnownHosts"
+    case askpassPrompt = "AskpassPrompt"
+    case secretURI = "SecretURI"
+    case dotEnv = "DotEnvFile"
 
     /// Feeds one input to the decoder this entry stands for.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -35,6 +39,10 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .importFile: Self.importFile(bytes)
         case .sshAgentMessage: Self.sshAgentMessage(bytes)
         case .sshKeyFile: Self.sshKeyFile(bytes)
+        case .knownHosts: Self.knownHosts(bytes)
+        case .askpassPrompt: Self.askpassPrompt(bytes)
+        case .secretURI: Self.secretURI(bytes)
+        case .dotEnv: Self.dotEnv(bytes)
         }
     }
 
@@ -176,6 +184,68 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     private static func rewritten(_ file: UnsafeRawBufferPointer) throws -> SecureBytes {
         let read = try SSHKeyFile.read(file, passphrase: { throw SSHKeyFileError.needsPassphrase })
         return try OpenSSHKeyWriter.file(for: read.key, comment: "fuzz")
+    }
+
+    /// The user's known_hosts text (`KnownHosts.parse`), and every question the agent asks of
+    /// it: each line's key by each of its names. A name a line holds and does not negate is known
+    /// for that line's key, and the wildcard matcher matches any text to itself.
+    static func knownHosts(_ bytes: UnsafeRawBufferPointer) {
+        let known = KnownHosts.parse(String(decoding: bytes, as: UTF8.self))
+        for line in known.lines.prefix(64) {
+            _ = known.names(of: line.keyBlob)
+            for name in line.names.prefix(16) {
+                precondition(KnownHosts.wildcard(name, matches: name), "a name does not match itself")
+                if !line.negated.contains(where: { KnownHosts.wildcard($0, matches: name) }),
+                    !name.contains("[")
+                {
+                    precondition(known.knows(name, as: line.keyBlob), "a name a line holds is not known for its key")
+                }
+            }
+            for (index, hashed) in line.hashed.prefix(4).enumerated() {
+                _ = KnownHosts.hashed("host\(index)", salt: hashed.salt, is: hashed.hash)
+            }
+        }
+    }
+
+    /// A prompt git, ssh or sudo shows `pwtui askpass` (`AskpassPrompt`): whatever it reads, each
+    /// user, host and path it names is a run of the prompt's own bytes, a user never empty and a
+    /// host (after the last '@') never holding one.
+    static func askpassPrompt(_ bytes: UnsafeRawBufferPointer) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let prompt = AskpassPrompt(text) else { return }
+        let own = Array(text.utf8)
+        func inPrompt(_ part: String) -> Bool { own.firstRange(of: Array(part.utf8)) != nil }
+        switch prompt {
+        case .gitUsername(let url):
+            precondition(inPrompt(url), "a git URL not in the prompt")
+        case .gitPassword(_, let user):
+            precondition(user.map { !$0.isEmpty && inPrompt($0) } ?? true, "a git user not in the prompt")
+        case .sshPassword(let user, let host):
+            precondition(!user.isEmpty && inPrompt(user) && inPrompt(host), "an ssh user or host not in the prompt")
+            precondition(!host.contains("@"), "a host with an '@'")
+        case .keyPassphrase(let path):
+            precondition(inPrompt(path), "a key path not in the prompt")
+        case .sudoPassword(let user):
+            precondition(inPrompt(user) && !user.contains(" "), "a sudo user not in the prompt")
+        }
+    }
+
+    /// A `pwtui://` reference as `run` and `inject` read one (`SecretURI`): one it reads names a
+    /// credential (never an empty name), and reads the same again.
+    static func secretURI(_ bytes: UnsafeRawBufferPointer) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let uri = try? SecretURI(text) else { return }
+        precondition(!uri.name.isEmpty, "a reference with no name")
+        let again = try? SecretURI(text)
+        precondition(again == uri, "a reference read twice reads differently")
+    }
+
+    /// An `.env` file (`DotEnvFile`): every variable it sets has a name the file format allows.
+    static func dotEnv(_ bytes: UnsafeRawBufferPointer) {
+        guard let file = try? DotEnvFile(text: String(decoding: bytes, as: UTF8.self), path: ".env") else { return }
+        for variable in file.variables {
+            precondition(DotEnvFile.isName(variable.name), "a variable set under a name that is not one")
+        }
     }
 
     private static let hostFilterRequests = ["github.com", "https://login.example.co.uk/"].compactMap {

@@ -51,6 +51,9 @@ public enum SeedCorpus {
             seeds[.sshKeyFile, default: [:]][type.rawValue] = try OpenSSHKeyWriter.file(for: key, comment: "seed")
                 .withUnsafeBytes { Array($0) }
         }
+        for (entry, texts) in textSeeds {
+            for (index, text) in texts.enumerated() { seeds[entry, default: [:]]["text-\(index)"] = Array(text.utf8) }
+        }
         for (entry, files) in seeds {
             let folder = directory + "/" + entry.rawValue
             try FileSystem.makeDirectories(folder)
@@ -115,6 +118,33 @@ public enum SeedCorpus {
         try vault.save()
         return vault
     }
+
+    /// What the user's files and other programs write that pwtui reads as text: known_hosts lines
+    /// (plain, hashed, wildcard, negated, on a port, marked), the prompts of git, ssh, ssh-add and
+    /// sudo, `pwtui://` references and `.env` files.
+    static let textSeeds: [FuzzEntry: [String]] = [
+        .knownHosts: [
+            "github.com,140.82.121.4 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n",
+            "|1|F1E1KeoE/eEWhi10WpGv4OdiO6Y=|3988QV0VE8wmZL7suNrYQLITLCg= ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n",
+            "*.example.com,!bad.example.com [git.example.org]:2222 ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEmKSENjQEezOmxkZMy7opKgwFB9nkt5YRrYMjNuG5N87uRgg6CLrbo5wAdT/y6v0mKV0U2w0WZ2YB/++Tpockg= comment\n",
+            "# a comment\n@revoked * ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ==\n@cert-authority *.example ssh-ed25519 AAAA\nbroken line\n",
+        ],
+        .askpassPrompt: [
+            "Username for 'https://github.com': ", "Password for 'https://octocat@github.com': ",
+            "alice@build.example's password: ", "(alice@build.example) Password: ",
+            "Enter passphrase for key '/home/alice/.ssh/id_ed25519': ",
+            "Enter passphrase for /home/alice/.ssh/id_rsa (will confirm each use): ", "[sudo] password for alice: ",
+        ],
+        .secretURI: [
+            "pwtui://github.com", "pwtui://github.com/username", "pwtui://Home%20bank/PIN", "pwtui://a%2Fb/c%2Fd",
+            "pwtui://1f3c9a2b/totp", "pwtui://registry.example:5000/password",
+        ],
+        .dotEnv: [
+            "A=1\nexport B = two words # comment\nC='single # kept'\nD=\"x\\ny \\\"q\\\"\"\nE=\nF=pwtui://github.com\n",
+            "# only a comment\n\nTOKEN=pwtui://api.example/key\r\n",
+            "GOOD=1\nBAD='unterminated\n",
+        ],
+    ]
 
     private static let services = [
         "github.com", "https://github.com:8443/login?x=1#y", "webcredentials:*.example.com:8443",

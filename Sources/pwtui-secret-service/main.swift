@@ -25,7 +25,10 @@ struct SecretServiceDaemon: ParsableCommand {
     }
 }
 
-ProcessHardening.apply()
+// No core files and no crash backtrace, but dumpable: the agent believes this process's naming of
+// bus clients only once it has read /proc/PID/exe and found this program beside its own
+// (`AgentKeyring`); a process that is not dumpable hides that link from its user's other processes.
+ProcessHardening.applyKeepingExecutableVisible()
 do {
     var command = try SecretServiceDaemon.parseAsRoot()
     try command.run()

@@ -21,6 +21,13 @@ struct KeyringAgentInProcessTests {
     static let programs: @Sendable (Int32) -> ProcessChain = { pid in
         let own = CurrentProcess.executablePath
         let beside = String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)]) + "/pwtui-secret-service"
+        if pid == 600 {
+            // A process whose executable could not be read: only its argv[0] says "chromium".
+            return ProcessChain(members: [
+                ProcessChain.Member(
+                    id: 600, name: "chromium", executable: nil, commandLine: ["chromium"], isVerified: false)
+            ])
+        }
         let path =
             switch pid {
             case 300: beside
@@ -198,5 +205,30 @@ struct KeyringAgentInProcessTests {
             return
         }
         #expect(refusal == .interactionRequired)
+    }
+
+    @Test("a reader whose executable cannot be read is no program's: never the creator, so policy other asks it")
+    func unverifiedReaders() throws {
+        let prompter = Prompter()
+        let (fixture, id) = try Self.agent(prompter, policy: .other)
+        let refused = Self.read(fixture, id, as: 600)
+        guard case .refused = refused.body else {
+            Issue.record("given to an unverified chromium: \(refused.body)")
+            return
+        }
+        #expect(prompter.questions.count == 1)
+        // And what it stores records no creator, so nobody reads it unasked as its creator.
+        let made = Self.ask(
+            fixture,
+            .create(
+                label: "x", attributes: [:], contentType: "text/plain", replace: false, creator: KeyringCaller(pid: 600)
+            ),
+            from: 300, payload: "y")
+        guard case .keyring(.created(let item, _)) = made.body else {
+            Issue.record("\(made.body)")
+            return
+        }
+        let vault = try Vault.open(at: fixture.context.vaultPath, password: try secure("master"))
+        #expect(KeyringItem.creator(of: try KeyringRequest.item(item, in: vault)) == nil)
     }
 }

@@ -29,7 +29,8 @@ struct ScriptSecretsUnitTests {
             "pwtui://", "pwtui:///password", "pwtui://a/b/c", "pwtui://a%2", "pwtui://a%zz", "pwtui://%ff%fe",
             "pwtui://a/both", "pwtui://a/json",
         ] {
-            #expect(throws: CommandFailure.self, "\(malformed)") { _ = try SecretURI(malformed) }
+            let failure = #expect(throws: VaultError.self, "\(malformed)") { _ = try SecretURI(malformed) }
+            #expect(failure.map { ExitStatus($0) } == .usage, "\(malformed)")
         }
     }
 
@@ -71,8 +72,9 @@ struct ScriptSecretsUnitTests {
         #expect(
             file.variables.map(\.value) == ["1", "two words", "single # kept", "x\ny \"q\"", "", "pwtui://github.com"])
         for (bad, line) in [("A=1\nno equals\n", 2), ("1A=x", 1), ("A-B=x", 1), ("A='open", 1), ("A=\"x\" y", 1)] {
-            let failure = #expect(throws: CommandFailure.self) { _ = try DotEnvFile(text: bad, path: ".env") }
-            #expect(failure?.code == .usage && failure?.message.hasPrefix(".env, line \(line):") == true, "\(bad)")
+            let failure = #expect(throws: VaultError.self) { _ = try DotEnvFile(text: bad, path: ".env") }
+            #expect(failure.map { ExitStatus($0) } == .usage, "\(bad)")
+            #expect(failure?.description.hasPrefix(".env, line \(line):") == true, "\(bad)")
         }
     }
 

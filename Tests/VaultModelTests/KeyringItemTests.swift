@@ -187,4 +187,26 @@ struct KeyringItemTests {
         #expect(!item.matches(["application": "chrome"], vaultID: Array(repeating: 0, count: 16)), "another vault's")
         #expect(!item.matches(["xdg:schema": "chrome"], vaultID: store.vaultID), "a value under another name")
     }
+
+    @Test("a label no title can be (empty, control characters, too long) is kept exactly beside a printable title")
+    func labels() throws {
+        let vault = try createVault(in: temporary, environment: environment)
+        let keyring = "Password for 'a\tb\u{0B}c' on 'svc\u{0C}'"
+        for (index, label) in [keyring, "", String(repeating: "é", count: Limits.titleBytes)].enumerated() {
+            let id = try create(vault, label, ["k": "\(index)"], secret: [65]).id
+            let item = try KeyringRequest.item(id, in: vault)
+            #expect(KeyringItem.label(of: item) == label && KeyringItemSummary(item).label == label)
+            #expect(item.title != label && item.field(named: KeyringItem.labelField)?.text == label)
+            #expect(!item.title.unicodeScalars.contains { $0.properties.generalCategory == .control })
+            #expect(item.title.utf8.count <= Limits.titleBytes)
+        }
+        let title = KeyringItem.title(for: keyring)
+        #expect(title.hasPrefix("Password for 'a\\t") && !title.contains("\t"), "\(title)")
+        // A label a title can be is the title, with no field; relabelled, the field goes.
+        let id = try create(vault, keyring, ["k": "v"], secret: [65]).id
+        _ = try KeyringRequest.update(id: id, label: "Plain", attributes: nil).apply(
+            to: vault, secret: try secure(""), creator: nil)
+        let item = try KeyringRequest.item(id, in: vault)
+        #expect(item.title == "Plain" && item.field(named: KeyringItem.labelField) == nil)
+    }
 }

@@ -57,7 +57,9 @@ extension AgentService {
             return try keyringUnlock(path, reader: try keyringReader(reader, peer: peer))
         case .create(_, _, _, _, let creator):
             defer { payload.removeAll() }
-            let program = try keyringReader(creator, peer: peer).members.first?.name
+            // The creator by its executable only: an unverified name (argv[0]) would let any
+            // program later read unasked as the item's creator.
+            let program = try keyringReader(creator, peer: peer).members.first.flatMap { $0.isVerified ? $0.name : nil }
             return try saving(path, small: true) { vault in
                 AgentAnswer(.keyring(try request.apply(to: vault, secret: payload, creator: program)))
             }
@@ -115,7 +117,9 @@ extension AgentService {
             let creator = KeyringItem.creator(of: item)
             switch KeyringItem.confirmPolicy(of: item) {
             case .never: return .given(try Self.secretAnswer(item, vault))
-            case .other where creator != nil && reader.members.first?.name == creator:
+            case .other
+            where creator != nil && reader.members.first?.isVerified == true
+                && reader.members.first?.name == creator:
                 return .given(try Self.secretAnswer(item, vault))
             case .other, .each:
                 var question = SSHApprovalQuestion(

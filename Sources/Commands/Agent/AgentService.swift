@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Platform
 import ServiceMatching
+import SSHKeys
 import VaultAgent
 import VaultCrypto
 import VaultModel

@@ -1,3 +1,4 @@
+import VaultModel
 import VaultCrypto
 
 /// A child's environment as execve takes it (`NAME=value` C strings), built in protected

@@ -1,3 +1,4 @@
+import VaultModel
 import VaultCrypto
 
 /// A file with `{{ pwtui://… }}` where secrets go (`pwtui inject`), as 1Password's `op inject`
@@ -38,8 +39,8 @@ public struct SecretTemplate {
             do {
                 guard let uri = try SecretURI(String(body)) else { break }
                 references.append(uri)
-            } catch let failure as CommandFailure {
-                throw CommandFailure(failure.code, "\(path), line \(line): \(failure.message)")
+            } catch VaultError.invalidRequest(let message) {
+                throw CommandFailure(.usage, "\(path), line \(line): \(message)")
             }
             parts.append(text[copied ..< open.lowerBound])
             copied = close.upperBound

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import UnicodeText
 import VaultCrypto
 
 /// How a Secret Service item (issue 40: what Chromium, `keyring`, `secret-tool` store through
@@ -7,8 +8,11 @@ import VaultCrypto
 /// credential, so that history, sync, merge, export, `list` and `show` carry it with nothing of
 /// their own, as they carry an SSH key (`SSHKeyItem`).
 ///
-/// - The title is the item's label; an item stored without one gets `untitledLabel` (a vault
-///   item needs a name to be found by).
+/// - The title is the item's label when a title can be it; otherwise (no label: a vault item
+///   needs a name to be found by; a control character, which no title holds; longer than a
+///   title) the title is `title(for:)`, printable, and the label itself is kept in the text field
+///   `keyring label`, given back exactly (keyring names its items "Password for 'USER' on
+///   'SERVICE'", tabs and all).
 /// - No services and no username: no `get URL`, git request or picker search for a site ever
 ///   matches it. A program finds it by its attributes.
 /// - Text fields: one per attribute, named `attribute NAME`, its value the attribute's; and
@@ -26,6 +30,7 @@ public enum KeyringItem {
     public static let confirmField = "keyring confirm"
     public static let contentTypeField = "keyring content type"
     public static let encodingField = "keyring encoding"
+    public static let labelField = "keyring label"
     public static let untitledLabel = "Untitled keyring item"
     public static let defaultContentType = "text/plain"
 
@@ -98,6 +103,20 @@ public enum KeyringItem {
         guard !query.isEmpty else { return true }
         let attributes = attributes(of: credential)
         return query.allSatisfy { attributes[$0.key] == $0.value }
+    }
+
+    /// The title an item labelled `label` is listed under: the label itself when a title may
+    /// be it, else made printable (`PrintableText`) and cut to a title's bound.
+    public static func title(for label: String) -> String {
+        guard !label.trimmingSpacesAndNewlines().isEmpty else { return untitledLabel }
+        var title = PrintableText.escaped(label)
+        while title.utf8.count > Limits.titleBytes { title.removeLast() }
+        return title
+    }
+
+    /// The label a program gave the item, exactly.
+    public static func label(of credential: Credential) -> String {
+        credential.field(named: labelField)?.text ?? credential.title
     }
 
     public static func creator(of credential: Credential) -> String? {

@@ -76,7 +76,7 @@ public struct KeyringItemSummary: Codable, Sendable, Equatable {
 
     public init(_ credential: Credential) {
         id = KeyringItem.id(of: credential)
-        label = credential.title
+        label = KeyringItem.label(of: credential)
         attributes = KeyringItem.attributes(of: credential)
         contentType = KeyringItem.contentType(of: credential)
         created = credential.created.millisecondsSince1970
@@ -116,20 +116,21 @@ extension KeyringRequest {
         switch self {
         case .create(let label, let attributes, let contentType, let replace, _):
             try KeyringItem.check(attributes)
-            let title = label.isEmpty ? KeyringItem.untitledLabel : label
             if replace,
                 let existing = vault.contents.credentials.first(where: {
                     $0.kind == .keyring && KeyringItem.attributes(of: $0) == attributes
                 })
             {
                 try Self.replaceSecret(of: existing, in: vault, with: secret, contentType: contentType)
-                if existing.title != title { try vault.update(existing.id) { $0.title = title } }
+                try Self.setLabel(label, of: existing, in: vault)
                 return .created(id: KeyringItem.id(of: existing), replaced: true)
             }
             let isHex = KeyringItem.needsHex(secret)
             let stored = try KeyringItem.stored(secret, hex: isHex)
-            let credential = try vault.add(services: [], username: "", secret: stored, title: title)
+            let credential = try vault.add(
+                services: [], username: "", secret: stored, title: KeyringItem.title(for: label))
             try vault.update(credential.id) { $0.kind = .keyring }
+            try Self.setLabel(label, of: credential, in: vault)
             let none = try SecureBytes(zeros: 0)
             if let creator {
                 try vault.setField(of: credential.id, name: KeyringItem.creatorField, text: creator, secret: none)
@@ -142,10 +143,7 @@ extension KeyringRequest {
             return .done
         case .update(let id, let label, let attributes):
             let credential = try Self.item(id, in: vault)
-            if let label {
-                let title = label.isEmpty ? KeyringItem.untitledLabel : label
-                if title != credential.title { try vault.update(credential.id) { $0.title = title } }
-            }
+            if let label { try Self.setLabel(label, of: credential, in: vault) }
             if let attributes {
                 try KeyringItem.check(attributes)
                 try Self.setAttributes(attributes, of: credential, in: vault)
@@ -156,6 +154,21 @@ extension KeyringRequest {
             return .done
         case .search, .describe, .secret, .unlock:
             throw VaultError.invalidRequest("a keyring read is no change")
+        }
+    }
+
+    /// The item's label made `label`: its title, and the label itself in `labelField` when the
+    /// title cannot be it (`KeyringItem.title(for:)`).
+    private static func setLabel(_ label: String, of credential: Credential, in vault: Vault) throws {
+        let title = KeyringItem.title(for: label)
+        if title != credential.title { try vault.update(credential.id) { $0.title = title } }
+        let verbatim = title == label ? nil : label
+        guard credential.field(named: KeyringItem.labelField)?.text != verbatim else { return }
+        if let verbatim {
+            try vault.setField(
+                of: credential.id, name: KeyringItem.labelField, text: verbatim, secret: try SecureBytes(zeros: 0))
+        } else {
+            try vault.removeField(of: credential.id, name: KeyringItem.labelField)
         }
     }
 

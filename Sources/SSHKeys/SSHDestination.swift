@@ -1,9 +1,7 @@
 import FoundationEssentials
-import SSHKeys
-import VaultAgent
 import VaultCrypto
 
-/// The host a bound ssh connection authenticates to (`SSHAgentConnection.destination`), as the
+/// The host a bound ssh connection authenticates to (its last `session-bind@openssh.com`), as the
 /// user's known_hosts files name its host key, and which of the vault's keys go to it.
 ///
 /// Which keys a connection is offered, in order (`offered`):
@@ -21,36 +19,38 @@ import VaultCrypto
 ///
 /// A signature follows the same rule: a key bound to other hosts does not sign on a connection
 /// bound to a known host (`mayUse`).
-struct SSHDestination {
-    let hostKey: [UInt8]
+public struct SSHDestination {
+    public let hostKey: [UInt8]
     /// The host keys of the hops before it, when the agent was forwarded (`isForwarding`).
-    let forwardedThrough: [[UInt8]]
-    let knownHosts: KnownHosts
+    public let forwardedThrough: [[UInt8]]
+    public let knownHosts: KnownHosts
 
-    init?(_ connection: SSHAgentConnection, knownHosts: KnownHosts) {
-        guard let destination = connection.destination else { return nil }
-        hostKey = destination.hostKey
-        forwardedThrough = connection.bindings.dropLast().map(\.hostKey)
+    /// The destination of a connection bound to `hostKeys`, in the order it bound them (the
+    /// hops it was forwarded through, then the host); nil when it is not bound.
+    public init?(boundTo hostKeys: [[UInt8]], knownHosts: KnownHosts) {
+        guard let last = hostKeys.last else { return nil }
+        hostKey = last
+        forwardedThrough = Array(hostKeys.dropLast())
         self.knownHosts = knownHosts
     }
 
     /// Whether the user has accepted this host key under some name.
-    var isRecognized: Bool { knownHosts.contains(hostKey) }
+    public var isRecognized: Bool { knownHosts.contains(hostKey) }
 
     /// Whether a key bound to `hosts` is for this destination.
-    func isFor(hosts: [String]) -> Bool {
+    public func isFor(hosts: [String]) -> Bool {
         hosts.contains { knownHosts.knows($0, as: hostKey) }
     }
 
     /// Whether a key bound to `hosts` (none: any host) may sign on this connection.
-    func mayUse(hosts: [String]) -> Bool {
+    public func mayUse(hosts: [String]) -> Bool {
         hosts.isEmpty || !isRecognized || isFor(hosts: hosts)
     }
 
     /// The destination as the user would name it, for an approval: the first name known_hosts
     /// gives its key, else the bound host of the key that matched (hashed lines hide the name),
     /// else its fingerprint; with the hops it was forwarded through.
-    func displayName(keyHosts: [String] = []) -> String {
+    public func displayName(keyHosts: [String] = []) -> String {
         func name(of key: [UInt8]) -> String {
             knownHosts.names(of: key).first ?? "an unknown host (\(SSHFingerprint.of(key)))"
         }
@@ -65,7 +65,7 @@ struct SSHDestination {
     }
 
     /// `keys` in the order this destination is offered them (see above); nil: not bound.
-    static func offered<Key>(_ keys: [Key], hosts: (Key) -> [String], to destination: SSHDestination?) -> [Key] {
+    public static func offered<Key>(_ keys: [Key], hosts: (Key) -> [String], to destination: SSHDestination?) -> [Key] {
         guard let destination else { return keys }
         let unbound = keys.filter { hosts($0).isEmpty }
         let bound = keys.filter { !hosts($0).isEmpty }

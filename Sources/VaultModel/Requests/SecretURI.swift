@@ -1,5 +1,3 @@
-import VaultModel
-
 /// A secret named for a script: `pwtui://NAME[/FIELD]`, in an environment value (`pwtui run`) or
 /// a template (`pwtui inject`). The grammar (docs/run.md):
 ///
@@ -31,7 +29,7 @@ public struct SecretURI: Hashable, Sendable, CustomStringConvertible {
         let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         name = try Self.decoded(parts[0], in: text)
         guard !name.trimmingCharacters(in: " ").isEmpty else {
-            throw CommandFailure(.usage, "\(text): no credential named after pwtui:// (\(Self.form))")
+            throw VaultError.invalidRequest("\(text): no credential named after pwtui:// (\(Self.form))")
         }
         guard parts.count == 2 else {
             field = .password
@@ -41,15 +39,15 @@ public struct SecretURI: Hashable, Sendable, CustomStringConvertible {
         let fieldName = try Self.decoded(parts[1], in: text)
         slashedName = name + "/" + fieldName
         if parts[1].contains("/") {
-            throw CommandFailure(.usage, "\(text): more than one '/' after the name (\(Self.form); %2F for a slash)")
+            throw VaultError.invalidRequest("\(text): more than one '/' after the name (\(Self.form); %2F for a slash)")
         }
         switch fieldName {
         case "", "password": field = .password
         case "username": field = .username
         case "totp": field = .totp
         case "both", "json":
-            throw CommandFailure(
-                .usage, "\(text): a reference names one value; '\(fieldName)' is several (\(Self.form))")
+            throw VaultError.invalidRequest(
+                "\(text): a reference names one value; '\(fieldName)' is several (\(Self.form))")
         default: field = .named(fieldName)
         }
     }
@@ -66,12 +64,12 @@ public struct SecretURI: Hashable, Sendable, CustomStringConvertible {
             }
             guard utf8.count >= 2, let high = hexValue(utf8.removeFirst()), let low = hexValue(utf8.removeFirst())
             else {
-                throw CommandFailure(.usage, "\(text): '%' starts no %XX escape (write %25 for a '%')")
+                throw VaultError.invalidRequest("\(text): '%' starts no %XX escape (write %25 for a '%')")
             }
             bytes.append(high << 4 | low)
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw CommandFailure(.usage, "\(text): its %XX escapes are not UTF-8")
+            throw VaultError.invalidRequest("\(text): its %XX escapes are not UTF-8")
         }
         return decoded
     }

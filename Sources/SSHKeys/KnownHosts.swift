@@ -17,26 +17,28 @@ import VaultCrypto
 ///
 /// Ports are not known to the agent (the binding carries none), so `[host]:port` counts as
 /// `host`: the host key, the same on every port it is found under, is what identifies the server.
-struct KnownHosts {
-    struct Line {
-        var names: [String]
-        var negated: [String]
-        var hashed: [(salt: [UInt8], hash: [UInt8])]
-        var keyBlob: [UInt8]
+public struct KnownHosts {
+    public struct Line {
+        public var names: [String]
+        public var negated: [String]
+        public var hashed: [(salt: [UInt8], hash: [UInt8])]
+        public var keyBlob: [UInt8]
     }
 
-    private(set) var lines: [Line] = []
+    public private(set) var lines: [Line] = []
+
+    public init() {}
 
     /// The files OpenSSH reads by default: the user's (`~/.ssh/known_hosts`, `known_hosts2`) and
     /// the system's (`/etc/ssh/ssh_known_hosts`, `ssh_known_hosts2`). A `UserKnownHostsFile` set
     /// in ssh_config is not followed (docs/ssh.md).
-    static func defaultFiles(home: String?) -> [String] {
+    public static func defaultFiles(home: String?) -> [String] {
         let user = home.map { [$0 + "/.ssh/known_hosts", $0 + "/.ssh/known_hosts2"] } ?? []
         return user + ["/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"]
     }
 
     /// The lines of the files that exist and can be read; the others are passed over.
-    static func read(_ paths: [String]) -> KnownHosts {
+    public static func read(_ paths: [String]) -> KnownHosts {
         var known = KnownHosts()
         for path in paths {
             guard let text = try? RegularFile.textIfPresent(path) else { continue }
@@ -45,7 +47,7 @@ struct KnownHosts {
         return known
     }
 
-    static func parse(_ text: String) -> KnownHosts {
+    public static func parse(_ text: String) -> KnownHosts {
         var known = KnownHosts()
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             var words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -73,13 +75,13 @@ struct KnownHosts {
     }
 
     /// Whether any line holds `keyBlob`: the user has accepted this host key under some name.
-    func contains(_ keyBlob: [UInt8]) -> Bool {
+    public func contains(_ keyBlob: [UInt8]) -> Bool {
         lines.contains { $0.keyBlob == keyBlob }
     }
 
     /// The names `keyBlob` is known under that are names and not patterns (no wildcard), for
     /// showing where a connection goes; in the files' order, each once.
-    func names(of keyBlob: [UInt8]) -> [String] {
+    public func names(of keyBlob: [UInt8]) -> [String] {
         var seen = Set<String>()
         return lines.filter { $0.keyBlob == keyBlob }.flatMap(\.names).filter {
             !$0.contains("*") && !$0.contains("?") && seen.insert($0).inserted
@@ -89,7 +91,7 @@ struct KnownHosts {
     /// Whether `host` (a key's `--host`, itself possibly a wildcard pattern such as
     /// `*.example.com`) names the server whose host key is `keyBlob`: some line holding the key
     /// matches it by a name or a hash and does not negate it.
-    func knows(_ host: String, as keyBlob: [UInt8]) -> Bool {
+    public func knows(_ host: String, as keyBlob: [UInt8]) -> Bool {
         let host = Self.withoutPort(host.lowercased())
         return lines.contains { line in
             guard line.keyBlob == keyBlob else { return false }
@@ -103,7 +105,7 @@ struct KnownHosts {
 
     /// Whether `host` hashes under `salt` to `hash`, as `HashKnownHosts` writes a name:
     /// HMAC-SHA-1 keyed with the salt. Neither is secret: both are in the user's own file.
-    static func hashed(_ host: String, salt: [UInt8], is hash: [UInt8]) -> Bool {
+    public static func hashed(_ host: String, salt: [UInt8], is hash: [UInt8]) -> Bool {
         let name = Array(host.utf8)
         return name.withUnsafeBytes { message in
             salt.withUnsafeBytes { key in
@@ -114,13 +116,13 @@ struct KnownHosts {
     }
 
     /// `[host]:port` as `host`; anything else as it is.
-    static func withoutPort(_ pattern: String) -> String {
+    public static func withoutPort(_ pattern: String) -> String {
         guard pattern.hasPrefix("["), let close = pattern.lastIndex(of: "]") else { return pattern }
         return String(pattern[pattern.index(after: pattern.startIndex) ..< close])
     }
 
     /// OpenSSH's `match_pattern`: `*` any run of characters, `?` any one, the rest literally.
-    static func wildcard(_ pattern: String, matches text: String) -> Bool {
+    public static func wildcard(_ pattern: String, matches text: String) -> Bool {
         let pattern = Array(pattern.utf8)
         let text = Array(text.utf8)
         // The classic two-pointer walk, backing up to the last `*` on a mismatch.

@@ -19,7 +19,7 @@ public struct DotEnvFile {
             var line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") { line = line.dropFirst(7).drop { $0 == " " } }
-            let fail = { (why: String) in CommandFailure(.usage, "\(path), line \(index + 1): \(why)") }
+            let fail = { (why: String) in VaultError.invalidRequest("\(path), line \(index + 1): \(why)") }
             guard let equals = line.firstIndex(of: "=") else { throw fail("no '=' (NAME=value expected)") }
             let name = String(line[..<equals]).trimmingTrailing()
             guard Self.isName(name) else {
@@ -30,14 +30,14 @@ public struct DotEnvFile {
         self.variables = variables
     }
 
-    static func isName(_ name: String) -> Bool {
+    public static func isName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0" ... "9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy {
             $0 == "_" || ("a" ... "z").contains($0) || ("A" ... "Z").contains($0) || ("0" ... "9").contains($0)
         }
     }
 
-    private static func value(_ text: Substring, _ fail: (String) -> CommandFailure) throws -> String {
+    private static func value(_ text: Substring, _ fail: (String) -> VaultError) throws -> String {
         let text = text.drop { $0 == " " || $0 == "\t" }
         guard let quote = text.first, quote == "'" || quote == "\"" else {
             let beforeComment = text.range(of: " #").map { text[..<$0.lowerBound] } ?? text

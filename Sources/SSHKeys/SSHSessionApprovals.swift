@@ -9,22 +9,30 @@ import FoundationEssentials
 /// `epoch` counts the locks. A question is asked without the agent's turn held, so the agent can
 /// lock (and even unlock again) while the user reads it; an answer is acted on only when the
 /// epoch it was asked in is still the current one.
-struct SSHSessionApprovals {
-    struct Grant: Hashable {
-        let program: String
-        let destination: String?
-        let key: UUID
+public struct SSHSessionApprovals {
+    public struct Grant: Hashable, Sendable {
+        public let program: String
+        public let destination: String?
+        public let key: UUID
+
+        public init(program: String, destination: String?, key: UUID) {
+            self.program = program
+            self.destination = destination
+            self.key = key
+        }
     }
 
-    private(set) var epoch = 0
+    public private(set) var epoch = 0
     private var granted: Set<Grant> = []
 
-    func contains(_ grant: Grant) -> Bool { granted.contains(grant) }
+    public init() {}
 
-    mutating func remember(_ grant: Grant) { granted.insert(grant) }
+    public func contains(_ grant: Grant) -> Bool { granted.contains(grant) }
+
+    public mutating func remember(_ grant: Grant) { granted.insert(grant) }
 
     /// The agent locked: every approval is gone, and answers to questions asked before are void.
-    mutating func forget() {
+    public mutating func forget() {
         granted.removeAll()
         epoch += 1
     }
