@@ -97,11 +97,7 @@ import Testing
 
     /// The tests a suite cannot pass against the binary yet, each for a reason in the vault's
     /// store (docs/secret-service.md, "What remains"), deselected there and run in process.
-    static let keyringKnownToFail = [
-        // keyring labels an item "Password for 'USER' on 'SERVICE'", and these users and services
-        // hold tabs and form feeds: the vault refuses a title with a control character.
-        "test_difficult_chars", "test_unicode_and_ascii_chars", "test_delete_present", "test_delete_one_in_group",
-    ]
+    static let keyringKnownToFail: [String] = []
     static let secretStorageKnownToFail = [
         // Every CollectionTest sets the collection's label back in its tearDown: the vault's store
         // keeps no collection label (relabelCollection refuses).
