@@ -11,19 +11,17 @@ SWIFT ?= swift
 # libssl-dev: libcrypto (COpenSSL) for RSA and ECDSA SSH keys, and its static library for make release.
 # openssh-client, openssh-server, sudo: AskpassProgramTests answers real ssh (a key's passphrase
 # and a password, to an sshd it starts) and real sudo -A through pwtui-askpass.
-# libsystemd-dev: sd-bus (CSDBus) for the Secret Service; dbus-daemon (dbus-run-session), python3-dbus and
-# python3-cryptography: SecretServiceBusTests' client on a private session bus, and DHSessionTests'
-# cross-check of the DH session against libsecret's algorithm written in Python; libsecret-tools:
-# secret-tool, libsecret itself as a client of the Secret Service; python3-secretstorage and
-# python3-keyring: Python's clients of it (they bring gnome-keyring, which the tests never start);
-# python3-pytest runs keyring's own backend conformance tests against it.
+# libsystemd-dev: sd-bus (CSDBus) for the Secret Service; dbus-daemon: dbus-run-session, the tests'
+# private session buses; libsecret-tools: secret-tool, libsecret itself as a client of the Secret
+# Service; chromium: headless Chromium keeping its cookie key there (--password-store=gnome-libsecret);
+# python3-venv: the virtual environment `make test` fills from PyPI (python-tests below) with the
+# Python clients (secretstorage, keyring, jeepney, pytest, cryptography).
 PACKAGES := libsodium-dev libncurses-dev libpsl-dev libunistring-dev publicsuffix tmux python3-zxcvbn strace faketime gnupg unicode-data bzip2 \
 	zlib1g-dev libssl-dev podman docker-registry apache2-utils openssh-client openssh-server sudo \
-	python3-cryptography libsystemd-dev dbus-daemon python3-dbus \
-	libsecret-tools python3-secretstorage python3-keyring python3-pytest
+	libsystemd-dev dbus-daemon libsecret-tools chromium python3-venv
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: git-tests run run-built test build release release-secret-service install install-files deps bench bench-properties bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
+.PHONY: git-tests python-tests bench-secret-service run run-built test build release release-secret-service install install-files deps bench bench-properties bench-peers bench-import bench-fast-path bench-tie bench-audit clean themes fuzz fuzz-seeds fuzz-smoke lint format test-extras
 
 run: deps build
 	@$(MAKE) --no-print-directory run-built
@@ -100,7 +98,7 @@ themes:
 # three processes at once (Tests/run-tests.sh: the in-process tests and the two halves of the
 # end-to-end ones; each log in .build/test-*.log) beside a short run of every fuzz target
 # and the benchmarks' build (`test-extras`, its log in .build/test-extras.log): either fails the run.
-test: deps git-tests lint
+test: deps git-tests python-tests lint
 	@$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests
 	@$(MAKE) --no-print-directory test-extras > .build/test-extras.log 2>&1 & extras=$$!; \
 	Tests/run-tests.sh "$(BIN_DIR)" .build; tests=$$?; \
@@ -132,6 +130,15 @@ format:
 git-tests: deps
 	-@test -f .build/git-tests/t/t0303-credential-external.sh || Tests/GitConformance/fetch-git-tests.sh .build/git-tests
 
+# The Secret Service tests' Python clients from PyPI, pinned (Tests/PythonClients/python-requirements.txt),
+# in a virtual environment, with secretstorage's own test suite from its sdist: made once, again
+# only when the requirements change (make-python-env.sh). Like git-tests, a failure does not stop
+# `make test`: the tests that need the environment fail, saying why.
+PYTHON_TESTS := .build/python-tests
+python-tests: deps
+	-@test -f $(PYTHON_TESTS)/ready && cmp -s Tests/PythonClients/python-requirements.txt $(PYTHON_TESTS)/python-requirements.txt \
+		|| Tests/PythonClients/make-python-env.sh $(PYTHON_TESTS)
+
 # Benchmarks are run by hand, never as part of the tests (see Benchmarks/README.md).
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release pwtui-bench
@@ -154,6 +161,15 @@ bench-peers: release
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $$missing; else sudo apt-get install -y -qq $$missing; fi; fi
 	python3 Benchmarks/peers/peers.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" $(ARGS)
+
+# Issue 40's benchmark: 300 items created then read back one by one through secretstorage, pwtui's
+# Secret Service (the release build, a vault and an unlocked agent) beside gnome-keyring, each on a
+# private bus (Benchmarks/secret-service/secret-service.py; ARGS="--items 300 --rounds 3").
+bench-secret-service: deps python-tests
+	@command -v gnome-keyring-daemon >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq gnome-keyring; \
+		else sudo apt-get install -y -qq gnome-keyring; fi; }
+	$(SWIFT) build -c release --product pwtui --product pwtui-secret-service
+	$(PYTHON_TESTS)/venv/bin/python3 Benchmarks/secret-service/secret-service.py "$$($(SWIFT) build -c release --show-bin-path)" $(ARGS)
 
 # 10,000 entries imported in one go from each big format, KDF subtracted (issue 15).
 bench-import: release

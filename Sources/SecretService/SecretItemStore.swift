@@ -39,6 +39,10 @@ public protocol SecretItemStore: AnyObject {
     /// Item `id` removed.
     func delete(_ id: String) throws(DBusFailure)
 
+    /// The collection's label changed (`Properties.Set` of its `Label`: secretstorage's
+    /// `Collection.set_label`). A store that keeps no label of its own refuses (the default below).
+    func relabelCollection(_ label: String) throws(DBusFailure)
+
     /// Lends item `id`'s secret and its content type (`text/plain`) to `body`, for `caller` to
     /// read; the bytes must not escape it. `noSuchObject` for an unknown id, `isLocked` when it
     /// cannot be read now (or the user refused `caller` this item).
@@ -46,6 +50,13 @@ public protocol SecretItemStore: AnyObject {
         of id: String, for caller: SecretCaller,
         _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result
+}
+
+extension SecretItemStore {
+    /// Refused politely unless a store keeps the label: the call fails, nothing else does.
+    public func relabelCollection(_ label: String) throws(DBusFailure) {
+        throw .notSupported("this collection's label cannot be changed")
+    }
 }
 
 /// The collection as the Collection interface's properties show it (its items are `search`'s).

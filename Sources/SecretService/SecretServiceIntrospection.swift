@@ -2,7 +2,8 @@
 /// this service answers, with exactly the methods, properties and signals it implements (a
 /// method listed here that the dispatch did not answer would send a client to `UnknownMethod`).
 /// Qt's QDBusInterface, `gdbus introspect` and `busctl introspect` read it; libsecret and
-/// secretstorage do not need it.
+/// secretstorage do not need it. A method that is always refused (the collection's `Delete`) is
+/// listed all the same: it is answered, with an error that says why.
 enum SecretServiceIntrospection {
     static let header = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
@@ -18,6 +19,7 @@ enum SecretServiceIntrospection {
           <method name="Get"><arg name="interface" type="s" direction="in"/><arg name="name" type="s" direction="in"/><arg name="value" type="v" direction="out"/></method>
           <method name="GetAll"><arg name="interface" type="s" direction="in"/><arg name="properties" type="a{sv}" direction="out"/></method>
           <method name="Set"><arg name="interface" type="s" direction="in"/><arg name="name" type="s" direction="in"/><arg name="value" type="v" direction="in"/></method>
+          <signal name="PropertiesChanged"><arg name="interface" type="s"/><arg name="changed" type="a{sv}"/><arg name="invalidated" type="as"/></signal>
          </interface>
 
         """
@@ -30,6 +32,8 @@ enum SecretServiceIntrospection {
           <method name="Lock"><arg name="objects" type="ao" direction="in"/><arg name="locked" type="ao" direction="out"/><arg name="prompt" type="o" direction="out"/></method>
           <method name="GetSecrets"><arg name="items" type="ao" direction="in"/><arg name="session" type="o" direction="in"/><arg name="secrets" type="a{o(oayays)}" direction="out"/></method>
           <method name="ReadAlias"><arg name="name" type="s" direction="in"/><arg name="collection" type="o" direction="out"/></method>
+          <method name="SetAlias"><arg name="name" type="s" direction="in"/><arg name="collection" type="o" direction="in"/></method>
+          <method name="CreateCollection"><arg name="properties" type="a{sv}" direction="in"/><arg name="alias" type="s" direction="in"/><arg name="collection" type="o" direction="out"/><arg name="prompt" type="o" direction="out"/></method>
           <property name="Collections" type="ao" access="read"/>
          </interface>
 
@@ -38,12 +42,13 @@ enum SecretServiceIntrospection {
     static let collection = """
          <interface name="org.freedesktop.Secret.Collection">
           <method name="SearchItems"><arg name="attributes" type="a{ss}" direction="in"/><arg name="results" type="ao" direction="out"/></method>
+          <method name="Delete"><arg name="prompt" type="o" direction="out"/></method>
           <method name="CreateItem"><arg name="properties" type="a{sv}" direction="in"/><arg name="secret" type="(oayays)" direction="in"/><arg name="replace" type="b" direction="in"/><arg name="item" type="o" direction="out"/><arg name="prompt" type="o" direction="out"/></method>
           <signal name="ItemCreated"><arg name="item" type="o"/></signal>
           <signal name="ItemDeleted"><arg name="item" type="o"/></signal>
           <signal name="ItemChanged"><arg name="item" type="o"/></signal>
           <property name="Items" type="ao" access="read"/>
-          <property name="Label" type="s" access="read"/>
+          <property name="Label" type="s" access="readwrite"/>
           <property name="Locked" type="b" access="read"/>
           <property name="Created" type="t" access="read"/>
           <property name="Modified" type="t" access="read"/>

@@ -21,10 +21,20 @@ import VaultCrypto
 ///   it: `SecretCaller`), an item's `SetSecret((oayays))` and `Delete() → o prompt`. A secret
 ///   sent in a DH session is decrypted into protected memory; in a plain one it is copied there
 ///   from the message. No prompt is ever needed (`/`).
-/// - `Properties.Set` of an item's `Label` or `Attributes`.
+/// - `Properties.Set` of an item's `Label` or `Attributes`, and of the collection's `Label` (when
+///   the store keeps one: `SecretItemStore.relabelCollection`).
 /// - The collection's signals, from its path: `ItemCreated`, `ItemChanged` (a replace, a new
 ///   secret, label or attributes), `ItemDeleted`, each with the item's path (libsecret's cached
-///   collections follow them).
+///   collections follow them); and `org.freedesktop.DBus.Properties.PropertiesChanged` with the
+///   new values, from an item after a change (`Label`, `Attributes`, `Modified`) and from the
+///   collection after it is relabelled (`Label`); after an item is created or deleted, with the
+///   collection's `Items` invalidated (`itemsChanged`). GDBus proxies (libsecret's) cache
+///   properties and follow that signal alone.
+/// - One collection, so the calls that would make or unmake others are answered, and refused
+///   politely where they would change something: `SetAlias` of `default` (or `login`) to the
+///   collection is a no-op, any other `NotSupported`; `CreateCollection` with the alias `default`
+///   (or `login`) gives the collection, as the specification says for an alias that exists, any
+///   other `NotSupported`; the collection's `Delete` is `NotSupported`.
 /// - `Lock(ao objects) → (ao locked, o prompt)`: the store locks (the vault, for pwtui), and the
 ///   objects named that are locked now; no prompt.
 /// - `org.freedesktop.DBus.Introspectable.Introspect` on the service, the collection (both
@@ -41,9 +51,8 @@ import VaultCrypto
 /// - `org.freedesktop.Secret.Session.Close()` on a session's own path.
 ///
 /// Sessions (`SecretSessions`) and prompts (`SecretPrompts`) are their connection's, end when it
-/// leaves the bus, and are bounded in number. Everything else (`SetAlias`,
-/// `CreateCollection`) is not answered yet: sd-bus replies
-/// `UnknownMethod` (docs/secret-service.md lists what remains).
+/// leaves the bus, and are bounded in number. A method not named here gets sd-bus's own
+/// `UnknownMethod`.
 public final class SecretServiceServer {
     public static let busName = "org.freedesktop.secrets"
     static let root = "/org/freedesktop/secrets"
@@ -60,10 +69,18 @@ public final class SecretServiceServer {
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     /// The one collection, `login` (what the `default` alias names in gnome-keyring).
     static let collection = root + "/collection/login"
+    /// The aliases that name it (ReadAlias, SetAlias, CreateCollection).
+    static let aliases = ["default", "login"]
 
     let store: any SecretItemStore
     /// Broadcasts one of the collection's signals (`member`, the item's path); set by `run`.
     var signal: (_ member: String, _ item: String) -> Void = { _, _ in }
+    /// Broadcasts `PropertiesChanged` from `path` for `interface` with the new values of some
+    /// properties and the names of others changed (`invalidated`, their values left to a `Get`);
+    /// set by `run`.
+    var propertiesChanged:
+        (_ path: String, _ interface: String, _ changed: [(name: String, value: DBusValue)], _ invalidated: [String])
+            -> Void = { _, _, _, _ in }
     private let sessions = SecretSessions(under: sessionPrefix)
     private let prompts = SecretPrompts(under: promptPrefix)
 
@@ -119,6 +136,22 @@ public final class SecretServiceServer {
         server.signal = { [unowned connection] member, item in
             try? connection.emit(from: collection, collectionInterface, member, objectPath: item)
         }
+        server.propertiesChanged = { [unowned connection] path, interface, changed, invalidated in
+            try? connection.emit(from: path, propertiesInterface, "PropertiesChanged") { (signal) throws(DBusFailure) in
+                try signal.append(string: interface)
+                try signal.open("a", "{sv}")
+                for (name, value) in changed {
+                    try signal.open("e", "sv")
+                    try signal.append(string: name)
+                    try value.append(to: signal)
+                    try signal.close()
+                }
+                try signal.close()
+                try signal.open("a", "s")
+                for name in invalidated { try signal.append(string: name) }
+                try signal.close()
+            }
+        }
         server.completed = { [unowned connection] prompt, dismissed, unlocked in
             try? connection.emit(from: prompt, promptInterface, "Completed") { (signal) throws(DBusFailure) in
                 try signal.append(bool: dismissed)
@@ -167,8 +200,41 @@ public final class SecretServiceServer {
             try require(call, "s")
             let alias = try call.string()
             let reply = try call.methodReturn()
-            try reply.append(objectPath: ["default", "login"].contains(alias) ? Self.collection : "/")
+            try reply.append(objectPath: Self.aliases.contains(alias) ? Self.collection : "/")
             return reply
+        case (Self.root, Self.serviceInterface, "SetAlias"):
+            try require(call, "so")
+            let alias = try call.string()
+            let target = try call.objectPath()
+            guard Self.aliases.contains(alias) else {
+                throw .notSupported(
+                    "pwtui keeps one collection, named by the aliases default and login; it keeps no alias \(alias)")
+            }
+            // Already so: the one collection is what the alias names, and always will be.
+            guard [Self.collection, Self.defaultAlias].contains(target) else {
+                throw .notSupported(
+                    "the alias \(alias) always names \(Self.collection), the one collection; not \(target)")
+            }
+            return try call.methodReturn()
+        case (Self.root, Self.serviceInterface, "CreateCollection"):
+            try require(call, "a{sv}s")
+            try call.skip("a{sv}")
+            let alias = try call.string()
+            // The specification: a collection for an alias that exists is that collection.
+            guard Self.aliases.contains(alias) else {
+                throw .notSupported(
+                    "pwtui keeps every item in one collection, \(Self.collection) (the default alias); it creates no other"
+                )
+            }
+            let reply = try call.methodReturn()
+            try reply.append(objectPath: Self.collection)
+            try reply.append(objectPath: "/")
+            return reply
+        case (Self.collection, Self.collectionInterface, "Delete"),
+            (Self.defaultAlias, Self.collectionInterface, "Delete"):
+            try require(call, "")
+            throw .notSupported(
+                "\(Self.collection) holds the vault's items and cannot be deleted; delete its items one by one")
         case (Self.collection, Self.collectionInterface, "CreateItem"),
             (Self.defaultAlias, Self.collectionInterface, "CreateItem"):
             return try createItem(call)
@@ -177,12 +243,13 @@ public final class SecretServiceServer {
             let id = try Self.itemID(path)
             let secret = try receiveSecret(call)
             try store.setSecret(of: id, to: secret.bytes, contentType: secret.contentType)
-            signal("ItemChanged", path)
+            itemChanged(path, ["Modified"])
             return try call.methodReturn()
         case (_, Self.itemInterface, "Delete") where path.hasPrefix(Self.collectionPrefix):
             try require(call, "")
             try store.delete(try Self.itemID(path))
             signal("ItemDeleted", path)
+            itemsChanged()
             let reply = try call.methodReturn()
             try reply.append(objectPath: "/")
             return reply
@@ -212,24 +279,36 @@ public final class SecretServiceServer {
             let reply = try call.methodReturn()
             try value.append(to: reply)
             return reply
+        case (Self.collection, Self.propertiesInterface, "Set"), (Self.defaultAlias, Self.propertiesInterface, "Set"):
+            try require(call, "ssv")
+            guard try call.string() == Self.collectionInterface, try call.string() == "Label" else {
+                throw .invalidArguments(
+                    "of the collection's properties, only \(Self.collectionInterface).Label can be set")
+            }
+            try call.enter("v", "s")
+            try store.relabelCollection(try call.string())
+            try call.exit()
+            announce(Self.collection, Self.collectionInterface, ["Label"])
+            return try call.methodReturn()
         case (_, Self.propertiesInterface, "Set") where path.hasPrefix(Self.collectionPrefix):
             try require(call, "ssv")
             let id = try Self.itemID(path)
             guard try call.string() == Self.itemInterface else {
                 throw .invalidArguments("an item's properties are \(Self.itemInterface)'s")
             }
-            switch try call.string() {
+            let name = try call.string()
+            switch name {
             case "Label":
                 try call.enter("v", "s")
                 try store.update(id, label: try call.string(), attributes: nil)
             case "Attributes":
                 try call.enter("v", "a{ss}")
                 try store.update(id, label: nil, attributes: try Self.readAttributes(call))
-            case let name:
+            default:
                 throw .invalidArguments("\(name) cannot be set; Label and Attributes can")
             }
             try call.exit()
-            signal("ItemChanged", path)
+            itemChanged(path, [name, "Modified"])
             return try call.methodReturn()
         case (_, Self.propertiesInterface, "GetAll"):
             try require(call, "s")
@@ -249,6 +328,30 @@ public final class SecretServiceServer {
             return try call.methodReturn()
         default: return nil
         }
+    }
+
+    /// Item `path` changed: the collection's `ItemChanged`, and the item's `PropertiesChanged`
+    /// with the new values of `names`.
+    private func itemChanged(_ path: String, _ names: [String]) {
+        signal("ItemChanged", path)
+        announce(path, Self.itemInterface, names)
+    }
+
+    /// The collection's `Items` changed (an item created or deleted): `PropertiesChanged` with
+    /// `Items` invalidated, not its value. The value is a listing of every item, a round trip
+    /// to the agent as long as the vault, and a create must cost what it changes (issue 40's
+    /// speed target); libsecret keeps its items from `ItemCreated` and `ItemDeleted`, and a GDBus
+    /// proxy drops an invalidated property from its cache and asks for it when next read.
+    private func itemsChanged() {
+        propertiesChanged(Self.collection, Self.collectionInterface, [], ["Items"])
+    }
+
+    /// `PropertiesChanged` from `path` with the values of `names` read back from the store, so
+    /// a listener hears what `Get` answers now. A store that cannot say now leaves the signal
+    /// out: the change stands, and a listener reads the properties when it next needs them.
+    private func announce(_ path: String, _ interface: String, _ names: [String]) {
+        guard let all = try? properties(of: path, interface) else { return }
+        propertiesChanged(path, interface, all.filter { names.contains($0.name) }, [])
     }
 
     /// Drops every session and prompt `owner` has: it left the bus.
@@ -403,7 +506,12 @@ public final class SecretServiceServer {
             label: label, attributes: attributes, secret: secret.bytes, contentType: secret.contentType,
             replace: replace, creator: Self.caller(of: call))
         let item = try Self.itemPath(made.id)
-        signal(made.replaced ? "ItemChanged" : "ItemCreated", item)
+        if made.replaced {
+            itemChanged(item, ["Label", "Modified"])
+        } else {
+            signal("ItemCreated", item)
+            itemsChanged()
+        }
         let reply = try call.methodReturn()
         try reply.append(objectPath: item)
         try reply.append(objectPath: "/")

@@ -147,8 +147,8 @@ import Testing
             print(plain.hex() or "-", iv2.hex(), sealed.hex())
         """
 
-    /// Debian's, with its python3-cryptography (make deps), whatever python3 comes first on PATH.
-    static let python3 = "/usr/bin/python3"
+    /// The tests' Python environment, with cryptography from PyPI (`make python-tests`).
+    static let python3 = TestPython.interpreter
 
     static var pythonHasCryptography: Bool {
         (try? ProgramOutput(Self.python3, ["-c", "import cryptography"]).ending) == .exited(0)
@@ -158,7 +158,8 @@ import Testing
         "against libsecret's algorithm in Python: 200 sessions, a shared secret with a leading zero among them, both ways"
     )
     func pythonCrossCheck() throws {
-        try #require(Self.pythonHasCryptography, "\(Self.python3) needs the cryptography package: make deps")
+        try #require(TestPython.isReady, "\(TestPython.missing)")
+        try #require(Self.pythonHasCryptography, "\(Self.python3) has no cryptography package")
         var random = SeededGenerator(seed: 40)
         let directory = TemporaryDirectory("dh")
         let file = try directory.freshPath("sessions")
