@@ -25,10 +25,10 @@ final class AgentItemStore: SecretItemStore {
 
     func describeCollection() throws(DBusFailure) -> SecretCollectionDescription {
         guard let listed = try items(.search(attributes: [:])), !listed.locked else {
-            return SecretCollectionDescription(label: Self.collectionLabel, locked: true, created: 0, modified: 0)
+            return SecretCollectionDescription(label: collectionLabel, locked: true, created: 0, modified: 0)
         }
         return SecretCollectionDescription(
-            label: Self.collectionLabel, locked: false,
+            label: collectionLabel, locked: false,
             created: Self.seconds(listed.items.map(\.created).min() ?? 0),
             modified: Self.seconds(listed.items.map(\.modified).max() ?? 0))
     }
@@ -82,7 +82,14 @@ final class AgentItemStore: SecretItemStore {
         return try reply.secret.withUnsafeBytes { (bytes) throws(DBusFailure) in try body(bytes, contentType) }
     }
 
-    static let collectionLabel = "Login"
+    /// The collection's label, as a client last set it (secretstorage's tests set it and put it
+    /// back): kept by this service while it runs. The vault has no collection of its own to
+    /// label; every service starts as gnome-keyring's login keyring is called.
+    private var collectionLabel = "Login"
+
+    func relabelCollection(_ label: String) throws(DBusFailure) {
+        collectionLabel = label
+    }
 
     /// The items the agent lists, and whether they are locked (listed from the identity store);
     /// nil when it lists nothing (not running, or locked with no current identity store).

@@ -98,11 +98,7 @@ import Testing
     /// The tests a suite cannot pass against the binary yet, each for a reason in the vault's
     /// store (docs/secret-service.md, "What remains"), deselected there and run in process.
     static let keyringKnownToFail: [String] = []
-    static let secretStorageKnownToFail = [
-        // Every CollectionTest sets the collection's label back in its tearDown: the vault's store
-        // keeps no collection label (relabelCollection refuses).
-        "test_all_collections", "test_all_items", "test_create_empty_item", "test_label", "test_repr",
-    ].map { "CollectionTest::\($0)" }
+    static let secretStorageKnownToFail: [String] = []
 
     /// keyring's own conformance tests for a backend (`keyring.testing.backend.BackendBasicTests`),
     /// run under pytest through keyring's SecretService backend; the arguments after the first
