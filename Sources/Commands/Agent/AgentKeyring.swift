@@ -52,7 +52,7 @@ extension AgentService {
                     .keyring(.items([KeyringItemSummary(try KeyringRequest.item(id, in: vault))], locked: false)))
             }
         case .secret(let id, let reader):
-            return try keyringSecret(id, of: path, reader: try keyringReader(reader, peer: peer))
+            return try keyringSecret(id, of: path) { try self.keyringReader(reader, peer: peer) }
         case .unlock(let reader):
             return try keyringUnlock(path, reader: try keyringReader(reader, peer: peer))
         case .create(_, _, _, _, let creator):
@@ -108,14 +108,27 @@ extension AgentService {
         case ask(SSHApprovalQuestion)
     }
 
-    /// Item `id`'s secret for `reader`, after the user's yes when its policy asks for one.
-    private func keyringSecret(_ id: String, of path: String, reader: ProcessChain) throws -> AgentAnswer {
-        let requester = SSHSignRequester(reader)
+    /// Item `id`'s secret for the reader `lookUp` names, after the user's yes when its policy
+    /// asks for one. The reader is looked up (a walk up its processes in /proc) only when the
+    /// item is bound to programs or its policy asks: most reads need no name.
+    private func keyringSecret(_ id: String, of path: String, reader lookUp: () throws -> ProcessChain) throws
+        -> AgentAnswer
+    {
+        var found: ProcessChain?
+        func reader() throws -> ProcessChain {
+            if let found { return found }
+            let chain = try lookUp()
+            found = chain
+            return chain
+        }
         let step = try reading(path) { vault -> KeyringRead in
             let item = try KeyringRequest.item(id, in: vault)
+            let policy = KeyringItem.confirmPolicy(of: item)
+            if item.allowedPrograms.isEmpty, policy == .never { return .given(try Self.secretAnswer(item, vault)) }
+            let reader = try reader()
             try item.requireGiven(to: reader)
             let creator = KeyringItem.creator(of: item)
-            switch KeyringItem.confirmPolicy(of: item) {
+            switch policy {
             case .never: return .given(try Self.secretAnswer(item, vault))
             case .other
             where creator != nil && reader.members.first?.isVerified == true
@@ -123,7 +136,8 @@ extension AgentService {
                 return .given(try Self.secretAnswer(item, vault))
             case .other, .each:
                 var question = SSHApprovalQuestion(
-                    requester: requester, keyTitle: item.displayTitle, fingerprint: "", destination: nil, locked: false)
+                    requester: SSHSignRequester(reader), keyTitle: item.displayTitle, fingerprint: "",
+                    destination: nil, locked: false)
                 question.action = .readKeyringItem(creator: creator)
                 return .ask(question)
             }
@@ -137,11 +151,12 @@ extension AgentService {
         defer { sshAsking.unlock() }
         guard context.sshPrompter.approve(question) == .yes else {
             throw CommandFailure(
-                .noMatch, "\(question.keyTitle) \(KeyringItem.refusalPhrase) \(requester.name): the user said no")
+                .noMatch,
+                "\(question.keyTitle) \(KeyringItem.refusalPhrase) \(question.requester.name): the user said no")
         }
         return try reading(path) { vault in
             let item = try KeyringRequest.item(id, in: vault)
-            try item.requireGiven(to: reader)
+            try item.requireGiven(to: try reader())
             return try Self.secretAnswer(item, vault)
         }
     }
