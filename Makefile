@@ -94,12 +94,15 @@ install-files:
 themes:
 	./Resources/embed-themes.sh
 
-# The layout checked (`lint`), the build with its tests (no warnings anywhere), then the tests in
+# The layout checked (`lint`), the build with its tests (no warnings anywhere; the Python clients'
+# environment made beside it, `python-tests`, a minute of downloads on a fresh machine), then the tests in
 # three processes at once (Tests/run-tests.sh: the in-process tests and the two halves of the
 # end-to-end ones; each log in .build/test-*.log) beside a short run of every fuzz target
 # and the benchmarks' build (`test-extras`, its log in .build/test-extras.log): either fails the run.
-test: deps git-tests python-tests lint
-	@$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests
+test: deps git-tests lint
+	@mkdir -p .build; $(MAKE) --no-print-directory python-tests > .build/python-tests.log 2>&1 & python=$$!; \
+	$(MAKE) --no-print-directory build BUILD_FLAGS=--build-tests; built=$$?; \
+	wait $$python; cat .build/python-tests.log; [ $$built -eq 0 ]
 	@$(MAKE) --no-print-directory test-extras > .build/test-extras.log 2>&1 & extras=$$!; \
 	Tests/run-tests.sh "$(BIN_DIR)" .build; tests=$$?; \
 	wait $$extras; extra=$$?; \
