@@ -171,7 +171,8 @@ bench-peers: release
 bench-secret-service: deps python-tests
 	@command -v gnome-keyring-daemon >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq gnome-keyring; \
 		else sudo apt-get install -y -qq gnome-keyring; fi; }
-	$(SWIFT) build -c release --product pwtui --product pwtui-secret-service
+	$(SWIFT) build -c release --product pwtui  # one product per build: SwiftPM takes the last --product only
+	$(SWIFT) build -c release --product pwtui-secret-service
 	$(PYTHON_TESTS)/venv/bin/python3 Benchmarks/secret-service/secret-service.py "$$($(SWIFT) build -c release --show-bin-path)" $(ARGS)
 
 # 10,000 entries imported in one go from each big format, KDF subtracted (issue 15).
