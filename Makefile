@@ -110,7 +110,7 @@ test: deps git-tests lint
 		tail -30 .build/test-extras.log; else grep -E "^make fuzz|^Done|^benchmarks" .build/test-extras.log; fi; \
 	[ $$tests -eq 0 ] && [ $$extra -eq 0 ]
 
-# Beside the tests: the benchmarks build without a warning, and every fuzz target runs for 5 s
+# Beside the tests: the benchmarks build without a warning, and every fuzz target runs for 3 s
 # (its own build, with the sanitizers, without a warning of ours either).
 test-extras: deps
 	@$(SWIFT) build --package-path Benchmarks 2>&1 | tee .build/benchmarks-build.log; status=$${PIPESTATUS[0]}; \
@@ -196,9 +196,9 @@ bench-fast-path: release
 	python3 Benchmarks/fast-path.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/pwtui" \
 		"$$(cd Benchmarks && $(SWIFT) build -c release --show-bin-path)/pwtui-bench"
 
-# Every fuzz target for 5 s, as `make test` runs them (12 targets: a minute, beside the tests).
+# Every fuzz target for 3 s, as `make test` runs them (12 targets: under a minute, beside the tests).
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=3
 
 # libFuzzer, one target after another, FUZZ_SECONDS each (a package of its own under Fuzz/, so the
 # main build never sees the sanitizers). What a run discovers stays in Fuzz/.build-fuzz/corpus; a crash
