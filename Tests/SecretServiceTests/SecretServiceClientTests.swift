@@ -95,14 +95,8 @@ import Testing
         }
     }
 
-    /// The tests a suite cannot pass against the binary yet, each for a reason in the vault's
-    /// store (docs/secret-service.md, "What remains"), deselected there and run in process.
-    static let keyringKnownToFail: [String] = []
-    static let secretStorageKnownToFail: [String] = []
-
     /// keyring's own conformance tests for a backend (`keyring.testing.backend.BackendBasicTests`),
-    /// run under pytest through keyring's SecretService backend; the arguments after the first
-    /// are the names of tests to deselect.
+    /// run under pytest through keyring's SecretService backend.
     static let keyringConformance = #"""
         import tempfile
         import pytest
@@ -115,8 +109,7 @@ import Testing
                 "class TestPwtuiSecretService(BackendBasicTests):\n"
                 "    def init_keyring(self):\n"
                 "        return SecretService.Keyring()\n")
-        deselect = ["-k", "not (" + " or ".join(sys.argv[2:]) + ")"] if sys.argv[2:] else []
-        status = pytest.main([directory, "-q", "-p", "no:cacheprovider", "-rA"] + deselect)
+        status = pytest.main([directory, "-q", "-p", "no:cacheprovider", "-rA"])
         print("pytest-status", int(status), flush=True)
         """#
 
@@ -124,27 +117,21 @@ import Testing
         "keyring's own backend conformance tests (BackendBasicTests) pass against the service",
         arguments: Target.allCases)
     func keyringConformance(_ target: Target) throws {
-        let known = target == .binary ? Self.keyringKnownToFail : []
-        let text = try SecretServiceUnderTest.serve(target.kind, to: Self.keyringConformance, arguments: known)
+        let text = try SecretServiceUnderTest.serve(target.kind, to: Self.keyringConformance)
         #expect(text.contains("pytest-status 0"), "\(text)")
         #expect(text.contains("PASSED") && text.contains("test_credential"), "\(text)")
         #expect(!text.contains("FAILED") && !text.contains("ERROR"), "\(text)")
-        let passed = 15 - known.count
-        let deselected = known.isEmpty ? "" : ", \(known.count) deselected"
-        #expect(text.contains("\(passed) passed\(deselected) in"), "every one of the 15 tests ran and passed: \(text)")
+        #expect(text.contains("15 passed in"), "every one of the 15 tests ran and passed: \(text)")
     }
 
     /// secretstorage's own test suite (its sdist's `tests/`), under pytest, against the service
     /// by its real name. The suite itself skips the classes it writes for its mock server alone
     /// (`BUS_NAME == "org.freedesktop.secrets"`: creating and deleting collections, collections
-    /// at other paths, a lock by prompt); everything else runs. The arguments after the suite's
-    /// directory are tests to deselect.
+    /// at other paths, a lock by prompt); everything else runs.
     static let secretStorageSuite = #"""
         import pytest
         sys.dont_write_bytecode = True
-        # A test named CLASS::NAME is deselected by both (-k matches its class and its name).
-        deselect = ["-k", "not (" + " or ".join("(%s and %s)" % tuple(t.split("::")) for t in sys.argv[3:]) + ")"] if sys.argv[3:] else []
-        status = pytest.main([sys.argv[2], "-p", "no:cacheprovider", "-rA", "-v"] + deselect)
+        status = pytest.main([sys.argv[2], "-p", "no:cacheprovider", "-rA", "-v"])
         print("pytest-status", int(status), flush=True)
         """#
 
@@ -152,9 +139,8 @@ import Testing
         "secretstorage's own test suite passes against the service; it skips only its mock server's tests",
         arguments: Target.allCases)
     func secretStorageSuite(_ target: Target) throws {
-        let known = target == .binary ? Self.secretStorageKnownToFail : []
         let text = try SecretServiceUnderTest.serve(
-            target.kind, to: Self.secretStorageSuite, arguments: [TestPython.secretStorageTests] + known)
+            target.kind, to: Self.secretStorageSuite, arguments: [TestPython.secretStorageTests])
         #expect(text.contains("pytest-status 0"), "\(text)")
         #expect(!text.contains("FAILED") && !text.contains("ERROR"), "\(text)")
         // What runs: the collection's label set and put back, items made, searched, relabelled,
@@ -163,7 +149,7 @@ import Testing
             "CollectionTest::test_label", "CollectionTest::test_create_empty_item", "ItemTest::test_secret",
             "ItemTest::test_modified", "ItemTest::test_created", "ExceptionsTest::test_double_deleting",
             "ExceptionsTest::test_non_existing_collection", "ContextManagerTest::test_closing_context_manager",
-        ] where !known.contains(test) {
+        ] {
             #expect(text.contains("\(test) PASSED"), "\(test): \(text)")
         }
         // What it skips itself, and nothing else.
@@ -171,8 +157,7 @@ import Testing
         #expect(
             skipped.allSatisfy { $0.contains("This test should only be run with the mocked server.") },
             "\(skipped)")
-        let deselected = known.isEmpty ? "" : ", \(known.count) deselected"
-        #expect(text.contains("\(21 - known.count) passed, 6 skipped\(deselected) in"), "\(text)")
+        #expect(text.contains("21 passed, 6 skipped in"), "\(text)")
     }
 
     /// Headless Chromium with `--password-store=gnome-libsecret` and a profile of its own, twice:
