@@ -25,9 +25,6 @@ import VaultModel
 // under the same rule: decided in a read turn, asked between turns one at a time (`sshAsking`),
 // and the secret taken in a read turn after the yes, from the item as it is then.
 extension AgentService {
-    /// The name a trusted relay runs under, beside pwtui's own executable.
-    static let secretServiceRelay = "pwtui-secret-service"
-
     func keyring(_ request: KeyringRequest, of path: String, payload: inout SecureBytes, peer: PeerProcess?) throws
         -> AgentAnswer
     {
@@ -93,14 +90,11 @@ extension AgentService {
         guard let peer else { return caller.pid.map { context.processChain($0) } ?? ProcessChain(members: []) }
         let connected = try context.requesterChain(peer)
         guard let pid = caller.pid, let relay = connected.members.first, relay.isVerified,
-            relay.name == Self.secretServiceRelay, let executable = relay.executable,
-            Self.directory(of: executable) == Self.directory(of: CurrentProcess.executablePath)
+            relay.name == SecretServiceProcess.executableName, let executable = relay.executable,
+            SecretServiceProcess.directory(of: executable)
+                == SecretServiceProcess.directory(of: CurrentProcess.executablePath)
         else { return connected }
         return context.processChain(pid)
-    }
-
-    private static func directory(of path: String) -> Substring {
-        path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
     }
 
     private enum KeyringRead: ~Copyable {

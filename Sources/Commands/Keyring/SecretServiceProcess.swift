@@ -11,8 +11,12 @@ public enum SecretServiceProcess {
 
     /// `pwtui-secret-service` beside this executable.
     static var program: String {
-        let own = CurrentProcess.executablePath
-        return String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)]) + "/" + executableName
+        directory(of: CurrentProcess.executablePath) + "/" + executableName
+    }
+
+    /// The directory a path is in (no trailing slash).
+    static func directory(of path: String) -> String {
+        String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     }
 
     /// Its arguments for `context`: the vault and settings resolved here.

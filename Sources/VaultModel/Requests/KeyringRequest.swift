@@ -104,8 +104,10 @@ extension KeyringRequest {
 
     /// The keyring item `id` names.
     public static func item(_ id: String, in vault: Vault) throws -> Credential {
-        guard let uuid = KeyringItem.credentialID(id), let credential = try? vault.credential(id: uuid),
-            credential.kind == .keyring
+        // By its UUID, not `Vault.credential(id:)`: that one takes a prefix a person typed and
+        // compares text with every credential's id; three of these are asked for every read.
+        guard let text = KeyringItem.credentialID(id), let uuid = UUID(uuidString: text),
+            let credential = vault.contents.credential(withID: uuid), credential.kind == .keyring
         else { throw VaultError.noMatch("no keyring item \(id.prefix(40))") }
         return credential
     }
@@ -183,7 +185,9 @@ extension KeyringRequest {
     }
 
     private static func setEncoding(of id: UUID, in vault: Vault, isHex: Bool, contentType: String) throws {
-        let credential = try vault.credential(id: id.uuidString)
+        guard let credential = vault.contents.credential(withID: id) else {
+            throw VaultError.noMatch("no keyring item \(KeyringItem.id(of: id))")
+        }
         let none = try SecureBytes(zeros: 0)
         let fields: [(String, String?)] = [
             (KeyringItem.encodingField, isHex ? "hex" : nil),
