@@ -149,8 +149,8 @@ let package = Package(
             name: "CommandsTests",
             dependencies: [
                 "Commands", "VaultAgent", "VaultModel", "ServiceMatching", "VaultCrypto", "Platform", "SSHKeys", "TUI",
-                "Passwords", "Interchange", "PwtuiTestSupport", "TUITestDoubles", "pwtui",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Passwords", "Interchange", "PwtuiTestSupport", "TUITestDoubles", "pwtui", "SecretService",
+                "SecretServiceAgent", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "CommandLineTests",

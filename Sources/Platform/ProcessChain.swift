@@ -53,15 +53,18 @@ public struct ProcessChain: Sendable, Equatable, CustomStringConvertible {
         self.members = members
     }
 
-    /// The chain of `pid` read from `procRoot` (a test's fake tree, or /proc); `ownExecutable`:
-    /// the path of pwtui's binary, whose processes are named by argv[0].
+    /// The chain of `pid` read from `procRoot` (a test's fake tree, or /proc), `depth` processes
+    /// at most (1: the process alone, when only its name matters); `ownExecutable`: the path of
+    /// pwtui's binary, whose processes are named by argv[0].
     public static func of(
-        _ pid: Int32, procRoot: String = "/proc", ownExecutable: String? = CurrentProcess.executablePath
+        _ pid: Int32, depth: Int = maximumDepth, procRoot: String = "/proc",
+        ownExecutable: String? = CurrentProcess.executablePath
     ) -> ProcessChain {
         var members: [Member] = []
         var current = pid
         var owner: UInt32?
-        while current > 1, members.count < maximumDepth, !members.contains(where: { $0.id == current }) {
+        let depth = min(depth, maximumDepth)
+        while current > 1, members.count < depth, !members.contains(where: { $0.id == current }) {
             let directory = "\(procRoot)/\(current)"
             guard let status = statusFields(of: directory) else { break }
             if let uid = status.uid {

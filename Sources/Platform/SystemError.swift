@@ -33,6 +33,8 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public var isBadDescriptor: Bool { code == EBADF }
     /// The reader went away (a closed pipe or socket).
     public var isBrokenPipe: Bool { code == EPIPE }
+    /// The peer closed a socket with bytes of ours still unread in it.
+    public var isConnectionReset: Bool { code == ECONNRESET }
     /// A deadline passed before the descriptor was ready (see `FileDescriptor`'s waits).
     public var isTimeout: Bool { code == ETIMEDOUT }
 

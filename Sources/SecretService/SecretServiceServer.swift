@@ -273,7 +273,8 @@ public final class SecretServiceServer {
             try require(call, "ss")
             let interface = try call.string()
             let name = try call.string()
-            guard let value = try properties(of: path, interface).first(where: { $0.name == name })?.value else {
+            guard let value = try properties(of: path, interface, only: name).first(where: { $0.name == name })?.value
+            else {
                 throw .invalidArguments("\(path) has no property \(interface).\(name)")
             }
             let reply = try call.methodReturn()
@@ -676,25 +677,32 @@ public final class SecretServiceServer {
         }
     }
 
-    /// The properties of the object at `path` in `interface`.
-    private func properties(of path: String, _ interface: String) throws(DBusFailure) -> [(
-        name: String, value: DBusValue
-    )] {
+    /// The properties of the object at `path` in `interface`; with `only`, that one alone is
+    /// worth computing (a `Get`): the collection's `Items` is a listing of every item, a round
+    /// trip as long as the vault, which secretstorage's `Locked` check before each create must
+    /// not pay.
+    private func properties(of path: String, _ interface: String, only wanted: String? = nil) throws(DBusFailure)
+        -> [(name: String, value: DBusValue)]
+    {
         switch (path, interface) {
         case (Self.root, Self.serviceInterface):
             return [("Collections", .objectPaths([Self.collection]))]
         case (Self.collection, Self.collectionInterface), (Self.defaultAlias, Self.collectionInterface):
-            let collection = try store.describeCollection()
-            let found = try store.search([:])
-            return [
-                (
-                    "Items",
-                    .objectPaths(
-                        try (found.unlocked + found.locked).map { (id) throws(DBusFailure) in try Self.itemPath(id) })
-                ),
-                ("Label", .string(collection.label)), ("Locked", .bool(collection.locked)),
-                ("Created", .uint64(collection.created)), ("Modified", .uint64(collection.modified)),
-            ]
+            var properties: [(name: String, value: DBusValue)] = []
+            if wanted == nil || wanted == "Items" {
+                let found = try store.search([:])
+                let paths = try (found.unlocked + found.locked).map { (id) throws(DBusFailure) in try Self.itemPath(id)
+                }
+                properties.append(("Items", .objectPaths(paths)))
+            }
+            if wanted != "Items" {
+                let collection = try store.describeCollection()
+                properties += [
+                    ("Label", .string(collection.label)), ("Locked", .bool(collection.locked)),
+                    ("Created", .uint64(collection.created)), ("Modified", .uint64(collection.modified)),
+                ]
+            }
+            return properties
         case (_, Self.itemInterface) where path.hasPrefix(Self.collectionPrefix):
             let item = try store.describe(try Self.itemID(path))
             return [

@@ -6,12 +6,23 @@ import VaultCrypto
 import VaultModel
 
 /// The Secret Service's items as the unlocked agent holds them: every call one round trip to the
-/// agent (`VaultAccess`, the one way to it), nothing kept here but what is being passed on. With
-/// the agent locked (or not running), the collection is locked: nothing is listed or read, and a
-/// change is refused as locked. A secret read comes back in protected memory and is lent to the
-/// server, which seals it for the caller's session.
+/// agent (`VaultAccess`, the one way to it, on one kept connection), nothing kept here but what
+/// is being passed on — and the descriptions of the items the agent listed last, for a moment.
+/// With the agent locked (or not running), the collection is locked: nothing is listed or read,
+/// and a change is refused as locked. A secret read comes back in protected memory and is lent to
+/// the server, which seals it for the caller's session.
+///
+/// Why a moment's memory: a client reads a secret in four calls (secretstorage: the search, the
+/// item's `Label` as it makes the item, its `Locked` before `GetSecret`, the secret), and the
+/// two properties are what the search has just said. Answered from that answer for
+/// `listingLifetime`, a read costs the agent two requests, not four. A description can be
+/// that much older than the vault, as a D-Bus client's cached properties always are (GDBus
+/// keeps them until a signal); every change made here forgets it, and only unlocked
+/// descriptions are kept, so an unlock is never hidden.
 final class AgentItemStore: SecretItemStore {
     let context: CommandContext
+    static let listingLifetime = Duration.milliseconds(250)
+    private var listed: (items: [String: SecretItemDescription], at: ContinuousClock.Instant)?
 
     init(context: CommandContext) {
         self.context = context
@@ -20,26 +31,43 @@ final class AgentItemStore: SecretItemStore {
     func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String]) {
         guard let listed = try items(.search(attributes: attributes)) else { return ([], []) }
         let ids = listed.items.map(\.id)
+        remember(listed.items, locked: listed.locked)
         return listed.locked ? ([], ids) : (ids, [])
     }
 
     func describeCollection() throws(DBusFailure) -> SecretCollectionDescription {
-        guard let listed = try items(.search(attributes: [:])), !listed.locked else {
+        guard let reply = try ask(.collection, payload: try Self.nothing()),
+            case .collection(let locked, let created, let modified) = reply.body
+        else {
             return SecretCollectionDescription(label: collectionLabel, locked: true, created: 0, modified: 0)
         }
         return SecretCollectionDescription(
-            label: collectionLabel, locked: false,
-            created: Self.seconds(listed.items.map(\.created).min() ?? 0),
-            modified: Self.seconds(listed.items.map(\.modified).max() ?? 0))
+            label: collectionLabel, locked: locked, created: Self.seconds(created), modified: Self.seconds(modified))
     }
 
     func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription {
+        if let listed, ContinuousClock.now - listed.at < Self.listingLifetime, let item = listed.items[id] {
+            return item
+        }
         guard let listed = try items(.describe(id: id)), let item = listed.items.first else {
             throw .isLocked("the vault is locked: run `pwtui unlock`, or unlock it through the prompt")
         }
-        return SecretItemDescription(
-            label: item.label, attributes: item.attributes, locked: listed.locked, created: Self.seconds(item.created),
-            modified: Self.seconds(item.modified))
+        remember(listed.items, locked: listed.locked)
+        return Self.description(of: item, locked: listed.locked)
+    }
+
+    /// What the agent just listed, as the next calls may ask for it; forgotten when locked.
+    private func remember(_ items: [KeyringItemSummary], locked: Bool) {
+        guard !locked else { return listed = nil }
+        var described: [String: SecretItemDescription] = [:]
+        for item in items { described[item.id] = Self.description(of: item, locked: false) }
+        listed = (described, .now)
+    }
+
+    private static func description(of item: KeyringItemSummary, locked: Bool) -> SecretItemDescription {
+        SecretItemDescription(
+            label: item.label, attributes: item.attributes, locked: locked, created: seconds(item.created),
+            modified: seconds(item.modified))
     }
 
     func create(
@@ -68,6 +96,7 @@ final class AgentItemStore: SecretItemStore {
     }
 
     func lock() throws(DBusFailure) {
+        listed = nil
         _ = VaultAccess.lockAgent(holding: context.vaultPath, in: context)
     }
 
@@ -112,6 +141,7 @@ final class AgentItemStore: SecretItemStore {
     }
 
     private func answer(_ request: KeyringRequest, payload: borrowing SecureBytes) throws(DBusFailure) -> Reply {
+        if request.isWrite { listed = nil }
         guard let reply = try ask(request, payload: payload) else {
             throw .isLocked("the vault is locked: run `pwtui unlock`, or unlock it through the prompt")
         }

@@ -14,6 +14,8 @@ public enum SecretServiceRunner {
     ) throws {
         SignalFlag.watchTermination()
         let context = makeContext()
+        // Three or four requests for each secret a program reads.
+        context.asksAgentOften = true
         try SecretServiceServer.run(
             in: context.environment, store: AgentItemStore(context: context),
             prompter: AgentUnlockPrompter(makeContext: makeContext), ready: ready,

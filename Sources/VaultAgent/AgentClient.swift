@@ -4,30 +4,40 @@ import ServiceMatching
 import VaultCrypto
 import VaultModel
 
-/// Talks to a running agent: one connection per request; nil answers when none listens.
+/// Talks to a running agent: one connection per request (or one kept for all of them:
+/// `AgentKeptConnection`); nil answers when none listens.
 public struct AgentClient: Sendable {
     /// The agent's socket; nil for an agent in this process (tests).
     public let socketPath: String?
     private let connector: @Sendable () -> AgentConnection?
+    private let kept: AgentKeptConnection?
 
     /// How long a request and its answer may take in all (`AgentRequest.answerTimeout` gives
     /// long work longer).
     public static let answerTimeout = AgentRequest.answerTime
 
-    public init(socketPath: String) {
+    /// `keepingConnection`: one connection for every request of this client (and its copies),
+    /// for a long-lived client that asks often.
+    public init(socketPath: String, keepingConnection: Bool = false) {
         self.socketPath = socketPath
-        connector = {
+        let connect: @Sendable () -> AgentConnection? = {
             guard let descriptor = try? UnixSocket.connect(to: socketPath) else { return nil }
             return AgentConnection(descriptor, timeout: Self.answerTimeout)
         }
+        connector = connect
+        kept = keepingConnection ? AgentKeptConnection(connect: connect) : nil
     }
 
     /// A client of an agent reached some other way: `connect` opens a connection, nil when
     /// there is nobody to talk to (`AgentServer.connectInProcess`).
-    public init(connect: @escaping @Sendable () -> AgentConnection?) {
+    public init(keepingConnection: Bool = false, connect: @escaping @Sendable () -> AgentConnection?) {
         socketPath = nil
         connector = connect
+        kept = keepingConnection ? AgentKeptConnection(connect: connect) : nil
     }
+
+    /// Whether its requests share one connection.
+    public var keepsConnection: Bool { kept != nil }
 
     /// Refuses `directory`, where the agent's socket lives, unless it is a 0700 directory of
     /// this user (or does not exist yet); creates it 0700 when `creating`.
@@ -48,22 +58,26 @@ public struct AgentClient: Sendable {
 
     /// One request and its answer, whatever it is; nil when no agent listens.
     public func request(_ request: AgentRequest) throws -> AgentMessage<AgentReply>? {
-        guard let connection = connector() else { return nil }
-        defer { connection.descriptor.close() }
-        try connection.send(request)
-        return try connection.waiting(request.answerTimeout).receive(AgentReply.self)
+        try exchange(request) { try $0.send(request) }
     }
 
     public func request(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> AgentMessage<AgentReply>? {
+        try exchange(request) { try $0.send(request, payload: payload) }
+    }
+
+    private func exchange(_ request: AgentRequest, _ send: (AgentConnection) throws -> Void) throws
+        -> AgentMessage<AgentReply>?
+    {
+        if let kept { return try kept.exchange(timeout: request.answerTimeout, send) }
         guard let connection = connector() else { return nil }
         defer { connection.descriptor.close() }
-        try connection.send(request, payload: payload)
+        try send(connection)
         return try connection.waiting(request.answerTimeout).receive(AgentReply.self)
     }
 
     /// Sends `request` without waiting for the answer (an unlock handed over in passing: the
-    /// agent derives the key while the command that typed the password goes on). False when no
-    /// agent listens.
+    /// agent derives the key while the command that typed the password goes on), on a connection
+    /// of its own: an answer nobody reads must not wait on a kept one. False when no agent listens.
     @discardableResult
     public func post(_ request: AgentRequest, payload: borrowing SecureBytes) throws -> Bool {
         guard let connection = connector() else { return false }

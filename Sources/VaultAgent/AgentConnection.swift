@@ -43,11 +43,14 @@ public struct AgentConnection {
         var block = try SecureBytes(zeros: 4096)
         var afterLine: Range<Int>?
         while afterLine == nil {
-            let got = try block.withUnsafeMutableBytes { try readSome(into: $0) }
+            let got = try block.withUnsafeMutableBytes { try readSome(into: $0, atStart: line.isEmpty) }
             guard got > 0 else {
-                throw AgentError.protocolError(
-                    "the connection closed before a whole message came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)"
-                )
+                guard line.isEmpty else {
+                    throw AgentError.protocolError(
+                        "the connection closed before a whole message came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)"
+                    )
+                }
+                throw AgentError.closedBeforeMessage
             }
             let newline = block.withUnsafeBytes { $0[..<got].firstIndex(of: 0x0A) }
             line += block.withUnsafeBytes { Array($0[..<(newline ?? got)]) }
@@ -58,7 +61,8 @@ public struct AgentConnection {
         }
         let (body, length) = try AgentFraming.header(Body.self, fromLine: line)
         var payload = try SecureBytes(zeros: length)
-        // One message per connection: whatever follows the announced payload is ignored.
+        // A peer sends its next message only after the answer to this one: bytes past the
+        // announced payload are not read as a message (`AgentMessage.overran`).
         let leftover = afterLine ?? 0 ..< 0
         let early = leftover.lowerBound ..< min(leftover.upperBound, leftover.lowerBound + length)
         block.withUnsafeBytes { source in
@@ -72,7 +76,7 @@ public struct AgentConnection {
             guard got > 0 else { throw AgentError.protocolError("payload cut short") }
             filled += got
         }
-        return AgentMessage(body: body, payload: payload)
+        return AgentMessage(body: body, payload: payload, overran: early.count < leftover.count)
     }
 
     /// Ends sending, then throws away whatever the peer still sends (never looking at it) until
@@ -84,12 +88,16 @@ public struct AgentConnection {
         while let got = try? sink.withUnsafeMutableBytes({ try bounded.readSome(into: $0) }), got > 0 {}
     }
 
-    /// Up to `buffer.count` bytes once some arrive; 0 at the end of the stream.
-    private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    /// Up to `buffer.count` bytes once some arrive; 0 at the end of the stream. `atStart`: no
+    /// byte of the message has come yet, so a peer that closed with our request unread in its
+    /// socket (ECONNRESET) never read it.
+    private func readSome(into buffer: UnsafeMutableRawBufferPointer, atStart: Bool = false) throws -> Int {
         do {
             return try descriptor.readSome(into: buffer, before: deadline)
         } catch  where error.isTimeout {
             throw AgentError.timedOut(seconds: Int(timeout.components.seconds))
+        } catch  where atStart && error.isConnectionReset {
+            throw AgentError.closedBeforeMessage
         } catch {
             throw AgentError.protocolError("the connection broke while receiving (\(error))")
         }
@@ -110,6 +118,15 @@ public struct AgentConnection {
 public struct AgentMessage<Body>: ~Copyable {
     public var body: Body
     public var payload: SecureBytes
+    /// Whether more bytes came after it before it was answered: a peer that does not wait for
+    /// answers, whose connection ends after this one.
+    public var overran = false
+
+    public init(body: Body, payload: consuming SecureBytes, overran: Bool = false) {
+        self.body = body
+        self.payload = payload
+        self.overran = overran
+    }
 
     public consuming func takePayload() -> SecureBytes { payload }
 }

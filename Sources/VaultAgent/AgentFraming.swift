@@ -57,6 +57,10 @@ public enum AgentFraming {
 
 public enum AgentError: Error, CustomStringConvertible, Equatable {
     case protocolError(String)
+    /// The connection ended before a byte of the message came: a kept connection the agent
+    /// closed while it was idle (`AgentKeptConnection` asks again on a new one), or an agent
+    /// that stopped.
+    case closedBeforeMessage
     /// The peer sent or accepted nothing for this long: named as a timeout, not as a closed
     /// connection, so that a user looks for a stuck agent rather than a stopped one.
     case timedOut(seconds: Int)
@@ -71,6 +75,9 @@ public enum AgentError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .protocolError(let what): return "agent protocol: \(what)"
+        case .closedBeforeMessage:
+            return
+                "agent protocol: the connection closed before a message came (the agent may have stopped; if this was a change, `pwtui list` shows whether it was saved)"
         case .unsafeDirectory(let message): return message
         case .unreadable(let what):
             return

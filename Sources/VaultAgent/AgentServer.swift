@@ -52,6 +52,9 @@ public final class AgentServer: @unchecked Sendable {
     public static let maximumConnections = 32
     /// For a client to send its whole request, and again for it to take the whole answer.
     public static let requestTimeout = Duration.seconds(5)
+    /// How long a connection may wait between an answer and its next request
+    /// (`AgentKeptConnection`) before the agent closes it.
+    public static let keptIdleTime = AgentKeptConnection.reuseTime * 2
 
     /// How long a stopping agent waits for a write in progress before it ends without it.
     public static let stopTime = Duration.milliseconds(600)
@@ -206,26 +209,46 @@ public final class AgentServer: @unchecked Sendable {
             connection.discardUntilClosed(within: .seconds(1))
             return
         }
-        var answer: AgentAnswer
-        do {
-            var message = try AgentConnection(descriptor, timeout: Self.requestTimeout).receive(AgentRequest.self)
-            registry.lock()
-            open[descriptor]?.receiving = false
-            registry.unlock()
-            answer = handle(message.body, &message.payload, peer: peer, on: descriptor)
-        } catch AgentError.timedOut(let seconds) {
-            answer = AgentAnswer(
-                .refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
-        } catch {
-            answer = AgentAnswer(.refused(status: .ioError, message: "\(error)"))
+        // Request after request, each answered before the next is read, until the client hangs
+        // up, sends past its request without waiting, stays idle too long, or the agent stops.
+        var first = true
+        while first || waitForNextRequest(on: descriptor) {
+            var answer: AgentAnswer
+            var another = false
+            do {
+                var message = try AgentConnection(descriptor, timeout: Self.requestTimeout).receive(AgentRequest.self)
+                registry.withLock { open[descriptor]?.receiving = false }
+                another = !message.overran && message.body != .stop
+                answer = handle(message.body, &message.payload, peer: peer, on: descriptor)
+            } catch AgentError.closedBeforeMessage where !first {
+                return  // a kept connection's client hung up between requests
+            } catch AgentError.timedOut(let seconds) {
+                answer = AgentAnswer(
+                    .refused(status: .ioError, message: "the request did not arrive whole within \(seconds) s"))
+            } catch {
+                answer = AgentAnswer(.refused(status: .ioError, message: "\(error)"))
+            }
+            // A fresh deadline: an unlock may have taken seconds of the first one.
+            let reply = AgentConnection(descriptor, timeout: Self.requestTimeout)
+            do {
+                if let payload = answer.payload.take() {
+                    try reply.send(answer.reply, payload: payload)
+                } else {
+                    try reply.send(answer.reply)
+                }
+            } catch {
+                return
+            }
+            guard another, !isStopping() else { return }
+            first = false
         }
-        // A fresh deadline: an unlock may have taken seconds of the first one.
-        let reply = AgentConnection(descriptor, timeout: Self.requestTimeout)
-        if let payload = answer.payload.take() {
-            try? reply.send(answer.reply, payload: payload)
-        } else {
-            try? reply.send(answer.reply)
-        }
+    }
+
+    /// Waits, as an idle connection the cap may evict, for the next request to start; false
+    /// when none does within `keptIdleTime` (or the client hung up: the read says so).
+    private func waitForNextRequest(on descriptor: FileDescriptor) -> Bool {
+        registry.withLock { open[descriptor]?.receiving = true }
+        return (try? descriptor.wait(for: .input, before: .after(Self.keptIdleTime))) != nil
     }
 
     private func handle(

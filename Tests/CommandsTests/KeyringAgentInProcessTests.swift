@@ -207,6 +207,72 @@ struct KeyringAgentInProcessTests {
         #expect(refusal == .interactionRequired)
     }
 
+    @Test(
+        "the collection's state without a listing: unlocked with its oldest and newest item's times, locked with none"
+    )
+    func collectionState() throws {
+        let (fixture, _) = try Self.agent(Prompter())
+        let item = try #require(
+            try Vault.open(at: fixture.context.vaultPath, password: try secure("master")).contents.credentials.first {
+                $0.kind == .keyring
+            })
+        let unlocked = Self.ask(fixture, .collection, from: 300)
+        #expect(
+            unlocked.body
+                == .keyring(
+                    .collection(
+                        locked: false, created: item.created.millisecondsSince1970,
+                        modified: item.modified.millisecondsSince1970)))
+        _ = try fixture.client.request(.lock)
+        guard case .refused(let status, _) = Self.ask(fixture, .collection, from: 300).body else {
+            Issue.record("a locked agent described its collection")
+            return
+        }
+        #expect(status == .interactionRequired, "the relay shows it locked")
+    }
+
+    @Test(
+        "a create reads the relay's and the creator's own process only; a read that asks reads the reader's whole chain"
+    )
+    func processesRead() throws {
+        let prompter = Prompter(answers: [.yes])
+        let (fixture, id) = try Self.agent(prompter, policy: .other)
+        let depths = ChainsRead()
+        fixture.context.processChainUpTo = { pid, depth in
+            depths.add(pid, depth)
+            return Self.programs(pid)
+        }
+        let created = Self.ask(
+            fixture,
+            .create(
+                label: "Another", attributes: ["application": "other"], contentType: "text/plain", replace: false,
+                creator: KeyringCaller(pid: 400)), from: 300, payload: "x")
+        guard case .keyring(.created) = created.body else {
+            Issue.record("not created: \(created.body)")
+            return
+        }
+        #expect(depths.take() == [.init(pid: 300, depth: 1), .init(pid: 400, depth: 1)])
+        #expect(Self.read(fixture, id, as: 500).payload == "cookie-key")
+        #expect(depths.take() == [.init(pid: 300, depth: 1), .init(pid: 500, depth: ProcessChain.maximumDepth)])
+    }
+
+    /// The chains a test's agent read, and how deep.
+    final class ChainsRead: @unchecked Sendable {
+        struct Read: Equatable {
+            let pid: Int32
+            let depth: Int
+        }
+        private let lock = Lock()
+        private var reads: [Read] = []
+        func add(_ pid: Int32, _ depth: Int) { lock.withLock { reads.append(Read(pid: pid, depth: depth)) } }
+        func take() -> [Read] {
+            lock.withLock {
+                defer { reads = [] }
+                return reads
+            }
+        }
+    }
+
     @Test("a reader whose executable cannot be read is no program's: never the creator, so policy other asks it")
     func unverifiedReaders() throws {
         let prompter = Prompter()

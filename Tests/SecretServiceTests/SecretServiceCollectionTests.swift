@@ -136,4 +136,24 @@ import Testing
         #expect(answers["introspect-collection"] == "True")
         #expect(store.collectionLabel == "Renamed" && store.items.count == 1)
     }
+
+    @Test(
+        "a Get of the collection's Locked, Label or Modified lists no items (secretstorage asks Locked before every create); Items and GetAll do"
+    )
+    func oneProperty() throws {
+        let store = MemoryItemStore()
+        store.items["a1"] = try .init("GitHub", ["service": "github.com"], "gh-secret")
+        let client = #"""
+            COLL = "org.freedesktop.Secret.Collection"
+            say("locked", "%s %s %s" % (get(COLLECTION, COLL, "Locked"), get(ALIAS, COLL, "Label"), get(COLLECTION, COLL, "Modified")))
+            say("items", ",".join(map(last, get(COLLECTION, COLL, "Items"))))
+            everything, = call(COLLECTION, "org.freedesktop.DBus.Properties", "GetAll", "s", COLL)
+            say("all", ",".join(sorted(everything)))
+            """#
+        let text = try SecretServiceUnderTest.serve(.inProcess(store), to: client)
+        #expect(text.contains("locked False Login 1700000060"), "\(text)")
+        #expect(text.contains("items a1"), "\(text)")
+        #expect(text.contains("all Created,Items,Label,Locked,Modified"), "\(text)")
+        #expect(store.searches == 2, "Items and GetAll list; the three Gets before them do not")
+    }
 }

@@ -121,7 +121,11 @@ final class MemoryItemStore: SecretItemStore, @unchecked Sendable {
         guard items.removeValue(forKey: id) != nil else { throw .noSuchObject("no item \(id)") }
     }
 
+    /// How many times `search` was asked (a listing, for the agent a round trip as long as the vault).
+    private(set) var searches = 0
+
     func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String]) {
+        searches += 1
         let found = items.filter { _, item in attributes.allSatisfy { item.attributes[$0.key] == $0.value } }
             .keys.sorted()
         return (found.filter { !locked.contains($0) }, found.filter { locked.contains($0) })

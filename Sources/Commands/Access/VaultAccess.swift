@@ -46,11 +46,16 @@ public enum VaultAccess {
         try checked(context.agent?.ask(request, payload: payload), for: request, in: context)
     }
 
-    /// An answer, after the rollback check of the file it came from.
+    /// An answer, after the rollback check of the file it came from (the first answer only, for
+    /// a context that `asksAgentOften`).
     private static func checked(
         _ answer: consuming AgentMessage<AgentReply>?, for request: AgentRequest, in context: CommandContext
     ) -> AgentMessage<AgentReply>? {
-        if answer != nil, request.vault == context.vaultPath { context.checkRollbackOfFile() }
+        if answer != nil, request.vault == context.vaultPath, !(context.asksAgentOften && context.checkedAnAgentAnswer)
+        {
+            context.checkRollbackOfFile()
+            context.checkedAnAgentAnswer = true
+        }
         return answer
     }
 

@@ -48,6 +48,18 @@ extension AgentService {
                 AgentAnswer(
                     .keyring(.items([KeyringItemSummary(try KeyringRequest.item(id, in: vault))], locked: false)))
             }
+        case .collection:
+            // Locked, `reading` refuses, and the relay shows the collection locked.
+            return try reading(path) { vault in
+                var created = Int64.max
+                var modified: Int64 = 0
+                for item in vault.contents.credentials where item.kind == .keyring {
+                    created = min(created, item.created.millisecondsSince1970)
+                    modified = max(modified, item.modified.millisecondsSince1970)
+                }
+                return AgentAnswer(
+                    .keyring(.collection(locked: false, created: created == .max ? 0 : created, modified: modified)))
+            }
         case .secret(let id, let reader):
             return try keyringSecret(id, of: path) { try self.keyringReader(reader, peer: peer) }
         case .unlock(let reader):
@@ -56,7 +68,9 @@ extension AgentService {
             defer { payload.removeAll() }
             // The creator by its executable only: an unverified name (argv[0]) would let any
             // program later read unasked as the item's creator.
-            let program = try keyringReader(creator, peer: peer).members.first.flatMap { $0.isVerified ? $0.name : nil }
+            let program = try keyringReader(creator, peer: peer, depth: 1).members.first.flatMap {
+                $0.isVerified ? $0.name : nil
+            }
             return try saving(path, small: true) { vault in
                 AgentAnswer(.keyring(try request.apply(to: vault, secret: payload, creator: program)))
             }
@@ -85,16 +99,23 @@ extension AgentService {
     }
 
     /// Who a keyring request is for: the bus client it names when the trusted relay sent it (or
-    /// it was made in this process), else the process that connected.
-    func keyringReader(_ caller: KeyringCaller, peer: PeerProcess?) throws -> ProcessChain {
-        guard let peer else { return caller.pid.map { context.processChain($0) } ?? ProcessChain(members: []) }
-        let connected = try context.requesterChain(peer)
+    /// it was made in this process), else the process that connected. `depth`: how much of its
+    /// chain is needed (1 to name a creator: only the program itself; a question needs the rest,
+    /// to find where to ask).
+    func keyringReader(_ caller: KeyringCaller, peer: PeerProcess?, depth: Int = ProcessChain.maximumDepth) throws
+        -> ProcessChain
+    {
+        guard let peer else {
+            return caller.pid.map { context.processChainUpTo($0, depth) } ?? ProcessChain(members: [])
+        }
+        // Whether the relay connected is a question about that process alone.
+        let connected = try context.requesterChain(peer, depth: 1)
         guard let pid = caller.pid, let relay = connected.members.first, relay.isVerified,
             relay.name == SecretServiceProcess.executableName, let executable = relay.executable,
             SecretServiceProcess.directory(of: executable)
                 == SecretServiceProcess.directory(of: CurrentProcess.executablePath)
-        else { return connected }
-        return context.processChain(pid)
+        else { return depth == 1 ? connected : try context.requesterChain(peer, depth: depth) }
+        return context.processChainUpTo(pid, depth)
     }
 
     private enum KeyringRead: ~Copyable {

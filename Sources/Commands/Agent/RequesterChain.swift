@@ -2,13 +2,13 @@ import Platform
 import VaultModel
 
 extension CommandContext {
-    /// Who asks through a connection to the agent: the chain of `peer`, the process that connected,
-    /// read now — if it is still that process. One that exec'd another program since it connected
+    /// Who asks through a connection to the agent: the chain of `peer`, the process that connected
+    /// (`depth` processes at most), read now — if it is still that process. One that exec'd another program since it connected
     /// (to send the request from a child it forked, named as the new program) or whose pid now
     /// belongs to another process is refused: read before the check, the chain is never newer than
     /// what the check saw.
-    func requesterChain(_ peer: PeerProcess) throws -> ProcessChain {
-        let chain = processChain(peer.id)
+    func requesterChain(_ peer: PeerProcess, depth: Int = ProcessChain.maximumDepth) throws -> ProcessChain {
+        let chain = processChainUpTo(peer.id, depth)
         guard peerIsUnchanged(peer) else {
             throw CommandFailure(
                 .noMatch,

@@ -26,9 +26,16 @@ public final class CommandContext {
     /// `AgentControl.keepUnlocked`). Only the pwtui executable turns it on: a library caller (a
     /// test) has no `pwtui` to start as the agent.
     public var sharesUnlocks = false
-    /// The chain of processes that asks, from a pid (`ProcessChain.of`: /proc): a test puts a
-    /// program of its choosing there, to be the asking one.
-    public var processChain: @Sendable (Int32) -> ProcessChain = { ProcessChain.of($0) }
+    /// The chain of processes that asks, from a pid, at most `depth` of them (`ProcessChain.of`:
+    /// /proc): a test puts a program of its choosing there, to be the asking one.
+    public var processChainUpTo: @Sendable (_ pid: Int32, _ depth: Int) -> ProcessChain = {
+        ProcessChain.of($0, depth: $1)
+    }
+    /// The whole chain (`processChainUpTo`); a test that sets it sets that.
+    public var processChain: @Sendable (Int32) -> ProcessChain {
+        get { { [processChainUpTo] in processChainUpTo($0, ProcessChain.maximumDepth) } }
+        set { processChainUpTo = { pid, _ in newValue(pid) } }
+    }
     /// Whether a connection's peer is still the process that connected (`PeerProcess`): a test
     /// that names a made-up pid says yes here, or no, to be a requester that exec'd since.
     public var peerIsUnchanged: @Sendable (PeerProcess) -> Bool = { $0.isUnchanged() }
@@ -53,6 +60,14 @@ public final class CommandContext {
     private let combining = Lock()
     private var resolvedVaultChoice: VaultChoice?
     private var resolvedAgent: AgentClient??
+    /// For a process that asks the agent many times a second for as long as it runs (the Secret
+    /// Service's relay), set before the agent is first asked: its agent client keeps one
+    /// connection for all its requests (`AgentKeptConnection`), and the file's rollback check
+    /// follows its first answer only (`VaultAccess`): the agent checks each version of the file
+    /// it reads, and warns in its own log.
+    public var asksAgentOften = false
+    /// Whether an answer from the agent has been checked (`asksAgentOften`).
+    var checkedAnAgentAnswer = false
 
     public init(
         vault: String? = nil, config: String? = nil, masterPasswordFD: Int32? = nil,
@@ -123,7 +138,7 @@ public final class CommandContext {
     public func agentClient(creatingDirectory: Bool) throws -> AgentClient {
         if let resolvedAgent, let client = resolvedAgent, client.socketPath == nil { return client }
         try AgentClient.requireTrusted(paths.runtimeDirectory, creating: creatingDirectory)
-        return AgentClient(socketPath: paths.agentSocket)
+        return AgentClient(socketPath: paths.agentSocket, keepingConnection: asksAgentOften)
     }
 
     /// The Public Suffix List (`PWTUI_PSL_FILE` names another list file), loaded once. Without

@@ -75,7 +75,7 @@ extension AgentService {
     }
 
     func sshSign(_ request: SSHSignRequest) -> [UInt8]? {
-        guard let chain = try? request.peer.map(context.requesterChain) ?? ProcessChain(members: []) else {
+        guard let chain = try? request.peer.map({ try context.requesterChain($0) }) ?? ProcessChain(members: []) else {
             return nil
         }
         let requester = SSHSignRequester(chain)

@@ -10,6 +10,9 @@ public enum KeyringRequest: Codable, Sendable, Equatable {
     case search(attributes: [String: String])
     /// One item, without its secret.
     case describe(id: String)
+    /// The collection: whether it is locked, and the times of its oldest and newest item (no
+    /// listing: asked before every create, it must not cost as much as the vault).
+    case collection
     /// The item's secret, as the payload, for `reader`: asked first when its policy says so.
     case secret(id: String, reader: KeyringCaller)
     /// A new item with the payload as its secret; with `replace`, the one whose attributes are
@@ -93,6 +96,8 @@ public enum KeyringAnswer: Codable, Sendable, Equatable {
     /// The payload is the secret.
     case secret(contentType: String)
     case created(id: String, replaced: Bool)
+    /// Milliseconds since 1970; 0 for an empty collection (and a locked one).
+    case collection(locked: Bool, created: Int64, modified: Int64)
     case done
 }
 
@@ -154,7 +159,7 @@ extension KeyringRequest {
         case .delete(let id):
             try vault.remove(try Self.item(id, in: vault).id)
             return .done
-        case .search, .describe, .secret, .unlock:
+        case .search, .describe, .collection, .secret, .unlock:
             throw VaultError.invalidRequest("a keyring read is no change")
         }
     }

@@ -1,0 +1,132 @@
+// One connection to the agent for request after request (`AgentKeptConnection`, the Secret
+// Service's relay): the server answers each in turn, a client that does not wait for answers
+// loses its connection after the first, and a kept connection the agent closed while idle is
+// replaced without a request being sent twice.
+
+import Foundation
+import Platform
+import PwtuiTestSupport
+@testable import Commands
+import ServiceMatching
+import Testing
+import VaultAgent
+import VaultCrypto
+import VaultModel
+
+@Suite("Agent, one kept connection, in process")
+struct AgentKeptConnectionInProcessTests {
+    /// Counts what it is asked to count, from any thread.
+    final class Counter: @unchecked Sendable {
+        private let lock = Lock()
+        private var counted = 0
+        func add() { lock.withLock { counted += 1 } }
+        var value: Int { lock.withLock { counted } }
+    }
+
+    static func line(_ request: AgentRequest) throws -> [UInt8] {
+        try AgentFraming.line(request, length: 0)
+    }
+
+    @Test("one connection carries an unlock and ten gets, each answered in turn")
+    func requestAfterRequest() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        let connections = Counter()
+        let server = fixture.server
+        let client = AgentClient(keepingConnection: true) {
+            connections.add()
+            return server.connectInProcess()
+        }
+        #expect(client.keepsConnection)
+        let unlocked = try client.request(.unlock, payload: try SecureBytes(copying: Array("master".utf8)))?.body
+        #expect(unlocked == .done)
+        let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
+        for _ in 0 ..< 10 {
+            guard let answer = try client.get(query, field: .password, vault: fixture.context.vaultPath) else {
+                Issue.record("the agent declined a get")
+                return
+            }
+            #expect(AgentInProcessTests.text(answer.payload) == "gh-secret\n")
+        }
+        #expect(connections.value == 1)
+    }
+
+    @Test("a client that sends its next request before the answer gets the first answered, then the connection ends")
+    func sendingPastTheRequest() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        let connection = try #require(fixture.server.connectInProcess())
+        defer { connection.descriptor.close() }
+        try connection.descriptor.writeAll(try Self.line(.status) + Self.line(.status))
+        let first = try connection.receive(AgentReply.self)
+        guard case .status = first.body else {
+            Issue.record("the first request was not answered: \(first.body)")
+            return
+        }
+        #expect(throws: AgentError.closedBeforeMessage) { _ = try connection.receive(AgentReply.self) }
+    }
+
+    @Test("a kept connection that hangs up between requests ends its thread, and the agent goes on serving")
+    func hangingUpBetweenRequests() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        let connection = try #require(fixture.server.connectInProcess())
+        try connection.send(AgentRequest.status)
+        _ = try connection.receive(AgentReply.self)
+        connection.descriptor.close()
+        let stillServing = !AgentInProcessTests.declined(try fixture.client.request(.status))
+        #expect(stillServing)
+    }
+
+    /// An agent stand-in that answers `status` on each connection `answering` times, then closes
+    /// it without reading further: at once (`closingAtOnce`), or as the next request arrives (the
+    /// agent closing a connection idle too long just as the client sends). Counts connections and
+    /// the requests it read.
+    final class ClosingAgent: @unchecked Sendable {
+        let connections = Counter()
+        let requests = Counter()
+        let answering: Int
+        let closingAtOnce: Bool
+
+        init(answering: Int, closingAtOnce: Bool = false) {
+            self.answering = answering
+            self.closingAtOnce = closingAtOnce
+        }
+
+        func connect() -> AgentConnection? {
+            guard let (mine, theirs) = try? UnixSocket.pair() else { return nil }
+            connections.add()
+            let (answering, closingAtOnce, requests) = (answering, closingAtOnce, requests)
+            Thread.detachNewThread {
+                defer { theirs.close() }
+                for _ in 0 ..< answering {
+                    let served = AgentConnection(theirs, timeout: .seconds(5))
+                    guard (try? served.receive(AgentRequest.self)) != nil else { return }
+                    requests.add()
+                    try? served.send(
+                        AgentReply.status(state: AgentStatus(locked: true, vault: "/any", locksInSeconds: 0, pid: 1)))
+                }
+                if !closingAtOnce { try? theirs.wait(for: .input, before: .after(.seconds(5))) }
+            }
+            return AgentConnection(mine, timeout: .seconds(5))
+        }
+    }
+
+    @Test(
+        "a kept connection the agent closed as the request came is replaced: answered on a new one, read once",
+        arguments: [false, true])
+    func replacedAfterTheAgentClosedIt(closingAtOnce: Bool) throws {
+        let agent = ClosingAgent(answering: 1, closingAtOnce: closingAtOnce)
+        let client = AgentClient(keepingConnection: true) { agent.connect() }
+        #expect(!AgentInProcessTests.declined(try client.request(.status)))
+        if closingAtOnce { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!AgentInProcessTests.declined(try client.request(.status)))
+        #expect(agent.connections.value == 2)
+        #expect(agent.requests.value == 2)
+    }
+
+    @Test("a new connection that closes unanswered is not tried again: the failure is the caller's")
+    func aNewConnectionIsNotRetried() throws {
+        let agent = ClosingAgent(answering: 0)
+        let client = AgentClient(keepingConnection: true) { agent.connect() }
+        #expect(throws: AgentError.self) { _ = try client.request(.status) }
+        #expect(agent.connections.value == 1)
+    }
+}
