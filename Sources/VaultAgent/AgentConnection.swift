@@ -39,8 +39,22 @@ public struct AgentConnection {
     /// The body, and the payload in protected memory. Bytes come in blocks; a block can run past
     /// the header into the payload, a secret, so blocks land in protected memory too.
     public func receive<Body: Codable>(_ type: Body.Type) throws -> AgentMessage<Body> {
+        var block = try Self.block()
+        return try receive(type, reading: &block)
+    }
+
+    /// A block for `receive(_:reading:)`: one kept by a connection that carries message after
+    /// message saves a protected allocation (several system calls) on each.
+    public static func block() throws -> SecureBytes {
+        try SecureBytes(zeros: 4096)
+    }
+
+    /// `receive`, reading through `block` (from `block()`), which is left zeroed.
+    public func receive<Body: Codable>(_ type: Body.Type, reading block: inout SecureBytes) throws
+        -> AgentMessage<Body>
+    {
+        defer { _ = block.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         var line: [UInt8] = []
-        var block = try SecureBytes(zeros: 4096)
         var afterLine: Range<Int>?
         while afterLine == nil {
             let got = try block.withUnsafeMutableBytes { try readSome(into: $0, atStart: line.isEmpty) }

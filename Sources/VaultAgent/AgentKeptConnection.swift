@@ -24,6 +24,8 @@ final class AgentKeptConnection: @unchecked Sendable {
     /// Guarded by `lock`.
     private var descriptor: FileDescriptor?
     private var lastUsed = ContinuousClock.now
+    /// What answers are read through (`AgentConnection.receive(_:reading:)`), made once.
+    private var block: SecureBytes?
 
     init(connect: @escaping @Sendable () -> AgentConnection?) {
         self.connect = connect
@@ -55,7 +57,10 @@ final class AgentKeptConnection: @unchecked Sendable {
                     // The agent closed its end (EPIPE): it read nothing from it.
                     throw AgentError.closedBeforeMessage
                 }
-                let answer = try connection.waiting(timeout).receive(AgentReply.self)
+                var reading: SecureBytes
+                if let kept = block.take() { reading = kept } else { reading = try AgentConnection.block() }
+                let answer = try connection.waiting(timeout).receive(AgentReply.self, reading: &reading)
+                block = consume reading
                 lastUsed = .now
                 if answer.overran { drop() }
                 return answer

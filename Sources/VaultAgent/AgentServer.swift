@@ -212,11 +212,14 @@ public final class AgentServer: @unchecked Sendable {
         // Request after request, each answered before the next is read, until the client hangs
         // up, sends past its request without waiting, stays idle too long, or the agent stops.
         var first = true
+        var block: SecureBytes
+        do { block = try AgentConnection.block() } catch { return }
         while first || waitForNextRequest(on: descriptor) {
             var answer: AgentAnswer
             var another = false
             do {
-                var message = try AgentConnection(descriptor, timeout: Self.requestTimeout).receive(AgentRequest.self)
+                var message = try AgentConnection(descriptor, timeout: Self.requestTimeout).receive(
+                    AgentRequest.self, reading: &block)
                 registry.withLock { open[descriptor]?.receiving = false }
                 another = !message.overran && message.body != .stop
                 answer = handle(message.body, &message.payload, peer: peer, on: descriptor)

@@ -55,6 +55,29 @@ struct ConfigurationInProcessTests {
         #expect(try String(contentsOfFile: fixture.context.configPath, encoding: .utf8) == before)
     }
 
+    @Test(
+        "configure's agent step: \"be the desktop keyring too\" writes agent = auto and secret_service = true; the first choice takes it away"
+    )
+    func desktopKeyringSaved() throws {
+        let fixture = try CommandFixture(settings: "agent = \"off\"\n")
+        // Unlock cost, theme, clipboard as they are; the agent step's third choice; the summary.
+        let keyring = GridTerminal(script: [
+            .key(.enter), .key(.enter), .key(.enter), .key(.down), .key(.down), .key(.enter), .key(.enter),
+        ])
+        try fixture.run(typing: [], screen: keyring) { try Configuration.configure(in: $0) }
+        let saved = try Settings.load(from: fixture.context.configPath)
+        #expect(saved.secretService && saved.agent == .auto)
+        #expect(
+            try String(contentsOfFile: fixture.context.configPath, encoding: .utf8).contains("secret_service = true"))
+
+        let off = GridTerminal(script: [
+            .key(.enter), .key(.enter), .key(.enter), .key(.up), .key(.up), .key(.enter), .key(.enter),
+        ])
+        try fixture.run(typing: [], screen: off) { try Configuration.configure(in: $0) }
+        let undone = try Settings.load(from: fixture.context.configPath)
+        #expect(!undone.secretService && undone.agent == .off)
+    }
+
     @Test("configure without a terminal: 75, and nothing asked")
     func withoutTerminal() throws {
         let fixture = try CommandFixture()

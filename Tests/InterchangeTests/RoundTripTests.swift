@@ -192,6 +192,48 @@ struct RoundTripTests {
         }
     }
 
+    @Test(
+        "a keyring item keeps its kind, label, attributes, creator, content type and exact bytes through pwtui's CSV: a secret that is not UTF-8 as hex"
+    )
+    func keyringItems() throws {
+        let vault = try Vault.create(
+            at: try directory.freshPath("keyring.pwtui"), password: try secure("x"), parameters: .interactive,
+            environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        let stored: [(label: String, attributes: [String: String], secret: [UInt8])] = [
+            ("Chromium Safe Storage", ["application": "chromium"], Array("cookie-key".utf8)),
+            (
+                "Password for 'me' on 'pypi'\t(keyring)", ["service": "pypi", "username": "me"],
+                [0xFF, 0x00, 0xC3, 0x28]
+            ),
+        ]
+        for item in stored {
+            let secret = try SecureBytes(copying: item.secret)
+            _ = try KeyringRequest.create(
+                label: item.label, attributes: item.attributes, contentType: "application/octet-stream", replace: false,
+                creator: KeyringCaller(pid: nil)
+            ).apply(to: vault, secret: secret, creator: "chromium")
+        }
+        try vault.save()
+        let (plan, _) = try roundTrip(.csv, vault)
+        let target = try Vault.create(
+            at: try directory.freshPath("keyring-target.pwtui"), password: try secure("y"), parameters: .interactive,
+            environment: VaultEnvironment(derivation: MemoizingDerivation()))
+        try plan.apply(to: target)
+        for item in stored {
+            let copy = try #require(
+                target.contents.credentials.first { KeyringItem.label(of: $0) == item.label }, "\(item.label)")
+            #expect(copy.kind == .keyring)
+            #expect(KeyringItem.attributes(of: copy) == item.attributes)
+            #expect(KeyringItem.creator(of: copy) == "chromium")
+            #expect(KeyringItem.contentType(of: copy) == "application/octet-stream")
+            let secret = try KeyringItem.secret(of: copy, in: target.contents)
+            #expect(secret.withUnsafeBytes { Array($0) } == item.secret)
+        }
+        #expect(
+            KeyringRequest.items(in: target.contents, matching: ["service": "pypi"]).map(KeyringItem.label)
+                == [stored[1].label], "found by its attributes once imported")
+    }
+
     @Test("KeePassXC CSV: every field of one-service credentials; other services in the notes")
     func keepassxcCSV() throws {
         let source = try sourceVault()

@@ -58,7 +58,7 @@ public struct SecureBytes: ~Copyable {
     }
 
     deinit {
-        sodium_free(base)
+        if capacity > 0 { sodium_free(base) }
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -135,7 +135,7 @@ public struct SecureBytes: ~Copyable {
         guard newCapacity > capacity else { return }
         let fresh = try Self.allocate(newCapacity)
         if count > 0 { fresh.copyMemory(from: base, byteCount: count) }
-        sodium_free(base)
+        if capacity > 0 { sodium_free(base) }
         base = fresh
         capacity = newCapacity
     }
@@ -154,12 +154,17 @@ public struct SecureBytes: ~Copyable {
         return sodium_memcmp(base, other, count) == 0
     }
 
+    /// Where every empty buffer points: nothing is ever read or written there, and it is never
+    /// freed. An empty payload goes with most agent requests and answers, and a protected
+    /// allocation is several system calls (mmap, mprotect, mlock, and as many to free it).
+    private nonisolated(unsafe) static let nowhere = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+
     private static func allocate(_ capacity: Int) throws(VaultCryptoError) -> UnsafeMutableRawPointer {
-        // sodium_malloc(0) is legal, but one byte keeps every pointer non-nil and distinct.
-        guard let pointer = sodium_malloc(Swift.max(capacity, 1)) else {
+        guard capacity > 0 else { return nowhere }
+        guard let pointer = sodium_malloc(capacity) else {
             throw .outOfSecureMemory(requestedBytes: capacity)
         }
-        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(capacity, 1))
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
         return pointer
     }
 }

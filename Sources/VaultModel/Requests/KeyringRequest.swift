@@ -104,7 +104,8 @@ public enum KeyringAnswer: Codable, Sendable, Equatable {
 extension KeyringRequest {
     /// The keyring items of `contents` that `attributes` select, in the vault's order.
     public static func items(in contents: VaultContents, matching attributes: [String: String]) -> [Credential] {
-        contents.credentials.filter { KeyringItem.matches($0, attributes) }
+        let fields = attributes.map { (name: KeyringItem.attributePrefix + $0.key, text: $0.value) }
+        return contents.credentials.filter { KeyringItem.matches($0, fields: fields) }
     }
 
     /// The keyring item `id` names.
