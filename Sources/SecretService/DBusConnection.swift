@@ -10,10 +10,18 @@ import Glibc
 ///
 /// Method calls under a path are routed to a Swift handler (`route`), which answers with a
 /// reply it built (`DBusMessage.methodReturn`) or a `DBusFailure`, sent as the D-Bus error of
-/// that name; a handler's nil is "not mine", and sd-bus answers `UnknownMethod` or
+/// that name; or says it will answer later (it keeps the call, and sends its reply or error from
+/// this thread when it has one); or "not mine", and sd-bus answers `UnknownMethod` or
 /// `UnknownObject` itself.
 final class DBusConnection {
-    typealias Handler = (DBusMessage) throws(DBusFailure) -> DBusMessage?
+    typealias Handler = (DBusMessage) throws(DBusFailure) -> DBusAnswer
+
+    /// What a handler did with a call.
+    enum DBusAnswer {
+        case reply(DBusMessage)
+        case later
+        case notMine
+    }
 
     /// One handler and the slot sd-bus calls it through; `userdata` is this object, unretained:
     /// `routes` keeps it alive as long as the slot. A signal's handler answers nothing.
@@ -34,8 +42,11 @@ final class DBusConnection {
                 return 0
             }
             do {
-                guard let reply = try handler(call) else { return 0 }
-                try reply.send()
+                switch try handler(call) {
+                case .reply(let reply): try reply.send()
+                case .later: break
+                case .notMine: return 0
+                }
             } catch {
                 call.replyError(error)
             }
@@ -125,7 +136,7 @@ final class DBusConnection {
                 let name = try signal.string()
                 _ = try signal.string()
                 if try signal.string().isEmpty, name.hasPrefix(":") { departed(name) }
-                return nil
+                return .notMine
             }, isSignal: true)
         let status = sd_bus_match_signal(
             bus, &route.slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",

@@ -17,6 +17,10 @@ public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case limitsExceeded(String)
     /// Anything else: the message says what.
     case failed(String)
+    /// The read asks the user first, and was asked not to (`SecretItemStore.withSecret`'s
+    /// `asking`): the server asks again off the bus's thread. Sent to a caller only by a store
+    /// that says it when asked to ask, as `Failed`.
+    case mustAsk(String)
 
     /// The D-Bus error name.
     public var name: String {
@@ -27,14 +31,15 @@ public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSuchObject: "org.freedesktop.Secret.Error.NoSuchObject"
         case .isLocked: "org.freedesktop.Secret.Error.IsLocked"
         case .limitsExceeded: "org.freedesktop.DBus.Error.LimitsExceeded"
-        case .failed: "org.freedesktop.DBus.Error.Failed"
+        case .failed, .mustAsk: "org.freedesktop.DBus.Error.Failed"
         }
     }
 
     public var description: String {
         switch self {
         case .invalidArguments(let message), .notSupported(let message), .noSession(let message),
-            .noSuchObject(let message), .isLocked(let message), .limitsExceeded(let message), .failed(let message):
+            .noSuchObject(let message), .isLocked(let message), .limitsExceeded(let message), .failed(let message),
+            .mustAsk(let message):
             message
         }
     }
@@ -46,7 +51,7 @@ extension DBusFailure: ExitStatusReporting {
     public var exitStatus: ExitStatus {
         switch self {
         case .invalidArguments, .notSupported, .noSession, .noSuchObject: .usage
-        case .isLocked, .limitsExceeded: .interactionRequired
+        case .isLocked, .limitsExceeded, .mustAsk: .interactionRequired
         case .failed: .internalError
         }
     }

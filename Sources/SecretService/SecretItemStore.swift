@@ -45,11 +45,16 @@ public protocol SecretItemStore: AnyObject {
 
     /// Lends item `id`'s secret and its content type (`text/plain`) to `body`, for `caller` to
     /// read; the bytes must not escape it. `noSuchObject` for an unknown id, `isLocked` when it
-    /// cannot be read now (or the user refused `caller` this item).
+    /// cannot be read now (or the user refused `caller` this item). A read that asks the user
+    /// first asks only when `asking`; without, it is `mustAsk` at once.
     func withSecret<Result: ~Copyable>(
-        of id: String, for caller: SecretCaller,
+        of id: String, for caller: SecretCaller, asking: Bool,
         _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result
+
+    /// A store for the reads that ask the user, each on a thread of its own while the bus's
+    /// thread goes on: this one, if it may be used from another thread.
+    func forAnotherThread() -> any SecretItemStore
 }
 
 extension SecretItemStore {

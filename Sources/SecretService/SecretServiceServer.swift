@@ -83,6 +83,7 @@ public final class SecretServiceServer {
             -> Void = { _, _, _, _ in }
     private let sessions = SecretSessions(under: sessionPrefix)
     private let prompts = SecretPrompts(under: promptPrefix)
+    private let reads = SecretReads()
 
     let prompter: (any SecretPrompter)?
     /// Broadcasts a prompt's `Completed`; set by `run`.
@@ -130,7 +131,7 @@ public final class SecretServiceServer {
     ) throws(SecretServiceError) {
         let connection = try DBusConnection(address: address)
         let server = SecretServiceServer(store: store, prompter: prompter)
-        try connection.route(root) { (call) throws(DBusFailure) in try server.answer(call) }
+        try connection.route(root) { (call) throws(DBusFailure) in try server.respond(call) }
         try connection.watchDepartures { name in server.forgetSessions(of: name) }
         // A signal that cannot be sent costs its listeners a refresh, never the change itself.
         server.signal = { [unowned connection] member, item in
@@ -160,7 +161,38 @@ public final class SecretServiceServer {
         }
         try connection.requestName(busName)
         ready(connection.uniqueName)
-        try connection.serve(eachTurn: server.completePrompts, while: keepGoing)
+        try connection.serve(
+            eachTurn: {
+                server.completePrompts()
+                server.finishReads()
+            }, while: keepGoing)
+    }
+
+    /// What to do with one method call: a secret's read may be answered later (`SecretReads`).
+    func respond(_ call: DBusMessage) throws(DBusFailure) -> DBusConnection.DBusAnswer {
+        switch (call.path, call.interface, call.member) {
+        case (Self.root, Self.serviceInterface, "GetSecrets"):
+            return try getSecrets(call)
+        case (.some(let path), Self.itemInterface, "GetSecret") where path.hasPrefix(Self.collectionPrefix):
+            try require(call, "o")
+            let sessionPath = try call.objectPath()
+            let session = try sessions.session(sessionPath, of: call.sender)
+            let id = try Self.itemID(path)
+            let sealed: SealedSecret
+            do throws(DBusFailure) {
+                sealed = try Self.seal(id, from: store, for: session, to: Self.caller(of: call), asking: false)
+            } catch {
+                guard case .mustAsk = error else { throw error }
+                try readAsking(
+                    .init(call: call, sessionPath: sessionPath, many: false), items: [(path, id)], session: session)
+                return .later
+            }
+            let reply = try call.methodReturn()
+            try append(sealed, at: sessionPath, to: reply)
+            return .reply(reply)
+        default:
+            return try answer(call).map { .reply($0) } ?? .notMine
+        }
     }
 
     /// The answer to one method call; nil: no such method here.
@@ -169,7 +201,6 @@ public final class SecretServiceServer {
         switch (path, call.interface, member) {
         case (Self.root, Self.serviceInterface, "OpenSession"): return try openSession(call)
         case (Self.root, Self.serviceInterface, "SearchItems"): return try searchItems(call)
-        case (Self.root, Self.serviceInterface, "GetSecrets"): return try getSecrets(call)
         case (Self.root, Self.serviceInterface, "Unlock"): return try unlock(call)
         case (Self.root, Self.serviceInterface, "Lock"):
             let objects = try Self.objectPaths(of: call)
@@ -260,14 +291,6 @@ public final class SecretServiceServer {
             try reply.open("a", "o")
             for id in found.unlocked + found.locked { try reply.append(objectPath: try Self.itemPath(id)) }
             try reply.close()
-            return reply
-        case (_, Self.itemInterface, "GetSecret") where path.hasPrefix(Self.collectionPrefix):
-            try require(call, "o")
-            let sessionPath = try call.objectPath()
-            let session = try sessions.session(sessionPath, of: call.sender)
-            let reply = try call.methodReturn()
-            try append(
-                try seal(try Self.itemID(path), for: session, to: Self.caller(of: call)), at: sessionPath, to: reply)
             return reply
         case (_, Self.propertiesInterface, "Get"):
             try require(call, "ss")
@@ -427,7 +450,7 @@ public final class SecretServiceServer {
         return reply
     }
 
-    private func getSecrets(_ call: DBusMessage) throws(DBusFailure) -> DBusMessage {
+    private func getSecrets(_ call: DBusMessage) throws(DBusFailure) -> DBusConnection.DBusAnswer {
         try require(call, "aoo")
         var items: [String] = []
         try call.enter("a", "o")
@@ -435,28 +458,84 @@ public final class SecretServiceServer {
         try call.exit()
         let sessionPath = try call.objectPath()
         let session = try sessions.session(sessionPath, of: call.sender)
+        let readable = items.compactMap { path in (try? Self.itemID(path)).map { (path: path, id: $0) } }
+        var outcomes: [SecretReads.Outcome] = []
+        for item in readable {
+            let outcome = SecretReads.Outcome(path: item.path)
+            do throws(DBusFailure) {
+                outcome.sealed = try Self.seal(
+                    item.id, from: store, for: session, to: Self.caller(of: call), asking: false)
+            } catch {
+                if case .mustAsk = error {
+                    // One of them asks the user: all of them off this thread, in one reply.
+                    try readAsking(
+                        .init(call: call, sessionPath: sessionPath, many: true), items: readable, session: session)
+                    return .later
+                }
+                outcome.failure = error
+            }
+            outcomes.append(outcome)
+        }
+        return .reply(try secretsReply(to: call, outcomes, at: sessionPath))
+    }
+
+    /// `GetSecrets`' reply: each item read, in the order asked; an item that cannot be read now
+    /// (locked meanwhile, removed, refused) is left out whole, as gnome-keyring does, and any
+    /// other failure is the call's.
+    private func secretsReply(to call: DBusMessage, _ outcomes: [SecretReads.Outcome], at sessionPath: String)
+        throws(DBusFailure) -> DBusMessage
+    {
         let reply = try call.methodReturn()
         try reply.open("a", "{o(oayays)}")
-        for item in items {
-            guard let id = try? Self.itemID(item) else { continue }
-            // Taken and sealed before a byte of its entry is written: an item that cannot be
-            // read now (locked meanwhile, removed) is left out whole, not half-written.
-            let sealed: SealedSecret
-            do throws(DBusFailure) {
-                sealed = try seal(id, for: session, to: Self.caller(of: call))
-            } catch {
-                switch error {
+        for outcome in outcomes {
+            if let failure = outcome.failure {
+                switch failure {
                 case .isLocked, .noSuchObject: continue
-                default: throw error
+                default: throw failure
                 }
             }
+            guard let sealed = outcome.sealed.take() else { continue }
             try reply.open("e", "o(oayays)")
-            try reply.append(objectPath: item)
+            try reply.append(objectPath: outcome.path)
             try append(sealed, at: sessionPath, to: reply)
             try reply.close()
         }
         try reply.close()
         return reply
+    }
+
+    /// `items` read for `waiting`'s caller on a thread of their own, asking the user as their
+    /// policies say (`SecretReads`); answered by `finishReads`.
+    private func readAsking(
+        _ waiting: SecretReads.Waiting, items: [(path: String, id: String)], session: SecretSessions.Session
+    )
+        throws(DBusFailure)
+    {
+        let caller = Self.caller(of: waiting.call)
+        try reads.start(waiting, items: items, store: store.forAnotherThread()) { (store, id) throws(DBusFailure) in
+            try Self.seal(id, from: store, for: session, to: caller, asking: true)
+        }
+    }
+
+    /// The reads that asked the user and are done, answered: on the bus's thread, between messages.
+    func finishReads() {
+        for (waiting, outcomes) in reads.takeFinished() {
+            do throws(DBusFailure) {
+                // The session may have closed while the user was asked.
+                _ = try sessions.session(waiting.sessionPath, of: waiting.call.sender)
+                if waiting.many {
+                    try secretsReply(to: waiting.call, outcomes, at: waiting.sessionPath).send()
+                } else if let outcome = outcomes.first {
+                    if let failure = outcome.failure { throw failure }
+                    guard let sealed = outcome.sealed.take() else { throw .failed("the read gave nothing") }
+                    let reply = try waiting.call.methodReturn()
+                    try append(sealed, at: waiting.sessionPath, to: reply)
+                    try reply.send()
+                }
+            } catch {
+                waiting.call.replyError(error)
+            }
+        }
     }
 
     /// The `a{ss}` attributes a SearchItems call asks for.
@@ -566,11 +645,14 @@ public final class SecretServiceServer {
         SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID)
     }
 
-    /// Item `id`'s secret sealed for `session`, read by `caller`.
-    private func seal(_ id: String, for session: SecretSessions.Session, to caller: SecretCaller) throws(DBusFailure)
-        -> SealedSecret
-    {
-        try store.withSecret(of: id, for: caller) { (secret, contentType) throws(DBusFailure) -> SealedSecret in
+    /// Item `id`'s secret from `store`, sealed for `session`, read by `caller` (asking the user
+    /// first only when `asking`: `SecretItemStore.withSecret`).
+    static func seal(
+        _ id: String, from store: any SecretItemStore, for session: SecretSessions.Session, to caller: SecretCaller,
+        asking: Bool
+    ) throws(DBusFailure) -> SealedSecret {
+        try store.withSecret(of: id, for: caller, asking: asking) {
+            (secret, contentType) throws(DBusFailure) -> SealedSecret in
             do {
                 guard let cipher = session.cipher else {
                     return SealedSecret(

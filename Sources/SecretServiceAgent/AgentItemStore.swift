@@ -21,11 +21,21 @@ import VaultModel
 /// descriptions are kept, so an unlock is never hidden.
 final class AgentItemStore: SecretItemStore {
     let context: CommandContext
+    /// Makes the contexts of the stores for reads that ask the user (`forAnotherThread`): a
+    /// context is one thread's.
+    let makeContext: @Sendable () -> CommandContext
     static let listingLifetime = Duration.milliseconds(250)
     private var listed: (items: [String: SecretItemDescription], at: ContinuousClock.Instant)?
 
-    init(context: CommandContext) {
+    init(context: CommandContext, makeContext: @escaping @Sendable () -> CommandContext) {
         self.context = context
+        self.makeContext = makeContext
+    }
+
+    /// A store of its own, with a context and a connection of its own: a read that waits for the
+    /// user holds nothing the bus's thread needs.
+    func forAnotherThread() -> any SecretItemStore {
+        AgentItemStore(context: makeContext(), makeContext: makeContext)
     }
 
     func search(_ attributes: [String: String]) throws(DBusFailure) -> (unlocked: [String], locked: [String]) {
@@ -101,10 +111,11 @@ final class AgentItemStore: SecretItemStore {
     }
 
     func withSecret<Result: ~Copyable>(
-        of id: String, for caller: SecretCaller,
+        of id: String, for caller: SecretCaller, asking: Bool,
         _ body: (UnsafeRawBufferPointer, _ contentType: String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result {
-        let reply = try answer(.secret(id: id, reader: KeyringCaller(pid: caller.pid)))
+        let reply = try answer(.secret(id: id, reader: KeyringCaller(pid: caller.pid), asking: asking))
+        if case .mustAsk = reply.body { throw .mustAsk("reading \(id) asks the user first") }
         guard case .secret(let contentType) = reply.body else {
             throw .failed("the agent answered a read with something else")
         }

@@ -17,7 +17,7 @@ public enum SecretServiceRunner {
         // Three or four requests for each secret a program reads.
         context.asksAgentOften = true
         try SecretServiceServer.run(
-            in: context.environment, store: AgentItemStore(context: context),
+            in: context.environment, store: AgentItemStore(context: context, makeContext: makeContext),
             prompter: AgentUnlockPrompter(makeContext: makeContext), ready: ready,
             while: { SignalFlag.received == nil })
     }

@@ -27,7 +27,8 @@ struct AgentItemStoreInProcessTests {
             requests.add()
             return server.connectInProcess()
         }
-        let store = AgentItemStore(context: fixture.context)
+        nonisolated(unsafe) let context = fixture.context
+        let store = AgentItemStore(context: context, makeContext: { context })
         let (id, _) = try store.create(
             label: "Token", attributes: ["app": "test"], secret: try SecureBytes(copying: Array("t0ken".utf8)),
             contentType: "text/plain", replace: false, creator: SecretCaller(uniqueName: ":1.1", pid: nil))

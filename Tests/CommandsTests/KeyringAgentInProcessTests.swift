@@ -95,7 +95,7 @@ struct KeyringAgentInProcessTests {
     static func read(_ fixture: AgentInProcessTests.Fixture, _ id: String, via relay: Int32 = 300, as reader: Int32)
         -> Answer
     {
-        ask(fixture, .secret(id: id, reader: KeyringCaller(pid: reader)), from: relay)
+        ask(fixture, .secret(id: id, reader: KeyringCaller(pid: reader), asking: true), from: relay)
     }
 
     @Test("the relay beside the agent names the bus client: Chromium is the item's creator, and reads it unasked")
@@ -127,6 +127,19 @@ struct KeyringAgentInProcessTests {
         #expect(question.text.contains("stored by: chromium"))
         let given = Self.read(fixture, id, as: 500)
         #expect(given.payload == "cookie-key" && prompter.questions.count == 2)
+    }
+
+    @Test(
+        "a read that would ask, asked not to ask (the relay's first try on its bus's thread), is answered mustAsk at once; one that needs no question is given"
+    )
+    func notAsking() throws {
+        let prompter = Prompter(answers: [.yes])
+        let (fixture, id) = try Self.agent(prompter, policy: .other)
+        let unasked = Self.ask(fixture, .secret(id: id, reader: KeyringCaller(pid: 500), asking: false), from: 300)
+        #expect(unasked.body == .keyring(.mustAsk) && unasked.payload.isEmpty && prompter.questions.isEmpty)
+        let creator = Self.ask(fixture, .secret(id: id, reader: KeyringCaller(pid: 400), asking: false), from: 300)
+        #expect(creator.payload == "cookie-key" && prompter.questions.isEmpty)
+        #expect(Self.read(fixture, id, as: 500).payload == "cookie-key" && prompter.questions.count == 1)
     }
 
     @Test("a script that names Chromium's pid is itself, not Chromium; so is a relay of that name elsewhere")

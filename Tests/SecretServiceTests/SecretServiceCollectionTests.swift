@@ -138,6 +138,52 @@ import Testing
     }
 
     @Test(
+        "a read that asks the user waits off the bus's thread: other callers are answered meanwhile, then it gets its secret (GetSecret and GetSecrets)"
+    )
+    func readsThatAskDoNotHoldTheBus() throws {
+        let store = MemoryItemStore()
+        store.items["asks"] = try .init("Chromium Safe Storage", ["application": "chromium"], "cookie-key")
+        store.items["free"] = try .init("GitHub", ["service": "github.com"], "gh-secret")
+        store.asking = ["asks"]
+        store.askingTime = .milliseconds(1500)
+        let client = #"""
+            import threading
+            ITEM = "org.freedesktop.Secret.Item"
+            def read(method, results, name):
+                connection = open_dbus_connection(bus="SESSION")
+                (signature, output), session = call(SERVICE, "org.freedesktop.Secret.Service", "OpenSession", "sv", "plain", ("s", ""), connection=connection)
+                started = time.time()
+                if method == "GetSecret":
+                    (session_path, parameters, value, content_type), = call(COLLECTION + "/asks", ITEM, "GetSecret", "o", session, connection=connection)
+                else:
+                    secrets, = service("GetSecrets", "aoo", [COLLECTION + "/asks", COLLECTION + "/free"], session, connection=connection)
+                    value = b",".join(secrets[path][2] for path in sorted(secrets))
+                results[name] = (value.decode(), time.time() - started)
+            results = {}
+            waiting = [threading.Thread(target=read, args=(method, results, method)) for method in ("GetSecret", "GetSecrets")]
+            for thread in waiting: thread.start()
+            time.sleep(0.3)
+            (signature, output), plain = service("OpenSession", "sv", "plain", ("s", ""))
+            slowest = 0
+            for _ in range(5):
+                started = time.time()
+                service("SearchItems", "a{ss}", {"service": "github.com"})
+                (session_path, parameters, value, content_type), = call(COLLECTION + "/free", ITEM, "GetSecret", "o", plain)
+                slowest = max(slowest, time.time() - started)
+            say("meanwhile", "%s %s" % (value.decode(), "fast" if slowest < 0.5 else "slow %.2f" % slowest))
+            say("waiting", len(results))
+            for thread in waiting: thread.join()
+            for name in sorted(results):
+                say(name, "%s %s" % (results[name][0], "waited" if results[name][1] > 1.2 else "early %.2f" % results[name][1]))
+            """#
+        let text = try SecretServiceUnderTest.serve(.inProcess(store), to: client)
+        #expect(text.contains("meanwhile gh-secret fast"), "\(text)")
+        #expect(text.contains("waiting 0"), "both reads still waiting for the user: \(text)")
+        #expect(text.contains("GetSecret cookie-key waited"), "\(text)")
+        #expect(text.contains("GetSecrets cookie-key,gh-secret waited"), "\(text)")
+    }
+
+    @Test(
         "a Get of the collection's Locked, Label or Modified lists no items (secretstorage asks Locked before every create); Items and GetAll do"
     )
     func oneProperty() throws {

@@ -143,11 +143,23 @@ final class MemoryItemStore: SecretItemStore, @unchecked Sendable {
             modified: item.modified)
     }
 
+    /// Items whose reads ask the user, who answers yes after `askingTime`.
+    var asking: Set<String> = []
+    var askingTime = Duration.zero
+
+    func forAnotherThread() -> any SecretItemStore { self }
+
     func withSecret<Result: ~Copyable>(
-        of id: String, for caller: SecretCaller,
+        of id: String, for caller: SecretCaller, asking mayAsk: Bool,
         _ body: (UnsafeRawBufferPointer, String) throws(DBusFailure) -> Result
     ) throws(DBusFailure) -> Result {
         guard let item = items[id] else { throw .noSuchObject("no item \(id)") }
+        if asking.contains(id) {
+            guard mayAsk else { throw .mustAsk("reading \(id) asks the user") }
+            Thread.sleep(
+                forTimeInterval: Double(askingTime.components.seconds) + Double(askingTime.components.attoseconds)
+                    / 1e18)
+        }
         guard !locked.contains(id), !lockedOnRead.contains(id) else { throw .isLocked("item \(id) is locked") }
         return try item.secret.withUnsafeBytes { (bytes) throws(DBusFailure) in try body(bytes, item.contentType) }
     }

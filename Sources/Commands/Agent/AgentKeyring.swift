@@ -60,8 +60,8 @@ extension AgentService {
                 return AgentAnswer(
                     .keyring(.collection(locked: false, created: created == .max ? 0 : created, modified: modified)))
             }
-        case .secret(let id, let reader):
-            return try keyringSecret(id, of: path) { try self.keyringReader(reader, peer: peer) }
+        case .secret(let id, let reader, let asking):
+            return try keyringSecret(id, of: path, asking: asking) { try self.keyringReader(reader, peer: peer) }
         case .unlock(let reader):
             return try keyringUnlock(path, reader: try keyringReader(reader, peer: peer))
         case .create(_, _, _, _, let creator):
@@ -124,11 +124,12 @@ extension AgentService {
     }
 
     /// Item `id`'s secret for the reader `lookUp` names, after the user's yes when its policy
-    /// asks for one. The reader is looked up (a walk up its processes in /proc) only when the
-    /// item is bound to programs or its policy asks: most reads need no name.
-    private func keyringSecret(_ id: String, of path: String, reader lookUp: () throws -> ProcessChain) throws
-        -> AgentAnswer
-    {
+    /// asks for one (`mustAsk` instead when not `asking`). The reader is looked up (a walk up its
+    /// processes in /proc) only when the item is bound to programs or its policy asks: most reads
+    /// need no name.
+    private func keyringSecret(
+        _ id: String, of path: String, asking: Bool, reader lookUp: () throws -> ProcessChain
+    ) throws -> AgentAnswer {
         var found: ProcessChain?
         func reader() throws -> ProcessChain {
             if let found { return found }
@@ -160,6 +161,7 @@ extension AgentService {
         let question: SSHApprovalQuestion
         switch consume step {
         case .given(let answer): return answer
+        case .ask where !asking: return AgentAnswer(.keyring(.mustAsk))
         case .ask(let asked): question = asked
         }
         sshAsking.lock()

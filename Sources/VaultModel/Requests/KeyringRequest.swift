@@ -13,8 +13,10 @@ public enum KeyringRequest: Codable, Sendable, Equatable {
     /// The collection: whether it is locked, and the times of its oldest and newest item (no
     /// listing: asked before every create, it must not cost as much as the vault).
     case collection
-    /// The item's secret, as the payload, for `reader`: asked first when its policy says so.
-    case secret(id: String, reader: KeyringCaller)
+    /// The item's secret, as the payload, for `reader`: asked first when its policy says so —
+    /// only when `asking`; without, a read that would ask is answered `mustAsk` at once (the
+    /// relay asks again off its bus's thread, which must not wait for a person).
+    case secret(id: String, reader: KeyringCaller, asking: Bool)
     /// A new item with the payload as its secret; with `replace`, the one whose attributes are
     /// exactly these has its secret and label replaced instead.
     case create(
@@ -32,7 +34,8 @@ public enum KeyringRequest: Codable, Sendable, Equatable {
     /// long as a question may take.
     public var mayAsk: Bool {
         switch self {
-        case .secret, .unlock: true
+        case .secret(_, _, let asking): asking
+        case .unlock: true
         default: false
         }
     }
@@ -96,6 +99,8 @@ public enum KeyringAnswer: Codable, Sendable, Equatable {
     /// The payload is the secret.
     case secret(contentType: String)
     case created(id: String, replaced: Bool)
+    /// The read asks the user first, and was asked not to (`secret`'s `asking`).
+    case mustAsk
     /// Milliseconds since 1970; 0 for an empty collection (and a locked one).
     case collection(locked: Bool, created: Int64, modified: Int64)
     case done
