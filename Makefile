@@ -48,8 +48,16 @@ build: deps
 # relocations and the page faults of mapping eleven shared libraries were half of what was left
 # (perf, Benchmarks/README.md). The linker warns that glibc's name-service functions (getpwnam
 # and the like) need the shared glibc at run time: pwtui calls none of them (it reads $HOME).
+# The code the short commands run, placed together (Resources/pwtui.order, written by
+# Resources/generate-order.py): a fresh process's text is read through the page cache, which the
+# kernel maps 64 kB around each fault, and what `get` ran lay spread over the 16 MB of text.
+# Each Swift function in a section of its own, so lld can place it (the runtime's libraries
+# already are); gold, swiftc's default linker, orders sections only by name. swiftc keeps an object
+# whose code is unchanged whatever these flags say: after changing them, delete the release objects.
+ORDER_FLAGS := -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/Resources/pwtui.order -Xlinker --no-warn-symbol-ordering
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable \
-	-Xlinker -lidn2 -Xlinker -lunistring -Xlinker -ltinfo
+	-Xlinker -lidn2 -Xlinker -lunistring -Xlinker -ltinfo $(ORDER_FLAGS)
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product pwtui
 

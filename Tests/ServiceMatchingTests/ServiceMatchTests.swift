@@ -123,6 +123,10 @@ import Testing
         TierCase(stored: "https://nas.local:5001", request: "https://nas.local", expected: nil),
         TierCase(stored: "https://nas.local:5001", request: "nas.local:5000", expected: nil),
         TierCase(stored: "https://example.com", request: "example.com:443", expected: .sameHost),
+        // the web's two default ports, which `Port` knows without the defaults' table
+        TierCase(stored: "http://example.com", request: "example.com:80", expected: .sameHost),
+        TierCase(stored: "http://example.com", request: "example.com:443", expected: nil),
+        TierCase(stored: "https://example.com", request: "example.com:80", expected: nil),
     ])
     func otherSchemesAndPorts(_ c: TierCase) throws {
         #expect(try tier(c.stored, c.request) == c.expected)

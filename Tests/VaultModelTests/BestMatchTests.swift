@@ -58,7 +58,7 @@ struct BestMatchTests {
             let indexed = CredentialRanking.best(
                 credentials, among: candidates, prepared: prepared, context: context,
                 accepting: {
-                    accepts(RankedCredential(credential: $0, match: $1, matchedService: nil, requestIndex: 0))
+                    accepts(RankedCredential(credential: $0.pointee, match: $1, matchedService: nil, requestIndex: 0))
                 })
             #expect(indexed?.credential.credential.id == best?.credential.credential.id)
             #expect(indexed?.tied == best?.tied)

@@ -88,7 +88,8 @@ public enum CredentialRanking {
         for index in passing(credentials, HostFilter(prepared: prepared)) {
             if let pairing = bestPairing(credentials[index], prepared, context) {
                 let ranked = RankedCredential(credentials[index], pairing)
-                let order = Order(credentials[index], pairing, host: host, context: context)
+                let order = Order(
+                    rank: credentials[index].rank, id: credentials[index].id, pairing, host: host, context: context)
                 keys.append(Key(ranked, order: order, position: matched.count))
                 matched.append(ranked)
             }
@@ -109,62 +110,84 @@ public enum CredentialRanking {
         return best(
             credentials, among: passing(credentials, HostFilter(prepared: prepared)), prepared: prepared,
             context: context,
-            accepting: accepts)
+            accepting: { accepts($0.pointee, $1) })
     }
 
     /// `best`, looking only at the credentials at `positions` (ascending): those a `HostIndex`
     /// found for the requests' `HostFilter`, which are all that could match. A candidate is a
     /// `Pairing` and an `Order`, numbers read in place; only the winner becomes a
-    /// `RankedCredential` (a copy of the credential): copying each of 10,000 candidates, and
-    /// releasing the copy, was a third of the worst case.
+    /// `RankedCredential` (a copy of the credential). `accepts` is given each candidate where it
+    /// lies, to read the fields it asks about (`CredentialQuery.accepts(_:match:)`).
     package static func best(
         _ credentials: [Credential], among positions: [Int], prepared: [ServiceMatch.PreparedRequest],
         context: RankingContext,
-        accepting accepts: (Credential, MatchKind) -> Bool
+        accepting accepts: (UnsafePointer<Credential>, MatchKind) -> Bool
     ) -> (credential: RankedCredential, tied: Int)? {
         let host = prepared.first?.identifier.host ?? ""
-        var best: (pairing: Pairing, order: Order, title: NaturalSortKey, position: Int)?
+        var best: Leader?
         var tied = 0
-        // Through buffer pointers: an array's element passed on is copied whole (retaining each
-        // of its strings), a buffer's is borrowed in place.
+        // Through buffer pointers, and a candidate's fields passed one by one: a credential read
+        // from memory and passed whole to a call that is not inlined is copied first (a dozen
+        // references retained, then released), since the call might change that memory. Those
+        // copies were a quarter of the worst case's instructions (callgrind).
         credentials.withUnsafeBufferPointer { credentials in
+            guard let first = credentials.baseAddress else { return }
             prepared.withUnsafeBufferPointer { prepared in
                 for index in positions {
-                    guard let pairing = bestPairing(credentials[index], prepared, context),
-                        accepts(credentials[index], pairing.kind)
+                    guard let pairing = bestPairing(credentials[index].services, prepared, context),
+                        accepts(first + index, pairing.kind)
                     else { continue }
-                    let order = Order(credentials[index], pairing, host: host, context: context)
+                    let order = Order(
+                        rank: credentials[index].rank, id: credentials[index].id, pairing, host: host, context: context)
                     guard let current = best else {
-                        (best, tied) = ((pairing, order, NaturalSortKey(credentials[index].displayTitle), index), 1)
+                        (best, tied) = (Leader(pairing, order, credentials[index], position: index), 1)
                         continue
                     }
-                    let better = isBetter(
-                        credentials[index], order, than: credentials[current.position], current.order, current.title)
+                    let better =
+                        order != current.order
+                        ? order < current.order
+                        : current.isAfter(
+                            title: credentials[index].title, services: credentials[index].services,
+                            id: credentials[index].id)
                     if order.isEquallyGood(as: current.order) {
                         tied += 1
                     } else if better {
                         tied = 1  // better, and not equally good: a new run of equals starts
                     }
-                    if better { best = (pairing, order, NaturalSortKey(credentials[index].displayTitle), index) }
+                    if better { best = Leader(pairing, order, credentials[index], position: index) }
                 }
             }
         }
         return best.map { (RankedCredential(credentials[$0.position], $0.pairing), tied) }
     }
 
-    /// `Key`'s order without making the candidate's whole key: the title's natural-order key
-    /// (an allocation and a normalization) only when the numbers tie and the titles differ.
-    /// When 10,000 credentials share the site asked for, making every key was most of a `get`.
-    private static func isBetter(
-        _ candidate: Credential, _ order: Order, than current: Credential, _ currentOrder: Order,
-        _ currentTitle: NaturalSortKey
-    ) -> Bool {
-        if order != currentOrder { return order < currentOrder }
-        let title =
-            candidate.displayTitle == current.displayTitle
-            ? 0 : NaturalSortKey.compare(NaturalSortKey(candidate.displayTitle), currentTitle)
-        if title != 0 { return title < 0 }
-        return candidate.id.precedes(current.id)
+    /// The best candidate so far in `best`: how it matched, its numbers, and what orders it
+    /// among equal numbers (`Key`'s title and id), the title's natural-order key made once.
+    private struct Leader {
+        let pairing: Pairing
+        let order: Order
+        let title: String
+        let key: NaturalSortKey
+        let id: UUID
+        let position: Int
+
+        init(_ pairing: Pairing, _ order: Order, _ credential: borrowing Credential, position: Int) {
+            self.pairing = pairing
+            self.order = order
+            title = Credential.displayTitle(credential.title, credential.services)
+            key = NaturalSortKey(title)
+            id = credential.id
+            self.position = position
+        }
+
+        /// Whether a candidate with the same numbers comes before this one: by title in natural
+        /// order (its key made only when the titles differ), then by id.
+        func isAfter(title candidateTitle: String, services: [ServiceIdentifier], id candidate: UUID) -> Bool {
+            let text = Credential.displayTitle(candidateTitle, services)
+            let compared = text == self.title ? 0 : NaturalSortKey.compare(NaturalSortKey(text), key)
+            if compared != 0 { return compared < 0 }
+            return candidate.precedes(id)
+        }
     }
 
     // MARK: -
@@ -189,15 +212,16 @@ public enum CredentialRanking {
     )
         -> Pairing?
     {
-        requests.withUnsafeBufferPointer { bestPairing(credential, $0, context) }
+        requests.withUnsafeBufferPointer { bestPairing(credential.services, $0, context) }
     }
 
+    /// Of a credential's `services` (the field alone: see `best` on copies).
     private static func bestPairing(
-        _ credential: Credential, _ requests: UnsafeBufferPointer<ServiceMatch.PreparedRequest>,
+        _ services: [ServiceIdentifier], _ requests: UnsafeBufferPointer<ServiceMatch.PreparedRequest>,
         _ context: RankingContext
     ) -> Pairing? {
         var best: Pairing?
-        credential.services.withUnsafeBufferPointer { services in
+        services.withUnsafeBufferPointer { services in
             for index in requests.indices {
                 for serviceIndex in services.indices {
                     guard let (kind, labels) = ServiceMatch.tier(services[serviceIndex], requests[index], context)
@@ -228,12 +252,12 @@ public enum CredentialRanking {
         let useCount: Int
 
         /// `host`: the first request's, which the use history is kept by.
-        init(_ credential: Credential, _ pairing: Pairing, host: String, context: RankingContext) {
+        init(rank: Int32, id: UUID, _ pairing: Pairing, host: String, context: RankingContext) {
             tier = pairing.kind.order
             request = pairing.request
             labels = pairing.labels
-            rank = credential.rank
-            let use = context.usage.use(of: credential.id, for: host)
+            self.rank = rank
+            let use = context.usage.use(of: id, for: host)
             lastUsed = use.lastUsed?.millisecondsSince1970 ?? Int64.min
             useCount = use.count
         }

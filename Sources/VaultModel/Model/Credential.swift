@@ -95,6 +95,11 @@ public struct Credential: Sendable {
     /// Whether a request from `chain` may have it: unbound, or one of the chain's programs is
     /// one it is bound to (`ProcessChain` says how they are named).
     public func isGiven(to chain: ProcessChain) -> Bool {
+        Self.allows(allowedPrograms, chain)
+    }
+
+    /// `isGiven` from the one field it reads (for ranking: see `displayTitle(_:_:)`).
+    static func allows(_ allowedPrograms: [String], _ chain: ProcessChain) -> Bool {
         allowedPrograms.isEmpty || chain.names.contains { allowedPrograms.contains($0) }
     }
 
@@ -106,6 +111,12 @@ public struct Credential: Sendable {
 
     /// The title, or the first service when no title was given.
     public var displayTitle: String {
+        Self.displayTitle(title, services)
+    }
+
+    /// `displayTitle` from the two fields it reads, for ranking, which reads a credential's fields
+    /// in place rather than copying it whole (`CredentialRanking.best`).
+    static func displayTitle(_ title: String, _ services: [ServiceIdentifier]) -> String {
         title.isEmpty ? (services.first?.text ?? "") : title
     }
 

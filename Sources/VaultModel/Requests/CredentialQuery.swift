@@ -132,14 +132,27 @@ public struct CredentialQuery: Sendable, Equatable {
 
     /// `accepts` for a credential that matched with `match`, before it is ranked.
     public func accepts(_ credential: Credential, match: MatchKind) -> Bool {
+        withUnsafePointer(to: credential) { accepts($0, match: match) }
+    }
+
+    /// `accepts(_:match:)` for a credential where it lies (`CredentialRanking.best` asks it of
+    /// every candidate): its fields are read one by one, where passing it whole to a call copies
+    /// it first, a dozen references retained and released.
+    package func accepts(_ credential: UnsafePointer<Credential>, match: MatchKind) -> Bool {
         accepts(credential) && (tiers?.contains(match) ?? true)
     }
 
     private func accepts(_ credential: Credential) -> Bool {
-        guard username == nil || credential.username == username else { return false }
-        if withOneTimeKey, credential.totp == nil { return false }
-        if let rejectedSecret = rejected[credential.id], rejectedSecret == credential.secretSet { return false }
-        if let askingProgram, !credential.isGiven(to: askingProgram) { return false }
+        withUnsafePointer(to: credential) { accepts($0) }
+    }
+
+    private func accepts(_ credential: UnsafePointer<Credential>) -> Bool {
+        guard username == nil || credential.pointee.username == username else { return false }
+        if withOneTimeKey, credential.pointee.totp == nil { return false }
+        if let rejectedSecret = rejected[credential.pointee.id], rejectedSecret == credential.pointee.secretSet {
+            return false
+        }
+        if let askingProgram, !Credential.allows(credential.pointee.allowedPrograms, askingProgram) { return false }
         return true
     }
 }
