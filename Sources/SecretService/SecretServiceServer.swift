@@ -176,20 +176,9 @@ public final class SecretServiceServer {
         case (.some(let path), Self.itemInterface, "GetSecret") where path.hasPrefix(Self.collectionPrefix):
             try require(call, "o")
             let sessionPath = try call.objectPath()
-            let session = try sessions.session(sessionPath, of: call.sender)
-            let id = try Self.itemID(path)
-            let sealed: SealedSecret
-            do throws(DBusFailure) {
-                sealed = try Self.seal(id, from: store, for: session, to: Self.caller(of: call), asking: false)
-            } catch {
-                guard case .mustAsk = error else { throw error }
-                try readAsking(
-                    .init(call: call, sessionPath: sessionPath, many: false), items: [(path, id)], session: session)
-                return .later
-            }
-            let reply = try call.methodReturn()
-            try append(sealed, at: sessionPath, to: reply)
-            return .reply(reply)
+            let waiting = SecretReads.Waiting(call: call, sessionPath: sessionPath, many: false)
+            guard let outcomes = try read([(path, try Self.itemID(path))], for: waiting) else { return .later }
+            return .reply(try secretReply(to: call, outcomes, at: sessionPath))
         default:
             return try answer(call).map { .reply($0) } ?? .notMine
         }
@@ -457,26 +446,50 @@ public final class SecretServiceServer {
         while call.peek() != nil { items.append(try call.objectPath()) }
         try call.exit()
         let sessionPath = try call.objectPath()
-        let session = try sessions.session(sessionPath, of: call.sender)
         let readable = items.compactMap { path in (try? Self.itemID(path)).map { (path: path, id: $0) } }
+        let waiting = SecretReads.Waiting(call: call, sessionPath: sessionPath, many: true)
+        guard let outcomes = try read(readable, for: waiting) else { return .later }
+        return .reply(try secretsReply(to: call, outcomes, at: sessionPath))
+    }
+
+    /// `items` read for `waiting`'s caller now, in the order asked; or nil when one of them asks
+    /// the user first: then all of them are read on a thread of their own (`SecretReads`, asking
+    /// as their policies say), and `finishReads` answers the call.
+    private func read(_ items: [(path: String, id: String)], for waiting: SecretReads.Waiting) throws(DBusFailure)
+        -> [SecretReads.Outcome]?
+    {
+        let session = try sessions.session(waiting.sessionPath, of: waiting.call.sender)
+        let caller = Self.caller(of: waiting.call)
         var outcomes: [SecretReads.Outcome] = []
-        for item in readable {
+        for item in items {
             let outcome = SecretReads.Outcome(path: item.path)
             do throws(DBusFailure) {
-                outcome.sealed = try Self.seal(
-                    item.id, from: store, for: session, to: Self.caller(of: call), asking: false)
+                outcome.sealed = try Self.seal(item.id, from: store, for: session, to: caller, asking: false)
             } catch {
                 if case .mustAsk = error {
-                    // One of them asks the user: all of them off this thread, in one reply.
-                    try readAsking(
-                        .init(call: call, sessionPath: sessionPath, many: true), items: readable, session: session)
-                    return .later
+                    try reads.start(waiting, items: items, store: store.forAnotherThread()) {
+                        (store, id) throws(DBusFailure) in
+                        try Self.seal(id, from: store, for: session, to: caller, asking: true)
+                    }
+                    return nil
                 }
                 outcome.failure = error
             }
             outcomes.append(outcome)
         }
-        return .reply(try secretsReply(to: call, outcomes, at: sessionPath))
+        return outcomes
+    }
+
+    /// `Item.GetSecret`'s reply: its one item's secret, or why not.
+    private func secretReply(to call: DBusMessage, _ outcomes: [SecretReads.Outcome], at sessionPath: String)
+        throws(DBusFailure) -> DBusMessage
+    {
+        guard let outcome = outcomes.first else { throw .failed("no item was read") }
+        if let failure = outcome.failure { throw failure }
+        guard let sealed = outcome.sealed.take() else { throw .failed("the read gave nothing") }
+        let reply = try call.methodReturn()
+        try append(sealed, at: sessionPath, to: reply)
+        return reply
     }
 
     /// `GetSecrets`' reply: each item read, in the order asked; an item that cannot be read now
@@ -504,34 +517,14 @@ public final class SecretServiceServer {
         return reply
     }
 
-    /// `items` read for `waiting`'s caller on a thread of their own, asking the user as their
-    /// policies say (`SecretReads`); answered by `finishReads`.
-    private func readAsking(
-        _ waiting: SecretReads.Waiting, items: [(path: String, id: String)], session: SecretSessions.Session
-    )
-        throws(DBusFailure)
-    {
-        let caller = Self.caller(of: waiting.call)
-        try reads.start(waiting, items: items, store: store.forAnotherThread()) { (store, id) throws(DBusFailure) in
-            try Self.seal(id, from: store, for: session, to: caller, asking: true)
-        }
-    }
-
     /// The reads that asked the user and are done, answered: on the bus's thread, between messages.
     func finishReads() {
         for (waiting, outcomes) in reads.takeFinished() {
             do throws(DBusFailure) {
                 // The session may have closed while the user was asked.
                 _ = try sessions.session(waiting.sessionPath, of: waiting.call.sender)
-                if waiting.many {
-                    try secretsReply(to: waiting.call, outcomes, at: waiting.sessionPath).send()
-                } else if let outcome = outcomes.first {
-                    if let failure = outcome.failure { throw failure }
-                    guard let sealed = outcome.sealed.take() else { throw .failed("the read gave nothing") }
-                    let reply = try waiting.call.methodReturn()
-                    try append(sealed, at: waiting.sessionPath, to: reply)
-                    try reply.send()
-                }
+                let reply = waiting.many ? secretsReply : secretReply
+                try reply(waiting.call, outcomes, waiting.sessionPath).send()
             } catch {
                 waiting.call.replyError(error)
             }
