@@ -87,9 +87,11 @@ final class AgentItemStore: SecretItemStore {
         let request = KeyringRequest.create(
             label: label, attributes: attributes, contentType: contentType, replace: replace,
             creator: KeyringCaller(pid: creator.pid))
-        guard case .created(let id, let replaced) = try answer(request, payload: secret).body else {
+        guard case .created(let id, let replaced, let item) = try answer(request, payload: secret).body else {
             throw .failed("the agent answered a creation with something else")
         }
+        // secretstorage reads the new item's Label at once (its `Item` checks the item exists).
+        remember([item], locked: false)
         return (id, replaced)
     }
 

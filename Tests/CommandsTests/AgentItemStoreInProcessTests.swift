@@ -33,6 +33,8 @@ struct AgentItemStoreInProcessTests {
             label: "Token", attributes: ["app": "test"], secret: try SecureBytes(copying: Array("t0ken".utf8)),
             contentType: "text/plain", replace: false, creator: SecretCaller(uniqueName: ":1.1", pid: nil))
         #expect(requests.value == 1)
+        #expect(try store.describe(id).label == "Token", "the new item as the agent answered its creation")
+        #expect(requests.value == 1)
 
         #expect(try store.search(["app": "test"]).unlocked == [id])
         #expect(try store.describe(id).label == "Token")

@@ -57,7 +57,7 @@ struct KeyringAgentInProcessTests {
             label: "Chromium Safe Storage", attributes: ["application": "chromium"], contentType: "text/plain",
             replace: false, creator: KeyringCaller(pid: 400))
         let created = ask(fixture, create, from: 300, payload: "cookie-key")
-        guard case .keyring(.created(let id, false)) = created.body else {
+        guard case .keyring(.created(let id, false, _)) = created.body else {
             throw VaultError.invalidRequest("not created: \(created.body)")
         }
         if let policy {
@@ -161,7 +161,7 @@ struct KeyringAgentInProcessTests {
                 label: "fake", attributes: [:], contentType: "text/plain", replace: false,
                 creator: KeyringCaller(pid: 400)),
             from: 500, payload: "x")
-        guard case .keyring(.created(let fake, _)) = made.body else {
+        guard case .keyring(.created(let fake, _, _)) = made.body else {
             Issue.record("\(made.body)")
             return
         }
@@ -303,7 +303,7 @@ struct KeyringAgentInProcessTests {
                 label: "x", attributes: [:], contentType: "text/plain", replace: false, creator: KeyringCaller(pid: 600)
             ),
             from: 300, payload: "y")
-        guard case .keyring(.created(let item, _)) = made.body else {
+        guard case .keyring(.created(let item, _, _)) = made.body else {
             Issue.record("\(made.body)")
             return
         }

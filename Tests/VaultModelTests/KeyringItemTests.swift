@@ -24,7 +24,7 @@ struct KeyringItemTests {
             label: label, attributes: attributes, contentType: contentType, replace: replace,
             creator: KeyringCaller(pid: nil))
         guard
-            case .created(let id, let replaced) = try request.apply(
+            case .created(let id, let replaced, _) = try request.apply(
                 to: vault, secret: try SecureBytes(copying: secret), creator: "chromium")
         else { throw VaultError.invalidRequest("not created") }
         return (id, replaced)
@@ -82,7 +82,19 @@ struct KeyringItemTests {
         #expect(try secret(vault, first) == Array("new".utf8))
         // Not exactly the same attributes, or no replace: a new item.
         #expect(try create(vault, "t", ["service": "pypi", "user": "x"], secret: [1], replace: true).replaced == false)
+        // Nor an item with more attributes than these: the one with exactly them.
+        #expect(try create(vault, "token v3", ["service": "pypi"], secret: [3], replace: true).id == first)
         #expect(try create(vault, "t", ["service": "pypi"], secret: [2]).id != first)
+        // The answer carries the item as it is now.
+        let answer = try KeyringRequest.create(
+            label: "token v4", attributes: ["service": "pypi", "user": "x"], contentType: "text/plain", replace: true,
+            creator: KeyringCaller(pid: nil)
+        ).apply(to: vault, secret: try secure("4"), creator: nil)
+        guard case .created(let id, true, let summary) = answer else {
+            Issue.record("not replaced: \(answer)")
+            return
+        }
+        #expect(summary == KeyringItemSummary(try KeyringRequest.item(id, in: vault)) && summary.label == "token v4")
     }
 
     @Test("bytes that are not UTF-8 text are kept as hex digits and come back exactly; text is kept as it is")

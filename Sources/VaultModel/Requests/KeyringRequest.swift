@@ -98,7 +98,8 @@ public enum KeyringAnswer: Codable, Sendable, Equatable {
     case items([KeyringItemSummary], locked: Bool)
     /// The payload is the secret.
     case secret(contentType: String)
-    case created(id: String, replaced: Bool)
+    /// `item`: as it is now, so that the properties a client reads next cost no round trip.
+    case created(id: String, replaced: Bool, item: KeyringItemSummary)
     /// The read asks the user first, and was asked not to (`secret`'s `asking`).
     case mustAsk
     /// Milliseconds since 1970; 0 for an empty collection (and a locked one).
@@ -129,14 +130,16 @@ extension KeyringRequest {
         switch self {
         case .create(let label, let attributes, let contentType, let replace, _):
             try KeyringItem.check(attributes)
+            let fields = attributes.map { (name: KeyringItem.attributePrefix + $0.key, text: $0.value) }
             if replace,
                 let existing = vault.contents.credentials.first(where: {
-                    $0.kind == .keyring && KeyringItem.attributes(of: $0) == attributes
+                    KeyringItem.matches($0, fields: fields)
+                        && $0.fields.count(where: { $0.name.hasPrefix(KeyringItem.attributePrefix) }) == fields.count
                 })
             {
                 try Self.replaceSecret(of: existing, in: vault, with: secret, contentType: contentType)
                 try Self.setLabel(label, of: existing, in: vault)
-                return .created(id: KeyringItem.id(of: existing), replaced: true)
+                return try Self.created(existing.id, replaced: true, in: vault)
             }
             let isHex = KeyringItem.needsHex(secret)
             let stored = try KeyringItem.stored(secret, hex: isHex)
@@ -150,7 +153,7 @@ extension KeyringRequest {
             }
             try Self.setAttributes(attributes, of: credential, in: vault)
             try Self.setEncoding(of: credential.id, in: vault, isHex: isHex, contentType: contentType)
-            return .created(id: KeyringItem.id(of: credential), replaced: false)
+            return try Self.created(credential.id, replaced: false, in: vault)
         case .setSecret(let id, let contentType):
             try Self.replaceSecret(of: try Self.item(id, in: vault), in: vault, with: secret, contentType: contentType)
             return .done
@@ -168,6 +171,13 @@ extension KeyringRequest {
         case .search, .describe, .collection, .secret, .unlock:
             throw VaultError.invalidRequest("a keyring read is no change")
         }
+    }
+
+    private static func created(_ id: UUID, replaced: Bool, in vault: Vault) throws -> KeyringAnswer {
+        guard let item = vault.contents.credential(withID: id) else {
+            throw VaultError.noMatch("the keyring item just stored is gone")
+        }
+        return .created(id: KeyringItem.id(of: item), replaced: replaced, item: KeyringItemSummary(item))
     }
 
     /// The item's label made `label`: its title, and the label itself in `labelField` when the
