@@ -371,6 +371,7 @@ public final class SecretServiceServer {
     func forgetSessions(of owner: String) {
         sessions.forget(owner)
         prompts.forget(owner)
+        callerPIDs[owner] = nil
     }
 
     /// The prompters' answers, on the bus's thread: each prompt completes with the objects it
@@ -459,7 +460,7 @@ public final class SecretServiceServer {
         -> [SecretReads.Outcome]?
     {
         let session = try sessions.session(waiting.sessionPath, of: waiting.call.sender)
-        let caller = Self.caller(of: waiting.call)
+        let caller = caller(of: waiting.call)
         var outcomes: [SecretReads.Outcome] = []
         for item in items {
             let outcome = SecretReads.Outcome(path: item.path)
@@ -577,7 +578,7 @@ public final class SecretServiceServer {
         let replace = try call.bool()
         let made = try store.create(
             label: label, attributes: attributes, secret: secret.bytes, contentType: secret.contentType,
-            replace: replace, creator: Self.caller(of: call))
+            replace: replace, creator: caller(of: call))
         let item = try Self.itemPath(made.id)
         if made.replaced {
             itemChanged(item, ["Label", "Modified"])
@@ -634,9 +635,20 @@ public final class SecretServiceServer {
     }
 
     /// Who sent `call`, as the bus daemon says.
-    static func caller(of call: DBusMessage) -> SecretCaller {
-        SecretCaller(uniqueName: call.sender ?? "", pid: call.senderPID)
+    func caller(of call: DBusMessage) -> SecretCaller {
+        let name = call.sender ?? ""
+        if let pid = callerPIDs[name] { return SecretCaller(uniqueName: name, pid: pid) }
+        let pid = call.senderPID
+        if let pid, !name.isEmpty, callerPIDs.count < Self.rememberedCallers { callerPIDs[name] = pid }
+        return SecretCaller(uniqueName: name, pid: pid)
     }
+
+    /// Each calling connection's process, asked of the bus daemon once (sd-bus asks it with a
+    /// call of its own, a round trip on every create and read): a connection keeps the credentials it connected with, and
+    /// its unique name is never another's. Forgotten when it leaves the bus; at most
+    /// `rememberedCallers` at once (then asked each time).
+    private var callerPIDs: [String: Int32] = [:]
+    static let rememberedCallers = 4096
 
     /// Item `id`'s secret from `store`, sealed for `session`, read by `caller` (asking the user
     /// first only when `asking`: `SecretItemStore.withSecret`).
@@ -730,7 +742,7 @@ public final class SecretServiceServer {
         var promptPath = "/"
         if !locked.isEmpty, prompter != nil {
             promptPath = try prompts.add(
-                owner: Self.caller(of: call), objects: locked)
+                owner: caller(of: call), objects: locked)
         }
         let reply = try call.methodReturn()
         try reply.open("a", "o")
