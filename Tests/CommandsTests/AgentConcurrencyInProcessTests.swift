@@ -9,6 +9,7 @@ import PwtuiTestSupport
 import Passwords
 import SSHKeys
 import ServiceMatching
+import Synchronization
 import Testing
 import VaultAgent
 import VaultCrypto
@@ -114,6 +115,50 @@ struct AgentConcurrencyInProcessTests {
                 of: contents, options: .init(), now: Clock.system.now(),
                 limit: AgentWorkLimit(deadline: .now - .seconds(1), abandoned: { false }))
         }
+    }
+
+    @Test(
+        "an audit's work runs under the idle scheduling policy, so that every get takes a core from it; the request's own thread stays as it was"
+    )
+    func auditYieldsTheCore() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        // The limit is asked between two credentials, on the thread doing the audit.
+        let idle = Mutex<[Bool]>([])
+        var payload = try SecureBytes(capacity: 0)
+        let answer = fixture.service.handle(
+            .audit(vault: fixture.context.vaultPath, options: .init()), payload: &payload, peer: nil,
+            limit: AgentWorkLimit(
+                deadline: .now + .seconds(60),
+                abandoned: {
+                    idle.withLock { $0.append(IdleWork.isCurrentThreadIdle) }
+                    return false
+                }))
+        guard case .audit(let report) = answer.reply else { throw AgentError.unexpected(answer.reply) }
+        #expect(report.audited == 1)
+        let seen = idle.withLock { $0 }
+        #expect(!seen.isEmpty && seen.allSatisfy { $0 }, "\(seen)")
+        #expect(!IdleWork.isCurrentThreadIdle)
+    }
+
+    @Test("the agent writes its use history at most once a second, however many connections it accepts")
+    func usesWrittenOncePerSecond() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        let path = fixture.context.paths.usageFile
+        var written: [FileStatus] = []
+        var id = ""
+        // What the accept loop does: `idle` before each connection, here 20 gets in a row.
+        for _ in 0 ..< 20 {
+            fixture.service.idle()
+            id = try Self.id(fixture, "github.com")
+            if let status = try? FileSystem.status(path), !written.contains(status) { written.append(status) }
+        }
+        #expect(written.count <= 2, "written \(written.count) times")
+        Thread.sleep(forTimeInterval: 1.1)
+        fixture.service.idle()
+        let used = try #require(UUID(uuidString: id))
+        #expect(UsageHistoryFile(path: path).read().useCount(used) == 20)
     }
 
     @Test("a stop ends the agent's turns at once: a write in progress gets at most its time limit")
