@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <malloc.h>
-#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
@@ -71,41 +70,6 @@ static inline long pwtui_peer_pid(int fd) {
     return (long)credentials.pid;
 #else
     (void)fd;
-    return -1;
-#endif
-}
-
-// SCHED_IDLE and the reset-on-fork flag, which sched.h shows under _GNU_SOURCE only (Linux's
-// values since 2.6.23 and 2.6.32).
-#if defined(__linux__) && !defined(SCHED_IDLE)
-#define SCHED_IDLE 5
-#endif
-#if defined(__linux__) && !defined(SCHED_RESET_ON_FORK)
-#define SCHED_RESET_ON_FORK 0x40000000
-#endif
-
-// Puts the calling thread, and only it (Linux schedules threads, and pid 0 is the caller), under
-// SCHED_IDLE: it runs only when no other thread of any process wants the core, and a waking one
-// takes the core from it at once. One way: a thread without CAP_SYS_NICE may not come back.
-// 0, or -1 with errno (ENOSYS where there is no such policy).
-static inline int pwtui_thread_to_idle_policy(void) {
-#if defined(__linux__)
-    struct sched_param none = { 0 };
-    return sched_setscheduler(0, SCHED_IDLE, &none);
-#else
-    errno = ENOSYS;
-    return -1;
-#endif
-}
-
-// Whether the calling thread runs under SCHED_IDLE: 1, 0, or -1 with errno.
-static inline int pwtui_thread_has_idle_policy(void) {
-#if defined(__linux__)
-    int policy = sched_getscheduler(0);
-    if (policy < 0) return -1;
-    return (policy & ~SCHED_RESET_ON_FORK) == SCHED_IDLE;
-#else
-    errno = ENOSYS;
     return -1;
 #endif
 }

@@ -9,7 +9,6 @@ import PwtuiTestSupport
 import Passwords
 import SSHKeys
 import ServiceMatching
-import Synchronization
 import Testing
 import VaultAgent
 import VaultCrypto
@@ -115,30 +114,6 @@ struct AgentConcurrencyInProcessTests {
                 of: contents, options: .init(), now: Clock.system.now(),
                 limit: AgentWorkLimit(deadline: .now - .seconds(1), abandoned: { false }))
         }
-    }
-
-    @Test(
-        "an audit's work runs under the idle scheduling policy, so that every get takes a core from it; the request's own thread stays as it was"
-    )
-    func auditYieldsTheCore() throws {
-        let fixture = try AgentInProcessTests.Fixture()
-        _ = try fixture.unlock()
-        // The limit is asked between two credentials, on the thread doing the audit.
-        let idle = Mutex<[Bool]>([])
-        var payload = try SecureBytes(capacity: 0)
-        let answer = fixture.service.handle(
-            .audit(vault: fixture.context.vaultPath, options: .init()), payload: &payload, peer: nil,
-            limit: AgentWorkLimit(
-                deadline: .now + .seconds(60),
-                abandoned: {
-                    idle.withLock { $0.append(IdleWork.isCurrentThreadIdle) }
-                    return false
-                }))
-        guard case .audit(let report) = answer.reply else { throw AgentError.unexpected(answer.reply) }
-        #expect(report.audited == 1)
-        let seen = idle.withLock { $0 }
-        #expect(!seen.isEmpty && seen.allSatisfy { $0 }, "\(seen)")
-        #expect(!IdleWork.isCurrentThreadIdle)
     }
 
     @Test("the agent writes its use history at most once a second, however many connections it accepts")

@@ -105,10 +105,7 @@ public struct ImportCredentials {
         saving: ((Vault) throws -> ImportOutcome) throws -> ImportOutcome?
     ) throws -> ImportOutcome {
         let importer = try ImportCredentials(order)
-        // Reading and checking the export, which holds nothing of the agent's, yields to every
-        // other request (`IdleWork`); the plan is applied at the request's priority, holding the
-        // vault's save lock that the next writer waits for.
-        let batch = try IdleWork.run { try importer.read(progress: nil) }
+        let batch = try importer.read(progress: nil)
         try limit.check()
         if importer.dryRun {
             return try reading { vault in try importer.apply(batch, to: vault, suffixes: context.suffixes).outcome }

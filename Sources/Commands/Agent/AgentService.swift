@@ -238,13 +238,9 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
             // Every secret is read, and a breach file searched for each: on a copy taken in a
             // read turn, so that the turn lasts a copy, not the audit.
             let snapshot = try reading(path) { vault in try vault.contents.snapshot() }
-            // The audit on a thread under the idle policy, so that every get takes a core from it;
-            // the copy taken here, at the request's priority: a read turn held by a thread that
-            // runs last would hold back a waiting writer, and every reader behind it.
-            let report = try IdleWork.run {
-                try VaultAudit.report(of: snapshot, options: options, now: Clock.system.now(), limit: limit)
-            }
-            return AgentAnswer(.audit(report))
+            return AgentAnswer(
+                .audit(
+                    try VaultAudit.report(of: snapshot, options: options, now: Clock.system.now(), limit: limit)))
         }
     }
 
