@@ -19,6 +19,9 @@ public struct UsageHistory: Sendable {
     }
 
     private var entries: [UUID: [String: Entry]] = [:]
+    /// The credentials used for each host: `recordUse` finds the others' latest use there among a
+    /// few, not by a pass over the whole history (which the agent made on every `get`).
+    private var users: [String: [UUID]] = [:]
 
     public init() {}
 
@@ -49,9 +52,18 @@ public struct UsageHistory: Sendable {
     public mutating func recordUse(of id: UUID, for host: String, at time: Timestamp) {
         var entry = entries[id]?[host] ?? Entry(count: 0, lastUsed: time)
         entry.count += 1
-        let latestOther = entries.lazy.filter { $0.key != id }.compactMap { $0.value[host]?.lastUsed }.max()
+        let latestOther = latestUse(for: host, byOtherThan: id)
         entry.lastUsed =
             latestOther.map { max(time, Timestamp(millisecondsSince1970: $0.millisecondsSince1970 + 1)) } ?? time
+        set(entry, of: id, for: host)
+    }
+
+    private func latestUse(for host: String, byOtherThan id: UUID) -> Timestamp? {
+        (users[host] ?? []).lazy.filter { $0 != id }.compactMap { entries[$0]?[host]?.lastUsed }.max()
+    }
+
+    private mutating func set(_ entry: Entry, of id: UUID, for host: String) {
+        if entries[id]?[host] == nil { users[host, default: []].append(id) }
         entries[id, default: [:]][host] = entry
     }
 
@@ -69,8 +81,7 @@ public struct UsageHistory: Sendable {
                 let count = Int(fields[2]), let last = Int64(fields[3]), Self.plausibleCounts.contains(count),
                 Self.plausibleTimes.contains(last)
             else { continue }
-            entries[id, default: [:]][String(fields[1])] = Entry(
-                count: count, lastUsed: Timestamp(millisecondsSince1970: last))
+            set(Entry(count: count, lastUsed: Timestamp(millisecondsSince1970: last)), of: id, for: String(fields[1]))
         }
     }
 

@@ -116,6 +116,26 @@ struct AgentConcurrencyInProcessTests {
         }
     }
 
+    @Test("the agent writes its use history at most once a second, however many connections it accepts")
+    func usesWrittenOncePerSecond() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        _ = try fixture.unlock()
+        let path = fixture.context.paths.usageFile
+        var written: [FileStatus] = []
+        var id = ""
+        // What the accept loop does: `idle` before each connection, here 20 gets in a row.
+        for _ in 0 ..< 20 {
+            fixture.service.idle()
+            id = try Self.id(fixture, "github.com")
+            if let status = try? FileSystem.status(path), !written.contains(status) { written.append(status) }
+        }
+        #expect(written.count <= 2, "written \(written.count) times")
+        Thread.sleep(forTimeInterval: 1.1)
+        fixture.service.idle()
+        let used = try #require(UUID(uuidString: id))
+        #expect(UsageHistoryFile(path: path).read().useCount(used) == 20)
+    }
+
     @Test("a stop ends the agent's turns at once: a write in progress gets at most its time limit")
     func stopIsBounded() throws {
         let fixture = try AgentInProcessTests.Fixture()

