@@ -14,7 +14,7 @@ final class SecretReads {
     /// thread, then only read by the bus's.
     final class Outcome: @unchecked Sendable {
         let path: String
-        var sealed: SecretServiceServer.SealedSecret?
+        var sealed: SealedSecret?
         var failure: DBusFailure?
 
         init(path: String) {
@@ -52,7 +52,7 @@ final class SecretReads {
     /// sealing each with `seal` (from `store`, asking the user as its policy says).
     func start(
         _ call: Waiting, items: [(path: String, id: String)], store: any SecretItemStore,
-        seal: @escaping (any SecretItemStore, String) throws(DBusFailure) -> SecretServiceServer.SealedSecret
+        seal: @escaping (any SecretItemStore, String) throws(DBusFailure) -> SealedSecret
     ) throws(DBusFailure) {
         guard waiting.count < Self.limit else {
             throw .limitsExceeded("\(Self.limit) reads are waiting for the user; try again once they are answered")
@@ -77,12 +77,12 @@ final class SecretReads {
     private final class Work: @unchecked Sendable {
         let items: [(path: String, id: String)]
         let store: any SecretItemStore
-        let seal: (any SecretItemStore, String) throws(DBusFailure) -> SecretServiceServer.SealedSecret
+        let seal: (any SecretItemStore, String) throws(DBusFailure) -> SealedSecret
         let finished: Finished
 
         init(
             items: [(path: String, id: String)], store: any SecretItemStore,
-            seal: @escaping (any SecretItemStore, String) throws(DBusFailure) -> SecretServiceServer.SealedSecret,
+            seal: @escaping (any SecretItemStore, String) throws(DBusFailure) -> SealedSecret,
             finished: Finished
         ) {
             self.items = items

@@ -626,14 +626,6 @@ public final class SecretServiceServer {
         return ReceivedSecret(bytes: bytes, contentType: contentType)
     }
 
-    /// A secret as it goes to a session: the IV and ciphertext of a DH session, or for a plain
-    /// one no parameters and the secret itself (in protected memory until it is appended).
-    struct SealedSecret: ~Copyable {
-        let parameters: [UInt8]
-        let value: SecureBytes
-        let contentType: String
-    }
-
     /// Who sent `call`, as the bus daemon says.
     func caller(of call: DBusMessage) -> SecretCaller {
         let name = call.sender ?? ""
