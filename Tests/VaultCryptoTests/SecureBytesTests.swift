@@ -2,7 +2,7 @@ import Foundation
 import Platform
 import PwtuiTestSupport
 import Testing
-import VaultCrypto
+@testable import VaultCrypto
 
 @Suite struct SecureBytesTests {
     @Test func startsZeroedAndEmpty() throws {
@@ -11,6 +11,31 @@ import VaultCrypto
         #expect(empty.capacity == 64)
         let zeros = try SecureBytes(zeros: 48)
         #expect(contents(zeros) == [UInt8](repeating: 0, count: 48))
+    }
+
+    @Test(
+        "small buffers come in size classes, and one freed comes back zeroed to the next of its class; an empty one allocates nothing"
+    )
+    func keptAllocations() throws {
+        #expect(try SecureBytes(capacity: 10).capacity == 64)
+        #expect(try SecureBytes(capacity: 300).capacity == 1024)
+        #expect(try SecureBytes(capacity: 5000).capacity == 5000, "larger than any class: as asked")
+        #expect(try SecureBytes(zeros: 0).capacity == 0)
+        // Whatever a buffer of a class held, the next one of that class is zero (parallel tests
+        // may take the very one freed here; any they leave is zero too).
+        for _ in 0 ..< 3 * ProtectedAllocations.perClass {
+            var secret = try SecureBytes(copying: Array(repeating: UInt8(0xAB), count: 200))
+            for _ in 0 ..< 56 { try secret.append(0xCD) }
+            #expect(secret.capacity == 256 && secret.count == 256)
+        }
+        for _ in 0 ..< ProtectedAllocations.perClass {
+            let (pointer, capacity) = try #require(ProtectedAllocations.allocate(atLeast: 256))
+            #expect(capacity == 256)
+            #expect(UnsafeRawBufferPointer(start: pointer, count: capacity).allSatisfy { $0 == 0 })
+            ProtectedAllocations.free(pointer, capacity: capacity)
+        }
+        let zeros = try SecureBytes(zeros: 256)
+        #expect(contents(zeros) == [UInt8](repeating: 0, count: 256))
     }
 
     @Test func appendGrowsAndKeepsContents() throws {
@@ -34,7 +59,9 @@ import VaultCrypto
         var bytes = try SecureBytes(capacity: 0)
         #expect(try RegularFile.readIfPresent(path, into: &bytes, limit: 1024))
         #expect(contents(bytes) == text)
-        #expect(bytes.capacity == text.count, "one allocation of the file's size, none to find its end")
+        #expect(
+            bytes.capacity == ProtectedAllocations.classes.first { $0 >= text.count },
+            "one allocation for the file's size (its size class), none to find its end")
         var bounded = try SecureBytes(capacity: 0)
         #expect(throws: RegularFile.Failure.tooLarge(path: path, size: text.count, limit: 8)) {
             try RegularFile.readIfPresent(path, into: &bounded, limit: 8)

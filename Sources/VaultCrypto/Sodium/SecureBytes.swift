@@ -20,9 +20,8 @@ public struct SecureBytes: ~Copyable {
     public init(capacity: Int) throws(VaultCryptoError) {
         try Sodium.ready()
         guard capacity >= 0 else { throw .invalidInput("negative capacity") }
-        base = try Self.allocate(capacity)
+        (base, self.capacity) = try Self.allocate(capacity)
         count = 0
-        self.capacity = capacity
     }
 
     /// `count` zero bytes.
@@ -58,7 +57,7 @@ public struct SecureBytes: ~Copyable {
     }
 
     deinit {
-        if capacity > 0 { sodium_free(base) }
+        if capacity > 0 { ProtectedAllocations.free(base, capacity: capacity) }
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -133,11 +132,11 @@ public struct SecureBytes: ~Copyable {
     /// Moves the contents to a protected allocation of at least `newCapacity` bytes.
     public mutating func reserve(_ newCapacity: Int) throws(VaultCryptoError) {
         guard newCapacity > capacity else { return }
-        let fresh = try Self.allocate(newCapacity)
+        let (fresh, freshCapacity) = try Self.allocate(newCapacity)
         if count > 0 { fresh.copyMemory(from: base, byteCount: count) }
-        if capacity > 0 { sodium_free(base) }
+        if capacity > 0 { ProtectedAllocations.free(base, capacity: capacity) }
         base = fresh
-        capacity = newCapacity
+        capacity = freshCapacity
     }
 
     /// Constant-time equality: the time taken depends on the length only, never on where the
@@ -159,13 +158,12 @@ public struct SecureBytes: ~Copyable {
     /// allocation is several system calls (mmap, mprotect, mlock, and as many to free it).
     private nonisolated(unsafe) static let nowhere = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 
-    private static func allocate(_ capacity: Int) throws(VaultCryptoError) -> UnsafeMutableRawPointer {
-        guard capacity > 0 else { return nowhere }
-        guard let pointer = sodium_malloc(capacity) else {
+    private static func allocate(_ capacity: Int) throws(VaultCryptoError) -> (UnsafeMutableRawPointer, Int) {
+        guard capacity > 0 else { return (nowhere, 0) }
+        guard let allocation = ProtectedAllocations.allocate(atLeast: capacity) else {
             throw .outOfSecureMemory(requestedBytes: capacity)
         }
-        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
-        return pointer
+        return allocation
     }
 }
 
