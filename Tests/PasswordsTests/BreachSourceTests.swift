@@ -156,6 +156,12 @@ import VaultCrypto
 
     /// A directory as haveibeenpwned-downloader writes it: one file per prefix of `digests`,
     /// with padding lines (count 0) as the API adds them.
+    /// What `error` says with the range directory's path taken out: a temporary path is random
+    /// hex, which can hold any short text a test looks for (a run failed on "8AAAACD87B32").
+    static func said(_ error: Any, besides directory: String) -> String {
+        "\(error)".replacingOccurrences(of: directory, with: "DIRECTORY")
+    }
+
     func rangeDirectory(_ digests: [[UInt8]], crlf: Bool = true, lowercaseNames: Bool = false) throws -> String {
         let directory = try temporary.freshPath("ranges")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -220,8 +226,9 @@ import VaultCrypto
             _ = try Self.lookUp([digests[3]], in: try BreachSources.open(directory))
             Issue.record("a linked range file was read")
         } catch {
-            #expect("\(error)".contains("symbolic link") && !"\(error)".contains("AAAA"), "\(error)")
-            #expect(!"\(error)".contains(prefix) && !"\(error)".contains(prefix.lowercased()), "\(error)")
+            let said = Self.said(error, besides: directory)
+            #expect(said.contains("symbolic link") && !said.contains("the-first-line"), "\(error)")
+            #expect(!said.contains(prefix) && !said.contains(prefix.lowercased()), "\(error)")
         }
     }
 
@@ -234,7 +241,7 @@ import VaultCrypto
         #expect(throws: BreachLookupError.missingRange(directory: directory)) {
             try Self.lookUp([elsewhere], in: source)
         }
-        #expect(!"\(BreachLookupError.missingRange(directory: directory))".contains("FFFFF"))
+        #expect(!Self.said(BreachLookupError.missingRange(directory: directory), besides: directory).contains("FFFFF"))
         let prefix = String(Self.hex(digests[3]).prefix(5))
         try "".write(toFile: directory + "/\(prefix).txt", atomically: true, encoding: .utf8)
         #expect(throws: BreachLookupError.brokenRange(directory: directory, problem: "is empty", inputOutput: false)) {
@@ -246,9 +253,9 @@ import VaultCrypto
             _ = try Self.lookUp([digests[3]], in: source)
             Issue.record("the broken line went unnoticed")
         } catch {
-            #expect(
-                "\(error)".contains("line 2 that is not SUFFIX:COUNT") && !"\(error)".contains("GARBAGE"), "\(error)")
-            #expect(!"\(error)".contains(prefix), "\(error)")
+            let said = Self.said(error, besides: directory)
+            #expect(said.contains("line 2 that is not SUFFIX:COUNT") && !said.contains("GARBAGE"), "\(error)")
+            #expect(!said.contains(prefix), "\(error)")
         }
     }
 }
