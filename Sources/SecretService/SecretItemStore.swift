@@ -16,6 +16,9 @@ public protocol SecretItemStore: AnyObject {
     /// is locked (the vault is), its times.
     func describeCollection() throws(DBusFailure) -> SecretCollectionDescription
 
+    /// Whether the collection is locked, and nothing else (`describeCollection` may cost more).
+    func isLocked() throws(DBusFailure) -> Bool
+
     /// What item `id` shows without its secret (the Item interface's properties); `noSuchObject`
     /// for an unknown id.
     func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription
@@ -58,6 +61,10 @@ public protocol SecretItemStore: AnyObject {
 }
 
 extension SecretItemStore {
+    public func isLocked() throws(DBusFailure) -> Bool {
+        try describeCollection().locked
+    }
+
     /// Refused politely unless a store keeps the label: the call fails, nothing else does.
     public func relabelCollection(_ label: String) throws(DBusFailure) {
         throw .notSupported("this collection's label cannot be changed")

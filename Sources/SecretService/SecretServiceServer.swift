@@ -746,7 +746,7 @@ public final class SecretServiceServer {
 
     /// Whether the collection or item at `path` is locked now; nil when there is none there.
     private func lockState(_ path: String) throws(DBusFailure) -> Bool? {
-        if path == Self.collection || path == Self.defaultAlias { return try store.describeCollection().locked }
+        if path == Self.collection || path == Self.defaultAlias { return try store.isLocked() }
         guard let id = try? Self.itemID(path) else { return nil }
         do throws(DBusFailure) {
             return try store.describe(id).locked
@@ -774,7 +774,9 @@ public final class SecretServiceServer {
                 }
                 properties.append(("Items", .objectPaths(paths)))
             }
-            if wanted != "Items" {
+            if wanted == "Locked" {
+                properties.append(("Locked", .bool(try store.isLocked())))
+            } else if wanted != "Items" {
                 let collection = try store.describeCollection()
                 properties += [
                     ("Label", .string(collection.label)), ("Locked", .bool(collection.locked)),

@@ -46,13 +46,22 @@ final class AgentItemStore: SecretItemStore {
     }
 
     func describeCollection() throws(DBusFailure) -> SecretCollectionDescription {
-        guard let reply = try ask(.collection, payload: try Self.nothing()),
+        guard let reply = try ask(.collection(times: true), payload: try Self.nothing()),
             case .collection(let locked, let created, let modified) = reply.body
         else {
             return SecretCollectionDescription(label: collectionLabel, locked: true, created: 0, modified: 0)
         }
         return SecretCollectionDescription(
             label: collectionLabel, locked: locked, created: Self.seconds(created), modified: Self.seconds(modified))
+    }
+
+    /// Asked before every create: the agent's answer without the times, which are a pass over
+    /// the vault.
+    func isLocked() throws(DBusFailure) -> Bool {
+        guard let reply = try ask(.collection(times: false), payload: try Self.nothing()),
+            case .collection(let locked, _, _) = reply.body
+        else { return true }
+        return locked
     }
 
     func describe(_ id: String) throws(DBusFailure) -> SecretItemDescription {

@@ -229,15 +229,17 @@ struct KeyringAgentInProcessTests {
             try Vault.open(at: fixture.context.vaultPath, password: try secure("master")).contents.credentials.first {
                 $0.kind == .keyring
             })
-        let unlocked = Self.ask(fixture, .collection, from: 300)
+        let unlocked = Self.ask(fixture, .collection(times: true), from: 300)
         #expect(
             unlocked.body
                 == .keyring(
                     .collection(
                         locked: false, created: item.created.millisecondsSince1970,
                         modified: item.modified.millisecondsSince1970)))
+        let lockedOnly = Self.ask(fixture, .collection(times: false), from: 300)
+        #expect(lockedOnly.body == .keyring(.collection(locked: false, created: 0, modified: 0)), "no pass for times")
         _ = try fixture.client.request(.lock)
-        guard case .refused(let status, _) = Self.ask(fixture, .collection, from: 300).body else {
+        guard case .refused(let status, _) = Self.ask(fixture, .collection(times: false), from: 300).body else {
             Issue.record("a locked agent described its collection")
             return
         }

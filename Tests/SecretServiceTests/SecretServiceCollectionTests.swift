@@ -201,5 +201,7 @@ import Testing
         #expect(text.contains("items a1"), "\(text)")
         #expect(text.contains("all Created,Items,Label,Locked,Modified"), "\(text)")
         #expect(store.searches == 2, "Items and GetAll list; the three Gets before them do not")
+        #expect(
+            store.collectionDescriptions == 3, "Label, Modified and GetAll describe the collection; Locked does not")
     }
 }

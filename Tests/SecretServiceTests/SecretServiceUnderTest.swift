@@ -131,8 +131,14 @@ final class MemoryItemStore: SecretItemStore, @unchecked Sendable {
         return (found.filter { !locked.contains($0) }, found.filter { locked.contains($0) })
     }
 
+    /// How many times the collection was described (its times: for the agent, a pass over the vault).
+    private(set) var collectionDescriptions = 0
+
+    func isLocked() throws(DBusFailure) -> Bool { collectionLocked }
+
     func describeCollection() throws(DBusFailure) -> SecretCollectionDescription {
-        SecretCollectionDescription(
+        collectionDescriptions += 1
+        return SecretCollectionDescription(
             label: collectionLabel, locked: collectionLocked, created: 1_600_000_000, modified: 1_700_000_060)
     }
 

@@ -48,9 +48,10 @@ extension AgentService {
                 AgentAnswer(
                     .keyring(.items([KeyringItemSummary(try KeyringRequest.item(id, in: vault))], locked: false)))
             }
-        case .collection:
+        case .collection(let times):
             // Locked, `reading` refuses, and the relay shows the collection locked.
             return try reading(path) { vault in
+                guard times else { return AgentAnswer(.keyring(.collection(locked: false, created: 0, modified: 0))) }
                 var created = Int64.max
                 var modified: Int64 = 0
                 for item in vault.contents.credentials where item.kind == .keyring {

@@ -4,14 +4,13 @@ import Platform
 /// Where `SecureBytes` gets and gives back its protected memory. A `sodium_malloc` is an mmap,
 /// three mprotects, an madvise and an mlock, and its `sodium_free` as many again and a TLB
 /// flush: a secret read through the Secret Service made five of each, a tenth of the read's time.
-/// So allocations of up to `largestPooled` bytes come in a few size classes, and a freed one is
+/// So allocations of up to 4 kB come in a few size classes, and a freed one is
 /// zeroed and kept (still locked, still between its guard pages) for the next of its class: at
 /// most `perClass` of each, the rest freed as before. Nothing else changes: a kept allocation
 /// holds no secret (zeroed on its way in), and a taken one is zero as a fresh one is.
 enum ProtectedAllocations {
     /// The size classes, smallest first; a request takes the smallest that holds it.
     static let classes = [64, 256, 1024, 4096]
-    static var largestPooled: Int { classes[classes.count - 1] }
     static let perClass = 8
 
     private static let lock = Lock()

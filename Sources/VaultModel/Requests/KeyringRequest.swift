@@ -10,9 +10,10 @@ public enum KeyringRequest: Codable, Sendable, Equatable {
     case search(attributes: [String: String])
     /// One item, without its secret.
     case describe(id: String)
-    /// The collection: whether it is locked, and the times of its oldest and newest item (no
-    /// listing: asked before every create, it must not cost as much as the vault).
-    case collection
+    /// The collection: whether it is locked, and with `times` the times of its oldest and newest
+    /// item (a pass over the vault, no listing). Without them (0), it costs nothing that grows
+    /// with the vault: secretstorage asks whether it is locked before every create.
+    case collection(times: Bool)
     /// The item's secret, as the payload, for `reader`: asked first when its policy says so —
     /// only when `asking`; without, a read that would ask is answered `mustAsk` at once (the
     /// relay asks again off its bus's thread, which must not wait for a person).
