@@ -16,8 +16,8 @@ public struct AgentClient: Sendable {
     /// long work longer).
     public static let answerTimeout = AgentRequest.answerTime
 
-    /// `keepingConnection`: one connection for every request of this client (and its copies),
-    /// for a long-lived client that asks often.
+    /// `keepingConnection`: one connection for every request of this client (and its copies)
+    /// but long work (`AgentRequest.isLongWork`).
     public init(socketPath: String, keepingConnection: Bool = false) {
         self.socketPath = socketPath
         let connect: @Sendable () -> AgentConnection? = {
@@ -68,7 +68,9 @@ public struct AgentClient: Sendable {
     private func exchange(_ request: AgentRequest, _ send: (AgentConnection) throws -> Void) throws
         -> AgentMessage<AgentReply>?
     {
-        if let kept { return try kept.exchange(timeout: request.answerTimeout, send) }
+        // Long work (an audit the picker asks for on a thread of its own) on a connection of its
+        // own: requests on the kept one wait for each other.
+        if let kept, !request.isLongWork { return try kept.exchange(timeout: request.answerTimeout, send) }
         guard let connection = connector() else { return nil }
         defer { connection.descriptor.close() }
         try send(connection)

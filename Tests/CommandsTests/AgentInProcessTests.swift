@@ -262,6 +262,23 @@ struct AgentInProcessTests {
         #expect(isGone)
     }
 
+    @Test("a small vault's adds are made in place one after another, not each on a copy of the vault")
+    func addsInPlace() throws {
+        let fixture = try Fixture()
+        _ = try fixture.unlock()
+        let access = try VaultAccess.open(fixture.context)
+        let path = fixture.context.vaultPath
+        let held = try fixture.service.reading(path) { $0 }
+        for index in 0 ..< 20 {
+            try access.apply(
+                .add(services: ["site\(index).example"], username: "u", title: "", notes: "", rank: 0),
+                secret: try SecureBytes(copying: Array("pw".utf8)))
+        }
+        #expect(try fixture.service.reading(path) { $0 } === held, "the held vault itself was changed")
+        let reopened = try Vault.open(at: path, password: try SecureBytes(copying: Array("master".utf8)))
+        #expect(reopened.contents.credentials.count == 21)
+    }
+
     @Test("a wildcard over a public suffix is refused by the agent itself (exit 64), whatever the client parsed")
     func agentParsesAgain() throws {
         let fixture = try Fixture()

@@ -274,8 +274,11 @@ public final class AgentService: AgentHandler, @unchecked Sendable {
     }
 
     /// Room the journal must have for a change to be made in place: more than one credential's
-    /// record takes but for a pathological one (which then costs a re-read, below).
-    static let inPlaceRoom = 64 * 1024
+    /// record takes but for a pathological one (which then costs a re-read, below). Well under
+    /// the journal's own floor (`Vault.journalFloor`, what a vault of up to a few thousand
+    /// credentials may journal): it was the floor itself, so in such a vault only the first change
+    /// after a snapshot was made in place, and every later `add` copied the vault.
+    static let inPlaceRoom = 16 * 1024
 
     /// A small change made to the held vault itself and appended to its journal in one write turn
     /// (issue 37): readers wait for the change and its record (a write and an fdatasync), and

@@ -61,10 +61,9 @@ public final class CommandContext {
     private var resolvedVaultChoice: VaultChoice?
     private var resolvedAgent: AgentClient??
     /// For a process that asks the agent many times a second for as long as it runs (the Secret
-    /// Service's relay), set before the agent is first asked: its agent client keeps one
-    /// connection for all its requests (`AgentKeptConnection`), and the file's rollback check
-    /// follows its first answer only (`VaultAccess`): the agent checks each version of the file
-    /// it reads, and warns in its own log.
+    /// Service's relay), set before the agent is first asked: the file's rollback check follows
+    /// its first answer only (`VaultAccess`): the agent checks each version of the file it reads,
+    /// and warns in its own log.
     public var asksAgentOften = false
     /// Whether an answer from the agent has been checked (`asksAgentOften`).
     var checkedAnAgentAnswer = false
@@ -135,10 +134,12 @@ public final class CommandContext {
 
     /// This user's agent at `Paths.agentSocket`, its directory checked (and made 0700 when
     /// `creatingDirectory`: `agent start`, `unlock`); an agent put here by a test as it is.
+    /// Its requests share one connection (`AgentKeptConnection`): an `add` asks three times, and
+    /// each new connection cost the agent an accept, a thread and a read of the peer's /proc.
     public func agentClient(creatingDirectory: Bool) throws -> AgentClient {
         if let resolvedAgent, let client = resolvedAgent, client.socketPath == nil { return client }
         try AgentClient.requireTrusted(paths.runtimeDirectory, creating: creatingDirectory)
-        return AgentClient(socketPath: paths.agentSocket, keepingConnection: asksAgentOften)
+        return AgentClient(socketPath: paths.agentSocket, keepingConnection: true)
     }
 
     /// The Public Suffix List (`PWTUI_PSL_FILE` names another list file), loaded once. Without
