@@ -13,8 +13,8 @@ each page it faults in. What `get` ran lay spread over 16 MB of text, so its pea
 counted some 8 MB of code it never ran (docs/speed.md, "A fresh get's peak memory").
 
 The commands traced, in a temporary home with an unlocked agent: `--version` (what every command
-starts with), `get` of a site, by id and of a field, git's credential helper, `suggest`, `list`
-and `totp`.
+starts with), `get` of a site, by id and of a field, git's credential helper, `suggest`, `list`,
+`totp` and `add`.
 """
 import os
 import re
@@ -60,6 +60,7 @@ def main():
                 (["suggest", "shop4.example"], None),
                 (["list"], None),
                 (["totp", "shop5.example"], None),  # no key: its error path is still what runs
+                (["add", "added.example", "--username", "new"], b"a-new-password\n"),
             ]
             names = []
             for index, (arguments, stdin) in enumerate(traces):
