@@ -35,6 +35,10 @@ enum CommandRunner {
                 try get.run()
                 CurrentProcess.exit(0)
             }
+            if let add = QuickAdd(arguments) {
+                try add.run()
+                CurrentProcess.exit(0)
+            }
             var command = try root.parseAsRoot(onlyGlobalOptions(arguments) ? ["start"] + arguments : arguments)
             try command.run()
             CurrentProcess.exit(0)

@@ -118,17 +118,30 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Self.credential(
+            services: services, username: username, title: title, notes: notes, generate: generate, force: force,
+            printPassword: printPassword, rank: rank, rules: rules, totp: totp, kind: kind.itemKind, fields: fields
+        ).run(in: global.context())
+    }
+
+    /// The addition asked for, from the parsed values: the one construction for this command and
+    /// for the `add` read without ArgumentParser (which has no rank, rules, key, kind or fields).
+    static func credential(
+        services: [String], username: String?, title: String, notes: String, generate: Bool, force: Bool,
+        printPassword: Bool, rank: Int32 = 0, rules: String? = nil, totp: Bool = false, kind: ItemKind = .login,
+        fields: [String] = []
+    ) -> AddCredential {
         var add = AddCredential(
             services: services, username: username ?? "", title: title, notes: notes, rank: rank, generate: generate,
             force: force, printPassword: printPassword)
         add.oneTimeKey = totp
         add.generationRules = rules
-        add.kind = kind.itemKind
+        add.kind = kind
         add.textFields = fields.compactMap { field in
             field.firstIndex(of: "=").map {
                 CredentialChange.FieldEdit(name: String(field[..<$0]), text: String(field[field.index(after: $0)...]))
             }
         }
-        try add.run(in: global.context())
+        return add
     }
 }
