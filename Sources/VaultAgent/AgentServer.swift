@@ -220,7 +220,15 @@ public final class AgentServer: @unchecked Sendable {
             do {
                 var message = try AgentConnection(descriptor, timeout: Self.requestTimeout).receive(
                     AgentRequest.self, reading: &block)
-                registry.withLock { open[descriptor]?.receiving = false }
+                // Off the cap's list of idle connections, unless the cap evicted this one while its
+                // request came in: then it goes unanswered, as if never read, since its client
+                // (a kept connection's) asks again on a new one and would have it run twice.
+                let evicted = registry.withLock { () -> Bool in
+                    guard open[descriptor]?.receiving == true else { return true }
+                    open[descriptor]?.receiving = false
+                    return false
+                }
+                if evicted { return }
                 another = !message.overran && message.body != .stop
                 answer = handle(message.body, &message.payload, peer: peer, on: descriptor)
             } catch AgentError.closedBeforeMessage where !first {

@@ -50,6 +50,40 @@ struct AgentKeptConnectionInProcessTests {
         #expect(connections.value == 1)
     }
 
+    @Test(
+        "at the cap, one more connection evicts an idle kept one: its client asks again anew, and the change runs once")
+    func evictedWhileIdle() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        let connections = Counter()
+        let server = fixture.server
+        let client = AgentClient(keepingConnection: true) {
+            connections.add()
+            return server.connectInProcess()
+        }
+        #expect(try client.request(.unlock, payload: try SecureBytes(copying: Array("master".utf8)))?.body == .done)
+        // The kept connection is the oldest idle one (its thread back to waiting for a request
+        // after a moment); with the cap's last place taken, one more evicts it.
+        Thread.sleep(forTimeInterval: 0.1)
+        var idle: [AgentConnection] = []
+        defer { idle.forEach { $0.descriptor.close() } }
+        for _ in 0 ..< AgentServer.maximumConnections {
+            idle.append(try #require(server.connectInProcess()))
+        }
+        let change = CredentialChange.add(services: ["gitlab.com"], username: "tanuki", title: "", notes: "", rank: 0)
+        let answer = try client.request(
+            .write(vault: fixture.context.vaultPath, change: change),
+            payload: try SecureBytes(copying: Array("pw".utf8))
+        )?.body
+        guard case .identity = answer else {
+            Issue.record("the change was not answered: \(String(describing: answer))")
+            return
+        }
+        #expect(connections.value == 2, "asked again on a new connection")
+        let reopened = try Vault.open(
+            at: fixture.context.vaultPath, password: try SecureBytes(copying: Array("master".utf8)))
+        #expect(reopened.contents.credentials.filter { $0.username == "tanuki" }.count == 1)
+    }
+
     @Test("a client that sends its next request before the answer gets the first answered, then the connection ends")
     func sendingPastTheRequest() throws {
         let fixture = try AgentInProcessTests.Fixture()
