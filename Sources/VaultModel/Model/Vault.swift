@@ -119,7 +119,8 @@ public final class Vault {
         // Indices, not credentials: copying 10,000 credentials to compare their ids (two dozen
         // retains each) was four fifths of a `get --id` in the agent, by perf.
         let credentials = contents.credentials
-        let found = credentials.indices.filter { credentials[$0].id.textHasPrefix(wanted) }
+        let prefix = IDPrefix(wanted)
+        let found = prefix.map { prefix in credentials.indices.filter { prefix.matches(credentials[$0].id) } } ?? []
         switch found.count {
         case 1: return credentials[found[0]]
         case 0: throw VaultError.noMatch("no credential has an id starting with '\(text)'")
