@@ -84,6 +84,29 @@ struct AgentKeptConnectionInProcessTests {
         #expect(reopened.contents.credentials.filter { $0.username == "tanuki" }.count == 1)
     }
 
+    @Test("long work (an audit) goes on a connection of its own; the kept one carries everything else")
+    func longWorkApart() throws {
+        let fixture = try AgentInProcessTests.Fixture()
+        let connections = Counter()
+        let server = fixture.server
+        let client = AgentClient(keepingConnection: true) {
+            connections.add()
+            return server.connectInProcess()
+        }
+        let path = fixture.context.vaultPath
+        #expect(try client.request(.unlock, payload: try SecureBytes(copying: Array("master".utf8)))?.body == .done)
+        let audited = try client.ask(.audit(vault: path, options: AuditOptions()))?.body
+        guard case .audit = audited else {
+            Issue.record("the audit was not answered: \(String(describing: audited))")
+            return
+        }
+        #expect(connections.value == 2, "the audit on a connection of its own")
+        let query = CredentialQuery(services: [try ServiceIdentifier("github.com")])
+        let found = try client.get(query, field: .password, vault: path)?.body
+        #expect(found != nil)
+        #expect(connections.value == 2, "the get on the kept one again")
+    }
+
     @Test("a client that sends its next request before the answer gets the first answered, then the connection ends")
     func sendingPastTheRequest() throws {
         let fixture = try AgentInProcessTests.Fixture()
