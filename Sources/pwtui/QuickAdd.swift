@@ -16,9 +16,7 @@ struct QuickAdd: Equatable {
     var force = false
     var generate = false
     var printPassword = false
-    var vault: String?
-    var config: String?
-    var masterPasswordFD: Int32?
+    var global = QuickWords.Global()
 
     init?(_ arguments: [String]) {
         guard
@@ -35,15 +33,13 @@ struct QuickAdd: Equatable {
         generate = words.has("--generate")
         printPassword = words.has("--print")
         guard generate || !printPassword else { return nil }
-        vault = words.vault
-        config = words.config
-        masterPasswordFD = words.masterPasswordFD
+        global = words.global
     }
 
     func run() throws {
         let add = AddCommand.credential(
             services: services, username: username, title: title, notes: notes, generate: generate, force: force,
             printPassword: printPassword)
-        try add.run(in: GlobalOptions.context(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
+        try add.run(in: global.context())
     }
 }

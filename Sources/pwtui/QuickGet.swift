@@ -12,9 +12,7 @@ struct QuickGet: Equatable {
     var id: String?
     var field: CredentialField = .password
     var noInteraction = false
-    var vault: String?
-    var config: String?
-    var masterPasswordFD: Int32?
+    var global = QuickWords.Global()
 
     init?(_ arguments: [String]) {
         guard
@@ -28,9 +26,7 @@ struct QuickGet: Equatable {
             field = chosen
         }
         noInteraction = words.has("--no-interaction")
-        vault = words.vault
-        config = words.config
-        masterPasswordFD = words.masterPasswordFD
+        global = words.global
         guard !services.isEmpty || id != nil else { return nil }
     }
 
@@ -38,6 +34,6 @@ struct QuickGet: Equatable {
         let (query, titleFallback) = try GetCredential.query(words: services, id: id)
         var get = GetCredential(query: query, field: field, noInteraction: noInteraction)
         get.titleFallback = titleFallback
-        try get.run(in: GlobalOptions.context(vault: vault, config: config, masterPasswordFD: masterPasswordFD))
+        try get.run(in: global.context())
     }
 }

@@ -1,3 +1,5 @@
+import Commands
+
 // The everyday shapes of the commands run most often (`get`, `add`), read without ArgumentParser.
 //
 // A `get` answered by the agent is a process start, one request and one write: it should cost
@@ -27,9 +29,18 @@ struct QuickWords {
     private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
-    private(set) var vault: String?
-    private(set) var config: String?
-    private(set) var masterPasswordFD: Int32?
+    private(set) var global = Global()
+
+    /// The global options (`GlobalOptions`' values), as read here.
+    struct Global: Equatable {
+        var vault: String?
+        var config: String?
+        var masterPasswordFD: Int32?
+
+        func context() -> CommandContext {
+            GlobalOptions.context(vault: vault, config: config, masterPasswordFD: masterPasswordFD)
+        }
+    }
 
     static let globalOptions: Set<String> = ["--vault", "--config", "--master-password-fd"]
 
@@ -57,11 +68,11 @@ struct QuickWords {
             else { return nil }
             values[name] = value
         }
-        vault = values["--vault"]
-        config = values["--config"]
+        global.vault = values["--vault"]
+        global.config = values["--config"]
         if let descriptor = values["--master-password-fd"] {
             guard let number = Int32(descriptor) else { return nil }
-            masterPasswordFD = number
+            global.masterPasswordFD = number
         }
     }
 

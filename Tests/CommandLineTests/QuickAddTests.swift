@@ -54,9 +54,9 @@ struct QuickAddTests {
             #expect(parsed.force == quick.force, "\(arguments)")
             #expect(parsed.generate == quick.generate, "\(arguments)")
             #expect(parsed.printPassword == quick.printPassword, "\(arguments)")
-            #expect(parsed.global.vault == quick.vault, "\(arguments)")
-            #expect(parsed.global.config == quick.config, "\(arguments)")
-            #expect(parsed.global.masterPasswordFD == quick.masterPasswordFD, "\(arguments)")
+            #expect(parsed.global.vault == quick.global.vault, "\(arguments)")
+            #expect(parsed.global.config == quick.global.config, "\(arguments)")
+            #expect(parsed.global.masterPasswordFD == quick.global.masterPasswordFD, "\(arguments)")
             // What QuickAdd has no words for is ArgumentParser's default.
             #expect(parsed.rank == 0 && parsed.rules == nil && parsed.kind == .login, "\(arguments)")
             #expect(parsed.fields.isEmpty && !parsed.totp, "\(arguments)")

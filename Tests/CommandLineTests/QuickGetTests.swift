@@ -36,9 +36,9 @@ struct QuickGetTests {
             #expect(parsed.id == quick.id, "\(arguments)")
             #expect(parsed.field == quick.field, "\(arguments)")
             #expect(parsed.noInteraction == quick.noInteraction, "\(arguments)")
-            #expect(parsed.global.vault == quick.vault, "\(arguments)")
-            #expect(parsed.global.config == quick.config, "\(arguments)")
-            #expect(parsed.global.masterPasswordFD == quick.masterPasswordFD, "\(arguments)")
+            #expect(parsed.global.vault == quick.global.vault, "\(arguments)")
+            #expect(parsed.global.config == quick.global.config, "\(arguments)")
+            #expect(parsed.global.masterPasswordFD == quick.global.masterPasswordFD, "\(arguments)")
         }
         // Not a test that passes by declining everything.
         #expect(read > 400)

@@ -23,6 +23,17 @@ struct AgentKeptConnectionInProcessTests {
         var value: Int { lock.withLock { counted } }
     }
 
+    /// A client of `fixture`'s agent keeping one connection, and how many it made.
+    static func keptClient(of fixture: AgentInProcessTests.Fixture) -> (AgentClient, Counter) {
+        let connections = Counter()
+        let server = fixture.server
+        let client = AgentClient(keepingConnection: true) {
+            connections.add()
+            return server.connectInProcess()
+        }
+        return (client, connections)
+    }
+
     static func line(_ request: AgentRequest) throws -> [UInt8] {
         try AgentFraming.line(request, length: 0)
     }
@@ -30,12 +41,7 @@ struct AgentKeptConnectionInProcessTests {
     @Test("one connection carries an unlock and ten gets, each answered in turn")
     func requestAfterRequest() throws {
         let fixture = try AgentInProcessTests.Fixture()
-        let connections = Counter()
-        let server = fixture.server
-        let client = AgentClient(keepingConnection: true) {
-            connections.add()
-            return server.connectInProcess()
-        }
+        let (client, connections) = Self.keptClient(of: fixture)
         #expect(client.keepsConnection)
         let unlocked = try client.request(.unlock, payload: try SecureBytes(copying: Array("master".utf8)))?.body
         #expect(unlocked == .done)
@@ -54,12 +60,7 @@ struct AgentKeptConnectionInProcessTests {
         "at the cap, one more connection evicts an idle kept one: its client asks again anew, and the change runs once")
     func evictedWhileIdle() throws {
         let fixture = try AgentInProcessTests.Fixture()
-        let connections = Counter()
-        let server = fixture.server
-        let client = AgentClient(keepingConnection: true) {
-            connections.add()
-            return server.connectInProcess()
-        }
+        let (client, connections) = Self.keptClient(of: fixture)
         #expect(try client.request(.unlock, payload: try SecureBytes(copying: Array("master".utf8)))?.body == .done)
         // The kept connection is the oldest idle one (its thread back to waiting for a request
         // after a moment); with the cap's last place taken, one more evicts it.
@@ -67,7 +68,7 @@ struct AgentKeptConnectionInProcessTests {
         var idle: [AgentConnection] = []
         defer { idle.forEach { $0.descriptor.close() } }
         for _ in 0 ..< AgentServer.maximumConnections {
-            idle.append(try #require(server.connectInProcess()))
+            idle.append(try #require(fixture.server.connectInProcess()))
         }
         let change = CredentialChange.add(services: ["gitlab.com"], username: "tanuki", title: "", notes: "", rank: 0)
         let answer = try client.request(
@@ -87,12 +88,7 @@ struct AgentKeptConnectionInProcessTests {
     @Test("long work (an audit) goes on a connection of its own; the kept one carries everything else")
     func longWorkApart() throws {
         let fixture = try AgentInProcessTests.Fixture()
-        let connections = Counter()
-        let server = fixture.server
-        let client = AgentClient(keepingConnection: true) {
-            connections.add()
-            return server.connectInProcess()
-        }
+        let (client, connections) = Self.keptClient(of: fixture)
         let path = fixture.context.vaultPath
         #expect(try client.request(.unlock, payload: try SecureBytes(copying: Array("master".utf8)))?.body == .done)
         let audited = try client.ask(.audit(vault: path, options: AuditOptions()))?.body
