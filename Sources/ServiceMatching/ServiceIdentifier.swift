@@ -45,7 +45,13 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
 
         /// The port a connection uses when the URL names none, for the schemes people store
         /// (IANA's assignments); nil for a scheme pwtui does not know.
-        public var defaultPort: UInt16? { Self.defaultPorts[rawValue] }
+        /// The web's two without the table's hashing: ranking asks for the port of every stored
+        /// service it compares (`ServiceMatch`), and a lookup each was most of that.
+        public var defaultPort: UInt16? {
+            if self == .https { return 443 }
+            if self == .http { return 80 }
+            return Self.defaultPorts[rawValue]
+        }
 
         public var description: String { rawValue }
 

@@ -183,10 +183,8 @@ public enum ServiceMatch {
         init(_ service: borrowing ServiceIdentifier) {
             if let port = service.port {
                 self = .number(port)
-            } else if service.scheme == .https {
-                self = .webDefault(443)  // the defaults' table, without its lookup: the common case
-            } else if service.scheme == .http {
-                self = .webDefault(80)
+            } else if let scheme = service.scheme, scheme.isWeb, let port = scheme.defaultPort {
+                self = .webDefault(port)
             } else if let port = service.scheme?.defaultPort {
                 self = .number(port)
             } else {

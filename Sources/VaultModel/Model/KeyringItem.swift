@@ -97,13 +97,25 @@ public enum KeyringItem {
         return attributes
     }
 
-    /// Whether `credential` is a keyring item whose attributes include every pair of `query`,
-    /// given as the fields that hold them (made once for a search of every item): compared where
-    /// they lie, with no item's attributes gathered (a search of 300 items spent a third of its
-    /// time building their dictionaries).
+    /// The fields that hold `attributes`, as `matches` compares them: made once for a look at
+    /// every item.
+    public static func attributeFields(_ attributes: [String: String]) -> [(name: String, text: String)] {
+        attributes.map { (name: attributePrefix + $0.key, text: $0.value) }
+    }
+
+    /// Whether `credential` is a keyring item whose attributes include every pair of `query`
+    /// (`attributeFields`): compared where they lie, with no item's attributes gathered (a search
+    /// of 300 items spent a third of its time building their dictionaries).
     public static func matches(_ credential: Credential, fields query: [(name: String, text: String)]) -> Bool {
         guard credential.kind == .keyring else { return false }
         return query.allSatisfy { pair in credential.fields.contains { $0.name == pair.name && $0.text == pair.text } }
+    }
+
+    /// Whether `credential`'s attributes are exactly `query`'s, no more: the item a replacing
+    /// create replaces.
+    public static func matchesExactly(_ credential: Credential, fields query: [(name: String, text: String)]) -> Bool {
+        matches(credential, fields: query)
+            && credential.fields.count(where: { $0.name.hasPrefix(attributePrefix) }) == query.count
     }
 
     /// The title an item labelled `label` is listed under: the label itself when a title may

@@ -111,7 +111,7 @@ public enum KeyringAnswer: Codable, Sendable, Equatable {
 extension KeyringRequest {
     /// The keyring items of `contents` that `attributes` select, in the vault's order.
     public static func items(in contents: VaultContents, matching attributes: [String: String]) -> [Credential] {
-        let fields = attributes.map { (name: KeyringItem.attributePrefix + $0.key, text: $0.value) }
+        let fields = KeyringItem.attributeFields(attributes)
         return contents.credentials.filter { KeyringItem.matches($0, fields: fields) }
     }
 
@@ -131,11 +131,10 @@ extension KeyringRequest {
         switch self {
         case .create(let label, let attributes, let contentType, let replace, _):
             try KeyringItem.check(attributes)
-            let fields = attributes.map { (name: KeyringItem.attributePrefix + $0.key, text: $0.value) }
+            let fields = KeyringItem.attributeFields(attributes)
             if replace,
                 let existing = vault.contents.credentials.first(where: {
-                    KeyringItem.matches($0, fields: fields)
-                        && $0.fields.count(where: { $0.name.hasPrefix(KeyringItem.attributePrefix) }) == fields.count
+                    KeyringItem.matchesExactly($0, fields: fields)
                 })
             {
                 try Self.replaceSecret(of: existing, in: vault, with: secret, contentType: contentType)
