@@ -32,26 +32,22 @@ public struct ServiceIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// A URL's scheme, lowercased. Not an enum: any scheme with a host is a service.
     public struct Scheme: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
+        /// The port a connection uses when the URL names none, for the schemes people store
+        /// (IANA's assignments); nil for a scheme pwtui does not know. Looked up once, as the
+        /// scheme is read: ranking asks for the port of every stored service it compares
+        /// (`ServiceMatch`), and a lookup in the table each time was most of that.
+        public let defaultPort: UInt16?
+        /// http and https: one web origin family, where an http credential may be offered to https.
+        public let isWeb: Bool
 
         public init(_ name: String) {
             rawValue = name.lowercased()
+            defaultPort = Self.defaultPorts[rawValue]
+            isWeb = rawValue == "http" || rawValue == "https"
         }
 
         public static let http = Scheme("http")
         public static let https = Scheme("https")
-
-        /// http and https: one web origin family, where an http credential may be offered to https.
-        public var isWeb: Bool { self == .http || self == .https }
-
-        /// The port a connection uses when the URL names none, for the schemes people store
-        /// (IANA's assignments); nil for a scheme pwtui does not know.
-        /// The web's two without the table's hashing: ranking asks for the port of every stored
-        /// service it compares (`ServiceMatch`), and a lookup each was most of that.
-        public var defaultPort: UInt16? {
-            if self == .https { return 443 }
-            if self == .http { return 80 }
-            return Self.defaultPorts[rawValue]
-        }
 
         public var description: String { rawValue }
 
