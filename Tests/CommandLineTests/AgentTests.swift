@@ -180,16 +180,23 @@ struct AgentTests {
         }
         // How long an add through a freshly unlocked agent takes here: the kills below are spread
         // over 1.5 times that, so that some land before the save and some after (machines differ
-        // several-fold). The median of three: one add slowed by the machine's other work (the
-        // rest of `make test`) spread the kills so wide that all sixteen came after the saves.
+        // several-fold). Timed by the clock around the process itself, not by `Child.wait`, whose
+        // polling backs off to 20 ms: once `add` took about 12 ms, that doubled the window and
+        // left the save in its first eighth, and a loaded run saw all sixteen kills land after
+        // it. The median of three, each with an agent of its own as the rounds have.
         var durations: [Int] = []
         for sample in 0 ..< 3 {
             let timing = try unlockedAgent()
-            let timed = try sandbox.start(
-                pwtui, ["add", "timing\(sample).example", "--username", "timing"], stdin: .text("t")
-            ).wait(timeout: .seconds(10))
-            try #require(timed.exitCode == 0, "\(timed)")
-            durations.append(Int(timed.duration.milliseconds))
+            let timed = try sandbox.run(
+                "/bin/bash",
+                [
+                    "-c",
+                    "start=$(date +%s%N); printf t | \"$PWTUI\" add timing\(sample).example --username timing >/dev/null "
+                        + "|| exit 1; echo $(( ($(date +%s%N) - start) / 1000000 ))",
+                ], environment: ["PWTUI": pwtui], timeout: .seconds(10))
+            let milliseconds = Int(timed.out.trimmingCharacters(in: .whitespacesAndNewlines))
+            try #require(timed.exitCode == 0 && milliseconds != nil, "\(timed)")
+            durations.append(milliseconds ?? 0)
             timing.signal(SIGKILL)
             _ = timing.wait(timeout: .seconds(10))
         }
@@ -197,14 +204,17 @@ struct AgentTests {
         var random = SystemRandomNumberGenerator()
         var added = 0
         let rounds = 16
+        var outcomes: [String] = []
         for round in 0 ..< rounds {
             let agent = try unlockedAgent()
             let client = try sandbox.start(
                 pwtui, ["add", "n\(round).example", "--username", "u\(round)"], stdin: .text("secret-\(round)"))
-            usleep(UInt32.random(in: 0 ... window, using: &random))
+            let delay = UInt32.random(in: 0 ... window, using: &random)
+            usleep(delay)
             agent.signal(SIGKILL)
             _ = agent.wait(timeout: .seconds(10))
             let answer = client.wait(timeout: .seconds(10))
+            outcomes.append("\(delay / 1000) ms: \(answer.exitCode.map(String.init) ?? "none")")
             #expect(answer.exitCode == 0 || answer.exitCode == 74 || answer.exitCode == 75, "\(answer)")
             let listed = try sandbox.listJSON().compactMap { $0["username"] as? String }
             if answer.exitCode == 0 { #expect(listed.contains("u\(round)"), "an acknowledged write is in the file") }
@@ -220,9 +230,11 @@ struct AgentTests {
         // Both outcomes must have happened for the test to have tested anything; the delays
         // above span a save, so a run where every kill came too early or too late is a failure
         // of the test's timing, reported as such.
+        let kills = outcomes.joined(separator: ", ")
         #expect(
             added > 0 && added < rounds,
-            "kills landed before and after saves (\(added) of \(rounds) saved, window \(window / 1000) ms)")
+            "kills landed before and after saves (\(added) of \(rounds) saved, window \(window / 1000) ms; each kill's delay and the add's exit: \(kills); timed adds \(durations) ms)"
+        )
     }
 
     @Test("an agent that hangs up mid-request is an error (74) with a message, never a silent SIGPIPE death")
