@@ -70,7 +70,9 @@ public struct AgentClient: Sendable {
     {
         // Long work (an audit the picker asks for on a thread of its own) on a connection of its
         // own: requests on the kept one wait for each other.
-        if let kept, !request.isLongWork { return try kept.exchange(timeout: request.answerTimeout, send) }
+        if let kept, !request.isLongWork {
+            return try kept.exchange(timeout: request.answerTimeout, askingAgain: !request.changesVault, send)
+        }
         guard let connection = connector() else { return nil }
         defer { connection.descriptor.close() }
         try send(connection)

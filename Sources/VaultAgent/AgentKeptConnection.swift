@@ -11,9 +11,12 @@ import VaultCrypto
 /// `AgentServer.keptIdleTime`, and evicts idle ones first when it has too many; so a connection
 /// idle for longer than `reuseTime` is replaced before it is used, and one that ends before a
 /// byte of its answer comes (`AgentError.closedBeforeMessage`, or a send that fails) is asked
-/// again once, on a new connection. That cannot run a request twice: the agent closes a
-/// connection without answering only before it has read a request from it — or when it stops,
-/// and then nobody is listening for the second try.
+/// again once, on a new connection — unless it is a change whose send went through
+/// (`AgentRequest.changesVault`): the agent closes a connection unanswered before it has read a
+/// request from it, but also when it dies after reading one (kill -9 mid-save), and a change
+/// asked again of another agent, or made by the local path the caller then falls back to, would
+/// be made twice. A change whose answer never came is the caller's failure, as on a connection
+/// of its own.
 final class AgentKeptConnection: @unchecked Sendable {
     /// Half the agent's idle time (`AgentServer.keptIdleTime`), so a connection is not reused
     /// just as the agent closes it.
@@ -38,7 +41,7 @@ final class AgentKeptConnection: @unchecked Sendable {
     /// `send` on the kept connection (a new one when there is none, or it is stale), then the
     /// answer within `timeout`; nil when no agent listens.
     func exchange(
-        timeout: Duration, _ send: (AgentConnection) throws -> Void
+        timeout: Duration, askingAgain: Bool, _ send: (AgentConnection) throws -> Void
     ) throws -> AgentMessage<AgentReply>? {
         lock.lock()
         defer { lock.unlock() }
@@ -50,6 +53,7 @@ final class AgentKeptConnection: @unchecked Sendable {
             guard let connection = reused ? descriptor.map({ AgentConnection($0, timeout: timeout) }) : connect()
             else { return nil }
             descriptor = connection.descriptor
+            var sent = false
             do {
                 do {
                     try send(connection)
@@ -57,6 +61,7 @@ final class AgentKeptConnection: @unchecked Sendable {
                     // The agent closed its end (EPIPE): it read nothing from it.
                     throw AgentError.closedBeforeMessage
                 }
+                sent = true
                 var reading: SecureBytes
                 if let kept = block.take() { reading = kept } else { reading = try AgentConnection.block() }
                 let answer = try connection.waiting(timeout).receive(AgentReply.self, reading: &reading)
@@ -64,8 +69,11 @@ final class AgentKeptConnection: @unchecked Sendable {
                 lastUsed = .now
                 if answer.overran { drop() }
                 return answer
-            } catch AgentError.closedBeforeMessage where reused {
+            } catch AgentError.closedBeforeMessage where reused && (!sent || askingAgain) {
                 // Not answered, on a connection the agent may have closed as idle: once more, anew.
+                // Not a change that was sent: an agent that read it and then died (kill -9) closes
+                // the same way, and another agent, or the local path the caller falls back to,
+                // would make it a second time.
                 drop()
             } catch {
                 drop()

@@ -73,6 +73,16 @@ public enum AgentRequest: Codable, Sendable, Equatable {
         }
     }
 
+    /// Whether it changes the vault: asked twice, it would be made twice (`AgentKeptConnection`
+    /// asks again only what does not).
+    public var changesVault: Bool {
+        switch self {
+        case .write, .importFile, .equivalents, .mergeFiles, .mergeCopy: return true
+        case .keyring(_, let request): return request.isWrite
+        default: return false
+        }
+    }
+
     /// How long a client waits for the answer once the request is sent.
     public var answerTimeout: Duration {
         if case .keyring(_, let request) = self, request.mayAsk { return Self.questionTime }

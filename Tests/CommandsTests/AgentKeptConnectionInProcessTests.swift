@@ -138,15 +138,22 @@ struct AgentKeptConnectionInProcessTests {
         let answering: Int
         let closingAtOnce: Bool
 
-        init(answering: Int, closingAtOnce: Bool = false) {
+        /// After its answers, read the next request, then close without answering: an agent
+        /// killed between reading a request and answering it.
+        let readingTheNext: Bool
+
+        init(answering: Int, closingAtOnce: Bool = false, readingTheNext: Bool = false) {
             self.answering = answering
             self.closingAtOnce = closingAtOnce
+            self.readingTheNext = readingTheNext
         }
 
         func connect() -> AgentConnection? {
             guard let (mine, theirs) = try? UnixSocket.pair() else { return nil }
             connections.add()
-            let (answering, closingAtOnce, requests) = (answering, closingAtOnce, requests)
+            let (answering, closingAtOnce, readingTheNext, requests) = (
+                answering, closingAtOnce, readingTheNext, requests
+            )
             Thread.detachNewThread {
                 defer { theirs.close() }
                 for _ in 0 ..< answering {
@@ -156,7 +163,13 @@ struct AgentKeptConnectionInProcessTests {
                     try? served.send(
                         AgentReply.status(state: AgentStatus(locked: true, vault: "/any", locksInSeconds: 0, pid: 1)))
                 }
-                if !closingAtOnce { try? theirs.wait(for: .input, before: .after(.seconds(5))) }
+                if readingTheNext {
+                    if (try? AgentConnection(theirs, timeout: .seconds(5)).receive(AgentRequest.self)) != nil {
+                        requests.add()
+                    }
+                } else if !closingAtOnce {
+                    try? theirs.wait(for: .input, before: .after(.seconds(5)))
+                }
             }
             return AgentConnection(mine, timeout: .seconds(5))
         }
@@ -173,6 +186,19 @@ struct AgentKeptConnectionInProcessTests {
         #expect(!AgentInProcessTests.declined(try client.request(.status)))
         #expect(agent.connections.value == 2)
         #expect(agent.requests.value == 2)
+    }
+
+    @Test("a change the agent read and never answered (it died) is not sent again: the failure is the caller's")
+    func aChangeIsNotAskedTwice() throws {
+        let agent = ClosingAgent(answering: 1, readingTheNext: true)
+        let client = AgentClient(keepingConnection: true) { agent.connect() }
+        #expect(!AgentInProcessTests.declined(try client.request(.status)))
+        let change = CredentialChange.add(services: ["gitlab.com"], username: "tanuki", title: "", notes: "", rank: 0)
+        #expect(throws: AgentError.closedBeforeMessage) {
+            _ = try client.request(.write(vault: "/any", change: change), payload: try SecureBytes(zeros: 0))
+        }
+        #expect(agent.connections.value == 1, "no second connection for the change")
+        #expect(agent.requests.value == 2, "the status and the change, each read once")
     }
 
     @Test("a new connection that closes unanswered is not tried again: the failure is the caller's")
